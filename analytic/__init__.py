@@ -1,0 +1,1 @@
+"""ordinal-verify analytic models: closed forms derived with SymPy."""

@@ -1,0 +1,356 @@
+"""Path-based indices: OC (cardoso2011), UOC and A_UOC (silva2018).
+
+Both indices minimise, over the monotone ("consistent") paths from cell (1,1)
+to cell (K,K), a cost of the form
+
+.. math:: \\mathrm{cost}_\\beta(\\text{path}) = 1 - \\sum_{(r,c)\\in\\text{path}} b_{r,c}
+          + \\beta \\sum_{(r,c)\\in\\text{path}} q_{r,c},
+
+with a *benefit* ``b`` and a *penalty* ``q`` per cell.  For a fixed path this
+is a line in beta; the index is the lower envelope of those lines, a concave
+piecewise-linear function of beta.  :func:`_optimal_path` is the dynamic
+programme of cardoso2011 §3.4 (vectorised over a stack of matrices, one
+anti-diagonal at a time); :func:`path_envelope` finds the envelope's
+breakpoints exactly by parametric search (Eisner and Severance 1976): the
+optimal lines at two values of beta meet at a point where the DP either
+confirms the envelope or reveals a new line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._common import Prepared, prepare
+from ._validation import check_beta, check_gamma
+
+__all__ = ["oc", "uoc", "a_uoc", "path_envelope", "Envelope"]
+
+
+# ---------------------------------------------------------------------------
+# benefit and penalty of each index
+# ---------------------------------------------------------------------------
+def _oc_weights(p: Prepared, gamma):
+    """cardoso2011 eq. 7: b = n / (N + M), q = n |r - c|^gamma."""
+    dist = p.distance(gamma)
+    q = p.n * dist
+    M = p.ctx.power(q.sum(axis=(-2, -1)), 1 / p.ctx.number(gamma))
+    denom = np.asarray(p.total() + M, dtype=p.n.dtype)
+    b = p.n / denom[..., None, None]
+    return b, q
+
+
+def _uoc_weights(p: Prepared, gamma):
+    """silva2018 eq. 28: rows normalised, unobserved classes ignored.
+
+    b = (n / N_r) 1_O(r) / (K' + K'^{1-gamma} M'),  q = (n / N_r) 1_O(r) |r-c|^gamma / K'
+    with M' = (sum (n / N_r) 1_O(r) |r-c|^gamma)^{1/gamma} and K' the number
+    of observed true classes.
+    """
+    ctx = p.ctx
+    observed = p.counts.sum(axis=-1) > 0
+    rows = np.where(observed, p.rows(), 1)
+    prob = p.n / rows[..., :, None]  # unobserved rows are zero rows already
+    Kp = ctx.asarray(observed.sum(axis=-1))
+    dq = prob * p.distance(gamma)
+    g = ctx.number(gamma)
+    M = ctx.power(dq.sum(axis=(-2, -1)), 1 / g)
+    denom = np.asarray(Kp + ctx.power(Kp, 1 - g) * M, dtype=p.n.dtype)
+    b = prob / denom[..., None, None]
+    q = dq / np.asarray(Kp, dtype=p.n.dtype)[..., None, None]
+    return b, q
+
+
+# ---------------------------------------------------------------------------
+# the dynamic programme
+# ---------------------------------------------------------------------------
+def _optimal_path(b, q, beta, ctx):
+    """Minimum path cost at ``beta`` and the penalty (slope) of a minimiser.
+
+    cardoso2011 §3.4: ``W[r,c] = w[r,c] + min(W[r-1,c-1], W[r-1,c], W[r,c-1])``
+    with ``w = -b + beta q`` and ``W[1,1] = 1 + w[1,1]``.  Processed one
+    anti-diagonal at a time, so the Python loop has 2K - 1 steps whatever the
+    stack size.  ``b``, ``q``: ``(B, K, K)``; ``beta``: ``(B,)``.
+    """
+    B, K, _ = b.shape
+    w = -b + beta[:, None, None] * q
+    inf = ctx.inf
+    # padded tables: index (r+1, c+1) holds cell (r, c); row/column 0 is +inf
+    V = np.full((B, K + 1, K + 1), inf, dtype=w.dtype)
+    S = np.full((B, K + 1, K + 1), ctx.number(0), dtype=w.dtype)
+    V[:, 1, 1] = 1 + w[:, 0, 0]
+    S[:, 1, 1] = q[:, 0, 0]
+    for d in range(1, 2 * K - 1):
+        r = np.arange(max(0, d - K + 1), min(d, K - 1) + 1)
+        c = d - r
+        R, C = r + 1, c + 1
+        cand_v = np.stack([V[:, R - 1, C - 1], V[:, R - 1, C], V[:, R, C - 1]], axis=-1)
+        cand_s = np.stack([S[:, R - 1, C - 1], S[:, R - 1, C], S[:, R, C - 1]], axis=-1)
+        k = np.argmin(cand_v, axis=-1)[..., None]
+        V[:, R, C] = np.take_along_axis(cand_v, k, axis=-1)[..., 0] + w[:, r, c]
+        S[:, R, C] = np.take_along_axis(cand_s, k, axis=-1)[..., 0] + q[:, r, c]
+    return V[:, K, K], S[:, K, K]
+
+
+def _weights(cm, metric, gamma, arithmetic, min_classes=1):
+    check_gamma(gamma)
+    p = prepare(cm, arithmetic, min_classes=min_classes)
+    b, q = (_oc_weights if metric == "oc" else _uoc_weights)(p, gamma)
+    return p, b, q
+
+
+def _evaluate(cm, beta, gamma, arithmetic, metric):
+    p, b, q = _weights(cm, metric, gamma, arithmetic)
+    lead = p.lead_shape
+    beta = p.ctx.asarray(check_beta(beta, lead))
+    K = p.K
+    value, _ = _optimal_path(
+        b.reshape(-1, K, K), q.reshape(-1, K, K), beta.reshape(-1), p.ctx
+    )
+    return p.ctx.finalize(value.reshape(lead))
+
+
+def oc(cm, beta, *, gamma=1, arithmetic="float"):
+    r"""Ordinal Classification Index :math:`OC_\beta^\gamma`.
+
+    .. math:: OC_\beta^\gamma = \min_{\text{path}}\Big\{1 -
+              \frac{\sum_{\text{path}} n_{r,c}}{N + (\sum_{r,c} n_{r,c}|r-c|^\gamma)^{1/\gamma}}
+              + \beta \sum_{\text{path}} n_{r,c}|r-c|^\gamma\Big\}
+
+    cardoso2011 eq. 7 (silva2018 eq. 11), minimised over the monotone paths
+    from (1,1) to (K,K) by the dynamic programme of cardoso2011 §3.4.
+
+    Parameters
+    ----------
+    cm : array_like, shape (..., K, K)
+        Counts, ``cm[i, j]``: true class ``i`` predicted as ``j``.
+    beta : float or array_like
+        Used exactly as in eq. 7 (not rescaled).  The papers' tables use
+        ``beta = 0.25 / (N (K-1)**gamma)`` and ``0.75 / (N (K-1)**gamma)``.
+        For a stack, broadcast against its leading shape.
+    gamma : float, default 1
+    arithmetic : {"float", "exact", "mp"}
+
+    Returns
+    -------
+    value in [0, 1] (an array for a stack).
+
+    Examples
+    --------
+    >>> oc([[0, 1], [0, 0]], 0, arithmetic="exact")    # one sample, |r - c| = 1
+    1/2
+    """
+    return _evaluate(cm, beta, gamma, arithmetic, "oc")
+
+
+def uoc(cm, beta, *, gamma=1, arithmetic="float"):
+    r"""Uniform Ordinal Classification Index :math:`UOC_\beta^\gamma`.
+
+    .. math:: UOC_\beta^\gamma = \min_{\text{path}}\Big\{1 -
+              \frac{\sum_{\text{path}} \hat p_{r,c}}{K' + K'^{1-\gamma}
+              (\sum_{r,c} \hat p_{r,c}|r-c|^\gamma)^{1/\gamma}}
+              + \frac{\beta}{K'}\sum_{\text{path}} \hat p_{r,c}|r-c|^\gamma\Big\},
+              \quad \hat p_{r,c} = \frac{n_{r,c}}{N_r}\mathbb 1_{\mathcal O}(r)
+
+    silva2018 eq. 28: rows are normalised to conditional frequencies and the
+    ``K'`` observed true classes get equal weight; an unobserved class is
+    ignored.  ``beta`` is used as written (the recast ``N beta -> beta`` of
+    eq. 22); silva2018 Table I uses 0.25 and 0.75.
+
+    Examples
+    --------
+    >>> uoc([[0, 4, 0, 0], [0, 0, 6, 0], [0, 0, 5, 0], [0, 0, 0, 3]], 0.25,
+    ...     arithmetic="exact")
+    11/24
+    """
+    return _evaluate(cm, beta, gamma, arithmetic, "uoc")
+
+
+# ---------------------------------------------------------------------------
+# the envelope over beta
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Envelope:
+    """A concave piecewise-linear function of beta, ``min_i (a_i + s_i beta)``.
+
+    ``breakpoints[i]`` and ``breakpoints[i+1]`` bound the piece on which
+    ``intercepts[i] + slopes[i] * beta`` is the value; the last breakpoint is
+    ``None`` when the last piece extends to infinity.
+    """
+
+    breakpoints: tuple
+    intercepts: tuple
+    slopes: tuple
+    arithmetic: Any = None
+
+    def __call__(self, beta):
+        for i in range(len(self.slopes)):
+            hi = self.breakpoints[i + 1]
+            if hi is None or beta <= hi:
+                return self.intercepts[i] + self.slopes[i] * beta
+        return self.intercepts[-1] + self.slopes[-1] * beta
+
+    def integral(self):
+        """Integral over the (finite) range of the breakpoints."""
+        if self.breakpoints[-1] is None:
+            raise ValueError("the envelope extends to infinity; its integral diverges")
+        total = 0
+        for i, (a, s) in enumerate(zip(self.intercepts, self.slopes)):
+            lo, hi = self.breakpoints[i], self.breakpoints[i + 1]
+            total = total + a * (hi - lo) + s * (hi * hi - lo * lo) / 2
+        return total
+
+
+def _envelopes(b, q, ctx, lo, hi):
+    """Batched parametric search over a stack ``(B, K, K)``.
+
+    Returns, per matrix, a list of ``(lo, hi, intercept, slope)`` pieces.  With
+    ``hi=None`` the range is ``[lo, inf)`` and the last line is the one of the
+    diagonal path: every penalty is >= 0, and the paths of zero penalty gain
+    at most the diagonal's benefit.
+    """
+    B = b.shape[0]
+    zero = ctx.number(0)
+
+    def lines_at(idx, betas):
+        v, s = _optimal_path(b[idx], q[idx], betas, ctx)
+        return v - s * betas, s
+
+    idx = np.arange(B)
+    a_lo, s_lo = lines_at(idx, np.full(B, lo, dtype=b.dtype))
+    if hi is None:
+        a_hi = 1 - np.diagonal(b, axis1=-2, axis2=-1).sum(axis=-1)
+        s_hi = np.full(B, zero, dtype=b.dtype)
+    else:
+        a_hi, s_hi = lines_at(idx, np.full(B, hi, dtype=b.dtype))
+    pieces = [[] for _ in range(B)]
+    tasks = [(int(i), lo, hi, a_lo[i], s_lo[i], a_hi[i], s_hi[i]) for i in range(B)]
+    for _round in range(10_000):
+        if not tasks:
+            break
+        pending = []
+        for t in tasks:
+            i, l, h, aa, sa, ab, sb = t
+            if abs(sa - sb) <= ctx.tolerance() or (h is not None and h == l):
+                pieces[i].append((l, h, aa, sa))
+            else:
+                pending.append(t)
+        if not pending:
+            break
+        who = np.array([t[0] for t in pending])
+        # the two lines cross inside [l, h]: a_a + s_a x = a_b + s_b x
+        xs = [(t[5] - t[3]) / (t[4] - t[6]) for t in pending]
+        xs = [min(max(x, t[1]), t[2]) if t[2] is not None else max(x, t[1]) for x, t in zip(xs, pending)]
+        xs_arr = np.empty(len(xs), dtype=b.dtype)
+        xs_arr[:] = xs
+        a_new, s_new = lines_at(who, xs_arr)
+        tasks = []
+        for t, x, an, sn in zip(pending, xs, a_new, s_new):
+            i, l, h, aa, sa, ab, sb = t
+            on_envelope = aa + sa * x
+            if an + sn * x >= on_envelope - ctx.tolerance():
+                pieces[i].append((l, x, aa, sa))
+                pieces[i].append((x, h, ab, sb))
+            else:
+                tasks.append((i, l, x, aa, sa, an, sn))
+                tasks.append((i, x, h, an, sn, ab, sb))
+    else:  # pragma: no cover - a guard, never reached for finite inputs
+        raise RuntimeError("parametric search did not converge")
+    return [_merge(sorted(pc, key=_piece_key), ctx) for pc in pieces]
+
+
+def _piece_key(piece):
+    lo, hi = piece[0], piece[1]
+    return (float(lo), float("inf") if hi is None else float(hi))
+
+
+def _merge(pieces, ctx):
+    """Drop empty pieces and fuse neighbours that carry the same line."""
+    out = []
+    for lo, hi, a, s in pieces:
+        if hi is not None and hi - lo <= ctx.tolerance():
+            if hi == lo or out:
+                continue
+        if out and abs(out[-1][3] - s) <= ctx.tolerance() and abs(out[-1][2] - a) <= ctx.tolerance():
+            out[-1] = (out[-1][0], hi, out[-1][2], out[-1][3])
+        else:
+            out.append((lo, hi, a, s))
+    return out
+
+
+def path_envelope(cm, *, metric="uoc", gamma=1, beta_max=None, arithmetic="exact"):
+    r"""The index as a piecewise-linear function of beta, with exact breakpoints.
+
+    .. math:: f(\beta) = \min_{\text{path}} (a_{\text{path}} + s_{\text{path}}\,\beta)
+
+    where ``a`` is one minus the path's benefit and ``s`` its penalty
+    (silva2018 eq. 28 for ``metric="uoc"``, cardoso2011 eq. 7 for ``"oc"``).
+    The breakpoints are found by parametric search with the DP of
+    cardoso2011 §3.4; in ``"exact"`` arithmetic they are exact numbers.
+
+    Parameters
+    ----------
+    cm : array_like, shape (K, K)
+    metric : {"uoc", "oc"}
+    beta_max : number or None
+        Right end of the range; ``None`` for ``[0, inf)``.
+
+    Returns
+    -------
+    Envelope
+
+    Examples
+    --------
+    >>> env = path_envelope([[0, 4, 0, 0], [0, 0, 6, 0], [0, 0, 5, 0], [0, 0, 0, 3]])
+    >>> env.breakpoints, env.intercepts, env.slopes
+    ((0, 2/3, None), (1/3, 2/3), (1/2, 0))
+    """
+    if metric not in ("uoc", "oc"):
+        raise ValueError(f"metric must be 'uoc' or 'oc', got {metric!r}")
+    p, b, q = _weights(cm, metric, gamma, arithmetic)
+    if p.counts.ndim != 2:
+        raise ValueError("path_envelope takes one matrix, not a stack")
+    ctx = p.ctx
+    hi = None if beta_max is None else ctx.number(beta_max)
+    if hi is not None:
+        check_beta(beta_max)
+    K = p.K
+    (pieces,) = _envelopes(b.reshape(1, K, K), q.reshape(1, K, K), ctx, ctx.number(0), hi)
+    return Envelope(
+        breakpoints=tuple(pc[0] for pc in pieces) + (pieces[-1][1],),
+        intercepts=tuple(pc[2] for pc in pieces),
+        slopes=tuple(pc[3] for pc in pieces),
+        arithmetic=ctx.name,
+    )
+
+
+def a_uoc(cm, *, arithmetic="float"):
+    r"""Area under the UOC curve, :math:`A_{UOC} = \int_0^1 UOC_\beta^1\,d\beta`.
+
+    .. math:: A_{UOC} = \sum_i \int_{\beta_i}^{\beta_{i+1}} (a_i + s_i\beta)\,d\beta
+
+    silva2018 eq. 23 with eq. 28 (gamma = 1).  UOC is the lower envelope of
+    one line per path; the integral is taken exactly over the envelope's
+    pieces, whose breakpoints come from a parametric search (see
+    :func:`path_envelope`), not on a grid of beta values.  Float stacks are
+    searched together, one batched DP per round.
+
+    Examples
+    --------
+    >>> a_uoc([[0, 4, 0, 0], [0, 0, 6, 0], [0, 0, 5, 0], [0, 0, 0, 3]],
+    ...       arithmetic="exact")
+    5/9
+    """
+    p, b, q = _weights(cm, "uoc", 1, arithmetic)
+    ctx, K, lead = p.ctx, p.K, p.lead_shape
+    all_pieces = _envelopes(
+        b.reshape(-1, K, K), q.reshape(-1, K, K), ctx, ctx.number(0), ctx.number(1)
+    )
+    out = np.empty(len(all_pieces), dtype=b.dtype)
+    out[:] = [
+        sum((a * (hi - lo) + s * (hi * hi - lo * lo) / 2 for lo, hi, a, s in pc), ctx.number(0))
+        for pc in all_pieces
+    ]
+    return ctx.finalize(out.reshape(lead))
