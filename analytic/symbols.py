@@ -1,0 +1,34 @@
+"""Shared SymPy symbols of the analytic models, with their assumptions.
+
+Every closed form in :mod:`analytic` is written in these symbols, so that
+forms from different modules can be combined and compared.
+
+========  ==========================================  =====================
+symbol    meaning                                     assumptions
+========  ==========================================  =====================
+``beta``  OC/UOC trade-off parameter (silva2018 eq.   nonnegative, real
+          23, cardoso2011 eq. 4)
+``r``     number of classes in TC_max models          positive integer
+``K``     number of classes of a confusion matrix     positive integer
+``d``     distance of a sample from the diagonal      positive integer
+``L``     an interval length                          positive, real
+``x``     a free length / abscissa                    positive, real
+========  ==========================================  =====================
+
+Examples
+--------
+>>> from analytic.symbols import beta, K
+>>> beta.is_nonnegative, K.is_integer, K.is_positive
+(True, True, True)
+"""
+
+import sympy as sp
+
+beta = sp.Symbol("beta", real=True, nonnegative=True)
+r = sp.Symbol("r", integer=True, positive=True)
+K = sp.Symbol("K", integer=True, positive=True)
+d = sp.Symbol("d", integer=True, positive=True)
+L = sp.Symbol("L", real=True, positive=True)
+x = sp.Symbol("x", real=True, positive=True)
+
+__all__ = ["beta", "r", "K", "d", "L", "x"]
