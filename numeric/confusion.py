@@ -75,18 +75,48 @@ def confusion_matrix(y_true, y_pred, *, labels=None):
     return flat.reshape(K, K).astype(np.int64)
 
 
+#: Labels per chunk of the integer fast path: the chunk's index buffer stays in
+#: cache, so the labels are read from memory once (no N-long temporary).
+_CHUNK = 1 << 16
+
+
 def _integer_fast_path(t, p):
-    """Integer labels, no ``labels``: count on the value range, keep observed classes."""
-    lo = min(t.min(), p.min())
-    hi = max(t.max(), p.max())
-    span = int(hi) - int(lo) + 1
-    if span > 4096 or span * span > 8 * t.size + 4096:
-        lab = np.unique(np.concatenate([t, p]))
-        return confusion_matrix(t, p, labels=lab)
-    ti = (t - lo).astype(np.intp, copy=False)
-    pi = (p - lo).astype(np.intp, copy=False)
-    full = np.bincount(ti * span + pi, minlength=span * span).reshape(span, span)
-    present = (full.sum(axis=0) + full.sum(axis=1)) > 0
+    """Integer labels, no ``labels``: count on the value range, keep observed classes.
+
+    The labels are counted chunk by chunk (``np.bincount`` of
+    ``(t - lo) * span + (p - lo)`` over a cache-sized chunk); the value range
+    ``[lo, hi]`` grows as chunks reveal new extremes.  A wide or huge range
+    falls back to the general path (``np.unique`` of the labels).
+    """
+    n = t.size
+    lo = hi = span = off = None
+    acc = flat = None
+    buf = np.empty(min(n, _CHUNK), dtype=np.intp)
+    for s in range(0, n, _CHUNK):
+        tc, pc = t[s:s + _CHUNK], p[s:s + _CHUNK]
+        clo = int(min(tc.min(), pc.min()))
+        chi = int(max(tc.max(), pc.max()))
+        if acc is None or clo < lo or chi > hi:
+            nlo = clo if lo is None else min(lo, clo)
+            nhi = chi if hi is None else max(hi, chi)
+            nspan = nhi - nlo + 1
+            if nspan > 4096 or nspan * nspan > 8 * n + 4096 or max(-nlo, nhi) >= 2**31:
+                lab = np.unique(np.concatenate([t, p]))
+                return confusion_matrix(t, p, labels=lab)
+            grown = np.zeros((nspan, nspan), dtype=np.intp)
+            if acc is not None:
+                o = lo - nlo
+                grown[o:o + span, o:o + span] = acc
+            acc, flat = grown, grown.reshape(-1)
+            lo, hi, span = nlo, nhi, nspan
+            off = lo * span + lo
+        x = buf[:tc.size]
+        np.multiply(tc, span, out=x, dtype=np.intp, casting="unsafe")
+        np.add(x, pc, out=x, dtype=np.intp, casting="unsafe")
+        if off:
+            x -= off
+        flat += np.bincount(x, minlength=span * span)
+    present = (acc.sum(axis=0) + acc.sum(axis=1)) > 0
     if present.all():
-        return full.astype(np.int64, copy=False)
-    return full[np.ix_(present, present)].astype(np.int64)
+        return acc.astype(np.int64, copy=False)
+    return acc[np.ix_(present, present)].astype(np.int64)
