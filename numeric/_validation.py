@@ -11,12 +11,16 @@ __all__ = ["check_counts", "check_beta", "check_gamma", "check_missing"]
 
 
 def _numeric_array(cm, what):
-    a = np.asarray(cm)
+    try:
+        a = np.asarray(cm)
+    except ValueError:  # ragged nested sequences
+        raise ValueError(f"{what} must be a rectangular array of counts") from None
     if a.dtype == object:
-        try:
-            a = np.asarray(a.tolist(), dtype=np.float64) if _all_small(a) else a
-        except (TypeError, ValueError):
-            raise ValueError(f"{what} must hold numbers") from None
+        vals = a.reshape(-1).tolist()
+        if any(isinstance(v, (bool, np.bool_)) or not _is_real_number(v) for v in vals):
+            raise ValueError(f"{what} must hold real numbers")
+        if _all_small(vals):
+            a = np.asarray(vals, dtype=np.float64).reshape(a.shape)
     if a.dtype == bool or not (
         np.issubdtype(a.dtype, np.number) or a.dtype == object
     ) or np.issubdtype(a.dtype, np.complexfloating):
@@ -24,11 +28,30 @@ def _numeric_array(cm, what):
     return a
 
 
-def _all_small(a):
+def _is_real_number(v):
+    """A real scalar: Python/numpy real, Fraction, mpmath mpf, or a real SymPy number."""
+    if isinstance(v, (Real, np.integer, np.floating)):
+        return True
     try:
-        return all(abs(float(v)) < 2.0**53 for v in a.reshape(-1).tolist())
+        import mpmath
+        import sympy
+    except ImportError:  # pragma: no cover - both are core dependencies
+        return False
+    if isinstance(v, mpmath.mpf):
+        return True
+    if isinstance(v, sympy.Basic):
+        return bool(v.is_number) and v.is_extended_real is not False
+    return False
+
+
+def _all_small(vals):
+    try:
+        return all(abs(float(v)) < 2.0**53 for v in vals)
     except (TypeError, ValueError, OverflowError):
         return False
+
+
+_INT64_MAX = 2**63 - 1
 
 
 def check_counts(cm, *, min_classes: int = 1, what: str = "confusion matrix"):
@@ -60,6 +83,8 @@ def check_counts(cm, *, min_classes: int = 1, what: str = "confusion matrix"):
             raise ValueError(f"{what} must be non-negative")
         if any(int(v) != v for v in vals):
             raise ValueError(f"{what} must hold integer counts")
+        if any(int(v) > _INT64_MAX for v in vals):
+            raise ValueError(f"{what} has counts too large for int64")
         a = np.asarray([int(v) for v in vals], dtype=np.int64).reshape(a.shape)
     elif np.issubdtype(a.dtype, np.floating):
         if not np.all(np.isfinite(a)):
@@ -74,7 +99,12 @@ def check_counts(cm, *, min_classes: int = 1, what: str = "confusion matrix"):
     else:
         if np.any(a < 0):
             raise ValueError(f"{what} must be non-negative")
+        if a.dtype == np.uint64 and np.any(a > np.uint64(_INT64_MAX)):
+            raise ValueError(f"{what} has counts too large for int64")
         a = a.astype(np.int64)
+    # int64 sums below (totals, row and column sums) must not wrap around
+    if np.any(a.sum(axis=(-2, -1), dtype=np.float64) >= 2.0**62):
+        raise ValueError(f"{what} has a total count too large for int64")
     totals = a.sum(axis=(-2, -1))
     if np.any(totals == 0):
         if a.ndim == 2:

@@ -69,7 +69,9 @@ def confusion_matrix(y_true, y_pred, *, labels=None):
         pos_c = np.minimum(pos, K - 1)
         bad = sorted_lab[pos_c] != v
         if np.any(bad):
-            raise ValueError(f"label {v[np.argmax(bad)]!r} in {name} is not in labels")
+            bad_label = v[np.argmax(bad)]
+            bad_label = bad_label.item() if hasattr(bad_label, "item") else bad_label
+            raise ValueError(f"label {bad_label!r} in {name} is not in labels")
         codes.append(order[pos_c])
     flat = np.bincount(codes[0] * K + codes[1], minlength=K * K)
     return flat.reshape(K, K).astype(np.int64)

@@ -147,14 +147,28 @@ def r_int(cm, *, arithmetic="float"):
     row sums, as here (see ``proofs_tests/test_tables_silva2018.py``).  The
     4-fold sum of eq. 10 is a 2-D suffix sum, O(K^2).
 
+    Unlike :math:`\tau_b` and :math:`R_s`, the formula needs no variance:
+    when every sample has the same true class, ``S_1`` holds every ordered
+    pair and ``card(S_1) = N(N-1) > 0``.  It is undefined only for ``N < 2``.
+
+    Raises
+    ------
+    ValueError
+        If the matrix holds fewer than two samples.
+
     Examples
     --------
     >>> r_int([[2, 0], [0, 2]], arithmetic="exact")
     1
+    >>> r_int([[1, 1], [0, 0]], arithmetic="exact")   # one true class: S_1 = S_1 & S_2
+    -1 + sqrt(2)
     """
     p = prepare(cm, arithmetic)
-    if np.any((p.counts.sum(-1) > 0).sum(-1) < 2) or np.any((p.counts.sum(-2) > 0).sum(-1) < 2):
-        _undefined(p.counts, "r_int")
+    if np.any(p.counts.sum(axis=(-2, -1)) < 2):
+        raise ValueError(
+            "r_int is undefined for a single sample: card(S_1) = card(S_2) = 0 "
+            "(it needs at least two samples)"
+        )
     N = p.total()
     S = _suffix2d(p.n)
     both = (p.n * S).sum(axis=(-2, -1)) - N
