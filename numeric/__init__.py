@@ -18,3 +18,16 @@ __all__ = [
     "oc", "uoc", "a_uoc", "path_envelope", "Envelope",
     "get_arithmetic",
 ]
+
+# cost-based family (binotto2024, george2016)
+from .cost import cost_matrix, george_d, george_tiebreak, stc, tc, tc_max, tc_max_matrix
+from .intervals import (
+    OptimalLength, Piece, hausdorff_distances, interval_cost_matrix, interval_stc,
+    interval_tc, interval_tc_max, last_length_pieces, optimal_last_length,
+)
+
+__all__ += [
+    "cost_matrix", "tc", "tc_max", "tc_max_matrix", "stc", "george_d", "george_tiebreak",
+    "hausdorff_distances", "interval_cost_matrix", "interval_tc", "interval_tc_max",
+    "interval_stc", "optimal_last_length", "OptimalLength", "last_length_pieces", "Piece",
+]

@@ -1,0 +1,401 @@
+"""Cost-sensitive metrics: the class-size-weighted cost matrix, TC, TC_max,
+STC (= george2016's MC), George's distance d and its tie-break.
+
+Both sources print confusion matrices *predicted x true* (rows = predicted
+class, columns = true class).  Here, as everywhere in :mod:`numeric`,
+``cm[..., t, p]`` is the number of samples of **true** class ``t`` predicted as
+class ``p``: pass ``C.T`` for a matrix ``C`` printed in those papers.  The
+cost matrices returned here are in the same orientation (``cost[t, p]``), i.e.
+the transpose of binotto2024's ``M`` and george2016's ``C``.
+
+Class counts ``n_k`` are the numbers of samples of *true* class ``k`` (the row
+sums of ``cm``; binotto2024 and george2016's column sums).  Every cost divides
+by the count of the predicted class, so every class must have a positive
+count (binotto2024 §1 assumes ``n_j > 0``); a zero count raises ``ValueError``.
+
+Every function takes ``arithmetic="float" | "exact" | "mp"``; the formulas are
+written once over :mod:`numeric._arith` (see :mod:`numeric.classical`).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._arith import get_arithmetic
+from ._common import prepare
+
+__all__ = [
+    "cost_matrix", "tc", "tc_max", "tc_max_matrix", "stc", "george_d",
+    "george_tiebreak",
+]
+
+
+# ---------------------------------------------------------------------------
+# validation of class counts (1-D, or a stack (..., K))
+# ---------------------------------------------------------------------------
+def _stack_index(mask):
+    idx = np.argwhere(mask)[0]
+    return tuple(int(i) for i in idx)
+
+
+def check_class_counts(class_counts, *, what="class_counts", min_classes=1):
+    """Validate class counts: an array ``(..., K)`` of positive integers.
+
+    Returns an ``int64`` array.  binotto2024 §1 assumes ``n_j > 0``: every cost
+    of eq. 3/4 divides by a class count, so a zero count raises.
+
+    Raises
+    ------
+    ValueError
+        Not at least 1-D, empty, NaN/infinite, negative, non-integer, zero
+        count, or fewer than ``min_classes`` classes.
+    """
+    a = np.asarray(class_counts)
+    if a.dtype == object:
+        vals = a.reshape(-1).tolist()
+        try:
+            fl = [float(v) for v in vals]
+        except (TypeError, ValueError):
+            raise ValueError(f"{what} must hold numbers") from None
+        if any(not math.isfinite(v) for v in fl):
+            raise ValueError(f"{what} contains NaN or infinite values")
+        if any(v < 0 for v in vals):
+            raise ValueError(f"{what} must be non-negative")
+        if any(int(v) != v for v in vals):
+            raise ValueError(f"{what} must hold integer counts")
+        a = np.asarray([int(v) for v in vals], dtype=np.int64).reshape(a.shape)
+    elif a.dtype == bool or not np.issubdtype(a.dtype, np.number) or np.issubdtype(
+        a.dtype, np.complexfloating
+    ):
+        raise ValueError(f"{what} must hold real numbers, got dtype {a.dtype}")
+    if a.ndim < 1:
+        raise ValueError(f"{what} must be 1-D (or a stack of shape (..., K)), got a scalar")
+    if a.size == 0 or a.shape[-1] == 0:
+        raise ValueError(f"{what} is empty, got shape {a.shape}")
+    if np.issubdtype(a.dtype, np.floating):
+        if not np.all(np.isfinite(a)):
+            raise ValueError(f"{what} contains NaN or infinite values")
+        if np.any(a < 0):
+            raise ValueError(f"{what} must be non-negative")
+        if np.any(a != np.floor(a)):
+            raise ValueError(f"{what} must hold integer counts")
+        a = a.astype(np.int64)
+    else:
+        if np.any(a < 0):
+            raise ValueError(f"{what} must be non-negative")
+        a = a.astype(np.int64)
+    if np.any(a == 0):
+        where = _stack_index(a == 0)
+        k = where[-1]
+        at = f" at stack index {where[:-1]}" if a.ndim > 1 else ""
+        raise ValueError(
+            f"{what}{at}: class {k} has a zero count; the cost-based metrics divide by "
+            "every class count (binotto2024 §1 assumes n_j > 0)"
+        )
+    K = a.shape[-1]
+    if K < min_classes:
+        raise ValueError(
+            f"{what} has {K} class{'es' if K != 1 else ''}; this metric needs at least {min_classes}"
+        )
+    return a
+
+
+def _class_counts_of(p, what="confusion matrix"):
+    """Row sums of a prepared matrix, with the zero-count check."""
+    rows = p.counts.sum(axis=-1)
+    if np.any(rows == 0):
+        where = _stack_index(rows == 0)
+        at = f" at stack index {where[:-1]}" if rows.ndim > 1 else ""
+        raise ValueError(
+            f"{what}{at}: true class {where[-1]} has no samples; the cost-based metrics "
+            "divide by every class count (binotto2024 §1 assumes n_j > 0)"
+        )
+    return p.rows()
+
+
+def _asum(a, axis=-1):
+    """``a.sum(axis)`` kept as an array (object sums of a 1-D array are scalars)."""
+    return np.asarray(a.sum(axis=axis), dtype=a.dtype)
+
+
+def _index_distance(K, ctx):
+    idx = np.arange(K)
+    return ctx.asarray(np.abs(idx[:, None] - idx[None, :]))
+
+
+# ---------------------------------------------------------------------------
+# the formulas, once, over arrays of ctx numbers
+# ---------------------------------------------------------------------------
+def _cost(n, D, w=None, normalize=True):
+    r"""``cost[..., t, p] = (W - w_t) / w_p * D[t, p] (/ N)``, ``W = sum w``.
+
+    With ``w = n`` and ``D = |t - p|`` this is binotto2024 eq. 4 (transposed:
+    ``gamma_pt = (N - n_t) / n_p``); with densities ``w = delta`` and the
+    Hausdorff distance it is Remark 4 / eq. 9.  ``D`` is symmetric.
+    """
+    if w is None:
+        w = n
+    N = _asum(n)
+    W = _asum(w)
+    c = ((W[..., None] - w)[..., :, None] / w[..., None, :]) * D
+    if normalize:
+        c = c / N[..., None, None]
+    return c
+
+
+def _tc_max(n, D, w=None):
+    r"""binotto2024 Prop. 1 (``w = n``) and Prop. 4 (``w = delta``).
+
+    ``K_j = n_j (W - w_j) \max_l D[l, j] / w_l``, ``TC_max = sum_j K_j / N``.
+    The columns of the paper's ``S`` (our rows) are independent, so the worst
+    matrix puts the whole of true class ``j`` on a class maximising
+    ``D[l, j] / w_l`` (the construction of the proof).
+    """
+    if w is None:
+        w = n
+    N = _asum(n)
+    W = _asum(w)
+    best = (D / w[..., :, None]).max(axis=-2)
+    return (n * (W[..., None] - w) * best).sum(axis=-1) / N
+
+
+def _worst_rows(n, D):
+    """``i_j = argmax_l D[l, j] / n_l`` (binotto2024 eq. 6), the first maximiser."""
+    return np.argmax(D / n[..., :, None], axis=-2)
+
+
+# ---------------------------------------------------------------------------
+# public functions
+# ---------------------------------------------------------------------------
+def cost_matrix(class_counts, *, normalize=True, arithmetic="float"):
+    r"""Class-size-weighted ordinal cost matrix, rows = true class.
+
+    .. math:: m_{tp} = \frac{\gamma_{pt}\,|p - t|}{N},\qquad
+              \gamma_{pt} = \frac{N - n_t}{n_p}
+
+    binotto2024 eq. 4 (Remark 1); george2016 eq. 4 is ``N`` times it
+    (``normalize=False``).  Both papers index the cost ``(predicted, true)``;
+    this function returns the transpose, ``cost[t, p]`` = cost of predicting
+    class ``p`` for a sample of true class ``t``, so that
+    ``tc(cm) == (cm * cost_matrix(cm.sum(-1))).sum()``.
+
+    Parameters
+    ----------
+    class_counts : array_like, shape (..., K)
+        Positive numbers of samples of each true class, in ordinal order.
+    normalize : bool
+        Divide by ``N`` (binotto2024 eq. 4; default) or not (george2016 eq. 4).
+    arithmetic : {"float", "exact", "mp"}
+
+    Returns
+    -------
+    ndarray, shape (..., K, K), zero diagonal.
+
+    Raises
+    ------
+    ValueError
+        If a class count is zero, negative, non-integer, NaN or infinite.
+
+    Examples
+    --------
+    george2016's example, class sizes (10, 20, 70), printed as predicted x
+    true: its first row (predicted class 1) is our first column.
+
+    >>> cost_matrix([10, 20, 70], normalize=False, arithmetic="exact").T
+    array([[0, 8, 6],
+           [9/2, 0, 3/2],
+           [18/7, 8/7, 0]], dtype=object)
+    """
+    ctx = get_arithmetic(arithmetic)
+    n = ctx.asarray(check_class_counts(class_counts))
+    return ctx.finalize(_cost(n, _index_distance(n.shape[-1], ctx), normalize=normalize))
+
+
+def tc(cm, *, arithmetic="float"):
+    r"""Total misclassification cost TC.
+
+    .. math:: \mathrm{TC} = \frac{1}{N}\sum_{t,p} n_{tp}\,
+              \frac{N - n_t}{n_p}\,|t - p|
+
+    binotto2024 eq. 3 (with its ``1/N``, Remark 2); george2016 eq. 5 is ``N``
+    times this value.  ``n_{tp}`` = samples of true class ``t`` predicted as
+    ``p`` (the papers' ``C_{pt}``); ``n_t`` are the row sums.
+
+    Parameters
+    ----------
+    cm : array_like, shape (..., K, K)
+        Confusion matrix, rows = true class, columns = predicted class
+        (transpose the matrices printed in binotto2024 and george2016).
+    arithmetic : {"float", "exact", "mp"}
+
+    Returns
+    -------
+    float, sympy.Rational or mpmath.mpf (array for a stack), >= 0.
+
+    Raises
+    ------
+    ValueError
+        If a true class has no samples (every cost divides by a class count).
+
+    Examples
+    --------
+    >>> tc([[1, 1], [0, 2]], arithmetic="exact")     # N=4, n=(2,2): 1 * (4-2)/2 / 4
+    1/4
+    """
+    p = prepare(cm, arithmetic)
+    n = _class_counts_of(p)
+    return p.ctx.finalize((p.n * _cost(n, _index_distance(p.K, p.ctx))).sum(axis=(-2, -1)))
+
+
+def tc_max(class_counts, *, arithmetic="float"):
+    r"""Maximum of TC over all matrices with the given class counts.
+
+    .. math:: \mathrm{TC}_{max} = \frac{1}{N}\sum_{j=1}^{r} K_j,\quad
+              K_j = \frac{n_j (N - n_j)}{n_{i_j}}\,|i_j - j|,\quad
+              i_j = \arg\max_{\ell}\frac{|\ell - j|}{n_\ell}
+
+    binotto2024 Prop. 1 (eqs. 5-6): each true class is sent as a whole to the
+    class of highest cost; computed in O(r^2) without building the matrix
+    (:func:`tc_max_matrix` returns it).  It equals george2016's ``max TC``
+    (eq. 6) divided by ``N``: the diagonal constraint of eq. 6 is inactive
+    since the diagonal costs are zero.
+
+    Parameters
+    ----------
+    class_counts : array_like, shape (..., r)
+        Positive class counts ``n_1, ..., n_r``.
+
+    Returns
+    -------
+    float, sympy.Rational or mpmath.mpf (array for a stack).  0 for r = 1.
+
+    Examples
+    --------
+    >>> tc_max([5, 5, 5], arithmetic="exact")      # binotto2024 Prop. 3, r = 3
+    10/3
+    >>> tc_max([3, 7], arithmetic="exact")         # Prop. 2
+    1
+    """
+    ctx = get_arithmetic(arithmetic)
+    counts = check_class_counts(class_counts)
+    n = ctx.asarray(counts)
+    return ctx.finalize(_tc_max(n, _index_distance(counts.shape[-1], ctx)))
+
+
+def tc_max_matrix(class_counts):
+    r"""A confusion matrix attaining :func:`tc_max` (binotto2024 Prop. 1, proof).
+
+    Row ``j`` (true class ``j``) holds all ``n_j`` samples in column
+    ``i_j = argmax_l |l - j| / n_l`` (the first maximiser; any maximiser gives
+    the same TC, Remark 3).  Rows = true class: the transpose of the paper's
+    ``A_max``.  The maximiser is chosen with exact rational comparisons.
+
+    Returns
+    -------
+    ndarray of int64, shape (..., r, r)
+
+    Examples
+    --------
+    >>> tc_max_matrix([1, 1, 1])
+    array([[0, 0, 1],
+           [1, 0, 0],
+           [1, 0, 0]])
+    """
+    counts = check_class_counts(class_counts)
+    ctx = get_arithmetic("exact")
+    K = counts.shape[-1]
+    i = _worst_rows(ctx.asarray(counts), _index_distance(K, ctx)).astype(np.int64)
+    out = np.zeros(counts.shape + (K,), dtype=np.int64)
+    np.put_along_axis(out, i[..., :, None], counts[..., :, None], axis=-1)
+    return out
+
+
+def stc(cm, *, arithmetic="float"):
+    r"""Standardized total misclassification cost, STC = TC / TC_max.
+
+    .. math:: \mathrm{STC} = \frac{\mathrm{TC}}{\mathrm{TC}_{max}} \in [0, 1]
+
+    binotto2024 Definition 1; the same number as george2016's
+    ``MC = TC / max TC`` (§2.3) when ``max TC`` is the true maximum of eq. 6
+    (george2016 obtained it numerically with R's ``constrOptim``).
+    ``TC_max`` uses the row sums of ``cm`` (true-class counts).
+
+    Raises
+    ------
+    ValueError
+        Fewer than two classes (TC_max = 0), or a true class with no samples.
+
+    Examples
+    --------
+    >>> stc([[0, 1], [1, 0]], arithmetic="exact")
+    1
+    >>> stc([[3, 2, 0], [2, 2, 1], [1, 2, 2]], arithmetic="exact")   # binotto2024 toy C_A.T
+    9/25
+    """
+    p = prepare(cm, arithmetic, min_classes=2)
+    return p.ctx.finalize(_stc(p))
+
+
+def _stc(p):
+    n = _class_counts_of(p)
+    D = _index_distance(p.K, p.ctx)
+    return (p.n * _cost(n, D)).sum(axis=(-2, -1)) / _tc_max(n, D)
+
+
+def _acc_mc(cm, arithmetic):
+    p = prepare(cm, arithmetic, min_classes=2)
+    mc = _stc(p)
+    acc = np.diagonal(p.n, axis1=-2, axis2=-1).sum(axis=-1) / p.total()
+    return p, acc, mc
+
+
+def george_d(cm, *, arithmetic="float"):
+    r"""George's distance to the ideal point (Acc, MC) = (1, 0).
+
+    .. math:: d = \sqrt{(1 - \mathrm{Acc})^2 + \mathrm{MC}^2},\qquad
+              \mathrm{MC} = \mathrm{STC}
+
+    george2016 eq. 7, with ``MC = TC / max TC`` (§2.3) computed from the
+    closed-form maximum (:func:`stc`).
+
+    Returns
+    -------
+    float, SymPy algebraic number or mpmath.mpf (array for a stack), in
+    ``[0, sqrt(2)]``.
+
+    Examples
+    --------
+    >>> george_d([[0, 1], [1, 0]], arithmetic="exact")
+    sqrt(2)
+    >>> george_d([[1, 1], [0, 2]], arithmetic="exact")
+    sqrt(2)/4
+    """
+    p, acc, mc = _acc_mc(cm, arithmetic)
+    one = p.ctx.number(1)
+    return p.ctx.finalize(p.ctx.sqrt((one - acc) ** 2 + mc ** 2))
+
+
+def george_tiebreak(cm, *, arithmetic="float"):
+    r"""George's tie-break: distance of (Acc, MC) from the line of random chance.
+
+    .. math:: \frac{|\mathrm{Acc} + \mathrm{MC} - 1|}{\sqrt{2}}
+
+    george2016 §2.3 (after eq. 7): among classifiers with tied ``d`` the one
+    farthest from the line ``Acc + MC = 1`` is preferred.
+
+    Examples
+    --------
+    >>> george_tiebreak([[2, 1, 0], [0, 2, 0], [0, 1, 1]], arithmetic="exact")
+    95*sqrt(2)/1988
+
+    For two classes ``MC = 1 - Acc`` identically (TC = (n_12 + n_21)/N, TC_max
+    = 1), so every binary classifier lies on the line and the tie-break is 0:
+
+    >>> george_tiebreak([[2, 1], [0, 2]], arithmetic="exact")
+    0
+    """
+    p, acc, mc = _acc_mc(cm, arithmetic)
+    one = p.ctx.number(1)
+    return p.ctx.finalize(np.abs(acc + mc - one) / p.ctx.sqrt(p.ctx.number(2)))

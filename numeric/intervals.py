@@ -1,0 +1,544 @@
+"""Classes that are intervals: interval TC, TC_max and STC (binotto2024 §4)
+and the length of an unbounded rightmost interval that minimises TC_max (§5).
+
+The classes are consecutive intervals ``I_1, ..., I_r`` given by their
+lengths ``l_1, ..., l_r`` (their position does not matter: every quantity
+is translation invariant).  Two ingredients replace those of :mod:`numeric.cost`:
+
+* the Hausdorff distance of intervals (binotto2024 eq. 7)
+  ``d(I_i, I_j) = max(|a_j - a_i|, |b_j - b_i|)`` instead of ``|i - j|``;
+* the densities (eq. 8) ``delta_k = n_k / l_k`` instead of the counts in the
+  weights ``gamma``.
+
+The formulas are those of :mod:`numeric.cost` (written once, there) applied to
+these two ingredients.  Confusion matrices have rows = true class; binotto2024
+prints predicted x true (pass ``C.T``).
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from typing import NamedTuple
+
+import mpmath
+import numpy as np
+import sympy
+
+from ._arith import get_arithmetic
+from ._common import prepare
+from .cost import _asum, _class_counts_of, _cost, _tc_max, check_class_counts
+
+__all__ = [
+    "hausdorff_distances", "interval_cost_matrix", "interval_tc",
+    "interval_tc_max", "interval_stc", "optimal_last_length", "OptimalLength",
+    "last_length_pieces", "Piece",
+]
+
+
+# ---------------------------------------------------------------------------
+# validation
+# ---------------------------------------------------------------------------
+def check_lengths(lengths, *, K=None, what="lengths"):
+    """Validate interval lengths: finite and > 0, shape ``(..., K)``.
+
+    Returns the input as a numpy array (object dtype kept, so that exact
+    inputs such as ``sympy.sqrt(2)/2`` or ``Fraction(1, 3)`` stay exact).
+    """
+    a = np.asarray(lengths, dtype=object if _is_exact_like(lengths) else None)
+    if a.dtype != object and (a.dtype == bool or not np.issubdtype(a.dtype, np.number)
+                              or np.issubdtype(a.dtype, np.complexfloating)):
+        raise ValueError(f"{what} must hold real numbers, got dtype {a.dtype}")
+    if a.ndim < 1:
+        raise ValueError(f"{what} must be 1-D (or a stack of shape (..., K)), got a scalar")
+    if K is not None and a.shape[-1] != K:
+        raise ValueError(f"{what} has {a.shape[-1]} entries but there are {K} classes")
+    for v in a.reshape(-1).tolist():
+        try:
+            fv = float(v)
+        except (TypeError, ValueError):
+            raise ValueError(f"{what} must hold real numbers, got {v!r}") from None
+        if math.isnan(fv) or math.isinf(fv):
+            raise ValueError(f"{what} contain NaN or infinite values")
+        if not fv > 0 or (isinstance(v, sympy.Basic) and not bool(v > 0)):
+            raise ValueError(f"{what} must be positive, got {v!r}")
+    return a
+
+
+def _is_exact_like(x):
+    try:
+        flat = np.asarray(x, dtype=object).reshape(-1).tolist()
+    except (TypeError, ValueError):
+        return False
+    return any(isinstance(v, (sympy.Basic, Fraction, str, mpmath.mpf)) for v in flat)
+
+
+# ---------------------------------------------------------------------------
+# the two ingredients (eqs. 7-8)
+# ---------------------------------------------------------------------------
+def _hausdorff(l):
+    """``D[..., i, j] = max(|a_j - a_i|, |b_j - b_i|)`` for consecutive intervals (eq. 7)."""
+    b = np.cumsum(l, axis=-1)
+    a = b - l
+    da = np.abs(a[..., None, :] - a[..., :, None])
+    db = np.abs(b[..., None, :] - b[..., :, None])
+    return np.maximum(da, db)
+
+
+def _ingredients(class_counts, lengths, ctx):
+    counts = check_class_counts(class_counts)
+    l = ctx.asarray(check_lengths(lengths, K=counts.shape[-1]))
+    n = ctx.asarray(counts)
+    n, l = np.broadcast_arrays(n, l)
+    return n, n / l, _hausdorff(l)
+
+
+def hausdorff_distances(lengths, *, arithmetic="float"):
+    r"""Hausdorff distances between consecutive intervals of the given lengths.
+
+    .. math:: d(I_i, I_j) = \max\{|a_j - a_i|,\ |b_j - b_i|\}
+              = \sum_{i < k < j} \ell_k + \max(\ell_i, \ell_j)\quad (i < j)
+
+    binotto2024 eq. 7, with ``I_k = [a_k, b_k)`` and ``a_{k+1} = b_k``.
+
+    Examples
+    --------
+    >>> hausdorff_distances([1, 1, 3], arithmetic="exact")
+    array([[0, 1, 4],
+           [1, 0, 3],
+           [4, 3, 0]], dtype=object)
+    """
+    ctx = get_arithmetic(arithmetic)
+    return ctx.finalize(_hausdorff(ctx.asarray(check_lengths(lengths))))
+
+
+def interval_cost_matrix(class_counts, lengths, *, arithmetic="float"):
+    r"""Cost matrix of classification by intervals, rows = true class.
+
+    .. math:: \widehat m_{tp} = \frac{\widehat\gamma_{pt}\, d(I_p, I_t)}{N},\qquad
+              \widehat\gamma_{pt} = \frac{\Delta - \delta_t}{\delta_p},\quad
+              \delta_k = \frac{n_k}{\ell_k},\ \Delta = \sum_k \delta_k
+
+    binotto2024 Remark 4 (eqs. 7-9), transposed to rows = true class.
+
+    Examples
+    --------
+    binotto2024's toy example (n = (5, 5, 5), lengths (1, 1, x)) at x = 2:
+    the paper's ``M`` has first row ``(0, 1 + 1/x, 2(1 + max(1, x)))/15``.
+
+    >>> interval_cost_matrix([5, 5, 5], [1, 1, 2], arithmetic="exact").T[0]
+    array([0, 1/10, 2/5], dtype=object)
+    """
+    ctx = get_arithmetic(arithmetic)
+    n, delta, D = _ingredients(class_counts, lengths, ctx)
+    return ctx.finalize(_cost(n, D, w=delta))
+
+
+def interval_tc(cm, lengths, *, arithmetic="float"):
+    r"""Interval total misclassification cost.
+
+    .. math:: \widehat{\mathrm{TC}} = \frac{1}{N}\sum_{t,p} n_{tp}\,
+              \frac{\Delta - \delta_t}{\delta_p}\, d(I_p, I_t)
+
+    binotto2024 eq. 9 (Definition 2), rows = true class; with equal lengths
+    ``L`` it is ``L * tc(cm)``.
+
+    Parameters
+    ----------
+    cm : array_like, shape (..., K, K)
+        Confusion matrix, rows = true class.
+    lengths : array_like, shape (..., K)
+        Positive lengths ``l_k`` of the class intervals, in order.
+
+    Raises
+    ------
+    ValueError
+        A true class with no samples, a length that is not positive and
+        finite, or a number of lengths different from K.
+
+    Examples
+    --------
+    >>> interval_tc([[3, 2, 0], [2, 2, 1], [1, 2, 2]], [1, 1, 2], arithmetic="exact")  # toy C_A.T, x = 2
+    26/15
+    """
+    p = prepare(cm, arithmetic)
+    n = _class_counts_of(p)
+    l = p.ctx.asarray(check_lengths(lengths, K=p.K))
+    n, l = np.broadcast_arrays(n, l)
+    return p.ctx.finalize((p.n * _cost(n, _hausdorff(l), w=n / l)).sum(axis=(-2, -1)))
+
+
+def interval_tc_max(class_counts, lengths, *, arithmetic="float"):
+    r"""Maximum of the interval TC over all matrices with the given class counts.
+
+    .. math:: \widehat{\mathrm{TC}}_{max} = \frac{1}{N}\sum_{j} \widehat K_j,\quad
+              \widehat K_j = n_j\,\frac{\Delta - \delta_j}{\delta_{\hat\imath_j}}\,
+              d(I_{\hat\imath_j}, I_j),\quad
+              \hat\imath_j = \arg\max_\ell \frac{d(I_\ell, I_j)}{\delta_\ell}
+
+    binotto2024 Prop. 4; for r = 2 it is ``max(l_1, l_2)`` (Prop. 5).
+
+    Examples
+    --------
+    >>> interval_tc_max([4, 9], [2, 5], arithmetic="exact")
+    5
+    >>> interval_tc_max([5, 5, 5], [1, 1, 1], arithmetic="exact")   # = tc_max([5, 5, 5])
+    10/3
+    """
+    ctx = get_arithmetic(arithmetic)
+    n, delta, D = _ingredients(class_counts, lengths, ctx)
+    return ctx.finalize(_tc_max(n, D, w=delta))
+
+
+def interval_stc(cm, lengths, *, arithmetic="float"):
+    r"""Interval standardized total misclassification cost.
+
+    .. math:: \widehat{\mathrm{STC}} = \frac{\widehat{\mathrm{TC}}}
+              {\widehat{\mathrm{TC}}_{max}} \in [0, 1]
+
+    binotto2024 Definition 3, with ``TC_max`` of Prop. 4 for the row sums of
+    ``cm``.
+
+    Examples
+    --------
+    >>> interval_stc([[0, 1], [1, 0]], [1, 3], arithmetic="exact")
+    1
+    """
+    p = prepare(cm, arithmetic, min_classes=2)
+    n = _class_counts_of(p)
+    l = p.ctx.asarray(check_lengths(lengths, K=p.K))
+    n, l = np.broadcast_arrays(n, l)
+    D = _hausdorff(l)
+    t = (p.n * _cost(n, D, w=n / l)).sum(axis=(-2, -1))
+    return p.ctx.finalize(t / _tc_max(n, D, w=n / l))
+
+
+# ---------------------------------------------------------------------------
+# the rightmost length (binotto2024 §5)
+# ---------------------------------------------------------------------------
+class OptimalLength(NamedTuple):
+    """Result of :func:`optimal_last_length`."""
+
+    #: the length of the last interval that minimises interval TC_max
+    x: object
+    #: the minimum value of interval TC_max
+    minimum: object
+
+
+class Piece(NamedTuple):
+    r"""One smooth piece of ``x -> interval_tc_max`` (see :func:`last_length_pieces`).
+
+    On ``lo < x <= hi`` (``hi = None`` for infinity) the function equals
+    ``a/x + b + c x + e x^2``.
+    """
+
+    lo: object
+    hi: object
+    a: object
+    b: object
+    c: object
+    e: object
+
+    def __call__(self, x):
+        return self.a / x + self.b + self.c * x + self.e * x * x
+
+
+def _structure(counts, first, ctx):
+    r"""Branch sets of ``f(x) = interval_tc_max(n, (l_1, ..., l_{r-1}, x))``.
+
+    With ``R`` the last class, ``B = l_1 + ... + l_{r-1}``, ``Delta_0 =
+    sum_{k<R} delta_k`` and ``I_k = [a_k, b_k)``, Prop. 4 reads
+
+    ``N f(x) = sum_{j<R} n_j (Delta_0 - delta_j + n_R / x) M_j(x)
+    + n_R Delta_0 M_R(x)``
+
+    where ``M_j = max(C_j, x max(B - a_j, B - b_j + x) / n_R)`` with
+    ``C_j = max_{l<R} d(I_l, I_j) / delta_l``, and ``M_R = max_{l<R}
+    l_l max(B - a_l, B - b_l + x) / n_l``.  Each ``M`` is a maximum of
+    polynomials ``u0 + u1 x + u2 x^2``; returns ``[(w, v, branches)]`` where
+    the set contributes ``(w + v / x) * max(branches)``.
+    """
+    n = ctx.asarray(counts)
+    l = ctx.asarray(first)
+    R = len(counts) - 1
+    nR = n[R]
+    zero = ctx.number(0)
+    delta = n[:R] / l
+    Delta0 = _asum(delta)[()]
+    b = np.cumsum(l)
+    a = b - l
+    B = b[-1]
+    D = _hausdorff(l)
+    sets = []
+    for j in range(R):
+        C = _max(D[k, j] / delta[k] for k in range(R))
+        branches = [
+            (C, zero, zero),
+            (zero, (B - a[j]) / nR, zero),
+            (zero, (B - b[j]) / nR, 1 / nR),
+        ]
+        sets.append((n[j] * (Delta0 - delta[j]), n[j] * nR, branches))
+    branches = []
+    for k in range(R):
+        branches.append((l[k] * (B - a[k]) / n[k], zero, zero))
+        branches.append((l[k] * (B - b[k]) / n[k], l[k] / n[k], zero))
+    sets.append((nR * Delta0, zero, branches))
+    return _asum(n)[()], sets
+
+
+def _max(values):
+    best = None
+    for v in values:
+        if best is None or v > best:
+            best = v
+    return best
+
+
+def _positive_roots_quadratic(d0, d1, d2, ctx):
+    """Positive roots of ``d0 + d1 x + d2 x^2``."""
+    if d2 == 0:
+        if d1 == 0:
+            return []
+        x = -d0 / d1
+        return [x] if x > 0 else []
+    disc = d1 * d1 - 4 * d2 * d0
+    if disc < 0:
+        return []
+    if disc == 0:
+        roots = [-d1 / (2 * d2)]
+    else:
+        s = ctx.sqrt(disc)
+        if ctx.exact:
+            roots = [(-d1 - s) / (2 * d2), (-d1 + s) / (2 * d2)]
+        else:  # the cancellation-free pair
+            q = -(d1 + s) / 2 if d1 >= 0 else -(d1 - s) / 2
+            roots = [q / d2, d0 / q]
+    return [x for x in roots if x > 0]
+
+
+def _sort_key(ctx):
+    if ctx.exact:
+        return lambda v: sympy.N(v, 60)
+    return lambda v: v
+
+
+def _same(u, v, ctx):
+    if not ctx.exact:
+        return u == v
+    if u == v:
+        return True
+    if abs(sympy.N(u - v, 60)) > sympy.Float("1e-45", 60) * max(1, abs(sympy.N(u, 60))):
+        return False
+    return sympy.simplify(u - v) == 0
+
+
+def _inside(lo, hi, ctx):
+    """A point strictly inside ``(lo, hi)`` (``hi=None``: infinity); rational in exact mode."""
+    m = lo + 1 if hi is None else (lo + hi) / 2
+    if ctx.exact and not m.is_Rational:
+        t = sympy.Rational(str(sympy.N(m, 40)))
+        if t > lo and (hi is None or t < hi):
+            return t
+    return m
+
+
+def _cubic_positive_root(a, c, e, ctx):
+    """The positive root of ``2 e x^3 + c x^2 - a`` (``a, e > 0``, ``c >= 0``): one sign change."""
+    if ctx.exact:
+        X = sympy.Dummy("x", positive=True)
+        poly = sympy.Poly(2 * e * X**3 + c * X**2 - a, X)
+        try:
+            roots = poly.real_roots()
+        except (sympy.polys.polyerrors.PolynomialError, NotImplementedError):
+            roots = [r for r in sympy.roots(poly, multiple=True) if r.is_real]
+        return [r for r in roots if r > 0][0]
+    # Newton from the upper bound (a / 2e)^(1/3): the cubic is increasing and
+    # convex on x > 0, so the iterates decrease monotonically to the root.
+    x = ctx.power(a / (2 * e), Fraction(1, 3))
+    for _ in range(500):
+        g = (2 * e * x + c) * x * x - a
+        gp = (6 * e * x + 2 * c) * x
+        xn = x - g / gp
+        if not xn < x:
+            break
+        x = xn
+    return x
+
+
+def _pieces(counts, first, ctx):
+    N, sets = _structure(counts, first, ctx)
+    points = []
+    for _, _, branches in sets:
+        for i in range(len(branches)):
+            for k in range(i + 1, len(branches)):
+                d = [branches[i][m] - branches[k][m] for m in range(3)]
+                points.extend(_positive_roots_quadratic(*d, ctx))
+    points.sort(key=_sort_key(ctx))
+    bps = []
+    for v in points:
+        if not bps or not _same(bps[-1], v, ctx):
+            bps.append(v)
+    zero = ctx.number(0)
+    edges = [zero] + bps + [None]
+    pieces = []
+    for lo, hi in zip(edges[:-1], edges[1:]):
+        m = _inside(lo, hi, ctx)
+        coef = [zero, zero, zero, zero]  # x^-1, x^0, x^1, x^2
+        for w, v, branches in sets:
+            vals = [u0 + u1 * m + u2 * m * m for u0, u1, u2 in branches]
+            u0, u1, u2 = branches[max(range(len(vals)), key=lambda i: (vals[i], -i))]
+            coef[0] += v * u0
+            coef[1] += w * u0 + v * u1
+            coef[2] += w * u1 + v * u2
+            coef[3] += w * u2
+        coef = [c / N for c in coef]
+        if pieces and all(_same(p, q, ctx) for p, q in zip(pieces[-1][2:], coef)):
+            pieces[-1] = Piece(pieces[-1].lo, hi, *pieces[-1][2:])
+        else:
+            pieces.append(Piece(lo, hi, *coef))
+    return pieces
+
+
+def _check_last(class_counts, lengths):
+    counts = check_class_counts(class_counts, min_classes=2)
+    if counts.ndim != 1:
+        raise ValueError("class_counts must be 1-D for the rightmost-length problem")
+    first = check_lengths(lengths, K=len(counts) - 1, what="lengths of the first r-1 intervals")
+    if first.ndim != 1:
+        raise ValueError("lengths of the first r-1 intervals must be 1-D")
+    return counts, first
+
+
+def _finish(ctx, compute):
+    """Run ``compute`` (in mp: with 40 guard bits, rounded to the caller's precision)."""
+    if ctx.name != "mp":
+        return compute()
+    with mpmath.workprec(mpmath.mp.prec + 40):
+        out = compute()
+    return out
+
+
+def last_length_pieces(class_counts, lengths, *, arithmetic="float"):
+    r"""The smooth pieces of ``x -> interval_tc_max(class_counts, (*lengths, x))``.
+
+    The function is continuous and piecewise of the form
+    ``a/x + b + c x + e x^2`` with ``a, c, e >= 0`` (so convex on each piece):
+    in Prop. 4, ``x`` enters through the density ``n_r / x`` and through
+    ``max(l_k, x)`` in the Hausdorff distances to the last interval, and each
+    ``argmax`` switches where two polynomials of degree <= 2 cross.  The
+    breakpoints are all such crossings (exact roots); adjacent pieces with
+    the same coefficients are merged.  binotto2024 Appendix A derives these
+    pieces by hand for r = 3, balanced counts.
+
+    Parameters
+    ----------
+    class_counts : array_like, shape (r,)
+        Positive class counts, r >= 2.
+    lengths : array_like, shape (r - 1,)
+        Lengths of the first r - 1 intervals.
+
+    Returns
+    -------
+    tuple of :class:`Piece` ``(lo, hi, a, b, c, e)``, covering ``(0, inf)``.
+
+    Examples
+    --------
+    binotto2024 Appendix A, case a) with L = 1: three pieces, breakpoints
+    L/(L+1) = 1/2 and 1.
+
+    >>> [(p.lo, p.hi) for p in last_length_pieces([1, 1, 1], [1, 1], arithmetic="exact")]
+    [(0, 1/2), (1/2, 1), (1, None)]
+    """
+    ctx = get_arithmetic(arithmetic)
+    counts, first = _check_last(class_counts, lengths)
+    pieces = _finish(ctx, lambda: _pieces(counts, first, ctx))
+    if ctx.name == "mp":
+        r = lambda v: None if v is None else +v  # noqa: E731 - round to caller precision
+        pieces = [Piece(*(r(v) for v in p)) for p in pieces]
+    return tuple(pieces)
+
+
+def optimal_last_length(class_counts, lengths, *, arithmetic="float"):
+    r"""Length of the rightmost interval that minimises interval TC_max.
+
+    .. math:: \tilde x = \arg\min_{x > 0}\ \widehat{\mathrm{TC}}_{max}
+              \big(n_1, \dots, n_r;\ \ell_1, \dots, \ell_{r-1}, x\big)
+
+    binotto2024 §5 (Prop. 6 is the case r = 3, n_1 = n_2 = n_3, l_1 = 1).
+    Any r >= 2 and any counts.  The function is continuous, piecewise
+    ``a/x + b + c x + e x^2`` with ``a, c, e >= 0`` (:func:`last_length_pieces`);
+    the global minimum is the least value over the breakpoints and the
+    critical point of each piece (``sqrt(a/c)`` when ``e = 0``, the positive
+    root of ``2 e x^3 + c x^2 = a`` otherwise).  No local search: in
+    ``"exact"`` the breakpoints are exact radicals and the critical points
+    radicals or :class:`sympy.CRootOf`; in ``"mp"`` everything is computed with
+    guard bits and is exact to the working precision.
+
+    If several x attain the minimum the smallest candidate is returned.  For
+    r = 2 the function is ``max(l_1, x)`` (Prop. 5), constant on
+    ``(0, l_1]``: then ``x = l_1`` is returned.
+
+    Parameters
+    ----------
+    class_counts : array_like, shape (r,)
+        Positive class counts, r >= 2 (the last one counts every sample above
+        the lower end of the unbounded interval).
+    lengths : array_like, shape (r - 1,)
+        Lengths of the first r - 1 intervals.
+
+    Returns
+    -------
+    OptimalLength
+        ``(x, minimum)``.
+
+    Examples
+    --------
+    binotto2024's toy example: x = 1/sqrt(2), minimum (2 sqrt(2) + 7)/3.
+
+    >>> optimal_last_length([5, 5, 5], [1, 1], arithmetic="exact")
+    OptimalLength(x=sqrt(2)/2, minimum=2*sqrt(2)/3 + 7/3)
+    """
+    ctx = get_arithmetic(arithmetic)
+    counts, first = _check_last(class_counts, lengths)
+
+    def compute():
+        pieces = _pieces(counts, first, ctx)
+        cands = []  # (x, value)
+        for p in pieces:
+            if p.hi is not None:
+                cands.append((p.hi, p(p.hi)))
+            if p.a != 0 and not (p.c == 0 and p.e == 0):
+                xc = ctx.sqrt(p.a / p.c) if p.e == 0 else _cubic_positive_root(p.a, p.c, p.e, ctx)
+                if xc > p.lo and (p.hi is None or xc < p.hi):
+                    cands.append((xc, p(xc)))
+        return _argmin(cands, ctx)
+
+    x, value = _finish(ctx, compute)
+    if ctx.name == "mp":
+        x, value = +x, +value
+    elif ctx.exact:
+        value = _tidy(value)
+    else:
+        x, value = float(x), float(value)
+    return OptimalLength(x, value)
+
+
+def _argmin(cands, ctx):
+    if not ctx.exact:
+        return min(cands, key=lambda xv: (xv[1], xv[0]))
+    approx = [(sympy.N(v, 60), sympy.N(x, 60)) for x, v in cands]
+    best = min(range(len(cands)), key=lambda i: approx[i])
+    for i in sorted(range(len(cands)), key=lambda i: approx[i][1]):
+        if i == best:
+            break
+        if _same(cands[i][1], cands[best][1], ctx):
+            best = i  # an exact tie at a smaller x
+            break
+    return cands[best]
+
+
+def _tidy(v):
+    if isinstance(v, sympy.Basic) and v.has(sympy.CRootOf):
+        return v
+    w = sympy.radsimp(sympy.expand(v))
+    return w if sympy.count_ops(w) <= sympy.count_ops(v) else v
