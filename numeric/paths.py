@@ -18,7 +18,9 @@ confirms the envelope or reveals a new line.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -32,21 +34,31 @@ __all__ = ["oc", "uoc", "a_uoc", "path_envelope", "Envelope"]
 # ---------------------------------------------------------------------------
 # benefit and penalty of each index
 # ---------------------------------------------------------------------------
-def _oc_weights(p: Prepared, gamma):
-    """cardoso2011 eq. 7: b = n / (N + M), q = n |r - c|^gamma."""
+def _oc_parts(p: Prepared, gamma):
+    """cardoso2011 eq. 7 as ``(numer, D, q)``: b = numer / D, q = n |r - c|^gamma.
+
+    ``numer = n`` and ``D = N + M`` with ``M = (sum n |r-c|^gamma)^{1/gamma}``;
+    ``D`` has the stack's leading shape.
+    """
     dist = p.distance(gamma)
     q = p.n * dist
     M = p.ctx.power(q.sum(axis=(-2, -1)), 1 / p.ctx.number(gamma))
-    denom = np.asarray(p.total() + M, dtype=p.n.dtype)
-    b = p.n / denom[..., None, None]
-    return b, q
+    D = np.asarray(p.total() + M, dtype=p.n.dtype)
+    return p.n, D, q
 
 
-def _uoc_weights(p: Prepared, gamma):
-    """silva2018 eq. 28: rows normalised, unobserved classes ignored.
+def _oc_weights(p: Prepared, gamma):
+    """cardoso2011 eq. 7: b = n / (N + M), q = n |r - c|^gamma."""
+    numer, D, q = _oc_parts(p, gamma)
+    return numer / D[..., None, None], q
 
-    b = (n / N_r) 1_O(r) / (K' + K'^{1-gamma} M'),  q = (n / N_r) 1_O(r) |r-c|^gamma / K'
-    with M' = (sum (n / N_r) 1_O(r) |r-c|^gamma)^{1/gamma} and K' the number
+
+def _uoc_parts(p: Prepared, gamma):
+    """silva2018 eq. 28 as ``(numer, D, q)``: b = numer / D.
+
+    ``numer = (n / N_r) 1_O(r)``, ``D = K' + K'^{1-gamma} M'`` and
+    ``q = (n / N_r) 1_O(r) |r-c|^gamma / K'`` with
+    ``M' = (sum (n / N_r) 1_O(r) |r-c|^gamma)^{1/gamma}`` and ``K'`` the number
     of observed true classes.
     """
     ctx = p.ctx
@@ -57,10 +69,20 @@ def _uoc_weights(p: Prepared, gamma):
     dq = prob * p.distance(gamma)
     g = ctx.number(gamma)
     M = ctx.power(dq.sum(axis=(-2, -1)), 1 / g)
-    denom = np.asarray(Kp + ctx.power(Kp, 1 - g) * M, dtype=p.n.dtype)
-    b = prob / denom[..., None, None]
+    D = np.asarray(Kp + ctx.power(Kp, 1 - g) * M, dtype=p.n.dtype)
     q = dq / np.asarray(Kp, dtype=p.n.dtype)[..., None, None]
-    return b, q
+    return prob, D, q
+
+
+def _uoc_weights(p: Prepared, gamma):
+    """silva2018 eq. 28: rows normalised, unobserved classes ignored.
+
+    b = (n / N_r) 1_O(r) / (K' + K'^{1-gamma} M'),  q = (n / N_r) 1_O(r) |r-c|^gamma / K'
+    with M' = (sum (n / N_r) 1_O(r) |r-c|^gamma)^{1/gamma} and K' the number
+    of observed true classes.
+    """
+    numer, D, q = _uoc_parts(p, gamma)
+    return numer / D[..., None, None], q
 
 
 # ---------------------------------------------------------------------------
@@ -263,6 +285,8 @@ def _envelopes(b, q, ctx, lo, hi):
 
 def _piece_key(piece):
     lo, hi = piece[0], piece[1]
+    if isinstance(lo, Fraction):  # exact keys: two close breakpoints never tie
+        return (lo, math.inf if hi is None else hi)
     return (float(lo), float("inf") if hi is None else float(hi))
 
 
@@ -280,6 +304,81 @@ def _merge(pieces, ctx):
     return out
 
 
+class _FractionArithmetic:
+    """Python :class:`fractions.Fraction` numbers for the exact parametric search.
+
+    The search only adds, multiplies, divides and compares, so rational data
+    stays rational; Fractions are several times faster than SymPy Rationals
+    in ``dtype=object`` arrays.
+    """
+
+    name = "fraction"
+    exact = True
+    inf = math.inf
+
+    @staticmethod
+    def number(x):
+        return Fraction(x)
+
+    @staticmethod
+    def tolerance(scale=1):
+        return 0
+
+
+_FRACTION = _FractionArithmetic()
+
+
+def _to_fraction(a):
+    """A SymPy-number array as Fractions, or ``None`` if an entry is irrational."""
+    flat = a.reshape(-1).tolist()
+    if not all(getattr(v, "is_Rational", False) for v in flat):
+        return None
+    out = np.empty(len(flat), dtype=object)
+    out[:] = [Fraction(int(v.p), int(v.q)) for v in flat]
+    return out.reshape(a.shape)
+
+
+def _exact_pieces(numer, D, q, beta_max):
+    """Exact envelope pieces ``(lo, hi, a, s)`` of one matrix, or ``None``.
+
+    With ``b = numer / D`` the cost of a path is
+    ``1 - B/D + beta Q = 1 - (1/D) (B - t Q)`` with ``t = beta D``: the
+    parametric search over ``t`` sees only the rational ``numer`` and ``q``,
+    even when ``D`` is irrational (``gamma != 1``).  A line
+    ``1 - B + t Q`` in ``t`` maps back to ``1 - B/D + beta Q`` and a breakpoint
+    ``t`` to ``beta = t / D``.  Returns ``None`` when ``numer`` or ``q`` has an
+    irrational entry (non-integer ``gamma``); the caller then searches in
+    SymPy numbers directly.
+    """
+    import sympy
+
+    nF, qF = _to_fraction(numer), _to_fraction(q)
+    if nF is None or qF is None:
+        return None
+    K = nF.shape[-1]
+    (pieces,) = _envelopes(nF.reshape(1, K, K), qF.reshape(1, K, K), _FRACTION,
+                           Fraction(0), None)
+    rational_D = getattr(D, "is_Rational", False)
+
+    def num(f):
+        return sympy.Rational(f.numerator, f.denominator)
+
+    def tidy(v):
+        return v if rational_D else sympy.radsimp(v)
+
+    out = []
+    for lo, hi, a, s in pieces:
+        lo_b = tidy(num(lo) / D)
+        if beta_max is not None and out and not lo_b < beta_max:
+            break
+        hi_b = None if hi is None else tidy(num(hi) / D)
+        out.append((lo_b, hi_b, tidy(1 - (1 - num(a)) / D), num(s)))
+    if beta_max is not None:
+        lo_b, hi_b, a, s = out[-1]
+        out[-1] = (lo_b, beta_max, a, s)
+    return out
+
+
 def path_envelope(cm, *, metric="uoc", gamma=1, beta_max=None, arithmetic="exact"):
     r"""The index as a piecewise-linear function of beta, with exact breakpoints.
 
@@ -288,7 +387,10 @@ def path_envelope(cm, *, metric="uoc", gamma=1, beta_max=None, arithmetic="exact
     where ``a`` is one minus the path's benefit and ``s`` its penalty
     (silva2018 eq. 28 for ``metric="uoc"``, cardoso2011 eq. 7 for ``"oc"``).
     The breakpoints are found by parametric search with the DP of
-    cardoso2011 §3.4; in ``"exact"`` arithmetic they are exact numbers.
+    cardoso2011 §3.4; in ``"exact"`` arithmetic they are exact numbers.  In
+    ``"exact"`` arithmetic the search runs over Python Fractions in the
+    scaled parameter ``t = beta (N + M)`` (``beta (K' + K'^{1-gamma} M')`` for
+    UOC), so an irrational normaliser (``gamma = 2``) costs nothing extra.
 
     Parameters
     ----------
@@ -309,21 +411,30 @@ def path_envelope(cm, *, metric="uoc", gamma=1, beta_max=None, arithmetic="exact
     """
     if metric not in ("uoc", "oc"):
         raise ValueError(f"metric must be 'uoc' or 'oc', got {metric!r}")
-    p, b, q = _weights(cm, metric, gamma, arithmetic)
+    check_gamma(gamma)
+    p = prepare(cm, arithmetic)
     if p.counts.ndim != 2:
         raise ValueError("path_envelope takes one matrix, not a stack")
     ctx = p.ctx
-    hi = None if beta_max is None else ctx.number(beta_max)
-    if hi is not None:
+    if beta_max is not None:
         check_beta(beta_max)
-    K = p.K
-    (pieces,) = _envelopes(b.reshape(1, K, K), q.reshape(1, K, K), ctx, ctx.number(0), hi)
+    hi = None if beta_max is None else ctx.number(beta_max)
+    numer, D, q = (_oc_parts if metric == "oc" else _uoc_parts)(p, gamma)
+    pieces = _exact_pieces(numer, D[()], q, hi) if ctx.exact else None
+    if pieces is None:
+        b = numer / D[..., None, None]
+        K = p.K
+        (pieces,) = _envelopes(b.reshape(1, K, K), q.reshape(1, K, K), ctx, ctx.number(0), hi)
     return Envelope(
         breakpoints=tuple(pc[0] for pc in pieces) + (pieces[-1][1],),
         intercepts=tuple(pc[2] for pc in pieces),
         slopes=tuple(pc[3] for pc in pieces),
         arithmetic=ctx.name,
     )
+
+
+def _integral(pieces, zero):
+    return sum((a * (hi - lo) + s * (hi * hi - lo * lo) / 2 for lo, hi, a, s in pieces), zero)
 
 
 def a_uoc(cm, *, arithmetic="float"):
@@ -343,14 +454,19 @@ def a_uoc(cm, *, arithmetic="float"):
     ...       arithmetic="exact")
     5/9
     """
-    p, b, q = _weights(cm, "uoc", 1, arithmetic)
+    p = prepare(cm, arithmetic)
     ctx, K, lead = p.ctx, p.K, p.lead_shape
-    all_pieces = _envelopes(
-        b.reshape(-1, K, K), q.reshape(-1, K, K), ctx, ctx.number(0), ctx.number(1)
-    )
-    out = np.empty(len(all_pieces), dtype=b.dtype)
-    out[:] = [
-        sum((a * (hi - lo) + s * (hi * hi - lo * lo) / 2 for lo, hi, a, s in pc), ctx.number(0))
-        for pc in all_pieces
-    ]
+    numer, D, q = _uoc_parts(p, 1)
+    one, zero = ctx.number(1), ctx.number(0)
+    all_pieces = None
+    if ctx.exact:
+        numer_s, D_s, q_s = numer.reshape(-1, K, K), D.reshape(-1), q.reshape(-1, K, K)
+        all_pieces = [_exact_pieces(numer_s[i], D_s[i], q_s[i], one) for i in range(len(D_s))]
+        if any(pc is None for pc in all_pieces):  # pragma: no cover - gamma = 1 is rational
+            all_pieces = None
+    if all_pieces is None:
+        b = numer / D[..., None, None]
+        all_pieces = _envelopes(b.reshape(-1, K, K), q.reshape(-1, K, K), ctx, zero, one)
+    out = np.empty(len(all_pieces), dtype=object if ctx.name != "float" else np.float64)
+    out[:] = [_integral(pc, zero) for pc in all_pieces]
     return ctx.finalize(out.reshape(lead))
