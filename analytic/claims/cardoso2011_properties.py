@@ -1,0 +1,112 @@
+"""cardoso2011: stated properties of OC (§3, §3.3) and its dynamic programme (§3.4)."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import sympy
+
+import numeric
+from numeric._common import prepare
+from numeric.paths import _oc_weights
+
+from ..ledger import Outcome, claim
+from ._search import random_matrices
+
+_BETAS = (0, sympy.Rational(1, 40), sympy.Rational(1, 8), 1)
+
+
+def _monotone_paths(K):
+    """Every monotone 8-adjacent path from (0, 0) to (K-1, K-1)."""
+    def walk(r, c):
+        if (r, c) == (K - 1, K - 1):
+            yield [(r, c)]
+            return
+        for dr, dc in ((1, 1), (1, 0), (0, 1)):
+            if r + dr < K and c + dc < K:
+                for rest in walk(r + dr, c + dc):
+                    yield [(r, c)] + rest
+    return list(walk(0, 0))
+
+
+@claim("cardoso2011:sec3.3:symmetry",
+       source=("cardoso2011", "§3.3"),
+       statement="Transposing the confusion matrix does not change OC_beta^gamma",
+       method="exact computation on 100 random matrices (K = 2..6) at beta in {0, 1/40, 1/8, 1} "
+              "with gamma = 1, and on 10 of them with gamma = 2 (algebraic values)",
+       expect="verified")
+def _symmetry():
+    for i, m in enumerate(random_matrices(100, (2, 6), seed=33)):
+        for beta in _BETAS:
+            for g in ((1, 2) if i < 10 else (1,)):
+                if numeric.oc(m, beta, gamma=g, arithmetic="exact") != numeric.oc(m.T, beta, gamma=g, arithmetic="exact"):
+                    return Outcome("refuted", f"{m.tolist()} at beta = {beta}, gamma = {g}")
+    return Outcome("verified", "OC(cm) = OC(cm^T) exactly on all 100 matrices x 4 betas (gamma = 1) and 10 x 4 (gamma = 2)")
+
+
+@claim("cardoso2011:sec3.3:range-and-identity",
+       source=("cardoso2011", "§3.3"),
+       statement="0 <= OC_beta^gamma <= 1, and OC = 0 if and only if the matrix is diagonal",
+       method="exact computation on 100 random matrices (K = 2..6), beta in {0, 1/40, 1/8, 1}",
+       expect="verified")
+def _range():
+    for m in random_matrices(100, (2, 6), seed=34):
+        diagonal = not np.any(m - np.diag(np.diag(m)))
+        for beta in _BETAS:
+            v = numeric.oc(m, beta, arithmetic="exact")
+            if not (0 <= v <= 1) or ((v == 0) != diagonal):
+                return Outcome("refuted", f"OC = {v} for {m.tolist()} at beta = {beta}")
+    return Outcome("verified", "OC in [0, 1] and zero exactly on diagonal matrices, 100 matrices x 4 betas")
+
+
+@claim("cardoso2011:sec3:monotone-paths-consistent",
+       source=("cardoso2011", "§3, Definition 4 and eq. 5"),
+       statement="Any monotonous path from (1,1) to (K,K) is consistent (all its pairs of nodes non-discordant)",
+       method="exhaustive: every monotone path for K = 2..6, every pair of its nodes",
+       expect="verified")
+def _monotone():
+    total = 0
+    for K in range(2, 7):
+        for path in _monotone_paths(K):
+            total += 1
+            for (r1, c1), (r2, c2) in itertools.combinations(path, 2):
+                if (r1 - r2) * (c1 - c2) < 0:
+                    return Outcome("refuted", f"discordant pair in {path}")
+    return Outcome("verified", f"{total} monotone paths checked, no discordant pair")
+
+
+@claim("cardoso2011:sec3.4:dynamic-programme",
+       source=("cardoso2011", "§3.4"),
+       statement="The dynamic programme W[r,c] = w[r,c] + min(W[r-1,c-1], W[r-1,c], W[r,c-1]) "
+                 "returns the minimum of eq. 7 over the consistent paths",
+       method="exhaustive: all monotone paths enumerated for 40 random matrices (K = 2..5) at "
+              "4 betas, exact arithmetic, against numeric.oc",
+       expect="verified")
+def _dp():
+    paths = {K: _monotone_paths(K) for K in range(2, 6)}
+    for m in random_matrices(40, (2, 5), seed=35):
+        p = prepare(m, "exact")
+        b, q = _oc_weights(p, 1)
+        for beta in _BETAS:
+            best = min(1 - sum(b[rc] for rc in path) + beta * sum(q[rc] for rc in path)
+                       for path in paths[p.K])
+            if best != numeric.oc(m, beta, arithmetic="exact"):
+                return Outcome("refuted", f"{m.tolist()} at beta = {beta}: enumeration {best}")
+    return Outcome("verified", "DP equals the enumerated minimum on 40 matrices x 4 betas")
+
+
+@claim("cardoso2011:eq6:beta-ge-1-diagonal",
+       source=("cardoso2011", "§3, after eq. 6"),
+       statement="If beta >= 1 the optimal path is the main diagonal, so the index is the "
+                 "diagonal path's cost (stated for eq. 6; checked for OC of eq. 7, whose "
+                 "benefit weights n/(N+M) are smaller still)",
+       method="exact computation on 100 random matrices (K = 2..6): OC_1 against the diagonal path's cost",
+       expect="verified")
+def _beta1():
+    for m in random_matrices(100, (2, 6), seed=36):
+        p = prepare(m, "exact")
+        b, _ = _oc_weights(p, 1)
+        if numeric.oc(m, 1, arithmetic="exact") != 1 - sum(b[i, i] for i in range(p.K)):
+            return Outcome("refuted", f"{m.tolist()}")
+    return Outcome("verified", "OC_1 is the diagonal path's cost on all 100 matrices")

@@ -1,0 +1,132 @@
+"""The claims ledger and the ``ordinal-verify`` command (issue 5)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import sympy
+
+from analytic import ledger
+
+ROOT = Path(__file__).resolve().parents[1]
+CLAIMS = ledger.claims()
+FIELDS = ["id", "source", "statement", "method", "verdict", "evidence", "closed_form"]
+
+
+@pytest.fixture(scope="module")
+def entries():
+    return {e.id: e for e in ledger.run()}
+
+
+@pytest.mark.parametrize("c", CLAIMS, ids=[c.id for c in CLAIMS])
+def test_verdict_is_the_reviewed_one(c, entries):
+    """A verdict that changes fails CI: each run must return the reviewed verdict."""
+    e = entries[c.id]
+    assert e.verdict == c.expect, e.evidence
+    assert e.evidence.strip()
+    if e.closed_form is not None:
+        sympy.sympify(e.closed_form)
+
+
+def test_registry_ids_and_sources():
+    ids = [c.id for c in CLAIMS]
+    assert len(ids) == len(set(ids))
+    for c in CLAIMS:
+        key = c.id.split(":", 1)[0]
+        assert ledger.SEEDS[key] in c.source, c.id
+        assert c.statement and c.method
+
+
+def test_register_rejects_bad_claims():
+    with pytest.raises(ValueError, match="must start with a source key"):
+        ledger.register("nosuchpaper:x", source="s", statement="s", method="m",
+                        check=lambda: None, expect="verified", _into={})
+    with pytest.raises(ValueError, match="expect must be one of"):
+        ledger.register("silva2018:x", source="s", statement="s", method="m",
+                        check=lambda: None, expect="maybe", _into={})
+    with pytest.raises(ValueError, match="verdict must be one of"):
+        ledger.Outcome("true", "e")
+
+
+def test_cell_outcome_rounds_half_up():
+    # 5/8 = 0.625 prints as 0.63 half-up (a float '%.2f' gives 0.62)
+    assert ledger.cell_outcome(sympy.Rational(5, 8), "0.63").verdict == "verified"
+    assert ledger.cell_outcome(sympy.Rational(5, 8), "0.62").verdict == "not reproduced"
+    assert ledger.cell_outcome(sympy.Rational(5, 8), "0.63", convention="c").verdict == "convention"
+
+
+def test_markdown_report_is_current(entries):
+    """docs/ledger.md is the rendered report of the current ledger."""
+    ordered = [entries[c.id] for c in CLAIMS]
+    expected = ledger.to_markdown(ordered)
+    actual = (ROOT / "docs" / "ledger.md").read_text(encoding="utf-8")
+    assert actual == expected, "docs/ledger.md is stale: run `ordinal-verify --markdown docs/ledger.md`"
+
+
+def _cli(*args):
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "analytic", *args], capture_output=True,
+                          text=True, cwd=ROOT, env=env, timeout=600)
+
+
+def test_cli_json_schema_and_summary(tmp_path):
+    prefix = "cardoso2011:sec3"
+    out = _cli("--only", prefix, "--no-progress", "--json", str(tmp_path / "l.json"))
+    assert out.returncode == 0, out.stderr
+    data = json.loads((tmp_path / "l.json").read_text())
+    expected_ids = [c.id for c in CLAIMS if c.id.startswith(prefix)]
+    assert [d["id"] for d in data] == expected_ids
+    for d in data:
+        assert list(d) == FIELDS
+        assert d["verdict"] in ledger.VERDICTS
+    n = len(expected_ids)
+    verified = sum(d["verdict"] == "verified" for d in data)
+    assert out.stdout.strip().splitlines()[-1].startswith(f"{n} claims: {verified} verified")
+    out = _cli("--only", prefix, "--no-progress", "--json", "-")
+    assert [d["id"] for d in json.loads(out.stdout)] == expected_ids
+
+
+def test_cli_metrics_and_auoc(tmp_path):
+    f = tmp_path / "B.csv"
+    # silva2018 matrix B (rows = true); Table I prints MER 0.56, A_UOC 0.56 (exact 5/9)
+    f.write_text("0,4,0,0\n0,0,6,0\n0,0,5,0\n0,0,0,3\n")
+    out = _cli("metrics", str(f))
+    assert out.returncode == 0, out.stderr
+    assert any(line.startswith("A_UOC") and " 5/9 " in line for line in out.stdout.splitlines())
+    out = _cli("auoc", str(f))
+    assert out.returncode == 0, out.stderr
+    assert "A_UOC = 5/9" in out.stdout
+    assert "beta/2 + 1/3" in out.stdout  # the piece on [0, 2/3): 1/3 + beta/2
+    # --predicted-rows reads the transpose
+    g = tmp_path / "Bt.txt"
+    g.write_text("0 0 0 0\n4 0 0 0\n0 6 5 0\n0 0 0 3\n")
+    out = _cli("auoc", "--predicted-rows", str(g))
+    assert "A_UOC = 5/9" in out.stdout
+
+
+@pytest.mark.parametrize("content, message", [
+    ("1,2\n3\n", ":2: expected 2 values (as on line 1), found 1"),
+    ("1 x\n2 3\n", ":1: 'x' is not a non-negative integer count"),
+    ("1 -2\n2 3\n", ":1: '-2' is not a non-negative integer count"),
+    ("1 2 3\n4 5 6\n", "the matrix is 2x3, not square"),
+    ("# only a comment\n\n", "no matrix rows found"),
+    ("0 0\n0 0\n", "the matrix is all zero"),
+])
+def test_cli_malformed_file(tmp_path, content, message):
+    f = tmp_path / "m.txt"
+    f.write_text(content)
+    out = _cli("metrics", str(f))
+    assert out.returncode == 2
+    assert out.stderr.count("\n") == 1 and "Traceback" not in out.stderr
+    assert message in out.stderr and str(f) in out.stderr
+
+
+def test_cli_missing_file():
+    out = _cli("auoc", "/nonexistent/m.csv")
+    assert out.returncode == 2
+    assert out.stderr.strip() == "ordinal-verify: /nonexistent/m.csv: no such file"
