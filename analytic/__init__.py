@@ -1,3 +1,3 @@
 """ordinal-verify analytic models: closed forms derived with SymPy."""
 
-from analytic.symbols import K, L, beta, d, r, x
+from analytic.symbols import K, L, N, b, beta, d, r, x

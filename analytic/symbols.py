@@ -6,13 +6,16 @@ forms from different modules can be combined and compared.
 ========  ==========================================  =====================
 symbol    meaning                                     assumptions
 ========  ==========================================  =====================
-``beta``  OC/UOC trade-off parameter (silva2018 eq.   nonnegative, real
-          23, cardoso2011 eq. 4)
+``beta``  OC/UOC trade-off parameter (cardoso2011     nonnegative, real
+          eq. 7, silva2018 eq. 22)
 ``r``     number of classes in TC_max models          positive integer
 ``K``     number of classes of a confusion matrix     positive integer
 ``d``     distance of a sample from the diagonal      positive integer
 ``L``     an interval length                          positive, real
 ``x``     a free length / abscissa                    positive, real
+``N``     number of samples of a confusion matrix     positive integer
+``b``     scaled trade-off, beta = b/(N(K-1)^gamma)   nonnegative, real
+          (cardoso2011 §4)
 ========  ==========================================  =====================
 
 Examples
@@ -30,5 +33,7 @@ K = sp.Symbol("K", integer=True, positive=True)
 d = sp.Symbol("d", integer=True, positive=True)
 L = sp.Symbol("L", real=True, positive=True)
 x = sp.Symbol("x", real=True, positive=True)
+N = sp.Symbol("N", integer=True, positive=True)
+b = sp.Symbol("b", real=True, nonnegative=True)
 
-__all__ = ["beta", "r", "K", "d", "L", "x"]
+__all__ = ["beta", "r", "K", "d", "L", "x", "N", "b"]
