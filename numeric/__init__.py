@@ -31,3 +31,8 @@ __all__ += [
     "hausdorff_distances", "interval_cost_matrix", "interval_tc", "interval_tc_max",
     "interval_stc", "optimal_last_length", "OptimalLength", "last_length_pieces", "Piece",
 ]
+
+# the cells of an optimal path (for drawing, notebooks/02)
+from .paths import optimal_path
+
+__all__ += ["optimal_path"]

@@ -28,7 +28,7 @@ import numpy as np
 from ._common import Prepared, prepare
 from ._validation import check_beta, check_gamma
 
-__all__ = ["oc", "uoc", "a_uoc", "path_envelope", "Envelope"]
+__all__ = ["oc", "uoc", "a_uoc", "path_envelope", "Envelope", "optimal_path"]
 
 
 # ---------------------------------------------------------------------------
@@ -88,13 +88,16 @@ def _uoc_weights(p: Prepared, gamma):
 # ---------------------------------------------------------------------------
 # the dynamic programme
 # ---------------------------------------------------------------------------
-def _optimal_path(b, q, beta, ctx):
+def _optimal_path(b, q, beta, ctx, trace=None):
     """Minimum path cost at ``beta`` and the penalty (slope) of a minimiser.
 
     cardoso2011 §3.4: ``W[r,c] = w[r,c] + min(W[r-1,c-1], W[r-1,c], W[r,c-1])``
     with ``w = -b + beta q`` and ``W[1,1] = 1 + w[1,1]``.  Processed one
     anti-diagonal at a time, so the Python loop has 2K - 1 steps whatever the
-    stack size.  ``b``, ``q``: ``(B, K, K)``; ``beta``: ``(B,)``.
+    stack size.  ``b``, ``q``: ``(B, K, K)``; ``beta``: ``(B,)``.  If
+    ``trace`` is a list, ``(r, c, k)`` is appended per anti-diagonal, ``k``
+    (shape ``(B, len(r))``) the chosen predecessor: 0 diagonal, 1 above, 2
+    left (used by :func:`optimal_path` to backtrack).
     """
     B, K, _ = b.shape
     w = -b + beta[:, None, None] * q
@@ -111,9 +114,57 @@ def _optimal_path(b, q, beta, ctx):
         cand_v = np.stack([V[:, R - 1, C - 1], V[:, R - 1, C], V[:, R, C - 1]], axis=-1)
         cand_s = np.stack([S[:, R - 1, C - 1], S[:, R - 1, C], S[:, R, C - 1]], axis=-1)
         k = np.argmin(cand_v, axis=-1)[..., None]
+        if trace is not None:
+            trace.append((r, c, k[..., 0]))
         V[:, R, C] = np.take_along_axis(cand_v, k, axis=-1)[..., 0] + w[:, r, c]
         S[:, R, C] = np.take_along_axis(cand_s, k, axis=-1)[..., 0] + q[:, r, c]
     return V[:, K, K], S[:, K, K]
+
+
+def _optimal_value_float(b, q, beta):
+    """The minimum path cost of :func:`_optimal_path`, float64 fast path.
+
+    The same recurrence and the same floating-point operations in the same
+    order, so the same values; laid out for speed: the stack is the last
+    (contiguous) axis, each anti-diagonal is a basic slice of a ``(K + 2, B)``
+    buffer (cell ``(r, d - r)`` at index ``r + 1``, the rest ``+inf``), and
+    only three diagonals are kept.  No slopes: :func:`oc` and :func:`uoc`
+    need the value only.
+    """
+    B, K, _ = b.shape
+    w = -b + beta[:, None, None] * q
+    wT = np.ascontiguousarray(np.moveaxis(w, 0, -1))  # (K, K, B)
+    # a buffer's entries outside the cells written so far stay +inf: on the way
+    # up the written ranges only grow, on the way down every neighbour read is
+    # a valid cell of the previous two diagonals.
+    prev2, prev1, cur = (np.full((K + 2, B), np.inf) for _ in range(3))
+    prev1[1] = 1 + wT[0, 0]
+    for d in range(1, 2 * K - 1):
+        lo, hi = max(0, d - K + 1), min(d, K - 1)
+        r = np.arange(lo, hi + 1)
+        m = cur[lo + 1:hi + 2]
+        # cell (r, c): diagonal (r-1, c-1), up (r-1, c), left (r, c-1)
+        np.minimum(prev2[lo:hi + 1], prev1[lo:hi + 1], out=m)
+        np.minimum(m, prev1[lo + 1:hi + 2], out=m)
+        m += wT[r, d - r]
+        prev2, prev1, cur = prev1, cur, prev2
+    return prev1[K]
+
+
+def _beta_array(beta, lead, ctx):
+    """``check_beta`` then conversion; for float arithmetic a numeric array is
+    checked with numpy (no Python loop); anything else, or anything invalid,
+    goes through :func:`check_beta` and its messages."""
+    if ctx.name == "float":
+        b = np.asarray(beta)
+        if b.dtype.kind in "fiu":
+            bf = b.astype(np.float64, copy=False)
+            if np.isfinite(bf).all() and (bf >= 0).all():
+                try:
+                    return np.broadcast_to(bf, lead)
+                except ValueError:
+                    pass
+    return ctx.asarray(check_beta(beta, lead))
 
 
 def _weights(cm, metric, gamma, arithmetic, min_classes=1):
@@ -126,11 +177,14 @@ def _weights(cm, metric, gamma, arithmetic, min_classes=1):
 def _evaluate(cm, beta, gamma, arithmetic, metric):
     p, b, q = _weights(cm, metric, gamma, arithmetic)
     lead = p.lead_shape
-    beta = p.ctx.asarray(check_beta(beta, lead))
+    beta = _beta_array(beta, lead, p.ctx)
     K = p.K
-    value, _ = _optimal_path(
-        b.reshape(-1, K, K), q.reshape(-1, K, K), beta.reshape(-1), p.ctx
-    )
+    if p.ctx.name == "float":
+        value = _optimal_value_float(b.reshape(-1, K, K), q.reshape(-1, K, K), beta.reshape(-1))
+    else:
+        value, _ = _optimal_path(
+            b.reshape(-1, K, K), q.reshape(-1, K, K), beta.reshape(-1), p.ctx
+        )
     return p.ctx.finalize(value.reshape(lead))
 
 
@@ -470,3 +524,63 @@ def a_uoc(cm, *, arithmetic="float"):
     out = np.empty(len(all_pieces), dtype=object if ctx.name != "float" else np.float64)
     out[:] = [_integral(pc, zero) for pc in all_pieces]
     return ctx.finalize(out.reshape(lead))
+
+
+# ---------------------------------------------------------------------------
+# the optimal path itself (for drawing)
+# ---------------------------------------------------------------------------
+def optimal_path(cm, beta, *, metric="uoc", gamma=1, arithmetic="exact"):
+    r"""The cells of an optimal consistent path of OC or UOC at ``beta``.
+
+    The dynamic programme of cardoso2011 §3.4 (the one :func:`oc` and
+    :func:`uoc` run), with each cell's chosen predecessor kept and followed
+    back from ``(K-1, K-1)``.  On ties the diagonal step is preferred, then
+    the step from above, then from the left.  The path's cost,
+    ``1 - sum b + beta sum q`` over its cells (cardoso2011 eq. 7 for
+    ``metric="oc"``, silva2018 eq. 28 for ``"uoc"``), equals the index.
+
+    Parameters
+    ----------
+    cm : array_like, shape (K, K)
+        Counts, ``cm[i, j]``: true class ``i`` predicted as ``j``.
+    beta : number >= 0
+        As in :func:`oc` / :func:`uoc` (not rescaled).
+    metric : {"uoc", "oc"}
+    gamma : number > 0, default 1
+    arithmetic : {"exact", "float", "mp"}
+
+    Returns
+    -------
+    list of (row, col)
+        0-based cells from ``(0, 0)`` to ``(K-1, K-1)``; each step moves down,
+        right or diagonally down-right by one cell.
+
+    Examples
+    --------
+    >>> cm = [[0, 4, 0, 0], [0, 0, 6, 0], [0, 0, 5, 0], [0, 0, 0, 3]]
+    >>> optimal_path(cm, 0.25)             # silva2018 CM_B: follows the errors
+    [(0, 0), (0, 1), (1, 2), (2, 2), (3, 3)]
+    >>> optimal_path(cm, 1)                # beta >= 2/3: the main diagonal
+    [(0, 0), (1, 1), (2, 2), (3, 3)]
+    """
+    if metric not in ("uoc", "oc"):
+        raise ValueError(f"metric must be 'uoc' or 'oc', got {metric!r}")
+    p, b, q = _weights(cm, metric, gamma, arithmetic)
+    if p.counts.ndim != 2:
+        raise ValueError("optimal_path takes one matrix, not a stack")
+    ctx, K = p.ctx, p.K
+    beta = ctx.asarray(check_beta(beta).reshape(1))
+    trace = []
+    _optimal_path(b.reshape(1, K, K), q.reshape(1, K, K), beta, ctx, trace=trace)
+    move = {}
+    for r, c, k in trace:
+        for ri, ci, ki in zip(r.tolist(), c.tolist(), k[0].tolist()):
+            move[(ri, ci)] = int(ki)
+    steps = ((-1, -1), (-1, 0), (0, -1))
+    cell = (K - 1, K - 1)
+    path = [cell]
+    while cell != (0, 0):
+        dr, dc = steps[move[cell]]
+        cell = (cell[0] + dr, cell[1] + dc)
+        path.append(cell)
+    return path[::-1]
