@@ -1,0 +1,79 @@
+"""binotto2024: the data printed in Binotto, Delgado, "How to adapt the
+performance metrics to ordinal classification by intervals?".
+
+Source: ``shared/seeds/002_1ad9def3cd093580.txt`` (a machine transcription).
+Everything here is copied as transcribed; nothing is corrected.
+
+Orientation
+    binotto2024 prints confusion matrices **predicted x true** (``C_ij``:
+    instances of class ``j`` assigned to class ``i``, §1).  :data:`PRINTED`
+    holds the toy example's matrices as printed, :data:`MATRICES` their
+    transposes (rows = true class, the convention of :mod:`numeric`).
+
+Toy example (§5)
+    r = 3 intervals of lengths ``1, 1, x``, ``n = (5, 5, 5)``, N = 15.
+    :data:`TOY_PRINTED` holds the printed closed forms as strings that
+    :func:`sympy.sympify` parses in the symbol ``x`` (``Max(1, x)`` for the
+    paper's ``max(1, x)``): the cost matrix ``M`` (predicted x true),
+    ``TC(C_A)``, ``TC(C_B) - TC(C_A)``, the optimal length, ``TC_max`` there,
+    both STC values and their difference (printed ``≈ 0.0407``).
+
+Proposition 6
+    :data:`PROP6` -- the four cases ``(upper bound of L, x~, TC_max(x~))``
+    as sympify-able strings in ``L``; the last case has no upper bound.
+
+Examples
+--------
+>>> MATRICES["C_A"]
+((3, 2, 0), (2, 2, 1), (1, 2, 2))
+>>> TOY_PRINTED["x_opt"]
+'1/sqrt(2)'
+"""
+
+from __future__ import annotations
+
+__all__ = [
+    "KEY", "SEED", "PRINTED", "MATRICES", "TOY_COUNTS", "TOY_LENGTHS",
+    "TOY_PRINTED", "PROP6",
+]
+
+KEY = "binotto2024"
+SEED = "002_1ad9def3cd093580.txt"
+
+#: §5, toy example, as printed: rows = predicted interval, columns = observed.
+PRINTED = {
+    "C_A": ((3, 2, 1), (2, 2, 2), (0, 1, 2)),
+    "C_B": ((3, 2, 2), (2, 2, 1), (0, 1, 2)),
+}
+
+#: The same matrices, rows = true class.
+MATRICES = {k: tuple(zip(*v)) for k, v in PRINTED.items()}
+
+TOY_COUNTS = (5, 5, 5)
+#: Lengths of I_1, I_2 and I_3 (the last, x, undetermined), as strings.
+TOY_LENGTHS = ("1", "1", "x")
+
+#: The printed closed forms of the toy example (strings for sympy.sympify, symbol x).
+TOY_PRINTED = {
+    "M": (
+        ("0", "(1 + 1/x)/15", "2*(1 + Max(1, x))/15"),
+        ("(1 + 1/x)/15", "0", "2*Max(1, x)/15"),
+        ("(1 + x)*(1 + Max(1, x))/15", "(1 + x)*Max(1, x)/15", "0"),
+    ),
+    "TC_A": "(6 + 4/x + (7 + x)*Max(1, x))/15",
+    "TC_B_minus_TC_A": "2/15",
+    "x_opt": "1/sqrt(2)",
+    "TC_max_opt": "(2*sqrt(2) + 7)/3",
+    "STC_A": "(73 + 11/sqrt(2))/205",
+    "STC_B": "(87 + 3/sqrt(2))/205",
+    "STC_B_minus_STC_A": "(14 - 8/sqrt(2))/205",
+    "STC_B_minus_STC_A_approx": "0.0407",
+}
+
+#: Proposition 6 (r = 3, l_1 = 1, l_2 = L, n_1 = n_2 = n_3): (L upper bound, x~, TC_max(x~)).
+PROP6 = (
+    ("1", "sqrt(L/(L + 1))", "(2*sqrt((L + 1)/L) + 2*L + 4 + 1/L)/3"),
+    ("(1 + sqrt(5))/2", "L/sqrt(L + 1)", "(2*sqrt(L + 1) + 3*L + 3 + 1/L)/3"),
+    ("(3 + sqrt(5))/2", "L*(sqrt(5) - 1)/2", "L/6*((sqrt(5) + 1)*L + sqrt(5) + 7)"),
+    (None, "sqrt(L)", "L/3*(2*sqrt(L) + L + 3)"),
+)
