@@ -132,21 +132,24 @@ def _optimal_value_float(b, q, beta):
     need the value only.
     """
     B, K, _ = b.shape
-    w = -b + beta[:, None, None] * q
-    wT = np.ascontiguousarray(np.moveaxis(w, 0, -1))  # (K, K, B)
+    # w = -b + beta q, computed as beta q - b (the same IEEE result), into the
+    # layout (K*K, B): cell (r, c) is row r*K + c, an anti-diagonal a strided slice
+    w = np.empty((K, K, B))
+    np.multiply(np.moveaxis(q, 0, -1), beta, out=w)
+    np.subtract(w, np.moveaxis(b, 0, -1), out=w)
+    w = w.reshape(K * K, B)
     # a buffer's entries outside the cells written so far stay +inf: on the way
     # up the written ranges only grow, on the way down every neighbour read is
     # a valid cell of the previous two diagonals.
     prev2, prev1, cur = (np.full((K + 2, B), np.inf) for _ in range(3))
-    prev1[1] = 1 + wT[0, 0]
+    prev1[1] = 1 + w[0]
     for d in range(1, 2 * K - 1):
         lo, hi = max(0, d - K + 1), min(d, K - 1)
-        r = np.arange(lo, hi + 1)
         m = cur[lo + 1:hi + 2]
         # cell (r, c): diagonal (r-1, c-1), up (r-1, c), left (r, c-1)
         np.minimum(prev2[lo:hi + 1], prev1[lo:hi + 1], out=m)
         np.minimum(m, prev1[lo + 1:hi + 2], out=m)
-        m += wT[r, d - r]
+        m += w[lo * K + d - lo:hi * K + d - hi + 1:K - 1]  # cells (r, d - r), r = lo..hi
         prev2, prev1, cur = prev1, cur, prev2
     return prev1[K]
 
