@@ -1,0 +1,7 @@
+"""``python -m benchmarks``: see :mod:`benchmarks`."""
+
+import sys
+
+from .runner import main
+
+sys.exit(main())

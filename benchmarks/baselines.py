@@ -1,0 +1,187 @@
+"""The peers we write ourselves: reference listings and literal formulas.
+
+Nothing here is used by :mod:`numeric`; these functions exist to be timed
+against it and to check that both give the same numbers.
+
+* :func:`oc_appendix_b` -- cardoso2011 Appendix B (Listing 1, the MATLAB
+  reference implementation of :math:`OC_\\beta^\\gamma`) transcribed line by
+  line to Python, one matrix per call.
+* :func:`uoc_appendix_b` -- the same listing with silva2018 eq. 28's weights
+  (rows normalised, unobserved classes ignored) in place of lines 8-15.
+* :func:`a_uoc_trapezoid` -- the common practice for A_UOC (silva2018 eq. 23):
+  a trapezoid rule over a grid of beta values, each evaluated by a float DP.
+* :func:`r_int_literal` -- silva2018 eqs. 7-10 with the 4-fold sum of eq. 10
+  written out literally, O(K^4).
+* :func:`tc_max_linprog` -- george2016 eq. 6, the maximum total cost as a
+  linear programme solved by ``scipy.optimize.linprog``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+__all__ = [
+    "oc_appendix_b",
+    "uoc_appendix_b",
+    "a_uoc_trapezoid",
+    "r_int_literal",
+    "tc_max_linprog",
+]
+
+
+def oc_appendix_b(cMatrix, K, bbeta=None, ggamma=1):
+    """cardoso2011 Appendix B, Listing 1 ("Ordinal Classification Index"), in Python.
+
+    A line-by-line transcription of the MATLAB listing: MATLAB matrices
+    become numpy arrays, indices start at 0 instead of 1, ``min([...])``
+    becomes Python's ``min``.  The listing hard-codes ``ggamma = 1`` and
+    ``bbeta = 0.75/(N*(K-1)^ggamma)`` (lines 5-6); here both are parameters
+    with the listing's values as defaults.  The listing's own line numbers
+    are in the comments.
+
+    >>> float(oc_appendix_b(np.array([[0, 1], [0, 0]]), 2, bbeta=0))
+    0.5
+    """
+    N = cMatrix.sum()                                             # 4
+    if bbeta is None:
+        bbeta = 0.75 / (N * (K - 1) ** ggamma)                    # 6
+
+    helperM2 = np.zeros((K, K))                                   # 8
+    for r in range(K):                                            # 9
+        for c in range(K):                                        # 10
+            helperM2[r, c] = cMatrix[r, c] * (abs(r - c) ** ggamma)  # 11
+    TotalDispersion = helperM2.sum() ** (1 / ggamma)              # 13
+    helperM1 = cMatrix / (TotalDispersion + N)                    # 14
+
+    errMatrix = np.zeros((K, K))
+    errMatrix[0, 0] = 1 - helperM1[0, 0] + bbeta * helperM2[0, 0]  # 17
+    for r in range(1, K):                                         # 18
+        c = 0                                                     # 19
+        errMatrix[r, c] = errMatrix[r - 1, c] - helperM1[r, c] + bbeta * helperM2[r, c]  # 20-21
+    for c in range(1, K):                                         # 23
+        r = 0                                                     # 24
+        errMatrix[r, c] = errMatrix[r, c - 1] - helperM1[r, c] + bbeta * helperM2[r, c]  # 25-26
+    for c in range(1, K):                                         # 28
+        for r in range(1, K):                                     # 30
+            costup = errMatrix[r - 1, c]                          # 31
+            costleft = errMatrix[r, c - 1]                        # 32
+            lefttopcost = errMatrix[r - 1, c - 1]                 # 33
+            aux = min([costup, costleft, lefttopcost])            # 34
+            errMatrix[r, c] = aux - helperM1[r, c] + bbeta * helperM2[r, c]  # 35
+    oc = errMatrix[-1, -1]                                        # 38
+    return oc
+
+
+def uoc_appendix_b(cMatrix, K, bbeta, ggamma=1):
+    """UOC (silva2018 eq. 28) by the Appendix B listing, one matrix per call.
+
+    Lines 8-15 of the listing are replaced by silva2018 eq. 28's weights:
+    each observed row is divided by its total, ``K'`` is the number of
+    observed true classes, the benefit is ``p / (K' + K'^(1-gamma) M')`` and
+    the penalty ``p |r-c|^gamma / K'``.  The dynamic programme (lines 17-38)
+    is the listing's.
+    """
+    rowsum = cMatrix.sum(axis=1)
+    observed = rowsum > 0
+    Kp = int(observed.sum())
+    prob = np.zeros((K, K))
+    for r in range(K):
+        if observed[r]:
+            prob[r, :] = cMatrix[r, :] / rowsum[r]
+    helperM2 = np.zeros((K, K))
+    for r in range(K):
+        for c in range(K):
+            helperM2[r, c] = prob[r, c] * (abs(r - c) ** ggamma)
+    TotalDispersion = helperM2.sum() ** (1 / ggamma)
+    helperM1 = prob / (Kp + Kp ** (1 - ggamma) * TotalDispersion)
+    helperM2 = helperM2 / Kp
+
+    errMatrix = np.zeros((K, K))
+    errMatrix[0, 0] = 1 - helperM1[0, 0] + bbeta * helperM2[0, 0]
+    for r in range(1, K):
+        c = 0
+        errMatrix[r, c] = errMatrix[r - 1, c] - helperM1[r, c] + bbeta * helperM2[r, c]
+    for c in range(1, K):
+        r = 0
+        errMatrix[r, c] = errMatrix[r, c - 1] - helperM1[r, c] + bbeta * helperM2[r, c]
+    for c in range(1, K):
+        for r in range(1, K):
+            costup = errMatrix[r - 1, c]
+            costleft = errMatrix[r, c - 1]
+            lefttopcost = errMatrix[r - 1, c - 1]
+            aux = min([costup, costleft, lefttopcost])
+            errMatrix[r, c] = aux - helperM1[r, c] + bbeta * helperM2[r, c]
+    return errMatrix[-1, -1]
+
+
+def a_uoc_trapezoid(cm, n_beta=1000, uoc_at=None):
+    """A_UOC = integral_0^1 UOC_beta d(beta) by the trapezoid rule on ``n_beta`` points.
+
+    ``uoc_at(cm, beta)`` is the float DP evaluated at each beta; by default
+    :func:`uoc_appendix_b`, one call per beta (the common practice).
+    """
+    cm = np.asarray(cm)
+    K = cm.shape[-1]
+    betas = np.linspace(0.0, 1.0, n_beta)
+    if uoc_at is None:
+        values = np.array([uoc_appendix_b(cm, K, b) for b in betas])
+    else:
+        values = np.array([uoc_at(cm, b) for b in betas])
+    return float(np.trapezoid(values, betas))
+
+
+def r_int_literal(cm):
+    """Pinto da Costa's r_int from silva2018 eqs. 7-10, the sums written out.
+
+    ``card(S_1 & S_2)`` is eq. 10's 4-fold sum, literally, in Python
+    integers: O(K^4).  ``card(S_1)`` and ``card(S_2)`` are eqs. 8-9 with two
+    row sums in eq. 8 (the definition; the transcription prints a row sum
+    times a column sum, see :func:`numeric.r_int`).
+    """
+    n = [[int(v) for v in row] for row in np.asarray(cm).tolist()]
+    K = len(n)
+    N = sum(map(sum, n))
+    rows = [sum(n[i]) for i in range(K)]
+    cols = [sum(n[i][j] for i in range(K)) for j in range(K)]
+    s1 = sum(rows[i] * rows[j] for i in range(K) for j in range(i, K)) - N      # eq. 8
+    s2 = sum(cols[i] * cols[j] for i in range(K) for j in range(i, K)) - N      # eq. 9
+    both = 0                                                                     # eq. 10
+    for i in range(K):
+        for j in range(K):
+            for i2 in range(i, K):
+                for j2 in range(j, K):
+                    both += n[i][j] * n[i2][j2]
+    both -= N
+    return -1 + 2 * both / math.sqrt(s1 * s2)                                    # eq. 7
+
+
+def tc_max_linprog(class_counts):
+    """george2016 eq. 6: the maximum total cost, as a linear programme for ``linprog``.
+
+    Maximise ``TC = sum_{i,j} c_ij f_ij`` (george2016 eq. 5, no ``1/N``) over
+    matrices ``f`` in george2016's layout (rows = predicted class ``i``,
+    columns = true class ``j``) with ``f_ij >= 0``, the diagonal fixed at 0
+    (the diagonal cells are not variables), and the column sums
+    ``sum_i f_ij = n_j`` (which imply ``sum f = N``).  The cost is george2016
+    eq. 4, ``c_ij = (sum_{l != j} n_l / n_i) |j - i|``.  Returns the optimal
+    value of eq. 6; binotto2024's ``TC_max`` is this divided by ``N``.
+    """
+    from scipy.optimize import linprog
+
+    n = np.asarray(class_counts, dtype=np.float64)
+    M = n.size
+    N = n.sum()
+    i = np.arange(M)[:, None]
+    j = np.arange(M)[None, :]
+    cost = (N - n)[None, :] / n[:, None] * np.abs(j - i)   # c[i, j]: predicted i, true j
+    off = i != j
+    pairs = np.argwhere(off)                                # the variables f_ij, i != j
+    c = -cost[off]                                          # linprog minimises
+    A_eq = np.zeros((M, pairs.shape[0]))
+    A_eq[pairs[:, 1], np.arange(pairs.shape[0])] = 1.0      # column sums: sum_i f_ij = n_j
+    res = linprog(c, A_eq=A_eq, b_eq=n, bounds=(0, None), method="highs")
+    if res.status != 0:  # pragma: no cover - a feasible, bounded LP
+        raise RuntimeError(f"linprog failed: {res.message}")
+    return -res.fun

@@ -1,0 +1,310 @@
+"""Timing, the result rows, the Markdown table and the command line."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gc
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+__all__ = ["Timing", "Row", "Config", "compare", "time_one", "run", "render", "machine", "main"]
+
+
+# ---------------------------------------------------------------------------
+# timing
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Timing:
+    """Median wall time of ``runs`` timed calls (seconds)."""
+
+    median: float
+    runs: int
+    times: tuple = ()
+
+    def __str__(self):
+        return f"{fmt_seconds(self.median)} (n={self.runs})"
+
+
+def fmt_seconds(t: float | None) -> str:
+    if t is None:
+        return "—"
+    if t < 1e-3:
+        return f"{t * 1e6:.0f} µs"
+    if t < 1:
+        return f"{t * 1e3:.3g} ms"
+    return f"{t:.3g} s"
+
+
+class _Side:
+    """One side of a comparison: a function, its repeats, and a time budget."""
+
+    def __init__(self, fn, repeats, budget):
+        self.fn, self.repeats, self.budget = fn, repeats, budget
+        self.times: list[float] = []
+        self.spent = 0.0
+        self.warm = False
+        self.result: Any = None
+
+    @property
+    def done(self):
+        if len(self.times) >= self.repeats:
+            return True
+        return bool(self.times) and self.spent >= self.budget
+
+    def step(self):
+        # as timeit: the cyclic garbage collector is off during a timed call
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            t0 = time.perf_counter()
+            self.result = self.fn()
+            dt = time.perf_counter() - t0
+        finally:
+            if enabled:
+                gc.enable()
+        self.spent += dt
+        if not self.warm:
+            self.warm = True
+            if dt < 1.0:  # a cheap first call is a warm-up (imports, caches)
+                return
+        self.times.append(dt)
+
+    def timing(self) -> Timing:
+        return Timing(statistics.median(self.times), len(self.times), tuple(self.times))
+
+
+def compare(ours: Callable, peer: Callable, *, repeats=7, peer_repeats=None, budget=30.0):
+    """Time ``ours`` and ``peer`` alternately in this process.
+
+    Each side runs ``repeats`` timed calls (``peer_repeats`` for the peer), or
+    fewer once it has spent ``budget`` seconds (at least one).  A first call
+    under a second is an untimed warm-up.  Returns ``(Timing, result)`` for
+    each side: ``((t_ours, r_ours), (t_peer, r_peer))``.
+    """
+    a = _Side(ours, repeats, budget)
+    b = _Side(peer, peer_repeats or repeats, budget)
+    gc.collect()
+    while not (a.done and b.done):
+        if not a.done:
+            a.step()
+        if not b.done:
+            b.step()
+    return (a.timing(), a.result), (b.timing(), b.result)
+
+
+def time_one(fn: Callable, *, repeats=7, budget=30.0):
+    """Time one function alone (for rows without a peer): ``(Timing, result)``."""
+    s = _Side(fn, repeats, budget)
+    gc.collect()
+    while not s.done:
+        s.step()
+    return s.timing(), s.result
+
+
+# ---------------------------------------------------------------------------
+# rows
+# ---------------------------------------------------------------------------
+@dataclass
+class Row:
+    """One line of the table.
+
+    ``speedup`` is peer time / our time.  ``target_met`` is ``None`` where the
+    workload has no numeric target or the target is not evaluated (quick
+    sizes); ``agree`` is ``None`` where there is nothing to compare.
+    """
+
+    workload: str
+    case: str
+    ours: Timing | None
+    peer_name: str
+    peer: Timing | None
+    target: str = "—"
+    target_met: bool | None = None
+    agree: bool | None = None
+    check: str = ""
+    note: str = ""
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def speedup(self) -> float | None:
+        if self.ours is None or self.peer is None or self.ours.median <= 0:
+            return None
+        return self.peer.median / self.ours.median
+
+
+@dataclass(frozen=True)
+class Config:
+    quick: bool = False
+    seed: int = 20240607
+    #: repeats of fast calls (slow ones are cut by the time budget)
+    repeats: int = 7
+    budget: float = 30.0
+
+
+# ---------------------------------------------------------------------------
+# running and rendering
+# ---------------------------------------------------------------------------
+def run(*, quick=False, only=None, seed=Config.seed, progress=None) -> list[Row]:
+    """Run the workloads (all, or the numbers in ``only``) and return their rows."""
+    from .workloads import WORKLOADS
+
+    cfg = Config(quick=quick, seed=seed, repeats=2 if quick else 7, budget=0.25 if quick else 30.0)
+    rows: list[Row] = []
+    for number, (title, fn) in WORKLOADS.items():
+        if only and number not in only:
+            continue
+        if progress:
+            progress(f"workload {number}: {title} ...")
+        t0 = time.perf_counter()
+        new = fn(cfg)
+        rows.extend(new)
+        if progress:
+            progress(f"workload {number}: done in {time.perf_counter() - t0:.1f} s")
+    return rows
+
+
+def _yes_no(v):
+    return "—" if v is None else ("yes" if v else "**NO**")
+
+
+def _cell(s):
+    return str(s).replace("|", "\\|").replace("\n", " ")
+
+
+def render(rows: list[Row], *, info: dict | None = None, quick=False) -> str:
+    """The Markdown table (and the machine it ran on)."""
+    lines = []
+    if info:
+        lines.append(
+            "Machine: "
+            + "; ".join(f"{k} {v}" for k, v in info.items())
+            + "."
+        )
+        lines.append("")
+    if quick:
+        lines.append("`--quick`: tiny sizes; the timings are not the targets' and the targets are not evaluated.")
+        lines.append("")
+    lines.append(
+        "| # | workload | size | ours | peer | peer time | speed-up (peer/ours) | target | met | results agree; notes |"
+    )
+    lines.append("|---|---|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        num, _, name = r.workload.partition(" ")
+        sp = r.speedup
+        sp_s = "—" if sp is None else (f"{sp:.3g}x" if sp < 1000 else f"{sp:,.0f}x")
+        met = "n/a (quick)" if quick and r.target != "—" else _yes_no(r.target_met)
+        agree = _yes_no(r.agree)
+        if r.check:
+            agree = f"{agree}: {r.check}" if r.agree is not None else r.check
+        if r.note:
+            agree = f"{agree}; {r.note}" if agree != "—" else r.note
+        name_cell = name
+        lines.append(
+            "| "
+            + " | ".join(
+                _cell(c)
+                for c in (
+                    num,
+                    name_cell,
+                    r.case,
+                    fmt_seconds(r.ours.median) if r.ours else "—",
+                    r.peer_name,
+                    fmt_seconds(r.peer.median) if r.peer else "—",
+                    sp_s,
+                    r.target,
+                    met,
+                    agree,
+                )
+            )
+            + " |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def _cpu_model():
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def _version(mod):
+    try:
+        m = __import__(mod)
+        return m.__version__
+    except Exception:  # pragma: no cover - a missing peer
+        return "not installed"
+
+
+def _git_commit():
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            capture_output=True, text=True, timeout=10,
+            cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+        )
+        return out.stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
+def machine() -> dict:
+    """The machine and software the table was measured on."""
+    nproc = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    info = {
+        "nproc": nproc,
+        "CPU": _cpu_model(),
+        "Python": platform.python_version(),
+        "numpy": _version("numpy"),
+        "scipy": _version("scipy"),
+        "scikit-learn": _version("sklearn"),
+        "imbalanced-learn": _version("imblearn"),
+        "sympy": _version("sympy"),
+        "date": datetime.date.today().isoformat(),
+    }
+    commit = _git_commit()
+    if commit:
+        info["commit"] = commit
+    return info
+
+
+def _parse_only(text):
+    try:
+        return {int(x) for x in text.split(",") if x.strip()}
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--only takes workload numbers such as 1,4,7; got {text!r}")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
+    ap.add_argument("--quick", action="store_true", help="tiny sizes, runs in seconds")
+    ap.add_argument("--output", metavar="FILE", help="also write the Markdown table to FILE")
+    ap.add_argument("--only", type=_parse_only, metavar="N,N", help="run only these workloads (1-8)")
+    ap.add_argument("--seed", type=int, default=Config.seed, help="random seed of the data")
+    ap.add_argument("-q", "--silent", action="store_true", help="no progress lines on stderr")
+    args = ap.parse_args(argv)
+
+    def progress(msg):
+        print(msg, file=sys.stderr, flush=True)
+
+    rows = run(quick=args.quick, only=args.only, seed=args.seed, progress=None if args.silent else progress)
+    table = render(rows, info=machine(), quick=args.quick)
+    print(table, end="")
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(table)
+    failed = [r for r in rows if r.agree is False]
+    for r in failed:
+        print(f"AGREEMENT FAILED: {r.workload} [{r.case}]: {r.check}", file=sys.stderr)
+    return 1 if failed else 0
