@@ -7,7 +7,7 @@ the ``numeric`` and ``analytic`` code; it never restates a formula.
 Registering a claim
 -------------------
 >>> from analytic.ledger import claim, Outcome
->>> @claim("example:demo", source=("silva2018", "Table I, row A, MER"),
+>>> @claim("silva2018:demo", source=("silva2018", "Table I, row A, MER"),
 ...        statement="MER of matrix A is 0.00",
 ...        method="exact computation (SymPy Rational), rounded half-up",
 ...        expect="verified", register=False)
