@@ -1,0 +1,335 @@
+# %% [markdown]
+# # 2 · OC and UOC as shortest paths through the confusion matrix
+#
+# Lesson 1 showed that MER and MAE ignore the *order* of the mistakes and
+# that the rank correlations ignore *how many* mistakes there are.
+# cardoso2011 (Cardoso & Sousa, IJPRAI 2011) combines the two in one index,
+# the **Ordinal Classification Index** $OC^\gamma_\beta$, defined as a
+# shortest path through the confusion matrix; silva2018 (Silva, Pinto &
+# Cardoso, IJCNN 2018) makes it robust to imbalanced classes (**UOC**) and
+# removes its free parameter β by integrating over it ($A_{UOC}$).
+#
+# In this lesson you will see
+#
+# 1. what a *consistent path* is, and why the diagonal path is MER's;
+# 2. the optimal path, drawn on the papers' matrices for two values of β;
+# 3. $UOC(\beta)$ as the **lower envelope of straight lines**, one per path,
+#    and $A_{UOC}$ as the area under it (silva2018 Fig. 1);
+# 4. the index of a single sample as a function of its distance to the
+#    diagonal (silva2018 Fig. 2, cardoso2011 Fig. 4), from derived closed
+#    forms.
+#
+# Convention: `cm[r, c]` counts samples of **true** class `r` predicted as
+# `c` (rows = true class), as in both papers.
+
+# %%
+%matplotlib inline
+%config InlineBackend.figure_formats = ["png"]
+from functools import lru_cache
+
+import numpy as np
+import matplotlib.pyplot as plt
+import sympy as sp
+from IPython.display import Markdown, display
+
+import numeric
+from analytic.symbols import beta
+from analytic.uoc import uoc_piecewise
+from analytic.sources import cardoso2011, silva2018
+
+plt.rcParams.update({"figure.dpi": 90, "font.size": 9, "axes.titlesize": 10})
+
+
+def show_matrix(ax, cm, title="", cmap="Blues"):
+    """Heat map of a confusion matrix, rows = true class, counts written in the cells."""
+    cm = np.asarray(cm)
+    K = cm.shape[0]
+    ax.imshow(cm, cmap=cmap, vmin=0, vmax=max(cm.max(), 1), alpha=0.8)
+    for r in range(K):
+        for c in range(K):
+            ax.text(c, r, str(cm[r, c]), ha="center", va="center", fontsize=8, zorder=3,
+                    color="white" if cm[r, c] > 0.6 * cm.max() else "black")
+    ax.set_xticks(range(K), [str(k + 1) for k in range(K)])
+    ax.set_yticks(range(K), [str(k + 1) for k in range(K)])
+    ax.set_xlabel("predicted class")
+    ax.set_ylabel("true class")
+    ax.set_title(title)
+
+
+def draw_path(ax, path, **style):
+    """Draw a path given as 0-based (row, col) cells over a heat map."""
+    rows, cols = zip(*path)
+    style = {"lw": 7, "alpha": 0.5, "solid_capstyle": "round", "solid_joinstyle": "round",
+             "zorder": 2, **style}
+    ax.plot(cols, rows, **style)
+
+# %% [markdown]
+# ## 1. Consistent paths
+#
+# Take two samples.  The pair is **discordant** if their true classes are in
+# one order and their predicted classes in the opposite order; in the matrix,
+# the cells $(r_i, c_i)$ and $(r_j, c_j)$ of the two samples satisfy
+# $(r_i - r_j)(c_i - c_j) < 0$ (cardoso2011 Def. 2 and eq. 5).  A **path**
+# walks from cell $(1,1)$ to cell $(K,K)$ through neighbouring cells; it is
+# **consistent** if no two of its cells are discordant, which is the case
+# exactly when every step goes *down*, *right* or *diagonally down-right*
+# (cardoso2011 §3).  The samples on a consistent path are all in the right
+# relative order.
+#
+# MER looks at one path only, the main diagonal: the samples on it are
+# right, all others are errors (cardoso2011 Fig. 1(a)).  OC lets the path
+# wander off the diagonal to collect more samples, but charges for it.
+#
+# Below, on silva2018's $CM_D$ (classes 1 and 2 swapped), all consistent
+# paths (left, drawn on top of each other) and six of them, each with its
+# *benefit*, the number of samples it collects.
+
+# %% tags=["figure:consistent-paths"]
+@lru_cache(None)
+def consistent_paths(K, start=(0, 0)):
+    """Every monotone path of 0-based cells from start to (K-1, K-1) (geometry only)."""
+    r, c = start
+    if start == (K - 1, K - 1):
+        return [(start,)]
+    out = []
+    for dr, dc in ((1, 1), (1, 0), (0, 1)):
+        if r + dr < K and c + dc < K:
+            out += [(start,) + tail for tail in consistent_paths(K, (r + dr, c + dc))]
+    return out
+
+
+cm_D = np.asarray(silva2018.MATRICES["D"])
+paths4 = consistent_paths(4)
+examples = [paths4[i] for i in (0, 1, 5, 17, 30, 62)]
+
+fig, axes = plt.subplots(1, 7, figsize=(16, 2.9))
+show_matrix(axes[0], cm_D, f"all {len(paths4)} consistent paths")
+for p in paths4:
+    draw_path(axes[0], p, color="black", alpha=0.08, lw=5)
+for ax, p in zip(axes[1:], examples):
+    benefit = sum(cm_D[r, c] for r, c in p)
+    show_matrix(ax, cm_D, f"benefit {benefit}" + ("  (MER's path)" if p == paths4[0] else ""))
+    draw_path(ax, p, color="tab:red")
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# **What to look at.**  The diagonal path collects only 8 of the 18 samples
+# (MER = 10/18).  A path through the swapped cells (1,2) and (2,1) is
+# impossible: going from (1,2) to (2,1) would step *left*, and those two
+# samples form a discordant pair.  The best a consistent path can do on
+# $CM_D$ is 14 samples: the 6 of cell (2,1), then the 5 and the 3 of the
+# diagonal; with the 4 of cell (1,2) instead it collects 12.  Never both.
+#
+# ## 2. The index: benefit against penalty
+#
+# cardoso2011 eq. 7 defines, for $\beta \ge 0$ and $\gamma > 0$,
+#
+# $$OC^\gamma_\beta = \min_{\text{consistent path}} \Big\{ 1 -
+#   \frac{\sum_{(r,c)\in\text{path}} n_{r,c}}{N + \big(\sum_{\forall(r,c)} n_{r,c}\,|r-c|^\gamma\big)^{1/\gamma}}
+#   + \beta \sum_{(r,c)\in\text{path}} n_{r,c}\,|r-c|^\gamma \Big\}.$$
+#
+# The **benefit** (the fraction) rewards paths that collect many samples; it
+# is normalised by $N + M$, where $M$ measures the dispersion of the whole
+# matrix away from the diagonal, so that scattered errors off the path also
+# count.  The **penalty** (the β term) charges each collected sample by its
+# distance to the diagonal.  Small β favours ranking (follow the samples),
+# large β favours accuracy (stay on the diagonal); for β ≥ 1 the optimum is
+# always the diagonal path.
+#
+# silva2018 eq. 28 (eq. 22 when all classes are observed) makes every
+# observed true class weigh the same: counts are replaced by the row
+# frequencies $\hat p_{r,c} = n_{r,c}/N_r$ and $N$ by the number $K'$ of
+# observed classes,
+#
+# $$UOC^\gamma_\beta = \min_{\text{consistent path}} \Big\{ 1 -
+#   \frac{\sum_{\text{path}} \hat p_{r,c}}{K' + K'^{1-\gamma}\big(\sum_{\forall(r,c)} \hat p_{r,c}\,|r-c|^\gamma\big)^{1/\gamma}}
+#   + \frac{\beta}{K'} \sum_{\text{path}} \hat p_{r,c}\,|r-c|^\gamma \Big\}.$$
+#
+# The minimum is found by dynamic programming (cardoso2011 §3.4):
+# $W_{r,c} = w_{r,c} + \min(W_{r-1,c-1}, W_{r-1,c}, W_{r,c-1})$, where
+# $w_{r,c}$ is the cell's cost.  `numeric.oc` and `numeric.uoc` run it;
+# `numeric.optimal_path` runs the same programme and walks back from
+# $(K,K)$ to return the cells of an optimal path.
+#
+# ## 3. Optimal paths on silva2018's matrices
+#
+# Table I uses $\beta_1 = 0.25$ and $\beta_2 = 0.75$ for UOC.  Red: the
+# optimal path; the title gives the exact $UOC^1_\beta$.
+
+# %% tags=["figure:optimal-paths"]
+B1, B2 = (sp.Rational(b) for b in silva2018.TABLE_BETAS)
+names = ["B", "C", "D", "E", "F"]
+fig, axes = plt.subplots(2, 5, figsize=(14, 6.4))
+for row, b in zip(axes, (B1, B2)):
+    for ax, name in zip(row, names):
+        cm = silva2018.MATRICES[name]
+        value = numeric.uoc(cm, b, arithmetic="exact")
+        show_matrix(ax, cm, f"$CM_{name}$, β = {b}: UOC = ${sp.latex(value)}$", cmap="Oranges")
+        draw_path(ax, numeric.optimal_path(cm, b), color="tab:red")
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# **What to look at.**
+#
+# * At β = 0.25 the path on $CM_B$ leaves the diagonal to collect the
+#   shifted samples: B kept the order, and UOC rewards that (0.46 against
+#   0.56 for $CM_D$).  At β = 0.75 the penalty is too high and every path is
+#   the diagonal: UOC then depends on the diagonal only, and B and D score
+#   the same (2/3).
+# * On $CM_D$ each swapped cell holds a whole class (row frequency 1), so
+#   the path can collect either one, never both.  Because UOC works with row
+#   frequencies, making class 1 ten times larger ($CM_F$) changes nothing:
+#   same path, same value.
+# * On $CM_E$ class 3 is empty and ignored ($K' = 3$).
+#
+# ## 4. UOC as a function of β: a lower envelope of lines (silva2018 Fig. 1)
+#
+# For one fixed path the cost is a **straight line** in β:
+# intercept $1 - \text{benefit}$, slope $=$ penalty.  UOC is the minimum over
+# all paths, so its graph is the *lower envelope* of these lines: concave and
+# piecewise linear.  Each piece belongs to one path, and the breakpoints are
+# where the optimal path changes.  `numeric.path_envelope` finds the pieces
+# exactly (a parametric search, Eisner & Severance 1976), and
+# `analytic.uoc.uoc_piecewise` writes them as a SymPy `Piecewise`.
+#
+# silva2018 removes β by integrating it out (eq. 23):
+#
+# $$A_{UOC} = \int_0^1 UOC^1_\beta \, d\beta .$$
+#
+# Our example is silva2018's $CM_C$ (class 1 predicted two classes up).
+
+# %%
+cm_C = np.asarray(silva2018.MATRICES["C"])
+uoc_C = uoc_piecewise(cm_C)
+A_C = numeric.a_uoc(cm_C, arithmetic="exact")
+display(Markdown(f"$$UOC^1_\\beta(CM_C) = {sp.latex(uoc_C)}, \\qquad A_{{UOC}} = {sp.latex(A_C)} \\approx {float(A_C):.4f}$$"))
+
+# %% tags=["figure:silva2018-fig1"]
+env = numeric.path_envelope(cm_C, beta_max=1)
+bs = np.linspace(0, 1, 401)
+curve = np.array([float(env(b)) for b in bs])
+piece_colors = plt.cm.viridis(np.linspace(0.1, 0.8, len(env.slopes)))
+
+fig = plt.figure(figsize=(13, 4.6))
+ax = fig.add_axes([0.06, 0.12, 0.5, 0.8])
+ax.fill_between(bs, curve, color="tab:orange", alpha=0.25, label=f"$A_{{UOC}} = {sp.latex(A_C)}$")
+for i, (a, s) in enumerate(zip(env.intercepts, env.slopes)):
+    lo, hi = float(env.breakpoints[i]), float(env.breakpoints[i + 1])
+    ax.plot(bs, float(a) + float(s) * bs, "--", color=piece_colors[i], lw=1,
+            label=f"path {i + 1}: ${sp.latex(sp.nsimplify(a))} + {sp.latex(sp.nsimplify(s))}\\,\\beta$")
+    ax.plot([lo, hi], [float(a) + float(s) * lo, float(a) + float(s) * hi], color=piece_colors[i], lw=3.5)
+for bp in env.breakpoints[1:-1]:
+    ax.axvline(float(bp), color="grey", lw=0.6, ls=":")
+    ax.annotate(f"β = {bp}", (float(bp), 0.03), ha="center", fontsize=8, color="grey")
+ax.set_xlim(0, 1)
+ax.set_ylim(0, 1)
+ax.set_xlabel("β")
+ax.set_ylabel("$UOC^1_\\beta$")
+ax.set_title("$UOC^1_\\beta(CM_C)$: the lower envelope of the path lines (bold), area $A_{UOC}$ shaded")
+ax.legend(loc="upper left", fontsize=8)
+
+for i in range(len(env.slopes)):
+    lo, hi = env.breakpoints[i], env.breakpoints[i + 1]
+    inner = (lo + hi) / 2
+    axi = fig.add_axes([0.6 + 0.135 * i, 0.2, 0.12, 0.6])
+    show_matrix(axi, cm_C, f"path {i + 1}: β in [{lo}, {hi}]", cmap="Oranges")
+    draw_path(axi, numeric.optimal_path(cm_C, inner), color=piece_colors[i], alpha=0.7)
+    if i:
+        axi.set_ylabel("")
+plt.show()
+
+# %% [markdown]
+# **What to look at.**
+#
+# * Every dashed line is the cost of one path; the bold envelope follows the
+#   lowest one.  Below β = 2/7 the best path collects class 1's samples in
+#   column 3; between 2/7 and 4/7 it takes a shortcut; above 4/7 it is the
+#   diagonal and UOC is flat at $5/7$.
+# * The envelope is **concave** (slopes decrease: 3/4, 1/4, 0) — a minimum
+#   of lines always is.  So the integral is a sum of trapezoids and exact:
+#   $A_{UOC} = 32/49$, printed 0.65 in Table I.
+# * The slope of a piece is the penalty of its path: the flat last piece is
+#   the diagonal, which has no penalty.  For β ≥ 1 (silva2018 §III.A) UOC
+#   is always the diagonal's value.
+
+# %% [markdown]
+# ## 5. A single sample (silva2018 Fig. 2, cardoso2011 Fig. 4)
+#
+# A confusion matrix with **one** sample, at distance $d = |r - c|$ from
+# the diagonal, is the simplest test of an index: $\tau_b$, $R_s$ and
+# $r_{int}$ need pairs of samples and are not even defined, while MER jumps
+# from 0 to 1 at $d = 1$.  OC and UOC grow smoothly with $d$.
+#
+# The closed forms below come from the `analytic` package, which derives
+# them from the path envelope (not from a grid of values).
+
+# %% tags=["figure:silva2018-fig2"]
+# single-sample curves: built from analytic.forms.single_sample_forms() (pending)
+print("analytic.forms.single_sample_forms() has not landed yet")
+
+# %% tags=["figure:cardoso2011-fig4"]
+print("analytic.forms.single_sample_forms() has not landed yet")
+
+# %% [markdown]
+# ## 6. Exercises
+#
+# **Exercise 1.**  How many consistent paths does a $K \times K$ matrix have?
+# Use `consistent_paths` for $K = 1, \dots, 6$.  These are the *central
+# Delannoy numbers*; check the answer against
+# $D(K-1) = \sum_{k} \binom{K-1}{k}^2 2^k$.
+
+# %%
+n_paths = [len(consistent_paths(K)) for K in range(1, 7)]
+n_paths
+
+# %%
+assert n_paths == [sum(sp.binomial(K - 1, k) ** 2 * 2 ** k for k in range(K)) for K in range(1, 7)]
+assert n_paths[3] == 63
+
+# %% [markdown]
+# **Exercise 2.**  For silva2018's $CM_C$, from which β on is the optimal
+# path the main diagonal?  Read it off `env` (the last breakpoint before 1)
+# and check it with `numeric.optimal_path` just below and just above it.
+
+# %%
+beta_diag = env.breakpoints[-2]
+beta_diag
+
+# %%
+diagonal = [(k, k) for k in range(4)]
+assert beta_diag == sp.Rational(4, 7)
+assert numeric.optimal_path(cm_C, beta_diag + sp.Rational(1, 100)) == diagonal
+assert numeric.optimal_path(cm_C, beta_diag - sp.Rational(1, 100)) != diagonal
+
+# %% [markdown]
+# **Exercise 3.**  Integrate the `Piecewise` `uoc_C` over $[0, 1]$ with
+# `sympy.integrate` and check that you get `numeric.a_uoc` exactly.  Then
+# check that the value rounds to the 0.65 printed in silva2018 Table I.
+
+# %%
+A_by_hand = sp.integrate(uoc_C, (beta, 0, 1))
+A_by_hand
+
+# %%
+from numeric.rounding import matches_printed
+assert A_by_hand == numeric.a_uoc(cm_C, arithmetic="exact") == sp.Rational(32, 49)
+assert matches_printed(A_by_hand, silva2018.TABLE_I["C"][silva2018.TABLE_I_COLUMNS.index("A_UOC")])
+
+# %% [markdown]
+# **Exercise 4.**  UOC ignores the size of each class.  Multiply row 2 of
+# $CM_B$ by 7 and check that the optimal path and the whole function
+# $UOC(\beta)$ (the `Piecewise`) do not change, while OC's does.
+
+# %%
+cm_B = np.asarray(silva2018.MATRICES["B"])
+cm_B7 = cm_B.copy()
+cm_B7[1] *= 7
+same_uoc = uoc_piecewise(cm_B7) == uoc_piecewise(cm_B)
+same_oc = numeric.path_envelope(cm_B7, metric="oc") == numeric.path_envelope(cm_B, metric="oc")
+same_uoc, same_oc
+
+# %%
+assert same_uoc and not same_oc
+assert numeric.optimal_path(cm_B7, B1) == numeric.optimal_path(cm_B, B1)
