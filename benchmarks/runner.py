@@ -298,8 +298,14 @@ def main(argv=None) -> int:
     def progress(msg):
         print(msg, file=sys.stderr, flush=True)
 
+    load_before = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    t0 = time.perf_counter()
     rows = run(quick=args.quick, only=args.only, seed=args.seed, progress=None if args.silent else progress)
-    table = render(rows, info=machine(), quick=args.quick)
+    info = machine()
+    if load_before is not None:
+        info["1-min load average before / after"] = f"{load_before:.2f} / {os.getloadavg()[0]:.2f}"
+    info["benchmark wall time"] = f"{time.perf_counter() - t0:.0f} s"
+    table = render(rows, info=info, quick=args.quick)
     print(table, end="")
     if args.output:
         with open(args.output, "w", encoding="utf-8") as fh:
