@@ -1,0 +1,294 @@
+r"""Piecewise-linear functions of beta whose coefficients depend on one integer parameter.
+
+The closed forms of :mod:`analytic.forms` are lower envelopes of a few lines
+:math:`a_i(n) + s_i(n)\beta` whose coefficients are rational functions of an
+integer parameter ``n`` (the distance ``d`` of a sample, the number of
+classes ``K``, the number of samples ``N``).  The shape of the envelope (the
+order of its breakpoints) is *decided*, not sampled: every comparison is the
+sign of a rational function of ``n``, proved constant on all integers
+``n >= n0`` by :func:`sign_for_all`.  When a sign is not constant the
+functions raise instead of guessing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+__all__ = ["sign_for_all", "PL", "lower_envelope"]
+
+
+def sign_for_all(expr, n=None, n0=1):
+    r"""The sign (-1, 0, 1) of ``expr`` for every integer ``n >= n0``.
+
+    ``expr`` is a rational function of ``n`` (or a number).  All real roots of
+    its numerator and denominator lie below the Cauchy bound
+    :math:`1 + \max_i |a_i / a_{\deg}|`; beyond it the sign is constant, so
+    evaluating exactly at the integers ``n0, ..., bound + 1`` decides the sign
+    on all integers ``n >= n0``.
+
+    Raises
+    ------
+    ValueError
+        If the sign is not the same for every integer ``n >= n0`` (or the
+        expression is undefined at one of them).
+
+    Examples
+    --------
+    >>> from analytic.symbols import K
+    >>> sign_for_all((K - 1) / (5 * K - 4), K, 2), sign_for_all(2 - K, K, 3)
+    (1, -1)
+    """
+    expr = sp.cancel(sp.together(sp.sympify(expr)))
+    if expr == 0:
+        return 0
+    if n is None or n not in expr.free_symbols:
+        if expr.free_symbols:
+            raise ValueError(f"{expr} depends on {expr.free_symbols}, not only on {n}")
+        s = sp.sign(expr)
+        if s not in (-1, 0, 1):  # pragma: no cover - numbers only
+            raise ValueError(f"cannot decide the sign of {expr}")
+        return int(s)
+    if expr.free_symbols != {n}:
+        raise ValueError(f"{expr} depends on {expr.free_symbols - {n}} besides {n}")
+    num, den = sp.fraction(expr)
+    bound = n0
+    for part in (num, den):
+        poly = sp.Poly(part, n)
+        if poly.degree() > 0:
+            coeffs = poly.all_coeffs()
+            cauchy = 1 + max(abs(c / coeffs[0]) for c in coeffs[1:])
+            bound = max(bound, int(sp.ceiling(cauchy)))
+    signs = set()
+    for k in range(n0, bound + 2):
+        if den.subs(n, k) == 0:
+            raise ValueError(f"{expr} is undefined at {n} = {k}")
+        signs.add(int(sp.sign(expr.subs(n, k))))
+    if len(signs) != 1:
+        raise ValueError(f"the sign of {expr} is not constant for integers {n} >= {n0}")
+    return signs.pop()
+
+
+@dataclass(frozen=True)
+class PL:
+    r"""A continuous piecewise-linear function of ``beta >= 0``.
+
+    Piece ``i`` is :math:`a_i + s_i\beta` on ``[breaks[i], breaks[i+1])``,
+    the last piece extends to infinity; ``breaks[0] == 0``.  Breakpoints and
+    coefficients are expressions in the integer parameter ``n`` (or numbers,
+    ``n = None``); the order of the breakpoints holds for all ``n >= n0``.
+    """
+
+    breaks: tuple
+    lines: tuple
+    n: sp.Symbol | None = None
+    n0: int = 1
+
+    # -- comparisons ---------------------------------------------------------
+    def cmp(self, u, v):
+        """sign(u - v) for every integer n >= n0 (``sp.oo`` allowed)."""
+        if u == v:
+            return 0
+        if u == sp.oo:
+            return 1
+        if v == sp.oo:
+            return -1
+        return sign_for_all(u - v, self.n, self.n0)
+
+    def _like(self, breaks, lines):
+        return PL(tuple(breaks), tuple(lines), self.n, self.n0)._fused()
+
+    def _fused(self):
+        """Fuse neighbouring pieces that carry the same line."""
+        breaks, lines = [self.breaks[0]], [self.lines[0]]
+        for t, (a, s) in zip(self.breaks[1:], self.lines[1:]):
+            pa, ps = lines[-1]
+            if sp.cancel(a - pa) == 0 and sp.cancel(s - ps) == 0:
+                continue
+            breaks.append(t)
+            lines.append((a, s))
+        return PL(tuple(breaks), tuple(lines), self.n, self.n0)
+
+    # -- algebra -------------------------------------------------------------
+    def __add__(self, other):
+        if other.n is not None and self.n is not None and other.n != self.n:
+            raise ValueError("the two functions have different parameters")
+        n = self.n if self.n is not None else other.n
+        me = PL(self.breaks, self.lines, n, max(self.n0, other.n0))
+        merged = [sp.Integer(0)]
+        for t in sorted(set(self.breaks[1:]) | set(other.breaks[1:]), key=sp.default_sort_key):
+            pos = len(merged)
+            while pos > 1 and me.cmp(t, merged[pos - 1]) < 0:
+                pos -= 1
+            if me.cmp(t, merged[pos - 1]) == 0:
+                continue
+            merged.insert(pos, t)
+        lines = []
+        for t in merged:
+            la, ls = me._line_at(self, t)
+            ra, rs = me._line_at(other, t)
+            lines.append((sp.cancel(la + ra), sp.cancel(ls + rs)))
+        return me._like(merged, lines)
+
+    def _line_at(self, f, t):
+        """The line of ``f`` on the piece that starts at or before ``t``."""
+        i = 0
+        for j in range(1, len(f.breaks)):
+            if self.cmp(f.breaks[j], t) <= 0:
+                i = j
+        return f.lines[i]
+
+    def scale(self, c):
+        """``c * f`` (``c`` an expression in ``n``)."""
+        return self._like(self.breaks, [(sp.cancel(c * a), sp.cancel(c * s)) for a, s in self.lines])
+
+    def rescale(self, c):
+        r"""``u -> f(c u)`` for ``c > 0``: the function in the variable ``u = beta / c``."""
+        if sign_for_all(c, self.n, self.n0) <= 0:
+            raise ValueError("the rescaling factor must be positive")
+        return self._like([sp.cancel(t / c) for t in self.breaks],
+                          [(a, sp.cancel(s * c)) for a, s in self.lines])
+
+    def subs(self, value):
+        """The function at ``n = value`` (numbers only)."""
+        sub = lambda e: sp.sympify(e).subs(self.n, value)
+        return PL(tuple(sub(t) for t in self.breaks),
+                  tuple((sub(a), sub(s)) for a, s in self.lines), None, 1)._fused()
+
+    # -- outputs -------------------------------------------------------------
+    def piecewise(self, var):
+        """Ordered ``Piecewise`` in ``var``, last branch ``(..., True)``."""
+        branches = []
+        for i, (a, s) in enumerate(self.lines):
+            expr = sp.factor(a) + sp.factor(s) * var
+            last = i == len(self.lines) - 1
+            branches.append((expr, sp.true if last else var < sp.factor(self.breaks[i + 1])))
+        if len(branches) == 1:
+            return branches[0][0]
+        return sp.Piecewise(*branches, evaluate=False)
+
+    def __call__(self, x):
+        """Value at a number ``x`` (parameter-free functions only)."""
+        i = 0
+        for j in range(1, len(self.breaks)):
+            if self.breaks[j] <= x:
+                i = j
+        a, s = self.lines[i]
+        return a + s * x
+
+    def integral(self, lo=0, hi=1):
+        r""":math:`\int_{lo}^{hi} f(\beta)\,d\beta`, exactly, for all ``n >= n0``."""
+        lo, hi = sp.sympify(lo), sp.sympify(hi)
+        total = sp.Integer(0)
+        ends = list(self.breaks[1:]) + [sp.oo]
+        for t0, t1, (a, s) in zip(self.breaks, ends, self.lines):
+            l = t0 if self.cmp(t0, lo) > 0 else lo
+            h = t1 if self.cmp(t1, hi) < 0 else hi
+            if self.cmp(h, l) <= 0:
+                continue
+            total += a * (h - l) + s * (h * h - l * l) / 2
+        return sp.factor(sp.cancel(total))
+
+    def limit(self):
+        """The pointwise limit as ``n -> oo`` (a parameter-free :class:`PL`).
+
+        Breakpoints and coefficients converge to their limits; a piece whose
+        two breakpoints meet in the limit vanishes (the functions are
+        continuous), and pieces beyond a breakpoint that tends to infinity are
+        never reached.
+        """
+        lim = lambda e: sp.limit(e, self.n, sp.oo)
+        breaks = [lim(t) for t in self.breaks]
+        lines = [(lim(a), lim(s)) for a, s in self.lines]
+        keep_b, keep_l = [], []
+        ends = breaks[1:] + [sp.oo]
+        for t0, t1, line in zip(breaks, ends, lines):
+            if t0 == sp.oo or not (t0 < t1):
+                continue
+            keep_b.append(t0)
+            keep_l.append(line)
+        return PL(tuple(keep_b), tuple(keep_l), None, 1)._fused()
+
+    def negative_set(self):
+        """The intervals of ``beta >= 0`` where ``f < 0``, as ``[(lo, hi), ...]``.
+
+        ``hi`` may be ``sp.oo``; the set is ``union [lo, hi)`` up to its
+        endpoints, which are exact expressions valid for all ``n >= n0``.
+        """
+        out = []
+        ends = list(self.breaks[1:]) + [sp.oo]
+        for t0, t1, (a, s) in zip(self.breaks, ends, self.lines):
+            f0 = a + s * t0
+            s0 = self.cmp(f0, 0)
+            s1 = self.cmp(s, 0) if t1 == sp.oo else self.cmp(a + s * t1, 0)
+            if t1 == sp.oo and s1 == 0:
+                s1 = s0
+            if s0 >= 0 and s1 >= 0:
+                continue
+            if s0 < 0 and s1 < 0:
+                part = (t0, t1)
+            else:
+                root = sp.cancel(-a / s)
+                part = (t0, root) if s0 < 0 else (root, t1)
+            if out and self.cmp(out[-1][1], part[0]) == 0:
+                out[-1] = (out[-1][0], part[1])
+            else:
+                out.append(part)
+        return out
+
+
+def lower_envelope(lines, n=None, n0=1):
+    r"""The lower envelope :math:`\min_i (a_i + s_i\beta)` over ``beta >= 0``.
+
+    ``lines``: pairs ``(a_i, s_i)``.  Starting from the lowest line at
+    ``beta = 0`` (ties: the smallest slope), the next piece is the line of
+    smaller slope that crosses the current one first (ties: the smallest
+    slope) — every comparison decided for all integers ``n >= n0``.
+
+    Examples
+    --------
+    >>> from analytic.symbols import d, beta
+    >>> f = lower_envelope([(1, 0), (d / (d + 1), d)], d, 1)
+    >>> f.piecewise(beta)
+    Piecewise((beta*d + d/(d + 1), beta < 1/(d*(d + 1))), (1, True))
+    """
+    uniq = []
+    for a, s in lines:
+        a, s = sp.cancel(sp.sympify(a)), sp.cancel(sp.sympify(s))
+        if not any(sp.cancel(a - ua) == 0 and sp.cancel(s - us) == 0 for ua, us in uniq):
+            uniq.append((a, s))
+    probe = PL((sp.Integer(0),), ((0, 0),), n, n0)
+    cmp = probe.cmp
+
+    def better(l1, l2):  # l1 lower at beta = 0, or equal and flatter
+        c = cmp(l1[0], l2[0])
+        return c < 0 or (c == 0 and cmp(l1[1], l2[1]) < 0)
+
+    cur = uniq[0]
+    for line in uniq[1:]:
+        if better(line, cur):
+            cur = line
+    breaks, out = [sp.Integer(0)], [cur]
+    while True:
+        cands = [l for l in uniq if cmp(l[1], cur[1]) < 0]
+        if not cands:
+            break
+        best, best_x = None, None
+        for l in cands:
+            x = sp.cancel((l[0] - cur[0]) / (cur[1] - l[1]))
+            if best is None:
+                best, best_x = l, x
+                continue
+            c = cmp(x, best_x)
+            if c < 0 or (c == 0 and cmp(l[1], best[1]) < 0):
+                best, best_x = l, x
+        if cmp(best_x, breaks[-1]) < 0:  # pragma: no cover - envelope invariant
+            raise AssertionError("a crossing before the current breakpoint")
+        if cmp(best_x, breaks[-1]) == 0:
+            out[-1] = best
+        else:
+            breaks.append(best_x)
+            out.append(best)
+        cur = best
+    return PL(tuple(breaks), tuple(out), n, n0)._fused()

@@ -1,0 +1,347 @@
+r"""Closed forms behind the papers' figures, derived symbolically.
+
+* :func:`single_sample_forms` — one sample at distance ``d`` from the
+  diagonal (silva2018 Fig. 2, cardoso2011 §3.2 and Fig. 4);
+* :func:`tridiagonal_forms` — the K-class tridiagonal matrix of ones
+  (silva2018 Fig. 3, cardoso2011 §4 and Fig. 5), with the limits K -> oo.
+
+Method
+------
+The matrices are described by *row kinds*: a kind is a row pattern (count per
+offset ``c - r``) with a multiplicity that may depend on a symbol (the
+tridiagonal matrix has one first row, ``K - 2`` interior rows, one last row).
+From that description the weights of cardoso2011 eq. 7 (OC) and silva2018
+eq. 28 (UOC) are computed with SymPy exactly as :mod:`numeric.paths` computes
+them for a given matrix — ``N``, ``M``, the row frequencies, ``K'``, the
+benefit ``b`` and the penalty ``q`` of every cell.  The minimisation over
+paths is then reduced to a lower envelope of a few lines by a structural
+lemma (stated and proved in :func:`_single_cell_lines` and
+:func:`_band1_function`), and the envelope is computed by
+:func:`analytic._pl.lower_envelope`, which decides every comparison for all
+integer values of the parameter (no sampling).  The tests confirm each form
+against :func:`numeric.path_envelope` exactly at many parameter values.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy as sp
+
+from analytic._pl import PL, lower_envelope
+from analytic.symbols import K, b, beta, d
+
+__all__ = ["single_sample_forms", "tridiagonal_forms"]
+
+
+# ---------------------------------------------------------------------------
+# weights of eq. 7 / eq. 28 for a matrix described by row kinds
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class _Row:
+    """``mult`` rows whose counts are ``counts[offset]`` at column ``r + offset``."""
+
+    name: str
+    mult: object
+    counts: dict
+
+
+def _dist(offset, gamma):
+    return sp.Abs(sp.sympify(offset)) ** gamma
+
+
+def _totals(rows):
+    N = sum((r.mult * sum(r.counts.values()) for r in rows), sp.Integer(0))
+    diag = sum((r.mult * r.counts.get(0, 0) for r in rows), sp.Integer(0))
+    err = sum((r.mult * n * _dist(o, 1) for r in rows for o, n in r.counts.items()), sp.Integer(0))
+    return sp.cancel(N), sp.cancel(diag), sp.cancel(err)
+
+
+def _weights(rows, metric, gamma):
+    r"""``{(row, offset): (b, q)}`` of every cell of the description.
+
+    OC, cardoso2011 eq. 7: :math:`b = n/(N+M)`, :math:`q = n|r-c|^\gamma`,
+    :math:`M = (\sum n|r-c|^\gamma)^{1/\gamma}`.
+    UOC, silva2018 eq. 28: :math:`\hat p = n/N_r` on observed rows,
+    :math:`b = \hat p/(K' + K'^{1-\gamma}M')`, :math:`q = \hat p|r-c|^\gamma/K'`,
+    :math:`M' = (\sum \hat p|r-c|^\gamma)^{1/\gamma}`.
+    """
+    g = sp.sympify(gamma)
+    out = {}
+    if metric == "oc":
+        N, _, _ = _totals(rows)
+        S = sum((r.mult * n * _dist(o, g) for r in rows for o, n in r.counts.items()), sp.Integer(0))
+        D = N + sp.cancel(S) ** (1 / g)
+        for r in rows:
+            for o, n in r.counts.items():
+                out[(r.name, o)] = (sp.cancel(n / D), sp.cancel(n * _dist(o, g)))
+        return out
+    if metric != "uoc":
+        raise ValueError(f"metric must be 'uoc' or 'oc', got {metric!r}")
+    observed = [r for r in rows if sp.cancel(sum(r.counts.values())) != 0]
+    Kp = sp.cancel(sum((r.mult for r in observed), sp.Integer(0)))
+    S = sp.Integer(0)
+    for r in observed:
+        Nr = sum(r.counts.values())
+        S += r.mult * sum(n / Nr * _dist(o, g) for o, n in r.counts.items())
+    D = Kp + Kp ** (1 - g) * sp.cancel(S) ** (1 / g)
+    for r in rows:
+        Nr = sum(r.counts.values())
+        for o, n in r.counts.items():
+            p = n / Nr if r in observed else sp.Integer(0)
+            out[(r.name, o)] = (sp.cancel(p / D), sp.cancel(p * _dist(o, g) / Kp))
+    return out
+
+
+# ---------------------------------------------------------------------------
+# path structure lemmas
+# ---------------------------------------------------------------------------
+def _single_cell_lines(w, cell):
+    r"""Lines of a matrix with a single nonzero cell, off the diagonal.
+
+    Lemma.  Every other cell has ``b = q = 0``, so a path costs
+    :math:`1 - b + \beta q` if it passes through the cell and :math:`1`
+    otherwise; both kinds exist (any cell lies on some monotone path, and the
+    diagonal path avoids an off-diagonal cell).  Hence the index is the lower
+    envelope of these two lines.
+    """
+    bc, qc = w[cell]
+    return [(sp.Integer(1), sp.Integer(0)), (1 - bc, qc)]
+
+
+def _band1_function(rows, gaps, w, n, n0):
+    r"""The index of a band-1 (tridiagonal) matrix as a :class:`PL` in beta.
+
+    Lemma.  Let :math:`w = -b + \beta q` (cardoso2011 §3.4) for a matrix whose
+    counts vanish outside :math:`|r-c| \le 1`.  Then
+
+    .. math:: \min_{\text{path}}\Big(1 + \sum_{\text{path}} w\Big)
+              = 1 + \sum_{i} w_{i,i}
+              + \sum_{g=1}^{K-1} \min(0,\, w_{g,g+1},\, w_{g+1,g}).
+
+    Proof.  A monotone path meets every anti-diagonal :math:`r + c = \ell` at
+    most once.  On an even level :math:`2i` the only band cell is
+    :math:`(i,i)`, where :math:`w \le 0` (penalty 0); elsewhere on that level
+    :math:`w = 0`.  On an odd level :math:`2g+1` the band cells are
+    :math:`(g,g+1)` and :math:`(g+1,g)`.  So a path costs at least the right
+    side; and the path through every diagonal cell that, between
+    :math:`(g,g)` and :math:`(g+1,g+1)`, takes the better of the two band
+    cells when its :math:`w < 0` (and the diagonal step otherwise) attains it.
+
+    ``rows``: row kinds with multiplicities; ``gaps``: ``(upper row kind,
+    lower row kind, multiplicity)`` for the gaps between consecutive rows.
+    """
+    base = 1 - sum((r.mult * w[(r.name, 0)][0] for r in rows if 0 in r.counts), sp.Integer(0))
+    total = PL((sp.Integer(0),), ((sp.cancel(base), sp.Integer(0)),), n, n0)
+    zero = (sp.Integer(0), sp.Integer(0))
+    for upper, lower, mult in gaps:
+        lines = [(sp.Integer(0), sp.Integer(0))]
+        for key in ((upper, 1), (lower, -1)):
+            bc, qc = w.get(key, zero)
+            lines.append((-bc, qc))
+        total = total + lower_envelope(lines, n, n0).scale(mult)
+    return total
+
+
+def _band1_rows_of_matrix(cm):
+    """Row kinds and gaps of a concrete band-1 matrix (each row its own kind)."""
+    Kc = len(cm)
+    rows = [_Row(f"r{i}", 1, {o: sp.Integer(int(cm[i][i + o])) for o in (-1, 0, 1)
+                              if 0 <= i + o < Kc and cm[i][i + o]}) for i in range(Kc)]
+    gaps = [(f"r{g}", f"r{g + 1}", 1) for g in range(Kc - 1)]
+    for i in range(Kc):
+        for j in range(Kc):
+            if abs(i - j) > 1 and cm[i][j]:
+                raise ValueError("the matrix is not band-1 (tridiagonal)")
+    return rows, gaps
+
+
+def band1_envelope(cm, metric="uoc", gamma=1):
+    """The lemma of :func:`_band1_function` applied to a concrete tridiagonal matrix.
+
+    A parameter-free :class:`analytic._pl.PL`; the tests compare it with
+    :func:`numeric.path_envelope` to confirm the lemma.
+
+    Examples
+    --------
+    >>> band1_envelope([[1, 1], [1, 1]]).piecewise(beta)
+    Piecewise((beta/4 + 1/2, beta < 2/3), (2/3, True))
+    """
+    rows, gaps = _band1_rows_of_matrix(cm)
+    return _band1_function(rows, gaps, _weights(rows, metric, gamma), None, 1)
+
+
+# ---------------------------------------------------------------------------
+# single sample
+# ---------------------------------------------------------------------------
+def _single_sample_functions(gamma=1):
+    rows = [_Row("sample", sp.Integer(1), {d: sp.Integer(1)})]
+    out = {}
+    for metric in ("oc", "uoc"):
+        w = _weights(rows, metric, gamma)
+        out[metric] = lower_envelope(_single_cell_lines(w, ("sample", d)), d, 1)
+    return out
+
+
+def single_sample_forms(gamma=1):
+    r"""OC, UOC and A_UOC of a matrix holding one sample at distance ``d`` from the diagonal.
+
+    .. math:: OC_\beta^\gamma = UOC_\beta^\gamma
+              = \min\Big(1,\ \frac{d}{1+d} + \beta d^\gamma\Big), \qquad
+              A_{UOC} = 1 - \frac{1}{2d(d+1)^2}\ (\gamma = 1)
+
+    (the display is what the derivation returns for ``gamma = 1``; it is not
+    typed into the code).  silva2018 Fig. 2 and §IV.A, cardoso2011 §3.2 and
+    Fig. 4.  Derived from the weights of eq. 7 and eq. 28 of a matrix whose
+    only nonzero cell holds one sample at distance ``d`` (``N = 1``,
+    ``M = d``; for UOC ``K' = 1``, ``M' = d``) and the two-line lemma of
+    :func:`_single_cell_lines`; the breakpoint is decided for every integer
+    ``d >= 1``.  Valid for any ``K > d`` and any position of the cell.
+
+    Parameters
+    ----------
+    gamma : positive integer, default 1
+
+    Returns
+    -------
+    dict
+        ``"oc"``, ``"uoc"``: ``Piecewise`` in :data:`analytic.d` and
+        :data:`analytic.beta`; ``"a_uoc"``: expression in ``d``
+        (:math:`\int_0^1 UOC_\beta^1 d\beta`, only for ``gamma = 1``, else
+        ``None``); ``"method"``: how they were obtained.
+
+    Examples
+    --------
+    >>> f = single_sample_forms()
+    >>> f["oc"]
+    Piecewise((beta*d + d/(d + 1), beta < 1/(d*(d + 1))), (1, True))
+    >>> f["a_uoc"]
+    1 - 1/(2*d*(d + 1)**2)
+    """
+    fns = _single_sample_functions(gamma)
+    a = None
+    if gamma == 1:
+        a = 1 + sp.factor(fns["uoc"].integral(0, 1) - 1)
+    return {
+        "oc": fns["oc"].piecewise(beta),
+        "uoc": fns["uoc"].piecewise(beta),
+        "a_uoc": a,
+        "method": "symbolic: weights of cardoso2011 eq. 7 / silva2018 eq. 28 for one sample "
+                  "at distance d, two-line lemma, envelope decided for all integers d >= 1",
+    }
+
+
+# ---------------------------------------------------------------------------
+# tridiagonal matrices
+# ---------------------------------------------------------------------------
+def _tridiagonal_description(k):
+    """Row kinds and gaps of the K-class tridiagonal matrix of ones.
+
+    ``k = K`` (symbolic, valid for K >= 3) or ``k = 2``.
+    """
+    one = sp.Integer(1)
+    first = _Row("first", one, {0: one, 1: one})
+    last = _Row("last", one, {-1: one, 0: one})
+    if k == 2:
+        return [first, last], [("first", "last", one)]
+    interior = _Row("interior", k - 2, {-1: one, 0: one, 1: one})
+    rows = [first, interior, last]
+    gaps = [("first", "interior", one), ("interior", "interior", k - 3), ("interior", "last", one)]
+    assert sp.cancel(sum(r.mult for r in rows) - k) == 0
+    assert sp.cancel(sum(g[2] for g in gaps) - (k - 1)) == 0
+    return rows, gaps
+
+
+def _tridiagonal_functions():
+    """Per metric ``{"general": PL for K >= 3, 2: PL at K = 2}`` and classical totals."""
+    out = {}
+    for key, k, n, n0 in (("general", K, K, 3), (2, sp.Integer(2), None, 1)):
+        rows, gaps = _tridiagonal_description(k)
+        out.setdefault("totals", {})[key] = _totals(rows)
+        for metric in ("oc", "uoc"):
+            w = _weights(rows, metric, 1)
+            out.setdefault(metric, {})[key] = _band1_function(rows, gaps, w, n, n0)
+    return out
+
+
+def _same(f: PL, g: PL):
+    return (len(f.breaks) == len(g.breaks)
+            and all(sp.simplify(x - y) == 0 for x, y in zip(f.breaks, g.breaks))
+            and all(sp.simplify(x[0] - y[0]) == 0 and sp.simplify(x[1] - y[1]) == 0
+                    for x, y in zip(f.lines, g.lines)))
+
+
+def tridiagonal_forms():
+    r"""MER, MAE, UOC, A_UOC and OC of the K-class tridiagonal matrix of ones, and their limits.
+
+    The matrix has ones on the main, sub- and super-diagonal (``N = 3K - 2``
+    samples).  silva2018 Fig. 3 and §IV.A, cardoso2011 §4 ("Tridiagonal
+    matrices") and Fig. 5, with ``gamma = 1``.
+
+    Derivation (symbolic, for every integer ``K >= 2``): the matrix is
+    described by its row kinds (one first row, ``K - 2`` interior rows, one
+    last row); :func:`_weights` computes the weights of cardoso2011 eq. 7 and
+    silva2018 eq. 28 from that description; the band-1 lemma of
+    :func:`_band1_function` reduces the minimisation over paths to one
+    three-line envelope per kind of gap between consecutive rows; the
+    envelopes are decided for all ``K >= 3`` and the case ``K = 2`` (no
+    interior row) is derived separately, kept as its own branch
+    ``Eq(K, 2)`` only where it differs.  MER and MAE are the totals of the
+    description.  Limits are pointwise as ``K -> oo`` (for fixed ``beta``,
+    resp. fixed ``b``).
+
+    Returns
+    -------
+    dict
+        ``"mer"``, ``"mae"``: expressions in :data:`analytic.K`;
+        ``"uoc"``: in ``K`` and :data:`analytic.beta`;
+        ``"a_uoc"``: in ``K``;
+        ``"oc"``: :math:`OC_\beta^1` at :math:`\beta = b/(N(K-1))`
+        (cardoso2011 §4's scaling), in ``K`` and :data:`analytic.b`;
+        ``"limits"``: the same keys, each form's limit as ``K -> oo``;
+        ``"method"``: how the forms were obtained.
+
+    Examples
+    --------
+    >>> f = tridiagonal_forms()
+    >>> f["mer"], f["limits"]["mer"]
+    (2*(K - 1)/(3*K - 2), 2/3)
+    >>> f["limits"]["oc"], f["limits"]["a_uoc"]
+    (3/5, 37/50)
+    """
+    fns = _tridiagonal_functions()
+    N, diag, err = fns["totals"]["general"]
+    # the totals need no interior row: the K >= 3 expressions hold at K = 2
+    assert tuple(v.subs(K, 2) for v in (N, diag, err)) == fns["totals"][2]
+    mer = sp.factor(sp.cancel(1 - diag / N))
+    mae = sp.factor(sp.cancel(err / N))
+    forms, limits = {"mer": mer, "mae": mae}, {"mer": sp.limit(mer, K, sp.oo),
+                                               "mae": sp.limit(mae, K, sp.oo)}
+
+    uoc_g, uoc_2 = fns["uoc"]["general"], fns["uoc"][2]
+    oc_g, oc_2 = fns["oc"]["general"], fns["oc"][2]
+    # OC at beta = b / (N (K - 1)): rescale the variable
+    scale = 1 / (N * (K - 1))
+    oc_b_g = oc_g.rescale(scale)
+    oc_b_2 = oc_2.rescale(scale.subs(K, 2))
+
+    def pick(general, special, var):
+        if _same(general.subs(2), special):
+            return general.piecewise(var)
+        return sp.Piecewise((special.piecewise(var), sp.Eq(K, 2)),
+                            (general.piecewise(var), True), evaluate=False)
+
+    forms["uoc"] = pick(uoc_g, uoc_2, beta)
+    a_g, a_2 = uoc_g.integral(0, 1), uoc_2.integral(0, 1)
+    forms["a_uoc"] = a_g if sp.simplify(a_g.subs(K, 2) - a_2) == 0 else \
+        sp.Piecewise((a_2, sp.Eq(K, 2)), (a_g, True), evaluate=False)
+    forms["oc"] = pick(oc_b_g, oc_b_2, b)
+    limits["uoc"] = uoc_g.limit().piecewise(beta)
+    limits["a_uoc"] = sp.limit(a_g, K, sp.oo)
+    limits["oc"] = oc_b_g.limit().piecewise(b)
+    forms["limits"] = limits
+    forms["method"] = (
+        "symbolic for every integer K >= 2: weights of cardoso2011 eq. 7 / silva2018 eq. 28 "
+        "from the row-kind description, band-1 path lemma, envelopes decided for all K >= 3 "
+        "(K = 2 derived separately); limits pointwise as K -> oo")
+    return forms

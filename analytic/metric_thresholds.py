@@ -1,0 +1,197 @@
+r"""Thresholds on beta: when the diagonal path is optimal, when OC fails the triangle inequality.
+
+* :func:`appendix_a_triangle` — cardoso2011 Appendix A: the three 2 x 2
+  matrices built from the vectors a, b, c, their OC as exact ``Piecewise``
+  in beta for symbolic ``N``, and the exact set of beta on which
+  :math:`OC(a,b) + OC(b,c) < OC(a,c)`.
+* :func:`diagonal_threshold` — the smallest beta from which the diagonal
+  path is optimal for *every* matrix: ``1/(N+1)`` for OC (cardoso2011
+  Appendix A), ``1`` for UOC (silva2018 §III.A), with a symbolic
+  certificate and the matrices showing each bound cannot be lowered.
+
+Every ``OC`` here is the envelope of the lines of *all* monotone paths of a
+small matrix with symbolic counts (:func:`path_lines`), decided for all
+integer values of the parameter by :func:`analytic._pl.lower_envelope`.
+"""
+
+from __future__ import annotations
+
+import sympy as sp
+
+from analytic._pl import lower_envelope
+from analytic.forms import _Row, _weights
+from analytic.symbols import N, beta
+
+__all__ = ["path_lines", "confusion_matrix_symbolic", "appendix_a_triangle",
+           "diagonal_threshold"]
+
+
+def _monotone_paths(k):
+    def walk(r, c):
+        if (r, c) == (k - 1, k - 1):
+            yield ((r, c),)
+            return
+        for dr, dc in ((1, 1), (1, 0), (0, 1)):
+            if r + dr < k and c + dc < k:
+                for rest in walk(r + dr, c + dc):
+                    yield ((r, c),) + rest
+    return list(walk(0, 0))
+
+
+def path_lines(matrix, metric="oc", gamma=1):
+    r"""The line :math:`(a_p, s_p)` of every monotone path of a small matrix.
+
+    ``matrix``: a K x K nested list of counts, possibly symbolic.  The
+    weights are those of cardoso2011 eq. 7 (``"oc"``) or silva2018 eq. 28
+    (``"uoc"``); a path costs :math:`1 - \sum_p b + \beta\sum_p q`.  All
+    :math:`D(K)` (Delannoy) paths are listed, so keep K small.
+
+    Examples
+    --------
+    >>> sorted(path_lines([[1, 1], [0, 1]]), key=str)
+    [(1/2, 0), (1/2, 0), (1/4, 1)]
+    """
+    k = len(matrix)
+    rows = []
+    for i, row in enumerate(matrix):
+        counts = {j - i: sp.sympify(v) for j, v in enumerate(row) if sp.sympify(v) != 0}
+        rows.append(_Row(f"r{i}", sp.Integer(1), counts))
+    w = _weights(rows, metric, gamma)
+    zero = (sp.Integer(0), sp.Integer(0))
+    lines = []
+    for path in _monotone_paths(k):
+        cells = [w.get((f"r{r}", c - r), zero) for r, c in path]
+        lines.append((sp.cancel(1 - sum(x[0] for x in cells)), sp.cancel(sum(x[1] for x in cells))))
+    return lines
+
+
+def confusion_matrix_symbolic(true, pred, k):
+    """Counts ``C[i][j] = #{t : true[t] = i+1, pred[t] = j+1}`` of label lists.
+
+    A label list may start with ``("repeat", label, count)`` for ``count``
+    copies of ``label`` (``count`` symbolic), as cardoso2011 Appendix A writes
+    its vectors ``(1, ..., 1, 1, 2)``.
+    """
+    C = [[sp.Integer(0)] * k for _ in range(k)]
+    t_rep, p_rep = true[0], pred[0]
+    if t_rep[0] != "repeat" or p_rep != t_rep:
+        raise ValueError("both vectors must start with the same ('repeat', label, count)")
+    _, lab, cnt = t_rep
+    C[lab - 1][lab - 1] += cnt
+    for t, p in zip(true[1:], pred[1:]):
+        C[t - 1][p - 1] += 1
+    return C
+
+
+def appendix_a_triangle(gamma=1):
+    r"""cardoso2011 Appendix A: where OC violates the triangle inequality on its three matrices.
+
+    The vectors (length ``N``) are :math:`a = (1,\dots,1,1,2)`,
+    :math:`b = (1,\dots,1,1,1)`, :math:`c = (1,\dots,1,2,1)`.  Their
+    confusion matrices are built from the vectors, their
+    :math:`OC_\beta^\gamma` derived as the envelope of all path lines for
+    every integer ``N >= 2``, and the set
+    :math:`\{\beta \ge 0 : OC(a,b) + OC(b,c) - OC(a,c) < 0\}` computed piece
+    by piece.
+
+    Returns
+    -------
+    dict
+        ``"matrices"``: ``{"ab", "bc", "ac"}`` nested lists in ``N``;
+        ``"oc"``: the same keys, ``Piecewise`` in :data:`analytic.beta`;
+        ``"violation"``: list of intervals ``(lo, hi)`` (``[lo, hi)``);
+        ``"bound"``: ``hi`` when the set is one interval from 0, else ``None``;
+        ``"method"``.
+
+    Examples
+    --------
+    >>> appendix_a_triangle()["bound"]
+    (N - 1)/((N + 1)*(N + 2))
+    """
+    rep = ("repeat", 1, N - 2)
+    vec = {"a": [rep, 1, 2], "b": [rep, 1, 1], "c": [rep, 2, 1]}
+    mats = {xy: confusion_matrix_symbolic(vec[xy[0]], vec[xy[1]], 2) for xy in ("ab", "bc", "ac")}
+    fns = {xy: lower_envelope(path_lines(m, "oc", gamma), N, 2) for xy, m in mats.items()}
+    diff = fns["ab"] + fns["bc"] + fns["ac"].scale(-1)
+    neg = diff.negative_set()
+    bound = sp.factor(neg[0][1]) if len(neg) == 1 and neg[0][0] == 0 else None
+    return {
+        "matrices": mats,
+        "oc": {xy: f.piecewise(beta) for xy, f in fns.items()},
+        "violation": neg,
+        "bound": bound,
+        "method": "symbolic for every integer N >= 2: all-path envelopes of cardoso2011 eq. 7, "
+                  "OC(a,b) + OC(b,c) - OC(a,c) decided piece by piece",
+    }
+
+
+def diagonal_threshold(metric="oc"):
+    r"""The smallest beta that makes the diagonal path optimal for every matrix.
+
+    For a path :math:`p` let :math:`B_p` be its benefit and :math:`Q_p` its
+    penalty.  Off-diagonal cells have :math:`|r-c|^\gamma \ge 1`, so the
+    benefit a path gains over the diagonal is at most its off-diagonal count,
+    which is at most its penalty sum :math:`P_p`:
+
+    * OC (cardoso2011 eq. 7): :math:`\text{cost}_p - \text{cost}_{diag}
+      \ge P_p\,(\beta - 1/(N+M))` and :math:`M \ge 1` whenever
+      :math:`P_p > 0`, so :math:`\beta \ge 1/(N+1)` suffices
+      (cardoso2011 Appendix A).  With :math:`M = 1 + m`,
+      :math:`\frac{1}{N+1} - \frac{1}{N+M} = \frac{m}{(N+1)(N+1+m)} \ge 0`
+      is the certificate returned.  The bound is attained by
+      :math:`CM(a,b) = [[N-1, 0], [1, 0]]`, whose last breakpoint is derived.
+    * UOC (silva2018 eq. 22/28): :math:`\text{cost}_p - \text{cost}_{diag}
+      \ge Q_p\,(\beta - K'/(K' + K'^{1-\gamma}M'))` with :math:`M' > 0`, so
+      :math:`\beta \ge 1` suffices (silva2018 §III.A).  It cannot be
+      lowered: for :math:`[[n, 1], [0, 1]]` the derived last breakpoint tends
+      to 1 as :math:`n \to \infty`.
+
+    Returns
+    -------
+    dict
+        ``"bound"`` (the sufficient value), ``"certificate"`` (an expression
+        proved identically zero and a quantity proved nonnegative),
+        ``"witness"`` (matrix, its last breakpoint, and the limit or value
+        showing tightness), ``"method"``.
+
+    Examples
+    --------
+    >>> diagonal_threshold("oc")["witness"]["last_breakpoint"]
+    1/(N + 1)
+    >>> diagonal_threshold("uoc")["witness"]["limit"]
+    1
+    """
+    if metric == "oc":
+        m = sp.Symbol("m", nonnegative=True)
+        M = 1 + m
+        gap = sp.Rational(1) / (N + 1) - 1 / (N + M)
+        closed = m / ((N + 1) * (N + 1 + m))
+        matrix = [[N - 1, 0], [1, 0]]
+        f = lower_envelope(path_lines(matrix, "oc"), N, 2)
+        return {
+            "bound": 1 / (N + 1),
+            "certificate": {"identity": sp.simplify(gap - closed), "nonnegative": closed,
+                            "is_nonnegative": closed.is_nonnegative},
+            "witness": {"matrix": matrix, "last_breakpoint": sp.factor(f.breaks[-1]),
+                        "attains": sp.simplify(f.breaks[-1] - 1 / (N + 1)) == 0},
+            "method": "symbolic inequality chain (certificate) + all-path envelope of the "
+                      "witness matrix for every integer N >= 2",
+        }
+    if metric == "uoc":
+        n = sp.Symbol("n", integer=True, positive=True)
+        Kp, Mp = sp.symbols("Kprime Mprime", positive=True)
+        matrix = [[n, 1], [0, 1]]
+        f = lower_envelope(path_lines(matrix, "uoc"), n, 1)
+        last = sp.factor(f.breaks[-1])
+        g = sp.Symbol("gamma", positive=True)
+        slack = sp.simplify(1 - Kp / (Kp + Kp ** (1 - g) * Mp))
+        return {
+            "bound": sp.Integer(1),
+            "certificate": {"identity": sp.simplify(slack - Kp ** (1 - g) * Mp / (Kp + Kp ** (1 - g) * Mp)),
+                            "nonnegative": slack, "is_nonnegative": slack.is_positive},
+            "witness": {"matrix": matrix, "last_breakpoint": last,
+                        "limit": sp.limit(last, n, sp.oo)},
+            "method": "symbolic inequality chain (certificate) + all-path envelope of the "
+                      "witness family for every integer n >= 1, limit n -> oo",
+        }
+    raise ValueError(f"metric must be 'uoc' or 'oc', got {metric!r}")
