@@ -1,3 +1,7 @@
 """ordinal-verify analytic models: closed forms derived with SymPy."""
 
 from analytic.symbols import K, L, N, b, beta, d, r, x
+from analytic.uoc import a_uoc, oc_piecewise, uoc_piecewise
+from analytic.forms import single_sample_forms, tridiagonal_forms
+from analytic.metric_thresholds import appendix_a_triangle, diagonal_threshold
+from analytic.oc_general import covering_path, oc00_forms
