@@ -25,8 +25,9 @@ from typing import Any
 
 import numpy as np
 
+from ._arith import get_arithmetic
 from ._common import Prepared, prepare
-from ._validation import check_beta, check_gamma
+from ._validation import check_beta, check_counts, check_gamma
 
 __all__ = ["oc", "uoc", "a_uoc", "path_envelope", "Envelope", "optimal_path"]
 
@@ -177,18 +178,45 @@ def _weights(cm, metric, gamma, arithmetic, min_classes=1):
     return p, b, q
 
 
+#: A float stack is evaluated in blocks of about this many cells (at least
+#: ``_BLOCK_MIN`` matrices), so that a block's temporaries stay in cache.
+_BLOCK_CELLS = 1 << 17
+_BLOCK_MIN = 256
+
+
 def _evaluate(cm, beta, gamma, arithmetic, metric):
+    if get_arithmetic(arithmetic).name == "float":
+        return _evaluate_float(cm, beta, gamma, metric)
     p, b, q = _weights(cm, metric, gamma, arithmetic)
     lead = p.lead_shape
     beta = _beta_array(beta, lead, p.ctx)
     K = p.K
-    if p.ctx.name == "float":
-        value = _optimal_value_float(b.reshape(-1, K, K), q.reshape(-1, K, K), beta.reshape(-1))
-    else:
-        value, _ = _optimal_path(
-            b.reshape(-1, K, K), q.reshape(-1, K, K), beta.reshape(-1), p.ctx
-        )
+    value, _ = _optimal_path(
+        b.reshape(-1, K, K), q.reshape(-1, K, K), beta.reshape(-1), p.ctx
+    )
     return p.ctx.finalize(value.reshape(lead))
+
+
+def _evaluate_float(cm, beta, gamma, metric):
+    """:func:`_evaluate` in float64: validated once, then weights and DP block by block.
+
+    The same checks in the same order (gamma, counts, beta) and, per matrix,
+    the same operations as the unblocked evaluation, so the same values.
+    """
+    ctx = get_arithmetic("float")
+    check_gamma(gamma)
+    counts = check_counts(cm)
+    lead, K = counts.shape[:-2], counts.shape[-1]
+    beta = _beta_array(beta, lead, ctx).reshape(-1)
+    flat = counts.reshape(-1, K, K)
+    weights = _oc_weights if metric == "oc" else _uoc_weights
+    out = np.empty(flat.shape[0])
+    step = max(_BLOCK_MIN, _BLOCK_CELLS // (K * K))
+    for s in range(0, flat.shape[0], step):
+        c = flat[s:s + step]
+        b, q = weights(Prepared(counts=c, n=ctx.asarray(c), ctx=ctx), gamma)
+        out[s:s + step] = _optimal_value_float(b, q, beta[s:s + step])
+    return ctx.finalize(out.reshape(lead))
 
 
 def oc(cm, beta, *, gamma=1, arithmetic="float"):
