@@ -260,17 +260,99 @@ plt.show()
 # A confusion matrix with **one** sample, at distance $d = |r - c|$ from
 # the diagonal, is the simplest test of an index: $\tau_b$, $R_s$ and
 # $r_{int}$ need pairs of samples and are not even defined, while MER jumps
-# from 0 to 1 at $d = 1$.  OC and UOC grow smoothly with $d$.
+# from 0 to 1 at $d = 1$.
 #
-# The closed forms below come from the `analytic` package, which derives
-# them from the path envelope (not from a grid of values).
+# Only two kinds of path matter: those through the sample's cell (benefit
+# $1/(N+M) = 1/(1+d)$, penalty $d^\gamma$) and those avoiding it (benefit 0,
+# cost 1).  So the index is the lower envelope of two lines; cardoso2011
+# §3.2 prints it as $OC^\gamma_\beta = \min\big(1,\ 1 - \frac{1}{1+|r-c|} +
+# \beta|r-c|\big)$.  `analytic.forms.single_sample_forms` derives it
+# symbolically from eq. 7 and eq. 28 (with $N = 1$, $K' = 1$) and decides
+# the breakpoint for every integer $d \ge 1$, and integrates $A_{UOC}$:
+
+# %%
+from analytic.forms import single_sample_forms
+from analytic.symbols import d
+
+single = single_sample_forms()
+single_g2 = single_sample_forms(gamma=2)
+display(Markdown(
+    f"$$OC^1_\\beta = UOC^1_\\beta = {sp.latex(single['uoc'])}$$\n\n"
+    f"$$A_{{UOC}} = {sp.latex(single['a_uoc'])}$$\n\n"
+    f"$$OC^2_\\beta = {sp.latex(single_g2['oc'])}$$\n\n"
+    f"*method:* {single['method']}"))
+assert single["oc"] == single["uoc"]      # one sample: N = 1 and K' = 1, so OC and UOC coincide
+
+# %% [markdown]
+# The curves below are the closed forms at $d = 0, 1, \dots, 10$ ($d = 0$:
+# the sample is on the diagonal and every index is 0); the small black
+# crosses are `numeric.uoc` / `numeric.oc` on the actual one-sample
+# matrices, as a check.
 
 # %% tags=["figure:silva2018-fig2"]
-# single-sample curves: built from analytic.forms.single_sample_forms() (pending)
-print("analytic.forms.single_sample_forms() has not landed yet")
+ds = np.arange(0, 11)
+
+
+def on_grid(form, b=None):
+    """A closed form in d (and beta = b) evaluated exactly at d = 0..10; 0 at d = 0 (on the diagonal)."""
+    if b is not None:
+        form = form.subs(beta, sp.nsimplify(b))
+    return np.array([0.0] + [float(form.subs(d, int(k))) for k in ds[1:]])
+
+
+def one_sample(dist):
+    """The (dist+1)-class matrix with one sample in cell (0, dist)."""
+    cm = np.zeros((dist + 1, dist + 1), dtype=int)
+    cm[0, dist] = 1
+    return cm
+
+
+fig, ax = plt.subplots(figsize=(7, 4.2))
+for b, col in zip((0, 0.01, 0.05, 0.1, 0.25, 1), plt.cm.viridis(np.linspace(0, 0.85, 6))):
+    ax.plot(ds, on_grid(single["uoc"], b), "o-", ms=4, color=col, label=f"$UOC_\\beta$, β = {b}")
+    ax.plot(ds, [float(numeric.uoc(one_sample(k), b)) for k in ds], "x", color="black", ms=4)
+ax.plot(ds, on_grid(single["a_uoc"]), "s--", ms=5, color="tab:red", lw=2, label="$A_{UOC}$")
+ax.plot(ds, [float(numeric.a_uoc(one_sample(k))) for k in ds], "x", color="black", ms=4)
+ax.set_xlabel("distance of the sample to the diagonal, $d = |r - c|$")
+ax.set_ylabel("index")
+ax.set_xticks(ds)
+ax.set_ylim(-0.02, 1.05)
+ax.set_title("silva2018 Fig. 2: UOC and $A_{UOC}$ of a single sample")
+ax.legend(loc="lower right", fontsize=8)
+plt.show()
 
 # %% tags=["figure:cardoso2011-fig4"]
-print("analytic.forms.single_sample_forms() has not landed yet")
+fig, axes = plt.subplots(1, 2, figsize=(12, 4.2), sharey=True)
+for ax, forms, g in ((axes[0], single, 1), (axes[1], single_g2, 2)):
+    for b, col in zip((0, 0.05, 0.1, 0.25, 0.5), plt.cm.plasma(np.linspace(0, 0.8, 5))):
+        ax.plot(ds, on_grid(forms["oc"], b), "o-", ms=4, color=col, label=f"β = {b}")
+        ax.plot(ds, [float(numeric.oc(one_sample(k), b, gamma=g)) for k in ds], "x", color="black", ms=4)
+    ax.step(ds, [0] + [1] * (len(ds) - 1), where="post", color="grey", ls=":", label="MER")
+    ax.set_xlabel("$d = |r - c|$")
+    ax.set_xticks(ds)
+    ax.set_title(f"cardoso2011 Fig. 4: $OC^{g}_\\beta$ of a single sample (γ = {g})")
+    ax.legend(loc="lower right", fontsize=8)
+axes[0].set_ylabel("$OC^\\gamma_\\beta$")
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# **What to look at.**
+#
+# * Every curve rises from 0 towards 1 as the sample moves away from the
+#   diagonal, and reaches 1 for good once the penalty $\beta d^\gamma$ makes
+#   the path through the sample more expensive than the diagonal: from
+#   $d(d+1) \ge 1/\beta$ on (γ = 1).  The larger β, the sooner.
+# * β = 0 is the pure ranking view: $d/(1+d)$, which never reaches 1.
+# * At β = 0.5 the curve is already MER's step: $\frac12 + \frac12 = 1$ at
+#   $d = 1$ — cardoso2011 §3.2, "for β = 0.5, OC already equals the MER".
+# * $A_{UOC} = 1 - \frac{1}{2d(d+1)^2}$ does not depend on β.  It is the
+#   average of $UOC_\beta$ over $\beta \in [0, 1]$, and for $d \ge 1$ most
+#   of that range ($\beta \ge 1/(d(d+1))$, i.e. from β = 1/2 at $d = 1$,
+#   from β = 1/6 at $d = 2$) already gives 1: so $A_{UOC}$ runs close to the
+#   top, between the β = 0.25 and β = 1 curves (7/8 at $d = 1$, 35/36 at
+#   $d = 2$).
+# * With γ = 2 the penalty grows like $d^2$ and the curves reach 1 sooner.
 
 # %% [markdown]
 # ## 6. Exercises
@@ -333,3 +415,19 @@ same_uoc, same_oc
 # %%
 assert same_uoc and not same_oc
 assert numeric.optimal_path(cm_B7, B1) == numeric.optimal_path(cm_B, B1)
+
+# %% [markdown]
+# **Exercise 5.**  cardoso2011 §3.2 says that for β = 0.5 the single-sample
+# OC "already equals the MER".  Using the closed form `single["oc"]`, find
+# the smallest β for which a sample at distance $d = 1$ already scores 1,
+# and check with `numeric.oc` that at that β every $d = 1, \dots, 8$ scores
+# 1.
+
+# %%
+beta_mer = sp.solve(sp.Eq(single["oc"].args[0][0].subs(d, 1), 1), beta)[0]
+beta_mer
+
+# %%
+assert beta_mer == sp.Rational(1, 2)
+assert all(numeric.oc(one_sample(k), beta_mer, arithmetic="exact") == 1 for k in range(1, 9))
+assert numeric.oc(one_sample(1), beta_mer - sp.Rational(1, 100), arithmetic="exact") < 1
