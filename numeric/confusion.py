@@ -51,7 +51,7 @@ def confusion_matrix(y_true, y_pred, *, labels=None):
             f"mismatched label vectors: y_true has {t.shape[0]} labels, y_pred has {p.shape[0]}"
         )
     if labels is None:
-        if np.issubdtype(t.dtype, np.integer) and np.issubdtype(p.dtype, np.integer) and t.size:
+        if _all_integer(t, p) and t.size:
             return _integer_fast_path(t, p)
         lab = np.unique(np.concatenate([t, p]))
     else:
@@ -60,6 +60,10 @@ def confusion_matrix(y_true, y_pred, *, labels=None):
             raise ValueError("labels must be a non-empty 1-D sequence")
         if np.unique(lab).size != lab.size:
             raise ValueError("labels must not repeat")
+        if lab.dtype.kind in "iu" and _all_integer(t, p) and t.size:
+            cm = _integer_labels_fast_path(t, p, lab)
+            if cm is not None:
+                return cm
     K = lab.size
     order = np.argsort(lab, kind="stable")
     sorted_lab = lab[order]
@@ -82,13 +86,52 @@ def confusion_matrix(y_true, y_pred, *, labels=None):
 _CHUNK = 1 << 16
 
 
+def _all_integer(t, p):
+    return np.issubdtype(t.dtype, np.integer) and np.issubdtype(p.dtype, np.integer)
+
+
 def _integer_fast_path(t, p):
-    """Integer labels, no ``labels``: count on the value range, keep observed classes.
+    """Integer labels, no ``labels``: count on the value range, keep observed classes."""
+    counted = _count_value_range(t, p)
+    if counted is None:
+        lab = np.unique(np.concatenate([t, p]))
+        return confusion_matrix(t, p, labels=lab)
+    acc, _ = counted
+    present = (acc.sum(axis=0) + acc.sum(axis=1)) > 0
+    if present.all():
+        return acc.astype(np.int64, copy=False)
+    return acc[np.ix_(present, present)].astype(np.int64)
+
+
+def _integer_labels_fast_path(t, p, lab):
+    """Integer labels and integer ``labels``: count on the value range, then
+    place each observed value at its position in ``labels``.
+
+    ``None`` (the general path decides, and names a stray label) when the
+    range is too wide or an observed value is not in ``labels``.
+    """
+    counted = _count_value_range(t, p)
+    if counted is None:
+        return None
+    acc, lo = counted
+    present = np.flatnonzero((acc.sum(axis=0) + acc.sum(axis=1)) > 0)
+    where = {v: i for i, v in enumerate(lab.tolist())}
+    idx = [where.get(lo + int(k)) for k in present]
+    if None in idx:
+        return None
+    K = lab.size
+    out = np.zeros((K, K), dtype=np.int64)
+    out[np.ix_(idx, idx)] = acc[np.ix_(present, present)]
+    return out
+
+
+def _count_value_range(t, p):
+    """Counts ``acc[i, j]`` of the pairs ``(lo + i, lo + j)`` over the value range, and ``lo``.
 
     The labels are counted chunk by chunk (``np.bincount`` of
     ``(t - lo) * span + (p - lo)`` over a cache-sized chunk); the value range
-    ``[lo, hi]`` grows as chunks reveal new extremes.  A wide or huge range
-    falls back to the general path (``np.unique`` of the labels).
+    ``[lo, hi]`` grows as chunks reveal new extremes.  ``None`` for a wide or
+    huge range (the callers use the general path).
     """
     n = t.size
     lo = hi = span = off = None
@@ -103,8 +146,7 @@ def _integer_fast_path(t, p):
             nhi = chi if hi is None else max(hi, chi)
             nspan = nhi - nlo + 1
             if nspan > 4096 or nspan * nspan > 8 * n + 4096 or max(-nlo, nhi) >= 2**31:
-                lab = np.unique(np.concatenate([t, p]))
-                return confusion_matrix(t, p, labels=lab)
+                return None
             grown = np.zeros((nspan, nspan), dtype=np.intp)
             if acc is not None:
                 o = lo - nlo
@@ -118,7 +160,4 @@ def _integer_fast_path(t, p):
         if off:
             x -= off
         flat += np.bincount(x, minlength=span * span)
-    present = (acc.sum(axis=0) + acc.sum(axis=1)) > 0
-    if present.all():
-        return acc.astype(np.int64, copy=False)
-    return acc[np.ix_(present, present)].astype(np.int64)
+    return acc, lo
