@@ -247,10 +247,13 @@ md_table(["classifier", "MC (not printed)"] + list(george2016.TABLE_2_ROWS),
 # sample as stage III, so $\tau_b$ is undefined — the paper prints "NA".)
 # The distance $d$ reproduces for nine classifiers of ten; **glmnetcr is
 # printed 1.07**, while its accuracy 0.32 and the closed-form $TC_{max}$ give
-# $d = 0.70$.  A $d$ of 1.07 at that accuracy would need $MC \approx 0.83$.
-# The paper's $\max TC$ came from a numerical optimiser, ours from
-# binotto2024 Prop. 1; the toolkit's tests and ledger are the place where
-# such a mismatch gets its diagnosis — here we only record it.
+# $d = 0.70$.  A $d$ of 1.07 at that accuracy would need $MC \approx 0.83$,
+# i.e. a $\max TC$ about 0.22 times the true maximum — but SVM and
+# rpartScore share glmnetcr's test set (same class sizes, same
+# $\max TC$) and their printed $d$ need a $\max TC$ at least 0.73 times the
+# true one.  No single maximum explains the three colon cells: an error in
+# the source (corrected candidate 0.70).  The diagnosis, with exact
+# intervals, is in `proofs_tests/test_tables_george2016.py`.
 
 # %% tags=["figure:george2016-fig2"]
 markers = "osD^"
@@ -299,16 +302,24 @@ for k in t4:
 md_table(["matrix", "N", "Acc", "MC %", "d", "tie-break"], rows)
 
 # %% [markdown]
-# MC reproduces for all four, and the tie-break distances 0.12 and 0.04 too.
-# The printed $d$ values are all slightly *larger* than ours in the third
-# decimal, which is the direction one would expect if a numerical
-# optimiser stopped short of the true $\max TC$ (a smaller denominator gives
-# a larger MC) — a hypothesis, not a diagnosis.  It matters in Table 4(b):
-# the paper's distances (0.329 for Acc = 0.70, 0.331 for Acc = 0.80) put the
-# less accurate classifier ahead by a hair, ours (0.327 and 0.325) put the
-# more accurate one ahead by a hair — either way a near-tie, which the
-# tie-break settles in favour of Acc = 0.70.  Note also that the matrix
-# `T4a_0.70` holds 801 samples where the text says 800.
+# MC reproduces for all four, and the tie-break distances 0.12 and 0.04 too;
+# the printed $d$ values do **not**: each is slightly *larger* than ours.
+# `proofs_tests/test_tables_george2016.py` diagnoses it: one common
+# $\max TC$ equal to $s$ times the true maximum, with
+# $s \in (0.973276, 0.975684]$, reproduces all four cells.  The numerical
+# optimiser of george2016 stopped about 2.5 % short of the maximum that
+# binotto2024 Prop. 1 gives in closed form, which inflates MC and $d$.
+#
+# It matters in Table 4(b): the printed distances (0.329 for Acc = 0.70,
+# 0.331 for Acc = 0.80) put the less accurate classifier ahead by a hair;
+# with the true maximum (0.327 and 0.325) the more accurate one is ahead by
+# a hair.  Either way a near-tie, which the paper settles with the
+# tie-break, in favour of Acc = 0.70.
+#
+# One more slip: the printed matrix `T4a_0.70` sums to 801 where the text
+# says 800; the tests show that $f_{2,4} = 53 \to 52$ is the only one-unit
+# correction that restores $N = 800$ and the class sizes of the other three
+# matrices and reproduces every printed value.
 #
 # ## 6. Exercises
 #

@@ -1,0 +1,340 @@
+# %% [markdown]
+# # 5 · Classes that are intervals
+#
+# Often the ordered classes are **intervals** of a numeric variable: age
+# groups, income brackets, tumour sizes binned into ranges.  Then a mistake
+# between two wide classes is worse than one between two narrow classes, and
+# a class holding many samples in a short interval is "denser" than one
+# holding the same number in a long interval.  binotto2024 (Binotto &
+# Delgado, *How to adapt the performance metrics to ordinal classification
+# by intervals?*) carries the cost-sensitive metric of lesson 4 over to this
+# setting (§4), and asks how long the last, unbounded interval should be
+# taken (§5).
+#
+# In this lesson:
+#
+# 1. the two ingredients, Hausdorff distances and densities (eqs. 7–8);
+# 2. the interval cost and its maximum (eq. 9, Remark 4, Props. 4–5);
+# 3. binotto2024's toy example: $\widehat{TC}_{max}$ as a function of the
+#    last length $x$ and its minimum;
+# 4. the optimal last length as a function of $L$ (Prop. 6, Fig. 1), with
+#    the derived `Piecewise` in LaTeX.
+#
+# **Orientation.**  binotto2024 prints matrices *predicted × true* (rows =
+# predicted interval).  The toolkit uses rows = true class, so
+# `binotto2024.MATRICES` holds the transposes of `binotto2024.PRINTED`, and
+# `numeric.interval_cost_matrix` is the transpose of the paper's
+# $\widehat M$.
+
+# %%
+%matplotlib inline
+%config InlineBackend.figure_formats = ["png"]
+import numpy as np
+import matplotlib.pyplot as plt
+import sympy as sp
+from IPython.display import Markdown, display
+
+import numeric
+from analytic.sources import binotto2024
+
+plt.rcParams.update({"figure.dpi": 90, "font.size": 9, "axes.titlesize": 10})
+x, L = sp.symbols("x L", positive=True)      # the paper's last length and second length
+
+
+def printed(expr):
+    """A closed form printed in binotto2024 (a string of analytic.sources.binotto2024) as SymPy."""
+    return sp.sympify(expr, locals={"x": x, "L": L, "Max": sp.Max})
+
+# %% [markdown]
+# ## 1. Hausdorff distances and densities
+#
+# The classes are consecutive intervals $I_k = [a_k, b_k)$ of lengths
+# $\ell_k = b_k - a_k$, with $a_{k+1} = b_k$.  The distance between two
+# classes becomes the **Hausdorff distance** of the intervals (eq. 7),
+#
+# $$d(I_i, I_j) = \max\{|a_j - a_i|,\ |b_j - b_i|\}
+#   = \sum_{i<k<j}\ell_k + \max(\ell_i, \ell_j) \quad (i < j),$$
+#
+# and the class size $n_k$ in the cost weights is replaced by the
+# **density** $\delta_k = n_k/\ell_k$ (eq. 8).  With equal lengths $\ell$
+# everything reduces to lesson 4 scaled by $\ell$: $d(I_i,I_j) = \ell|i-j|$.
+
+# %% tags=["figure:hausdorff-densities"]
+lengths = [1, 3, 0.5, 2]
+counts = [10, 30, 20, 8]
+edges = np.concatenate([[0], np.cumsum(lengths)])
+D = numeric.hausdorff_distances(lengths)
+delta = np.array(counts) / np.array(lengths)
+
+fig = plt.figure(figsize=(14, 4))
+ax = fig.add_axes([0.04, 0.58, 0.42, 0.3])
+colors = plt.cm.Set2(np.arange(len(lengths)))
+for k, (a, bk) in enumerate(zip(edges[:-1], edges[1:])):
+    ax.barh(0, bk - a, left=a, height=0.5, color=colors[k], edgecolor="black")
+    ax.text((a + bk) / 2, 0, f"$I_{k + 1}$\nℓ = {lengths[k]}", ha="center", va="center", fontsize=8)
+i, j = 0, 2
+ax.annotate("", xy=(edges[j], 0.45), xytext=(edges[i], 0.45),
+            arrowprops=dict(arrowstyle="<->", color="tab:blue"))
+ax.annotate("", xy=(edges[j + 1], -0.45), xytext=(edges[i + 1], -0.45),
+            arrowprops=dict(arrowstyle="<->", color="tab:red"))
+ax.text(edges[j] / 2, 0.55, f"$|a_3 - a_1| = {edges[j] - edges[i]:g}$", color="tab:blue", ha="center", fontsize=8)
+ax.text((edges[i + 1] + edges[j + 1]) / 2, -0.72, f"$|b_3 - b_1| = {edges[j + 1] - edges[i + 1]:g}$",
+        color="tab:red", ha="center", fontsize=8)
+ax.set_ylim(-0.9, 0.9)
+ax.set_yticks([])
+ax.set_title(f"four classes as intervals: $d(I_1, I_3) = \\max(4, 3.5) = {D[0, 2]:g}$")
+ax.set_xlabel("the numeric variable")
+
+ax = fig.add_axes([0.04, 0.1, 0.42, 0.3])
+ax.bar(range(1, 5), delta, color=colors, edgecolor="black")
+for k in range(4):
+    ax.text(k + 1, delta[k], f"{counts[k]}/{lengths[k]} = {delta[k]:g}", ha="center", va="bottom", fontsize=8)
+ax.set_xticks(range(1, 5), [f"$I_{k}$" for k in range(1, 5)])
+ax.set_ylabel("density $\\delta_k = n_k/\\ell_k$")
+ax.set_ylim(0, delta.max() * 1.3)
+
+ax = fig.add_axes([0.52, 0.1, 0.2, 0.8])
+ax.imshow(D, cmap="Greens")
+for r in range(4):
+    for c in range(4):
+        ax.text(c, r, f"{D[r, c]:g}", ha="center", va="center", fontsize=9)
+ax.set_xticks(range(4), [f"$I_{k}$" for k in range(1, 5)])
+ax.set_yticks(range(4), [f"$I_{k}$" for k in range(1, 5)])
+ax.set_title("Hausdorff distances (eq. 7)")
+
+M = numeric.interval_cost_matrix(counts, lengths)
+ax = fig.add_axes([0.77, 0.1, 0.2, 0.8])
+ax.imshow(M, cmap="Purples")
+for r in range(4):
+    for c in range(4):
+        ax.text(c, r, f"{M[r, c]:.2f}", ha="center", va="center", fontsize=8,
+                color="white" if M[r, c] > 0.6 * M.max() else "black")
+ax.set_xticks(range(4), [f"{k}" for k in range(1, 5)])
+ax.set_yticks(range(4), [f"{k}" for k in range(1, 5)])
+ax.set_xlabel("predicted class")
+ax.set_ylabel("true class")
+ax.set_title("interval cost matrix (Remark 4)\nrows = TRUE class")
+plt.show()
+
+# %% [markdown]
+# **What to look at.**  $I_2$ is long and $I_3$ short, so $I_3$ is the
+# densest class (40 samples per unit) although $I_2$ has the most samples.
+# The Hausdorff distance between $I_1$ and $I_3$ (4) counts the whole of
+# $I_2$ in between plus the longer of the two ends.  In the cost matrix the
+# dearest errors are predictions into the *sparse* classes $I_1$ and
+# $I_4$ for samples far away: the weight $(\Delta - \delta_t)/\delta_p$,
+# $\Delta = \sum_k \delta_k$, replaces lesson 4's $(N - n_t)/n_p$.
+#
+# ## 2. Interval cost and its maximum
+#
+# With $n_{tp}$ the confusion counts (rows = true),
+#
+# $$\widehat{TC} = \frac1N \sum_{t,p} n_{tp}\,\frac{\Delta - \delta_t}{\delta_p}\, d(I_p, I_t)
+#   \quad\text{(eq. 9)},\qquad
+#   \widehat{TC}_{max} = \frac1N\sum_j n_j\,\frac{\Delta - \delta_j}{\delta_{\hat\imath_j}}\,
+#   d(I_{\hat\imath_j}, I_j),\quad
+#   \hat\imath_j = \arg\max_\ell \frac{d(I_\ell, I_j)}{\delta_\ell}
+#   \quad\text{(Prop. 4)},$$
+#
+# and $\widehat{STC} = \widehat{TC}/\widehat{TC}_{max} \in [0, 1]$ (Def. 3).
+# For two classes $\widehat{TC}_{max} = \max(\ell_1, \ell_2)$ (Prop. 5).
+# The toolkit's `numeric.interval_tc`, `interval_tc_max` and `interval_stc`
+# apply the formulas of lesson 4 (written once, in `numeric.cost`) to these
+# two ingredients.
+#
+# ## 3. The toy example: how long is the last interval?
+#
+# The last interval is often unbounded ("60 years and older").  Its sample
+# count is known — everything above its lower end — but the metric needs a
+# length $x$.  binotto2024 §5 proposes the $x$ that **minimises**
+# $\widehat{TC}_{max}$: the smaller the denominator of $\widehat{STC}$, the
+# better the metric separates two classifiers.
+#
+# The toy example: three intervals of lengths $1, 1, x$, five samples in
+# each, and two classifiers (printed predicted × true; transposed here):
+
+# %%
+for name in ("C_A", "C_B"):
+    display(Markdown(f"$C_{{{name[-1]}}}$ as printed (rows = predicted) "
+                     f"$= {sp.latex(sp.Matrix(binotto2024.PRINTED[name]))}$, "
+                     f"used as `binotto2024.MATRICES['{name}']` (rows = true) "
+                     f"$= {sp.latex(sp.Matrix(binotto2024.MATRICES[name]))}$"))
+
+# %% [markdown]
+# The paper prints $\widehat{TC}(C_A)$ in closed form,
+# $\frac{1}{15}\big(6 + \frac4x + (7 + x)\max(1, x)\big)$, and
+# $\widehat{TC}(C_B) - \widehat{TC}(C_A) = 2/15$ whatever $x$.  We check both
+# exactly with `numeric.interval_tc` at a few lengths:
+
+# %%
+CA, CB = (np.asarray(binotto2024.MATRICES[k]) for k in ("C_A", "C_B"))
+tc_A_printed = printed(binotto2024.TOY_PRINTED["TC_A"])
+for xv in (sp.Rational(1, 3), sp.sqrt(2) / 2, 1, sp.Rational(3, 2), 4):
+    tca = numeric.interval_tc(CA, [1, 1, xv], arithmetic="exact")
+    tcb = numeric.interval_tc(CB, [1, 1, xv], arithmetic="exact")
+    ok = sp.simplify(tca - tc_A_printed.subs(x, xv)) == 0 and sp.simplify(tcb - tca - sp.Rational(2, 15)) == 0
+    print(f"x = {str(xv):10s} TC(C_A) = {sp.nsimplify(tca)!s:22s} printed form agrees: {ok}")
+
+# %% [markdown]
+# Now $\widehat{TC}_{max}$ as a function of $x$.  It is continuous and,
+# between breakpoints, of the form $a/x + b + cx + ex^2$:
+# `numeric.last_length_pieces` finds the pieces exactly (every breakpoint
+# is where two candidates of an arg max of Prop. 4 swap), and
+# `numeric.optimal_last_length` takes the least value over the breakpoints
+# and the critical point of each piece.
+
+# %%
+pieces = numeric.last_length_pieces([5, 5, 5], [1, 1], arithmetic="exact")
+opt = numeric.optimal_last_length([5, 5, 5], [1, 1], arithmetic="exact")
+tcmax_x = sp.Piecewise(*[(p.a / x + p.b + p.c * x + p.e * x**2, x <= p.hi if p.hi is not None else True)
+                         for p in pieces])
+display(Markdown(f"$$\\widehat{{TC}}_{{max}}(x) = {sp.latex(tcmax_x)}$$\n\n"
+                 f"$$\\tilde x = {sp.latex(opt.x)},\\qquad \\widehat{{TC}}_{{max}}(\\tilde x) = {sp.latex(opt.minimum)}$$"))
+print("paper: x~ =", binotto2024.TOY_PRINTED["x_opt"], " TC_max(x~) =", binotto2024.TOY_PRINTED["TC_max_opt"])
+print("equal:", sp.simplify(opt.x - printed(binotto2024.TOY_PRINTED["x_opt"])) == 0,
+      sp.simplify(opt.minimum - printed(binotto2024.TOY_PRINTED["TC_max_opt"])) == 0)
+
+# %% tags=["figure:tc-max-of-x"]
+xs = np.linspace(0.05, 3, 500)
+tcmax = np.array([numeric.interval_tc_max([5, 5, 5], [1, 1, v]) for v in xs])
+tcA = np.array([numeric.interval_tc(CA, [1, 1, v]) for v in xs])
+gap = np.array([numeric.interval_stc(CB, [1, 1, v]) - numeric.interval_stc(CA, [1, 1, v]) for v in xs])
+x_opt = float(opt.x)
+
+fig, axes = plt.subplots(1, 2, figsize=(13, 4.3))
+ax = axes[0]
+ax.plot(xs, tcmax, lw=2.5, color="tab:purple", label="$\\widehat{TC}_{max}(x)$ (numeric.interval_tc_max)")
+ax.plot(xs, tcA, color="tab:orange", label="$\\widehat{TC}(C_A)$")
+for p in pieces[:-1]:
+    ax.axvline(float(p.hi), color="grey", ls=":", lw=0.8)
+    ax.annotate(f"x = {p.hi}", (float(p.hi), 11.2), fontsize=8, color="grey", ha="center")
+ax.plot([x_opt], [float(opt.minimum)], "o", color="black", zorder=3)
+ax.annotate(f"minimum at $\\tilde x = 1/\\sqrt{{2}}$\n$\\widehat{{TC}}_{{max}} = (2\\sqrt{{2}}+7)/3 \\approx {float(opt.minimum):.3f}$",
+            (x_opt, float(opt.minimum)), xytext=(1.3, 6), fontsize=9, arrowprops=dict(arrowstyle="->"))
+ax.set_xlabel("length x of the last interval")
+ax.set_ylim(0, 12)
+ax.set_title("toy example: $\\widehat{TC}_{max}$ against the last length (pieces between dotted lines)")
+ax.legend(loc="upper left", fontsize=8)
+
+ax = axes[1]
+ax.plot(xs, gap, color="tab:green", lw=2)
+ax.axvline(x_opt, color="black", ls="--", lw=0.8)
+ax.annotate(f"largest at $\\tilde x$: {float(gap.max()):.4f}\n(paper: ≈ {binotto2024.TOY_PRINTED['STC_B_minus_STC_A_approx']})",
+            (x_opt, gap.max()), xytext=(1.2, gap.max() * 0.8), fontsize=9, arrowprops=dict(arrowstyle="->"))
+ax.set_xlabel("length x of the last interval")
+ax.set_ylabel("$\\widehat{STC}(C_B) - \\widehat{STC}(C_A)$")
+ax.set_title("how well STC separates the two classifiers")
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# **What to look at.**  $\widehat{TC}_{max}$ falls steeply for small $x$ (a
+# short last interval is very dense, and its density enters the weights as
+# $5/x$) and grows for large $x$ (the distances to the last interval grow).
+# The minimum is inside the second piece, at $\tilde x = 1/\sqrt2$,
+# where the derivative $-a/x^2 + c$ vanishes.  On the right: the two
+# classifiers always differ by $\widehat{TC}(C_B) - \widehat{TC}(C_A) =
+# 2/15$, so their STC gap is $\frac{2/15}{\widehat{TC}_{max}(x)}$, largest
+# exactly where $\widehat{TC}_{max}$ is smallest — binotto2024's argument
+# for choosing $\tilde x$.
+#
+# ## 4. The optimal last length as a function of L (Prop. 6, Fig. 1)
+#
+# binotto2024 Prop. 6 solves the balanced three-class case with lengths
+# $1, L, x$ ($n_1 = n_2 = n_3$) in closed form: four cases in $L$, with
+# $\tilde x = \sqrt L$ for $L > (3+\sqrt5)/2 \approx 2.62$.
+
+# %% tags=["analytic:optimal-length-piecewise"]
+# the derived Piecewise of analytic.intervals.optimal_last_length_piecewise (pending)
+print("analytic.intervals.optimal_last_length_piecewise has not landed yet")
+
+# %% tags=["figure:binotto2024-fig1"]
+prop6 = sp.Piecewise(*[(printed(xf), L <= printed(bound) if bound is not None else True)
+                       for bound, xf, vf in binotto2024.PROP6])
+Lgrid = np.linspace(0.02, 10, 400)
+x_numeric = np.array([float(numeric.optimal_last_length([1, 1, 1], [1, v]).x) for v in Lgrid])
+f_prop6 = sp.lambdify(L, prop6, "numpy")
+
+fig, axes = plt.subplots(1, 2, figsize=(13, 4.3))
+for ax, Lmax in zip(axes, (2, 10)):
+    sel = Lgrid <= Lmax
+    ax.plot(Lgrid[sel], x_numeric[sel], color="tab:blue", lw=3, alpha=0.6, label="numeric.optimal_last_length")
+    ax.plot(Lgrid[sel], f_prop6(Lgrid[sel]), "--", color="black", lw=1, label="Prop. 6 as printed")
+    for bound, _, _ in binotto2024.PROP6[:-1]:
+        bv = float(printed(bound))
+        if bv <= Lmax:
+            ax.axvline(bv, color="grey", ls=":", lw=0.8)
+            ax.annotate(f"L = {bound}", (bv, 0.05), fontsize=8, color="grey", rotation=90, va="bottom")
+    ax.set_xlim(0, Lmax)
+    ax.set_ylim(0, None)
+    ax.set_xlabel("L = ℓ₂/ℓ₁")
+    ax.set_ylabel("optimal last length $\\tilde x$")
+    ax.set_title(f"binotto2024 Fig. 1: $\\tilde x$ as a function of L, L in [0, {Lmax}]")
+    ax.legend(loc="upper left", fontsize=8)
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# **What to look at.**  The optimal length grows with $L$, continuously
+# but with kinks where the case of Prop. 6 changes (dotted lines): the
+# worst-case assignment of Prop. 4 switches from one interval to another.
+# For large $L$ it follows $\sqrt L$ (the geometric mean of the two other
+# lengths, 1 and $L$).
+#
+# ## 5. Exercises
+#
+# **Exercise 1.**  Equal lengths reduce to lesson 4: check that with all
+# lengths equal to 3, the interval TC of $C_A$ is 3 times its ordinary TC
+# (binotto2024 §4.1, "$\widehat{TC} = L \times TC$").
+
+# %%
+tc_equal = numeric.interval_tc(CA, [3, 3, 3], arithmetic="exact")
+tc_plain = numeric.tc(CA, arithmetic="exact")
+tc_equal, tc_plain
+
+# %%
+assert tc_equal == 3 * tc_plain
+
+# %% [markdown]
+# **Exercise 2.**  Prop. 5: for two classes, $\widehat{TC}_{max} =
+# \max(\ell_1, \ell_2)$ whatever the counts.  Check it exactly for a few
+# counts and lengths of your choice.
+
+# %%
+cases = [((4, 9), (2, 5)), ((1, 1), (3, 1)), ((7, 2), (sp.Rational(1, 2), sp.Rational(1, 3)))]
+prop5 = [(numeric.interval_tc_max(n, l, arithmetic="exact"), max(l)) for n, l in cases]
+prop5
+
+# %%
+assert all(a == b for a, b in prop5)
+
+# %% [markdown]
+# **Exercise 3.**  In the toy example, show that any length other than
+# $\tilde x = 1/\sqrt2$ separates $C_A$ and $C_B$ less: compute the STC gap
+# at $x = 0.6$, $1/\sqrt2$ and $0.8$ exactly and check that the middle one
+# is the largest, and that it equals the printed $(14 - 8/\sqrt2)/205$.
+
+# %%
+def stc_gap(xv):
+    return numeric.interval_stc(CB, [1, 1, xv], arithmetic="exact") - numeric.interval_stc(CA, [1, 1, xv], arithmetic="exact")
+
+
+gaps = [stc_gap(xv) for xv in (sp.Rational(3, 5), 1 / sp.sqrt(2), sp.Rational(4, 5))]
+[float(g) for g in gaps]
+
+# %%
+assert gaps[1] > gaps[0] and gaps[1] > gaps[2]
+assert sp.simplify(gaps[1] - printed(binotto2024.TOY_PRINTED["STC_B_minus_STC_A"])) == 0
+
+# %% [markdown]
+# **Exercise 4.**  Prop. 6's last case says $\tilde x = \sqrt L$ for
+# $L > (3 + \sqrt5)/2$.  Check it with `numeric.optimal_last_length` in exact
+# arithmetic at $L = 4$ and $L = 9$.
+
+# %%
+x4 = numeric.optimal_last_length([1, 1, 1], [1, 4], arithmetic="exact").x
+x9 = numeric.optimal_last_length([1, 1, 1], [1, 9], arithmetic="exact").x
+x4, x9
+
+# %%
+assert (x4, x9) == (2, 3)

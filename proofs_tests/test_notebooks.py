@@ -1,0 +1,134 @@
+"""The teaching notebooks (issue 6): each is executed from a clean kernel,
+holds the figures it promises, and is committed executed and in sync with its
+source in ``notebooks/src/``.
+
+A cell tagged ``figure:<key>`` (e.g. ``figure:silva2018-fig1``) must output a
+PNG; :data:`FIGURES` lists the keys each notebook must hold.  Exercises are
+``assert`` cells: an execution error fails the test.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.util
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NB_DIR = ROOT / "notebooks"
+
+_spec = importlib.util.spec_from_file_location("notebooks_build", NB_DIR / "build.py")
+build = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(build)
+
+#: The figures each notebook must show (cell tags ``figure:<key>``).
+FIGURES = {
+    "01_tour": [
+        "heatmaps-cardoso2011", "heatmaps-silva2018", "metrics-side-by-side",
+    ],
+    "02_oc_uoc_paths": [
+        "consistent-paths", "optimal-paths", "silva2018-fig1",
+        "silva2018-fig2", "cardoso2011-fig4",
+    ],
+    "03_tridiagonal": [
+        "tridiagonal-heatmap", "silva2018-fig3", "cardoso2011-fig5",
+    ],
+    "04_cost_sensitive": [
+        "cost-matrix", "tc-max-matrix", "george2016-fig1", "george2016-fig2",
+    ],
+    "05_intervals": [
+        "hausdorff-densities", "tc-max-of-x", "binotto2024-fig1",
+    ],
+}
+
+#: Total execution budget of every notebook (issue 6: under 3 minutes).
+BUDGET_SECONDS = 180
+
+NAMES = [name for name, _ in build.sources()]
+
+
+def _committed(name):
+    return nbformat.read(str(NB_DIR / f"{name}.ipynb"), as_version=4)
+
+
+def _figure_tags(nb):
+    """``{key: has_png}`` for every cell tagged ``figure:<key>``."""
+    out = {}
+    for cell in nb.cells:
+        for tag in cell.get("metadata", {}).get("tags", []):
+            if tag.startswith("figure:"):
+                pngs = [o for o in cell.get("outputs", []) if "image/png" in o.get("data", {})]
+                out[tag.split(":", 1)[1]] = bool(pngs)
+    return out
+
+
+def test_at_least_five_notebooks_with_sources():
+    assert len(NAMES) >= 5
+    assert set(FIGURES) <= set(NAMES), set(FIGURES) - set(NAMES)
+    for name in NAMES:
+        assert (NB_DIR / f"{name}.ipynb").exists(), f"{name}.ipynb not built"
+
+
+@pytest.fixture(scope="module")
+def executed():
+    """Every notebook, built from its source and executed in a fresh kernel (timed in total)."""
+    out = {}
+    t0 = time.perf_counter()
+    for name, path in build.sources():
+        nb = build.build(path)
+        build.execute(nb)  # raises CellExecutionError on any error, failed asserts included
+        out[name] = nb
+    out["__seconds__"] = time.perf_counter() - t0
+    return out
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_executes_and_shows_its_figures(executed, name):
+    nb = executed[name]
+    tags = _figure_tags(nb)
+    for key in FIGURES.get(name, []):
+        assert key in tags, f"{name}: no cell tagged figure:{key}"
+        assert tags[key], f"{name}: the cell tagged figure:{key} output no PNG"
+    assert all(tags.values()), f"{name}: figure cells without a PNG: {[k for k, v in tags.items() if not v]}"
+    asserts = [c for c in nb.cells if c.cell_type == "code" and "assert " in c.source]
+    assert asserts, f"{name}: no exercise checked by an assert cell"
+
+
+def test_all_notebooks_run_within_budget(executed):
+    assert executed["__seconds__"] < BUDGET_SECONDS, executed["__seconds__"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_committed_notebook_is_executed_and_matches_its_source(name):
+    committed = _committed(name)
+    built = build.build(NB_DIR / "src" / f"{name}.py")
+    assert [c.cell_type for c in committed.cells] == [c.cell_type for c in built.cells], (
+        f"{name}.ipynb is out of date: run python notebooks/build.py {name[:2]}")
+    for got, want in zip(committed.cells, built.cells):
+        assert got.source == want.source, f"{name}.ipynb is out of date: run python notebooks/build.py {name[:2]}"
+    code = [c for c in committed.cells if c.cell_type == "code" and c.source.strip()]
+    assert all(c.get("execution_count") for c in code), f"{name}.ipynb has unexecuted cells"
+    counts = [c.execution_count for c in code]
+    assert counts == list(range(1, len(code) + 1)), f"{name}.ipynb was not run top to bottom in one kernel"
+    errors = [o for c in code for o in c.outputs if o.get("output_type") == "error"]
+    assert not errors, f"{name}.ipynb was committed with errors"
+    tags = _figure_tags(committed)
+    for key in FIGURES.get(name, []):
+        assert tags.get(key), f"{name}.ipynb: figure:{key} has no committed PNG"
+
+
+def test_parser_round_trip():
+    src = (
+        "# %% [markdown]\n# # Title\n#\n# Some *text*.\n\n"
+        "# %% tags=[\"figure:k\"]\nx = 1\n\n# %%\nassert x == 1\n"
+    )
+    cells = build.parse(src)
+    assert [c.cell_type for c in cells] == ["markdown", "code", "code"]
+    assert cells[0].source == "# Title\n\nSome *text*."
+    assert cells[1].metadata["tags"] == ["figure:k"] and cells[1].source == "x = 1"
+    nb = copy.deepcopy(nbformat.v4.new_notebook())
+    nb.cells = cells
+    nbformat.validate(nb)
