@@ -16,40 +16,40 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-__all__ = ["sign_for_all", "PL", "lower_envelope"]
+__all__ = ["signs_for_all", "sign_for_all", "PL", "lower_envelope"]
 
 
-def sign_for_all(expr, n=None, n0=1):
-    r"""The sign (-1, 0, 1) of ``expr`` for every integer ``n >= n0``.
+def signs_for_all(expr, n=None, n0=1):
+    r"""The set of signs (-1, 0, 1) that ``expr`` takes on the integers ``n >= n0``.
 
     ``expr`` is a rational function of ``n`` (or a number).  All real roots of
     its numerator and denominator lie below the Cauchy bound
     :math:`1 + \max_i |a_i / a_{\deg}|`; beyond it the sign is constant, so
-    evaluating exactly at the integers ``n0, ..., bound + 1`` decides the sign
-    on all integers ``n >= n0``.
+    evaluating exactly at the integers ``n0, ..., bound + 1`` finds every
+    sign taken on all integers ``n >= n0``.
 
     Raises
     ------
     ValueError
-        If the sign is not the same for every integer ``n >= n0`` (or the
-        expression is undefined at one of them).
+        If the expression depends on another symbol, or is undefined at an
+        integer ``n >= n0``.
 
     Examples
     --------
-    >>> from analytic.symbols import K
-    >>> sign_for_all((K - 1) / (5 * K - 4), K, 2), sign_for_all(2 - K, K, 3)
-    (1, -1)
+    >>> from analytic.symbols import d
+    >>> sorted(signs_for_all(1 - 2 / (d * (d + 1)), d, 1))
+    [0, 1]
     """
     expr = sp.cancel(sp.together(sp.sympify(expr)))
     if expr == 0:
-        return 0
+        return {0}
     if n is None or n not in expr.free_symbols:
         if expr.free_symbols:
             raise ValueError(f"{expr} depends on {expr.free_symbols}, not only on {n}")
         s = sp.sign(expr)
         if s not in (-1, 0, 1):  # pragma: no cover - numbers only
             raise ValueError(f"cannot decide the sign of {expr}")
-        return int(s)
+        return {int(s)}
     if expr.free_symbols != {n}:
         raise ValueError(f"{expr} depends on {expr.free_symbols - {n}} besides {n}")
     num, den = sp.fraction(expr)
@@ -65,8 +65,30 @@ def sign_for_all(expr, n=None, n0=1):
         if den.subs(n, k) == 0:
             raise ValueError(f"{expr} is undefined at {n} = {k}")
         signs.add(int(sp.sign(expr.subs(n, k))))
+    return signs
+
+
+def sign_for_all(expr, n=None, n0=1):
+    r"""The sign (-1, 0, 1) of ``expr``, the same for every integer ``n >= n0``.
+
+    See :func:`signs_for_all` for the method.
+
+    Raises
+    ------
+    ValueError
+        If the sign is not the same for every integer ``n >= n0`` (or the
+        expression is undefined at one of them).
+
+    Examples
+    --------
+    >>> from analytic.symbols import K
+    >>> sign_for_all((K - 1) / (5 * K - 4), K, 2), sign_for_all(2 - K, K, 3)
+    (1, -1)
+    """
+    signs = signs_for_all(expr, n, n0)
     if len(signs) != 1:
-        raise ValueError(f"the sign of {expr} is not constant for integers {n} >= {n0}")
+        raise ValueError(f"the sign of {sp.cancel(sp.together(sp.sympify(expr)))} "
+                         f"is not constant for integers {n} >= {n0}")
     return signs.pop()
 
 
