@@ -5,3 +5,5 @@ from analytic.uoc import a_uoc, oc_piecewise, uoc_piecewise
 from analytic.forms import single_sample_forms, tridiagonal_forms
 from analytic.metric_thresholds import appendix_a_triangle, diagonal_threshold
 from analytic.oc_general import covering_path, oc00_forms
+from analytic.tc_max import tc_max_balanced, tc_max_symbolic, derive_tc_max_balanced
+from analytic.intervals import interval_tc_max_symbolic, optimal_last_length_piecewise, derive_optimal_last_length
