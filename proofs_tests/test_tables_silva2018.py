@@ -21,45 +21,17 @@ import sympy
 import numeric
 from numeric.rounding import matches_printed, round_half_up
 from analytic.sources import silva2018 as S
+from analytic.claims import silva2018_tables as T
 
 COLS = S.TABLE_I_COLUMNS
 R = sympy.Rational
 BETA1, BETA2 = (R(b) for b in S.TABLE_BETAS)  # 1/4, 3/4 as printed
 
-#: Cells that reproduce only under a stated convention.
-CONVENTIONS = {
-    ("E", "AMAE"): "missing='zero': the unobserved class 3 counts as zero error and "
-                   "AMAE averages over all K = 4 classes (the paper's text: MMAE and "
-                   "AMAE 'assume an optimistic scenario (no error on the missing classes)')",
-}
-
-
-def _oc_beta(numerator, cm):
-    """cardoso2011's scaling, which Table I uses for OC: beta / (N (K-1)^gamma)."""
-    cm = np.asarray(cm)
-    return numerator / (int(cm.sum()) * (cm.shape[0] - 1) ** S.GAMMA)
-
-
-def exact_cell(key, column, *, missing="ignore"):
-    """Exact value of one Table I cell, with the conventions this module states."""
-    cm = np.asarray(S.MATRICES[key])
-    ex = dict(arithmetic="exact")
-    f = {
-        "MER": lambda: numeric.mer(cm, **ex),
-        "MSE": lambda: numeric.mse(cm, **ex),
-        "MAE": lambda: numeric.mae(cm, **ex),
-        "MMAE": lambda: numeric.mmae(cm, missing=missing, **ex),
-        "AMAE": lambda: numeric.amae(cm, missing=missing, **ex),
-        "R_s": lambda: numeric.spearman_rs(cm, **ex),
-        "tau_b": lambda: numeric.kendall_tau_b(cm, **ex),
-        "r_int": lambda: numeric.r_int(cm, **ex),
-        "OC_beta1": lambda: numeric.oc(cm, _oc_beta(BETA1, cm), gamma=1, **ex),
-        "OC_beta2": lambda: numeric.oc(cm, _oc_beta(BETA2, cm), gamma=1, **ex),
-        "UOC_beta1": lambda: numeric.uoc(cm, BETA1, gamma=1, **ex),
-        "UOC_beta2": lambda: numeric.uoc(cm, BETA2, gamma=1, **ex),
-        "A_UOC": lambda: numeric.a_uoc(cm, **ex),
-    }[column]
-    return f()
+# The conventions and the value of each cell live with the ledger's claims
+# (analytic/claims/silva2018_tables.py), so both run the same code.
+CONVENTIONS = T.CONVENTIONS
+exact_cell = T.table_I_value
+_oc_beta = T.oc_table_beta
 
 
 CELLS = [(k, c) for k in S.TABLE_I for c in COLS]
