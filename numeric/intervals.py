@@ -410,7 +410,7 @@ def _check_last(class_counts, lengths):
 
 
 def _finish(ctx, compute):
-    """Run ``compute`` (in mp: with 40 guard bits, rounded to the caller's precision)."""
+    """Run ``compute``; in mp with 40 guard bits (the caller rounds the results with unary ``+``)."""
     if ctx.name != "mp":
         return compute()
     with mpmath.workprec(mpmath.mp.prec + 40):

@@ -264,7 +264,8 @@ def test_cubic_critical_point():
     res = numeric.optimal_last_length(counts, lengths, **EX)
     p = [q for q in pieces if q.lo < res.x and (q.hi is None or res.x <= q.hi)][0]
     assert p.e > 0 and p.a > 0 and res.x != p.hi  # an interior cubic critical point
-    assert isinstance(res.x, sympy.CRootOf) or res.x.has(sympy.CRootOf) or not res.x.is_Rational
+    assert isinstance(res.x, sympy.CRootOf)  # exact: the real root of 12 x^3 + 115 x^2 - 300
+    assert res.x.poly.as_expr().subs(res.x.poly.gen, X) == 12 * X**3 + 115 * X**2 - 300
     deriv = -p.a / res.x**2 + p.c + 2 * p.e * res.x
     assert abs(sympy.N(deriv, 50)) < 1e-45
     mpmath.mp.dps = 50
