@@ -17,7 +17,6 @@ data in :mod:`analytic.sources.cardoso2011`.
 
 from __future__ import annotations
 
-import itertools
 from math import comb
 
 import numpy as np
@@ -28,51 +27,22 @@ import numeric
 from numeric.rounding import matches_printed, round_half_up
 from analytic.sources import cardoso2011 as C
 from analytic.sources import silva2018 as S
+from analytic.claims import cardoso2011_tables as T
 
 COLS = C.COLUMNS
 R = sympy.Rational
 B1, B2 = (R(b) for b in C.BETA_NUMERATORS)
 
-TABLES = {"1": C.TABLE1, "2": C.TABLE2, "3": C.TABLE3, "4": C.TABLE4, "5": C.TABLE5}
+TABLES = T.TABLES
 
-#: (matrix, column) -> diagnosis, for every printed cell that does not reproduce.
-NOT_REPRODUCED = {
-    ("CM_4", "MAE"): (
-        "printed 0.85, exact 6/7 = 0.857 -> 0.86.  No matrix with N = 7 has an MAE "
-        "that rounds to 0.85 (MAE = S/7 with S an integer: 5/7 = 0.714, 6/7 = 0.857), "
-        "so the matrix is not at fault; 0.85 is 6/7 truncated, while the paper "
-        "rounds elsewhere (CM_3's MAE 10/7 = 1.4286 is printed 1.43).  A rounding "
-        "or transcription slip; corrected candidate '0.86'."),
-    **{("CM_5", col): (
-        "the transcribed CM_5 reproduces none of its 7 cells (e.g. MER 5/7 -> 0.71, "
-        "printed 0.86).  A slip in the matrix: moving one sample of row 2 from "
-        "column 2 to column 3 (corrected candidate [[1,1,0,0],[0,0,1,1],[0,0,0,3],"
-        "[0,0,0,0]]) reproduces all 7 cells; see test_cm5_corrected_candidate_is_unique.")
-       for col in COLS},
-}
-
-#: Corrected value of each non-reproducing cell that is itself a slip.
-CORRECTED_CELLS = {("CM_4", "MAE"): "0.86"}
-
-
-def matrix(key):
-    """The printed matrix, or the reconstruction of Table 1's C and D."""
-    return np.asarray(C.MATRICES[key] if key in C.MATRICES else C.TABLE1_RECONSTRUCTED[key])
-
-
-def exact_value(cm, column):
-    cm = np.asarray(cm)
-    N, K = int(cm.sum()), cm.shape[0]
-    ex = dict(arithmetic="exact")
-    return {
-        "MER": lambda: numeric.mer(cm, **ex),
-        "MAE": lambda: numeric.mae(cm, **ex),
-        "R_s": lambda: numeric.spearman_rs(cm, **ex),
-        "tau_b": lambda: numeric.kendall_tau_b(cm, **ex),
-        "r_int": lambda: numeric.r_int(cm, **ex),
-        "OC_beta1": lambda: numeric.oc(cm, B1 / (N * (K - 1) ** C.GAMMA), gamma=C.GAMMA, **ex),
-        "OC_beta2": lambda: numeric.oc(cm, B2 / (N * (K - 1) ** C.GAMMA), gamma=C.GAMMA, **ex),
-    }[column]()
+# Diagnoses, the value of each cell and the searches live with the ledger's
+# claims (analytic/claims/cardoso2011_tables.py), so both run the same code.
+NOT_REPRODUCED = T.NOT_REPRODUCED
+CORRECTED_CELLS = T.CORRECTED_CELLS
+matrix = T.matrix
+exact_value = T.exact_value
+_compositions = T.compositions
+_reproducing = T.reproducing
 
 
 CELLS = [(t, k, col) for t, rows in TABLES.items() for k, cells in rows.items()
@@ -168,44 +138,6 @@ def test_oc_cells_use_beta_over_N_times_K_minus_1():
 # ---------------------------------------------------------------------------
 # Table 1's C and D: reconstruction by exhaustive search
 # ---------------------------------------------------------------------------
-def _compositions(n, k):
-    """All k-tuples of non-negative integers summing to n, as an array."""
-    out = []
-    for bars in itertools.combinations(range(n + k - 1), k - 1):
-        edges = (-1,) + bars + (n + k - 1,)
-        out.append([edges[i + 1] - edges[i] - 1 for i in range(k)])
-    return np.array(out, dtype=np.int64).reshape(-1, k)
-
-
-def _reproducing(stack, cells):
-    """The matrices of ``stack`` whose exact values reproduce every printed cell.
-
-    A float64 pre-filter keeps every matrix within half a printed unit (+1e-9)
-    of each cell -- it can only let too many through -- then the survivors are
-    decided in exact arithmetic.
-    """
-    keep = np.ones(len(stack), dtype=bool)
-    N = stack.sum(axis=(-2, -1))
-    K = stack.shape[-1]
-    floats = {
-        "MER": numeric.mer, "MAE": numeric.mae, "R_s": numeric.spearman_rs,
-        "tau_b": numeric.kendall_tau_b, "r_int": numeric.r_int,
-        "OC_beta1": lambda m, idx: numeric.oc(m, 0.25 / (N[idx] * (K - 1))),
-        "OC_beta2": lambda m, idx: numeric.oc(m, 0.75 / (N[idx] * (K - 1))),
-    }
-    for col, printed in zip(COLS, cells):
-        if col in ("R_s", "tau_b"):  # these need two observed true and predicted classes
-            two = ((stack.sum(-1) > 0).sum(-1) >= 2) & ((stack.sum(-2) > 0).sum(-1) >= 2)
-            keep &= two
-        idx = np.nonzero(keep)[0]
-        f = floats[col]
-        v = f(stack[idx], idx) if col.startswith("OC") else f(stack[idx])
-        half = 0.5 * 10.0 ** -len(printed.split(".")[1])
-        keep[idx[np.abs(v - float(printed)) > half + 1e-9]] = False
-    return [stack[i] for i in np.nonzero(keep)[0]
-            if all(matches_printed(exact_value(stack[i], c), p) for c, p in zip(COLS, cells))]
-
-
 @pytest.fixture(scope="module")
 def same_task_stack():
     """All 4x4 count matrices with the true-class counts (4, 6, 0, 3) of CM(A) and CM(B).
@@ -214,11 +146,10 @@ def same_task_stack():
     N = 13) in a certain task" -- one test set, so one true-class count per
     row.  C(7,3) C(9,3) C(6,3) = 35 * 84 * 20 = 58 800 matrices.
     """
-    rows = [_compositions(n, 4) for n in (4, 6, 3)]
-    idx = np.array(list(itertools.product(*(range(len(r)) for r in rows))))
-    stack = np.zeros((len(idx), 4, 4), dtype=np.int64)
-    stack[:, 0], stack[:, 1], stack[:, 3] = (r[idx[:, i]] for i, r in enumerate(rows))
+    stack = T.same_task_stack()
     assert len(stack) == comb(7, 3) * comb(9, 3) * comb(6, 3) == 58_800
+    assert set(map(tuple, stack.sum(axis=-1))) == {(4, 6, 0, 3)}
+    assert len({m.tobytes() for m in stack}) == len(stack)
     return stack
 
 
@@ -329,6 +260,13 @@ def test_tridiagonal_mer_mae_and_oc_closed_forms_and_limits():
         assert oc1 == _tri_oc_closed_form(K, B1)
         assert oc2 == (_tri_oc_closed_form(K, B2) if K >= 3 else R(2, 3))
     assert sympy.limit(2 * (k - 1) / (3 * k - 2), k, sympy.oo) == R(2, 3)
+    # the same forms as analytic.forms derives for every K (an independent derivation)
+    from analytic.forms import tridiagonal_forms
+    from analytic.symbols import K as K_, b as b_
+    oc_form = tridiagonal_forms()["oc"]
+    for K in range(3, 30):
+        for num in (B1, B2):
+            assert oc_form.subs({b_: num, K_: K}) == _tri_oc_closed_form(K, num)
     for b in (B1, B2):
         assert sympy.limit(_tri_oc_closed_form(k, b), k, sympy.oo) == R(3, 5)
     assert matches_printed(R(3, 5), C.TRIDIAGONAL_LIMITS["OC"])
