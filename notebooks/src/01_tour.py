@@ -86,9 +86,12 @@ def md_table(header, rows):
 # | $UOC^\gamma_\beta$, $A_{UOC}$ | the same, class-balanced; its area over β | silva2018 eqs. 23, 28 | [0, 1], 0 |
 #
 # MER, MAE, MSE and the OC family are **errors** (0 is perfect); $R_s$,
-# $\tau_b$ and $r_{int}$ are **correlations** (1 is perfect).  MAE and MSE use
-# the class *indices* $r, c$, so they depend on the numbers given to the
-# classes; the correlations only use the *order*.
+# $\tau_b$ and $r_{int}$ are **correlations** (1 is perfect).  MAE and MSE
+# measure distances between the class *indices* $r, c$: cardoso2011 §1.1
+# defines them on the matrix so that they no longer depend on the numbers
+# given to the classes, but they still treat the classes as equally spaced
+# and an error one class up like one class down (silva2018 §II).  The
+# correlations only use the *order*.
 #
 # (silva2018's eq. 8 for $\mathrm{card}(S_1)$ is transcribed with a column
 # sum $n_{\bullet j}$ where the definition needs the row sum $n_{j\bullet}$;

@@ -245,8 +245,9 @@ plt.show()
 #
 # * Every dashed line is the cost of one path; the bold envelope follows the
 #   lowest one.  Below β = 2/7 the best path collects class 1's samples in
-#   column 3; between 2/7 and 4/7 it takes a shortcut; above 4/7 it is the
-#   diagonal and UOC is flat at $5/7$.
+#   column 3; between 2/7 and 4/7 it gives up class 1's samples (two
+#   classes away, twice the penalty) but still collects class 2's; above 4/7
+#   it is the diagonal and UOC is flat at $5/7$.
 # * The envelope is **concave** (slopes decrease: 3/4, 1/4, 0) — a minimum
 #   of lines always is.  So the integral is a sum of trapezoids and exact:
 #   $A_{UOC} = 32/49$, printed 0.65 in Table I.

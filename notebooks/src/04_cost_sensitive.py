@@ -34,6 +34,8 @@ from IPython.display import Markdown, display
 import numeric
 from numeric.rounding import matches_printed, round_half_up
 from analytic.sources import george2016
+from analytic.symbols import r
+from analytic.tc_max import corollary1_differences, derive_tc_max_balanced, positive_for_integers_from, tc_max_balanced
 
 plt.rcParams.update({"figure.dpi": 90, "font.size": 9, "axes.titlesize": 10})
 
@@ -124,6 +126,30 @@ plt.show()
 #
 # $$STC = MC = \frac{TC}{TC_{max}} \in [0, 1].$$
 
+# %% [markdown]
+# **The balanced case in closed form.**  With $n_j = N/r$ for every class,
+# the cost of sending class $j$ to class $\ell$ is proportional to
+# $|\ell - j|$, so the worst target is one of the two ends: class $r$ while
+# $r - j \ge j - 1$, class 1 after that.  `analytic.tc_max` carries Prop. 1's
+# construction out symbolically — solves for the split index $h$, does the
+# two sums with `sympy.summation` on each parity of $r$ — and returns a
+# `Piecewise` on the parity.  Nothing of the printed Prop. 3 is typed in;
+# compare with binotto2024 Prop. 3, which prints $\frac{(r-1)(3r-2)}{4}$ for
+# even $r$ and $\frac{(r-1)^2}{4r}(3r+1)$ for odd $r$.
+
+# %%
+steps = derive_tc_max_balanced()
+tcmax_r = tc_max_balanced()
+d1, d2 = corollary1_differences()
+k = next(iter(d1.free_symbols))
+display(Markdown(
+    f"split: class $r$ is the worst target while ${sp.latex(steps.split)}$, so $h = {sp.latex(steps.h_even)}$ "
+    f"for $r = 2m$ and $h = {sp.latex(steps.h_odd)}$ for $r = 2m + 1$\n\n"
+    f"$$TC_{{max}}(r) = {sp.latex(tcmax_r)}$$\n\n"
+    f"Corollary 1: $TC_{{max}}(2k+1) - TC_{{max}}(2k) = {sp.latex(d1)}$ and "
+    f"$TC_{{max}}(2k+2) - TC_{{max}}(2k+1) = {sp.latex(d2)}$, both positive for every $k \\ge 1$: "
+    f"**{positive_for_integers_from(d1, k, 1) and positive_for_integers_from(d2, k, 1)}**"))
+
 # %% tags=["figure:tc-max-matrix"]
 colon_counts = np.asarray(george2016.MATRICES["SVM"]).sum(axis=1)        # rows = true class
 worst = numeric.tc_max_matrix(colon_counts)
@@ -137,7 +163,9 @@ show_matrix(axes[1], balanced,
             f"worst classifier, balanced, r = 6\nTC_max = ${sp.latex(numeric.tc_max([5] * 6, arithmetic='exact'))}$",
             cmap="Reds")
 rs = np.arange(2, 16)
-axes[2].plot(rs, [float(numeric.tc_max([1] * r)) for r in rs], "o-", color="tab:red",
+axes[2].plot(rs, [float(tcmax_r.subs(r, int(k))) for k in rs], "-", color="black", lw=1,
+             label="analytic.tc_max.tc_max_balanced (Prop. 3)")
+axes[2].plot(rs, [float(numeric.tc_max([1] * int(k))) for k in rs], "o", color="tab:red",
              label="numeric.tc_max (Prop. 1)")
 axes[2].axhline(1, color="grey", lw=0.6, ls=":")
 axes[2].set_xlabel("number of classes r")
@@ -157,10 +185,6 @@ plt.show()
 # half to the first (binotto2024 Prop. 3's $A_{max}$).  With two classes
 # $TC_{max} = 1$ for any sizes (Prop. 2); for balanced classes it grows
 # strictly with $r$ (Cor. 1).
-
-# %% tags=["analytic:tc-max-balanced"]
-# binotto2024 Prop. 3 from analytic.tc_max.tc_max_balanced() (pending)
-print("analytic.tc_max.tc_max_balanced() has not landed yet")
 
 # %% [markdown]
 # ## 3. george2016's accuracy–cost grid (Fig. 1)
@@ -387,3 +411,17 @@ tc_right, tc_wrong
 # %%
 assert not same
 assert tc_right == numeric.tc(np.asarray(george2016.PRINTED["Sig24"]).T, arithmetic="exact")
+
+# %% [markdown]
+# **Exercise 5.**  Check the closed form of the balanced case against
+# `numeric.tc_max` exactly for $r = 1, \dots, 30$ (balanced sizes, e.g. 7
+# samples per class), and find the smallest $r$ with $TC_{max} > 100$.
+
+# %%
+agree = all(tcmax_r.subs(r, q) == numeric.tc_max([7] * q, arithmetic="exact") for q in range(1, 31))
+first_above_100 = next(q for q in range(1, 100) if tcmax_r.subs(r, q) > 100)
+agree, first_above_100
+
+# %%
+assert agree
+assert tcmax_r.subs(r, first_above_100) > 100 >= tcmax_r.subs(r, first_above_100 - 1)

@@ -35,10 +35,11 @@ import sympy as sp
 from IPython.display import Markdown, display
 
 import numeric
+from analytic.intervals import interval_tc_max_symbolic, optimal_last_length_piecewise
 from analytic.sources import binotto2024
+from analytic.symbols import L, x            # the paper's second length L and last length x
 
 plt.rcParams.update({"figure.dpi": 90, "font.size": 9, "axes.titlesize": 10})
-x, L = sp.symbols("x L", positive=True)      # the paper's last length and second length
 
 
 def printed(expr):
@@ -121,8 +122,9 @@ plt.show()
 # densest class (40 samples per unit) although $I_2$ has the most samples.
 # The Hausdorff distance between $I_1$ and $I_3$ (4) counts the whole of
 # $I_2$ in between plus the longer of the two ends.  In the cost matrix the
-# dearest errors are predictions into the *sparse* classes $I_1$ and
-# $I_4$ for samples far away: the weight $(\Delta - \delta_t)/\delta_p$,
+# dearest errors are predictions into the *sparsest* class $I_4$ (density 4)
+# and predictions between distant intervals; predicting the dense $I_3$ is
+# cheap.  The weight $(\Delta - \delta_t)/\delta_p$, with
 # $\Delta = \sum_k \delta_k$, replaces lesson 4's $(N - n_t)/n_p$.
 #
 # ## 2. Interval cost and its maximum
@@ -176,34 +178,43 @@ for xv in (sp.Rational(1, 3), sp.sqrt(2) / 2, 1, sp.Rational(3, 2), 4):
     print(f"x = {str(xv):10s} TC(C_A) = {sp.nsimplify(tca)!s:22s} printed form agrees: {ok}")
 
 # %% [markdown]
-# Now $\widehat{TC}_{max}$ as a function of $x$.  It is continuous and,
-# between breakpoints, of the form $a/x + b + cx + ex^2$:
-# `numeric.last_length_pieces` finds the pieces exactly (every breakpoint
-# is where two candidates of an arg max of Prop. 4 swap), and
-# `numeric.optimal_last_length` takes the least value over the breakpoints
-# and the critical point of each piece.
+# Now $\widehat{TC}_{max}$ as a function of $x$.  Every term of Prop. 4 is
+# a positive coefficient times a maximum of a few polynomials in $x$, so the
+# function is continuous and piecewise rational, with breakpoints where two
+# candidates of an arg max swap.  Two independent derivations:
+#
+# * `analytic.intervals.interval_tc_max_symbolic` returns the ordered
+#   `Piecewise` in $x$, with exact breakpoints, derived with SymPy;
+# * `numeric.last_length_pieces` finds the same pieces numerically-exactly
+#   (coefficients of $a/x + b + cx + ex^2$), and `numeric.optimal_last_length`
+#   takes the least value over the breakpoints and the critical point of
+#   each piece.
 
 # %%
+tcmax_x = interval_tc_max_symbolic([5, 5, 5], [1, 1, x])
 pieces = numeric.last_length_pieces([5, 5, 5], [1, 1], arithmetic="exact")
 opt = numeric.optimal_last_length([5, 5, 5], [1, 1], arithmetic="exact")
-tcmax_x = sp.Piecewise(*[(p.a / x + p.b + p.c * x + p.e * x**2, x <= p.hi if p.hi is not None else True)
-                         for p in pieces])
 display(Markdown(f"$$\\widehat{{TC}}_{{max}}(x) = {sp.latex(tcmax_x)}$$\n\n"
                  f"$$\\tilde x = {sp.latex(opt.x)},\\qquad \\widehat{{TC}}_{{max}}(\\tilde x) = {sp.latex(opt.minimum)}$$"))
+# the two derivations agree piece by piece
+for (expr, cond), p in zip(tcmax_x.args, pieces):
+    assert sp.simplify(expr - (p.a / x + p.b + p.c * x + p.e * x**2)) == 0
+    assert (cond == True) if p.hi is None else (cond.rhs == p.hi)
 print("paper: x~ =", binotto2024.TOY_PRINTED["x_opt"], " TC_max(x~) =", binotto2024.TOY_PRINTED["TC_max_opt"])
 print("equal:", sp.simplify(opt.x - printed(binotto2024.TOY_PRINTED["x_opt"])) == 0,
       sp.simplify(opt.minimum - printed(binotto2024.TOY_PRINTED["TC_max_opt"])) == 0)
 
 # %% tags=["figure:tc-max-of-x"]
 xs = np.linspace(0.05, 3, 500)
-tcmax = np.array([numeric.interval_tc_max([5, 5, 5], [1, 1, v]) for v in xs])
+tcmax = sp.lambdify(x, tcmax_x, "numpy")(xs)
+assert np.allclose(tcmax[::50], [numeric.interval_tc_max([5, 5, 5], [1, 1, v]) for v in xs[::50]])
 tcA = np.array([numeric.interval_tc(CA, [1, 1, v]) for v in xs])
 gap = np.array([numeric.interval_stc(CB, [1, 1, v]) - numeric.interval_stc(CA, [1, 1, v]) for v in xs])
 x_opt = float(opt.x)
 
 fig, axes = plt.subplots(1, 2, figsize=(13, 4.3))
 ax = axes[0]
-ax.plot(xs, tcmax, lw=2.5, color="tab:purple", label="$\\widehat{TC}_{max}(x)$ (numeric.interval_tc_max)")
+ax.plot(xs, tcmax, lw=2.5, color="tab:purple", label="$\\widehat{TC}_{max}(x)$ (the derived Piecewise)")
 ax.plot(xs, tcA, color="tab:orange", label="$\\widehat{TC}(C_A)$")
 for p in pieces[:-1]:
     ax.axvline(float(p.hi), color="grey", ls=":", lw=0.8)
@@ -244,22 +255,48 @@ plt.show()
 # $1, L, x$ ($n_1 = n_2 = n_3$) in closed form: four cases in $L$, with
 # $\tilde x = \sqrt L$ for $L > (3+\sqrt5)/2 \approx 2.62$.
 
-# %% tags=["analytic:optimal-length-piecewise"]
-# the derived Piecewise of analytic.intervals.optimal_last_length_piecewise (pending)
-print("analytic.intervals.optimal_last_length_piecewise has not landed yet")
+# `analytic.intervals.optimal_last_length_piecewise` does **not** type
+# Prop. 6 in: it sweeps the piecewise $\widehat{TC}_{max}(x)$ of lengths
+# $(1, L, x)$ over $L$ (breakpoints as algebraic functions of $L$, the
+# $L$-ranges on which their order holds), and in each range follows the
+# candidate minimisers until two of them exchange the minimum.  The case
+# boundaries $1$, $(1+\sqrt5)/2$ and $(3+\sqrt5)/2$ come out of the
+# derivation.
+
+# %%
+x_opt, tc_opt = optimal_last_length_piecewise([1, 1, 1])
+display(Markdown(f"$$\\tilde x(L) = {sp.latex(x_opt)}$$\n\n"
+                 f"$$\\widehat{{TC}}_{{max}}(\\tilde x) = {sp.latex(tc_opt)}$$"))
+
+# %% [markdown]
+# Against the printed Prop. 6 (`binotto2024.PROP6`), branch by branch —
+# boundary, $\tilde x$ and the minimum:
+
+# %%
+for (xe, xc), (te, tc), (bound, xf, vf) in zip(x_opt.args, tc_opt.args, binotto2024.PROP6):
+    same_bound = (xc == True) if bound is None else sp.simplify(xc.rhs - printed(bound)) == 0
+    same_x = sp.simplify(xe - printed(xf)) == 0
+    same_tc = sp.simplify(te - printed(vf)) == 0
+    case = f"L <= {bound}" if bound is not None else "the last case"
+    print(f"{case:22s} boundary {same_bound}   x~ {same_x}   TC_max(x~) {same_tc}")
 
 # %% tags=["figure:binotto2024-fig1"]
 prop6 = sp.Piecewise(*[(printed(xf), L <= printed(bound) if bound is not None else True)
                        for bound, xf, vf in binotto2024.PROP6])
 Lgrid = np.linspace(0.02, 10, 400)
-x_numeric = np.array([float(numeric.optimal_last_length([1, 1, 1], [1, v]).x) for v in Lgrid])
+x_derived = sp.lambdify(L, x_opt, "numpy")(Lgrid)
+Lcheck = np.concatenate([np.linspace(0.05, 2, 14), np.linspace(2.5, 10, 10)])
+x_numeric = np.array([float(numeric.optimal_last_length([1, 1, 1], [1, v]).x) for v in Lcheck])
+assert np.allclose(x_numeric, sp.lambdify(L, x_opt, "numpy")(Lcheck))
 f_prop6 = sp.lambdify(L, prop6, "numpy")
 
 fig, axes = plt.subplots(1, 2, figsize=(13, 4.3))
 for ax, Lmax in zip(axes, (2, 10)):
     sel = Lgrid <= Lmax
-    ax.plot(Lgrid[sel], x_numeric[sel], color="tab:blue", lw=3, alpha=0.6, label="numeric.optimal_last_length")
+    ax.plot(Lgrid[sel], x_derived[sel], color="tab:blue", lw=3, alpha=0.6, label="derived Piecewise (analytic)")
     ax.plot(Lgrid[sel], f_prop6(Lgrid[sel]), "--", color="black", lw=1, label="Prop. 6 as printed")
+    ax.plot(Lcheck[Lcheck <= Lmax], x_numeric[Lcheck <= Lmax], "o", ms=4, mfc="none", color="tab:red",
+            label="numeric.optimal_last_length")
     for bound, _, _ in binotto2024.PROP6[:-1]:
         bv = float(printed(bound))
         if bv <= Lmax:
