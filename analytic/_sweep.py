@@ -78,14 +78,18 @@ class _Root:
 def exact_algebraic(poly, value):
     """The exact SymPy number: the root of ``poly`` (irreducible) near ``value``.
 
-    Radicals for degree <= 2, otherwise the matching ``CRootOf``.
+    Real radicals where SymPy finds them (degree <= 4, no ``I``), otherwise the
+    matching ``CRootOf``.
     """
-    if poly.degree() <= 2:
-        cands = list(sp.roots(poly).keys())
-    else:
-        cands = list(poly.real_roots())
-    with mpmath.workdps(_DPS):
-        hit = [c for c in cands if abs(mpmath.mpf(sp.N(c, _DPS)) - value) < _SEP]
+    hit = []
+    if poly.degree() <= 4:
+        # radicals, when the root has a real radical expression (no I)
+        cands = [c for c in sp.roots(poly, cubics=True, quartics=True) if not c.has(sp.I)]
+        with mpmath.workdps(_DPS):
+            hit = [c for c in cands if abs(mpmath.mpf(sp.N(c, _DPS)) - value) < _SEP]
+    if not hit:
+        with mpmath.workdps(_DPS):
+            hit = [c for c in poly.real_roots() if abs(mpmath.mpf(sp.N(c, _DPS)) - value) < _SEP]
     if len(hit) != 1:
         raise AssertionError(f"cannot identify the root {value} of {poly.as_expr()}")
     return hit[0]
@@ -354,6 +358,7 @@ class MaxSum:
             raise ValueError(f"unexpected free symbols {sorted(map(str, extra))}")
         self._pieces, self._branches, self._crit = {}, {}, {}
         self._xcoef, self._vfac, self._fn, self._res = {}, {}, {}, {}
+        self._factor_cache, self._root_cache = {}, {}
 
     # -- the function ----------------------------------------------------------
     def max_expr(self):
@@ -503,16 +508,20 @@ class MaxSum:
         P = self.param
         facs = {}
         for e in ev_polys:
-            e = sp.expand(e)
-            if e == 0:
-                raise AssertionError("an event polynomial vanishes identically")
-            if P in e.free_symbols:
-                for f in _irreducible_factors(e, (P,)):
-                    facs.setdefault(f.as_expr(), f)
+            if e not in self._factor_cache:
+                ee = sp.expand(e)
+                if ee == 0:
+                    raise AssertionError("an event polynomial vanishes identically")
+                self._factor_cache[e] = (_irreducible_factors(ee, (P,))
+                                         if P in ee.free_symbols else [])
+            for f in self._factor_cache[e]:
+                facs.setdefault(f.as_expr(), f)
         roots = []
-        for f in facs.values():
-            roots += [_Root(f, t) for t, _ in _real_roots(f)
-                      if t - lo > _SEP and (hi == mpmath.inf or hi - t > _SEP)]
+        for key, f in facs.items():
+            if key not in self._root_cache:
+                self._root_cache[key] = [_Root(f, t) for t, _ in _real_roots(f)]
+            roots += [rt for rt in self._root_cache[key]
+                      if rt.value - lo > _SEP and (hi == mpmath.inf or hi - rt.value > _SEP)]
         roots.sort(key=lambda r: r.value)
         for a, b in zip(roots, roots[1:]):
             if b.value - a.value < _SEP:
@@ -584,7 +593,13 @@ class MaxSum:
             return False
         if a.piece == b.piece:
             return True
-        return sp.simplify(a.piece.subs(self.x, a.x_opt) - b.piece.subs(self.x, b.x_opt)) == 0
+        diff = a.piece.subs(self.x, a.x_opt) - b.piece.subs(self.x, b.x_opt)
+        # a cheap refutation first: two distinct algebraic functions differ at a
+        # generic point; equality is then decided symbolically
+        for t in (a.sample, b.sample):
+            if abs(sp.N(diff.subs(self.param, t), 30)) > sp.Float("1e-20"):
+                return False
+        return sp.simplify(diff) == 0
 
     def _optimum_over(self, cell):
         """Split a structure cell where the candidate set may change."""

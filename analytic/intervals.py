@@ -278,6 +278,8 @@ class LastLengthDerivation:
     ``cases``: the piecewise TC_max in ``x`` on each parameter interval
     (Appendix A's cases); ``optima``: the minimiser on each parameter interval
     (Prop. 6's branches); ``forms``: both as ``Piecewise`` in the parameter.
+    ``class_counts`` are the counts divided by their gcd (the result depends
+    on the proportions only).
     """
 
     class_counts: tuple
@@ -318,8 +320,11 @@ def _derive(n, first, param):
             if not _closed([o.x_opt, o.value], param, o.upper):  # pragma: no cover
                 raise NotImplementedError(f"optimum {k} is not valid at {o.upper}")
             cond = param <= o.upper
-        xb.append((o.x_opt, cond))
-        vb.append((o.value, cond))
+        for branches, e in ((xb, o.x_opt), (vb, o.value)):
+            if branches and branches[-1][0] == e:  # the same expression: one branch
+                branches[-1] = (e, cond)
+            else:
+                branches.append((e, cond))
     forms = OptimalLengthForms(sp.Piecewise(*xb), sp.Piecewise(*vb))
     return LastLengthDerivation(n, ls, cases, optima, forms)
 
@@ -341,7 +346,10 @@ def derive_optimal_last_length(class_counts, *, lengths=None):
     if not all(c.is_Rational for c in n):
         raise ValueError("class_counts must be numbers for the derivation")
     first, param = _first_lengths(n, lengths)
-    return _derive(n, first, param)
+    # TC_max-hat is homogeneous of degree 0 in the counts (delta and the
+    # coefficients scale by c, the atoms by 1/c): derive once per proportion
+    g = sp.gcd_list(list(n)) if all(c.is_Integer for c in n) else sp.Integer(1)
+    return _derive(tuple(c / g for c in n), first, param)
 
 
 def optimal_last_length_piecewise(class_counts, *, lengths=None):
