@@ -8,10 +8,17 @@ writes the Markdown table.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
-import benchmarks
+try:
+    import benchmarks
+except ImportError:  # run as `pytest` rather than `python -m pytest` from the root
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    import benchmarks
 from benchmarks import baselines
 from benchmarks.runner import compare
 
