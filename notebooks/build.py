@@ -8,7 +8,10 @@ Each notebook is written as code in ``notebooks/src/NN_name.py``, in the
   (``# `` is stripped);
 * ``tags=["figure:silva2018-fig1", ...]`` after the marker sets cell tags.
   A cell tagged ``figure:<key>`` must produce a PNG (checked by
-  ``proofs_tests/test_notebooks.py``).
+  ``proofs_tests/test_notebooks.py``);
+* IPython magics are written commented out (``# %matplotlib inline``), as
+  jupytext does, so that every source is valid Python; they are uncommented
+  in the notebook.
 
 Usage (from the repository root)::
 
@@ -40,6 +43,7 @@ TIMEOUT = 300  # seconds per cell
 
 _MARKER = re.compile(r"^# %%(?P<md>\s*\[markdown\])?(?P<rest>.*)$")
 _TAGS = re.compile(r"tags\s*=\s*(\[.*\])")
+_MAGIC = re.compile(r"^# (%(?!%)\w.*)$")
 
 
 def sources():
@@ -76,6 +80,8 @@ def parse(text):
             tags = json.loads(t.group(1)) if t else []
             lines = []
             continue
+        if kind == "code":
+            line = _MAGIC.sub(r"\1", line)
         if kind == "markdown":
             if line.startswith("# "):
                 line = line[2:]

@@ -30,8 +30,8 @@
 # transpose.)
 
 # %%
-%matplotlib inline
-%config InlineBackend.figure_formats = ["png"]
+# %matplotlib inline
+# %config InlineBackend.figure_formats = ["png"]
 import numpy as np
 import matplotlib.pyplot as plt
 import sympy as sp

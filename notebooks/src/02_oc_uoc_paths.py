@@ -23,8 +23,8 @@
 # `c` (rows = true class), as in both papers.
 
 # %%
-%matplotlib inline
-%config InlineBackend.figure_formats = ["png"]
+# %matplotlib inline
+# %config InlineBackend.figure_formats = ["png"]
 from functools import lru_cache
 
 import numpy as np

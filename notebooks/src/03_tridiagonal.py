@@ -24,8 +24,8 @@
 # closed form in the toolkit; they are computed by `numeric` for each $K$.
 
 # %%
-%matplotlib inline
-%config InlineBackend.figure_formats = ["png"]
+# %matplotlib inline
+# %config InlineBackend.figure_formats = ["png"]
 import numpy as np
 import matplotlib.pyplot as plt
 import sympy as sp

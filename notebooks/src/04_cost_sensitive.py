@@ -24,8 +24,8 @@
 # printed in the papers is the transpose of `numeric.cost_matrix`.
 
 # %%
-%matplotlib inline
-%config InlineBackend.figure_formats = ["png"]
+# %matplotlib inline
+# %config InlineBackend.figure_formats = ["png"]
 import numpy as np
 import matplotlib.pyplot as plt
 import sympy as sp
