@@ -129,7 +129,8 @@ class _Exact(Arithmetic):
         if isinstance(x, mpmath.mpf):
             if not mpmath.isfinite(x):
                 raise ValueError(f"cannot convert {x} to an exact number")
-            return sympy.Integer(int(x.man)) * sympy.Integer(2) ** int(x.exp)
+            sign, man, exp, _ = x._mpf_
+            return (-1) ** sign * sympy.Integer(int(man)) * sympy.Integer(2) ** int(exp)
         if isinstance(x, str):
             return sympy.Rational(x)
         return sympy.sympify(x)

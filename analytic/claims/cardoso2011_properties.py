@@ -33,16 +33,16 @@ def _monotone_paths(K):
 @claim("cardoso2011:sec3.3:symmetry",
        source=("cardoso2011", "§3.3"),
        statement="Transposing the confusion matrix does not change OC_beta^gamma",
-       method="exact computation on 100 random matrices (K = 2..6) at beta in {0, 1/40, 1/8, 1} "
-              "with gamma = 1, and on 10 of them with gamma = 2 (algebraic values)",
+       method="exact computation on 60 random matrices (K = 2..6) at beta in {0, 1/40, 1/8, 1} "
+              "with gamma = 1, and on 5 of them with gamma = 2 (algebraic values)",
        expect="verified")
 def _symmetry():
-    for i, m in enumerate(random_matrices(100, (2, 6), seed=33)):
+    for i, m in enumerate(random_matrices(60, (2, 6), seed=33)):
         for beta in _BETAS:
-            for g in ((1, 2) if i < 10 else (1,)):
+            for g in ((1, 2) if i < 5 else (1,)):
                 if numeric.oc(m, beta, gamma=g, arithmetic="exact") != numeric.oc(m.T, beta, gamma=g, arithmetic="exact"):
                     return Outcome("refuted", f"{m.tolist()} at beta = {beta}, gamma = {g}")
-    return Outcome("verified", "OC(cm) = OC(cm^T) exactly on all 100 matrices x 4 betas (gamma = 1) and 10 x 4 (gamma = 2)")
+    return Outcome("verified", "OC(cm) = OC(cm^T) exactly on all 60 matrices x 4 betas (gamma = 1) and 5 x 4 (gamma = 2)")
 
 
 @claim("cardoso2011:sec3.3:range-and-identity",
