@@ -443,21 +443,21 @@ def _exact_pieces(numer, D, q, beta_max):
     K = nF.shape[-1]
     (pieces,) = _envelopes(nF.reshape(1, K, K), qF.reshape(1, K, K), _FRACTION,
                            Fraction(0), None)
+    # 1/D once, with a rational denominator when D is a surd (gamma != 1)
     rational_D = getattr(D, "is_Rational", False)
+    inv_D = 1 / D if rational_D else sympy.radsimp(1 / D)
+    tidy = (lambda v: v) if rational_D else sympy.expand
 
     def num(f):
         return sympy.Rational(f.numerator, f.denominator)
 
-    def tidy(v):
-        return v if rational_D else sympy.radsimp(v)
-
     out = []
     for lo, hi, a, s in pieces:
-        lo_b = tidy(num(lo) / D)
+        lo_b = tidy(num(lo) * inv_D)
         if beta_max is not None and out and not lo_b < beta_max:
             break
-        hi_b = None if hi is None else tidy(num(hi) / D)
-        out.append((lo_b, hi_b, tidy(1 - (1 - num(a)) / D), num(s)))
+        hi_b = None if hi is None else tidy(num(hi) * inv_D)
+        out.append((lo_b, hi_b, tidy(1 - (1 - num(a)) * inv_D), num(s)))
     if beta_max is not None:
         lo_b, hi_b, a, s = out[-1]
         out[-1] = (lo_b, beta_max, a, s)

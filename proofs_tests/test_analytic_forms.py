@@ -48,10 +48,16 @@ def _mp(expr, **vals):
     return f(*vals.values())
 
 
+def _zero(e):
+    """Exact test that an algebraic number is 0: its minimal polynomial is X."""
+    e = sp.expand(sp.radsimp(e))
+    return e == 0 or sp.minimal_polynomial(e, sp.Symbol("X")) == sp.Symbol("X")
+
+
 def _same_envelope(pl, env):
     return (len(pl.lines) == len(env.slopes)
-            and all(sp.simplify(x - y) == 0 for x, y in zip(pl.breaks, env.breakpoints[:-1]))
-            and all(sp.simplify(a - x) == 0 and sp.simplify(s - y) == 0
+            and all(_zero(x - y) for x, y in zip(pl.breaks, env.breakpoints[:-1]))
+            and all(_zero(a - x) and _zero(s - y)
                     for (a, s), x, y in zip(pl.lines, env.intercepts, env.slopes)))
 
 
