@@ -97,13 +97,16 @@ def check_counts(cm, *, min_classes: int = 1, what: str = "confusion matrix"):
             raise ValueError(f"{what} has counts too large for int64")
         a = a.astype(np.int64)
     else:
-        if np.any(a < 0):
+        if a.min() < 0:
             raise ValueError(f"{what} must be non-negative")
         if a.dtype == np.uint64 and np.any(a > np.uint64(_INT64_MAX)):
             raise ValueError(f"{what} has counts too large for int64")
-        a = a.astype(np.int64)
-    # int64 sums below (totals, row and column sums) must not wrap around
-    if np.any(a.sum(axis=(-2, -1), dtype=np.float64) >= 2.0**62):
+        a = a.astype(np.int64, copy=False)
+    # int64 sums below (totals, row and column sums) must not wrap around; the
+    # float64 sums are needed only when the largest count times K^2 could
+    if int(a.max()) * a.shape[-1] ** 2 >= 2**62 and np.any(
+        a.sum(axis=(-2, -1), dtype=np.float64) >= 2.0**62
+    ):
         raise ValueError(f"{what} has a total count too large for int64")
     totals = a.sum(axis=(-2, -1))
     if np.any(totals == 0):
