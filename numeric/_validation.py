@@ -7,10 +7,10 @@ from numbers import Real
 
 import numpy as np
 
-__all__ = ["check_counts", "check_beta", "check_gamma", "check_missing"]
+__all__ = ["check_counts", "integer_counts", "numeric_array", "check_beta", "check_gamma", "check_missing"]
 
 
-def _numeric_array(cm, what):
+def numeric_array(cm, what):
     try:
         a = np.asarray(cm)
     except ValueError:  # ragged nested sequences
@@ -54,27 +54,13 @@ def _all_small(vals):
 _INT64_MAX = 2**63 - 1
 
 
-def check_counts(cm, *, min_classes: int = 1, what: str = "confusion matrix"):
-    """Validate a confusion matrix (or a stack of them) of counts.
+def integer_counts(a, what):
+    """Elementwise checks of an array of counts, returned as ``int64``.
 
-    Returns an ``int64`` array of shape ``(..., K, K)``.  Rows are true
-    classes, columns predicted classes.
-
-    Raises
-    ------
-    ValueError
-        Not at least 2-D, not square, empty, non-finite, negative, non-integer,
-        all-zero, or fewer than ``min_classes`` classes.
+    ``a`` comes from :func:`numeric_array`; any shape.  Raises ValueError
+    for NaN or infinite values, negative or non-integer counts, and counts
+    beyond int64.
     """
-    a = _numeric_array(cm, what)
-    if a.ndim < 2:
-        raise ValueError(
-            f"{what} must be 2-D (or a stack of shape (..., K, K)), got shape {a.shape}"
-        )
-    if a.shape[-1] != a.shape[-2]:
-        raise ValueError(f"{what} must be square, got shape {a.shape}")
-    if a.shape[-1] == 0 or a.size == 0:
-        raise ValueError(f"{what} is empty, got shape {a.shape}")
     if a.dtype == object:
         vals = a.reshape(-1).tolist()
         if any(not math.isfinite(float(v)) for v in vals):
@@ -102,6 +88,31 @@ def check_counts(cm, *, min_classes: int = 1, what: str = "confusion matrix"):
         if a.dtype == np.uint64 and np.any(a > np.uint64(_INT64_MAX)):
             raise ValueError(f"{what} has counts too large for int64")
         a = a.astype(np.int64, copy=False)
+    return a
+
+
+def check_counts(cm, *, min_classes: int = 1, what: str = "confusion matrix"):
+    """Validate a confusion matrix (or a stack of them) of counts.
+
+    Returns an ``int64`` array of shape ``(..., K, K)``.  Rows are true
+    classes, columns predicted classes.
+
+    Raises
+    ------
+    ValueError
+        Not at least 2-D, not square, empty, non-finite, negative, non-integer,
+        all-zero, or fewer than ``min_classes`` classes.
+    """
+    a = numeric_array(cm, what)
+    if a.ndim < 2:
+        raise ValueError(
+            f"{what} must be 2-D (or a stack of shape (..., K, K)), got shape {a.shape}"
+        )
+    if a.shape[-1] != a.shape[-2]:
+        raise ValueError(f"{what} must be square, got shape {a.shape}")
+    if a.shape[-1] == 0 or a.size == 0:
+        raise ValueError(f"{what} is empty, got shape {a.shape}")
+    a = integer_counts(a, what)
     # int64 sums below (totals, row and column sums) must not wrap around; the
     # float64 sums are needed only when the largest count times K^2 could
     if int(a.max()) * a.shape[-1] ** 2 >= 2**62 and np.any(

@@ -19,12 +19,12 @@ written once over :mod:`numeric._arith` (see :mod:`numeric.classical`).
 
 from __future__ import annotations
 
-import math
 
 import numpy as np
 
 from ._arith import get_arithmetic
 from ._common import prepare
+from ._validation import integer_counts, numeric_array
 
 __all__ = [
     "cost_matrix", "tc", "tc_max", "tc_max_matrix", "stc", "george_d",
@@ -52,40 +52,12 @@ def check_class_counts(class_counts, *, what="class_counts", min_classes=1):
         Not at least 1-D, empty, NaN/infinite, negative, non-integer, zero
         count, or fewer than ``min_classes`` classes.
     """
-    a = np.asarray(class_counts)
-    if a.dtype == object:
-        vals = a.reshape(-1).tolist()
-        try:
-            fl = [float(v) for v in vals]
-        except (TypeError, ValueError):
-            raise ValueError(f"{what} must hold numbers") from None
-        if any(not math.isfinite(v) for v in fl):
-            raise ValueError(f"{what} contains NaN or infinite values")
-        if any(v < 0 for v in vals):
-            raise ValueError(f"{what} must be non-negative")
-        if any(int(v) != v for v in vals):
-            raise ValueError(f"{what} must hold integer counts")
-        a = np.asarray([int(v) for v in vals], dtype=np.int64).reshape(a.shape)
-    elif a.dtype == bool or not np.issubdtype(a.dtype, np.number) or np.issubdtype(
-        a.dtype, np.complexfloating
-    ):
-        raise ValueError(f"{what} must hold real numbers, got dtype {a.dtype}")
+    a = numeric_array(class_counts, what)
     if a.ndim < 1:
         raise ValueError(f"{what} must be 1-D (or a stack of shape (..., K)), got a scalar")
     if a.size == 0 or a.shape[-1] == 0:
         raise ValueError(f"{what} is empty, got shape {a.shape}")
-    if np.issubdtype(a.dtype, np.floating):
-        if not np.all(np.isfinite(a)):
-            raise ValueError(f"{what} contains NaN or infinite values")
-        if np.any(a < 0):
-            raise ValueError(f"{what} must be non-negative")
-        if np.any(a != np.floor(a)):
-            raise ValueError(f"{what} must hold integer counts")
-        a = a.astype(np.int64)
-    else:
-        if np.any(a < 0):
-            raise ValueError(f"{what} must be non-negative")
-        a = a.astype(np.int64)
+    a = integer_counts(a, what)
     if np.any(a == 0):
         where = _stack_index(a == 0)
         k = where[-1]

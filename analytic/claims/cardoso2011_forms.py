@@ -190,7 +190,6 @@ def _triangle():
        expect="refuted")
 def _triangle_gamma():
     from analytic.metric_thresholds import appendix_a_triangle
-    from analytic.symbols import N
 
     out = appendix_a_triangle(gamma=2)
     t = sympy.Rational(1, 16)

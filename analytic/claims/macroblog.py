@@ -84,5 +84,5 @@ def _table():
         return Outcome("refuted", "the printed cells violate a relation every confusion matrix obeys")
     return Outcome("not reproduced",
                    "cannot be rebuilt: no matrices in the source.  The relations MAE <= RMSE, AMAE <= macro "
-                   f"RMSE, RMSE^2 <= (K-1) MAE and macro RMSE^2 <= (K-1) AMAE (K = 5) hold on the printed "
+                   "RMSE, RMSE^2 <= (K-1) MAE and macro RMSE^2 <= (K-1) AMAE (K = 5) hold on the printed "
                    "cells within their rounding; 'Macro RMSE' and one MAE cell are printed with one decimal")

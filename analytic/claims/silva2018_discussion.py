@@ -81,7 +81,6 @@ def _e_penalised():
 
 
 def _scores(metric_names):
-    q = sympy.Rational
     fns = {
         "MER": lambda m: numeric.mer(m, arithmetic="exact"),
         "MSE": lambda m: numeric.mse(m, arithmetic="exact"),
