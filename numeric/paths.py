@@ -89,70 +89,72 @@ def _uoc_weights(p: Prepared, gamma):
 # ---------------------------------------------------------------------------
 # the dynamic programme
 # ---------------------------------------------------------------------------
-def _optimal_path(b, q, beta, ctx, trace=None):
+def _optimal_path(b, q, beta, ctx, *, slopes=True, trace=None):
     """Minimum path cost at ``beta`` and the penalty (slope) of a minimiser.
 
     cardoso2011 §3.4: ``W[r,c] = w[r,c] + min(W[r-1,c-1], W[r-1,c], W[r,c-1])``
-    with ``w = -b + beta q`` and ``W[1,1] = 1 + w[1,1]``.  Processed one
-    anti-diagonal at a time, so the Python loop has 2K - 1 steps whatever the
-    stack size.  ``b``, ``q``: ``(B, K, K)``; ``beta``: ``(B,)``.  If
-    ``trace`` is a list, ``(r, c, k)`` is appended per anti-diagonal, ``k``
+    with ``w = -b + beta q`` and ``W[1,1] = 1 + w[1,1]``.  One recurrence for
+    every arithmetic: ``b``, ``q`` of shape ``(B, K, K)`` and ``beta`` of
+    shape ``(B,)`` hold float64 or ``ctx`` numbers (object arrays).
+
+    Layout: the stack is the last (contiguous) axis.  ``w`` is laid out as
+    ``(K*K, B)``, so the cells ``(r, d - r)`` of anti-diagonal ``d`` are a
+    strided slice; each diagonal of ``W`` is kept in a ``(K + 2, B)`` buffer
+    (cell ``(r, d - r)`` at index ``r + 1``, ``+inf`` elsewhere) and only three
+    diagonals are alive, so the Python loop has 2K - 1 steps whatever the
+    stack size.  On ties the diagonal step is preferred, then the step from
+    above (as ``argmin`` over ``(diagonal, above, left)``).
+
+    ``slopes=False`` skips the penalty bookkeeping (the value is unchanged).
+    If ``trace`` is a list, ``(r, c, k)`` is appended per anti-diagonal, ``k``
     (shape ``(B, len(r))``) the chosen predecessor: 0 diagonal, 1 above, 2
-    left (used by :func:`optimal_path` to backtrack).
+    left (used by :func:`optimal_path` to backtrack).  Returns ``(value,
+    slope)``; ``slope`` is ``None`` when ``slopes=False``.
     """
     B, K, _ = b.shape
-    w = -b + beta[:, None, None] * q
-    inf = ctx.inf
-    # padded tables: index (r+1, c+1) holds cell (r, c); row/column 0 is +inf
-    V = np.full((B, K + 1, K + 1), inf, dtype=w.dtype)
-    S = np.full((B, K + 1, K + 1), ctx.number(0), dtype=w.dtype)
-    V[:, 1, 1] = 1 + w[:, 0, 0]
-    S[:, 1, 1] = q[:, 0, 0]
-    for d in range(1, 2 * K - 1):
-        r = np.arange(max(0, d - K + 1), min(d, K - 1) + 1)
-        c = d - r
-        R, C = r + 1, c + 1
-        cand_v = np.stack([V[:, R - 1, C - 1], V[:, R - 1, C], V[:, R, C - 1]], axis=-1)
-        cand_s = np.stack([S[:, R - 1, C - 1], S[:, R - 1, C], S[:, R, C - 1]], axis=-1)
-        k = np.argmin(cand_v, axis=-1)[..., None]
-        if trace is not None:
-            trace.append((r, c, k[..., 0]))
-        V[:, R, C] = np.take_along_axis(cand_v, k, axis=-1)[..., 0] + w[:, r, c]
-        S[:, R, C] = np.take_along_axis(cand_s, k, axis=-1)[..., 0] + q[:, r, c]
-    return V[:, K, K], S[:, K, K]
-
-
-def _optimal_value_float(b, q, beta):
-    """The minimum path cost of :func:`_optimal_path`, float64 fast path.
-
-    The same recurrence and the same floating-point operations in the same
-    order, so the same values; laid out for speed: the stack is the last
-    (contiguous) axis, each anti-diagonal is a basic slice of a ``(K + 2, B)``
-    buffer (cell ``(r, d - r)`` at index ``r + 1``, the rest ``+inf``), and
-    only three diagonals are kept.  No slopes: :func:`oc` and :func:`uoc`
-    need the value only.
-    """
-    B, K, _ = b.shape
-    # w = -b + beta q, computed as beta q - b (the same IEEE result), into the
-    # layout (K*K, B): cell (r, c) is row r*K + c, an anti-diagonal a strided slice
-    w = np.empty((K, K, B))
+    dtype = b.dtype
+    qT = np.moveaxis(q, 0, -1).reshape(K * K, B)
+    # w = beta q - b (the same IEEE result as -b + beta q)
+    w = np.empty((K, K, B), dtype=dtype)
     np.multiply(np.moveaxis(q, 0, -1), beta, out=w)
     np.subtract(w, np.moveaxis(b, 0, -1), out=w)
     w = w.reshape(K * K, B)
-    # a buffer's entries outside the cells written so far stay +inf: on the way
-    # up the written ranges only grow, on the way down every neighbour read is
-    # a valid cell of the previous two diagonals.
-    prev2, prev1, cur = (np.full((K + 2, B), np.inf) for _ in range(3))
+    track = slopes or trace is not None
+    # entries outside the cells written so far stay +inf: on the way up the
+    # written ranges only grow; on the way down every neighbour read is a cell
+    prev2, prev1, cur = (np.full((K + 2, B), ctx.inf, dtype=dtype) for _ in range(3))
     prev1[1] = 1 + w[0]
+    if slopes:
+        zero = ctx.number(0)
+        s2, s1, sc = (np.full((K + 2, B), zero, dtype=dtype) for _ in range(3))
+        s1[1] = qT[0]
     for d in range(1, 2 * K - 1):
         lo, hi = max(0, d - K + 1), min(d, K - 1)
+        cells = slice(lo * K + d - lo, hi * K + d - hi + 1, K - 1)  # (r, d - r), r = lo..hi
+        # neighbours of cell (r, c): diagonal (r-1, c-1), above (r-1, c), left (r, c-1)
+        diag, above, left = prev2[lo:hi + 1], prev1[lo:hi + 1], prev1[lo + 1:hi + 2]
         m = cur[lo + 1:hi + 2]
-        # cell (r, c): diagonal (r-1, c-1), up (r-1, c), left (r, c-1)
-        np.minimum(prev2[lo:hi + 1], prev1[lo:hi + 1], out=m)
-        np.minimum(m, prev1[lo + 1:hi + 2], out=m)
-        m += w[lo * K + d - lo:hi * K + d - hi + 1:K - 1]  # cells (r, d - r), r = lo..hi
+        if track:
+            from_diag = diag <= above
+            best = np.where(from_diag, diag, above)
+            keep = best <= left
+            m[...] = np.where(keep, best, left)
+            if slopes:
+                sc[lo + 1:hi + 2] = np.where(
+                    keep, np.where(from_diag, s2[lo:hi + 1], s1[lo:hi + 1]), s1[lo + 1:hi + 2]
+                ) + qT[cells]
+            if trace is not None:
+                k = np.where(keep, np.where(from_diag, 0, 1), 2)
+                r = np.arange(lo, hi + 1)
+                trace.append((r, d - r, k.T))
+        else:
+            np.minimum(diag, above, out=m)
+            np.minimum(m, left, out=m)
+        m += w[cells]
         prev2, prev1, cur = prev1, cur, prev2
-    return prev1[K]
+        if slopes:
+            s2, s1, sc = s1, sc, s2
+    return prev1[K], (s1[K] if slopes else None)
 
 
 def _beta_array(beta, lead, ctx):
@@ -192,7 +194,7 @@ def _evaluate(cm, beta, gamma, arithmetic, metric):
     beta = _beta_array(beta, lead, p.ctx)
     K = p.K
     value, _ = _optimal_path(
-        b.reshape(-1, K, K), q.reshape(-1, K, K), beta.reshape(-1), p.ctx
+        b.reshape(-1, K, K), q.reshape(-1, K, K), beta.reshape(-1), p.ctx, slopes=False
     )
     return p.ctx.finalize(value.reshape(lead))
 
@@ -215,7 +217,7 @@ def _evaluate_float(cm, beta, gamma, metric):
     for s in range(0, flat.shape[0], step):
         c = flat[s:s + step]
         b, q = weights(Prepared(counts=c, n=ctx.asarray(c), ctx=ctx), gamma)
-        out[s:s + step] = _optimal_value_float(b, q, beta[s:s + step])
+        out[s:s + step] = _optimal_path(b, q, beta[s:s + step], ctx, slopes=False)[0]
     return ctx.finalize(out.reshape(lead))
 
 
