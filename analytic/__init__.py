@@ -7,3 +7,15 @@ from analytic.metric_thresholds import appendix_a_triangle, diagonal_threshold
 from analytic.oc_general import covering_path, oc00_forms
 from analytic.tc_max import tc_max_balanced, tc_max_symbolic, derive_tc_max_balanced
 from analytic.intervals import interval_tc_max_symbolic, optimal_last_length_piecewise, derive_optimal_last_length
+
+__all__ = [
+    # symbols (with their assumptions)
+    "K", "L", "N", "b", "beta", "d", "r", "x",
+    # silva2018 / cardoso2011: UOC and OC over beta, and the closed forms behind the figures
+    "uoc_piecewise", "oc_piecewise", "a_uoc",
+    "single_sample_forms", "tridiagonal_forms",
+    "appendix_a_triangle", "diagonal_threshold", "covering_path", "oc00_forms",
+    # binotto2024: TC_max and the optimal rightmost length
+    "tc_max_balanced", "tc_max_symbolic", "derive_tc_max_balanced",
+    "interval_tc_max_symbolic", "optimal_last_length_piecewise", "derive_optimal_last_length",
+]
