@@ -237,15 +237,56 @@ def _irreducible_factors(expr, gens):
     return out
 
 
-def _root_branches(poly, x):
-    """The distinct roots in ``x`` of ``poly`` as symbolic functions of the
-    other generator (radicals; Cardano for a cubic)."""
+def _root_branches(poly, x, param=None, p0=None):
+    """The roots in ``x`` of ``poly`` as real symbolic functions of ``param``.
+
+    Returns ``(mode, branches)``.  Degree <= 2: radicals (``mode = None``).
+    Degree 3 (the critical points of a piece ``a/x + b + c x + e x^2``): the
+    form that is real and continuous on a parameter cell, chosen by the signs
+    at the sample ``p0`` (all of them are events, so they are constant on the
+    cell).  With ``x = t - a_2/(3 a_3)``, ``t^3 + p t + q = 0`` and
+    ``D = q^2/4 + p^3/27``:
+
+    * ``D > 0`` (one real root): Cardano with real cube roots,
+      ``t = cbrt(-q/2 + sqrt D) + cbrt(-q/2 - sqrt D)``;
+    * ``D < 0`` (three real roots): ``t_k = 2 sqrt(-p/3) cos(acos(3q/(2p)
+      sqrt(-3/p))/3 - 2 pi k/3)``, ``k = 0, 1, 2``.
+    """
     X = sp.Dummy("X")
     px = sp.Poly(poly.as_expr().subs(x, X), X)
-    rts = sp.roots(px, cubics=True, quartics=True)
-    if sum(rts.values()) != px.degree():
-        raise NotImplementedError(f"no closed-form roots of {poly.as_expr()} in {x}")
-    return [_tidy_root(rt) for rt in rts]
+    deg = px.degree()
+    if deg <= 2:
+        rts = sp.roots(px)
+        if sum(rts.values()) != deg:  # pragma: no cover - quadratics always solve
+            raise NotImplementedError(f"no closed-form roots of {poly.as_expr()} in {x}")
+        return None, [_tidy_root(rt) for rt in rts]
+    if deg != 3:
+        raise NotImplementedError(f"roots of degree {deg} in {x} are not supported")
+    a3, a2, a1, a0 = [sp.together(c) for c in px.all_coeffs()]
+    shift = a2 / (3 * a3)
+    p = sp.together((3 * a3 * a1 - a2**2) / (3 * a3**2))
+    q = sp.together((2 * a2**3 - 9 * a3 * a2 * a1 + 27 * a3**2 * a0) / (27 * a3**3))
+    D = sp.together(q**2 / 4 + p**3 / 27)
+    at = (lambda e: e) if param is None else (lambda e: e.subs(param, p0))
+    with mpmath.workdps(_DPS):
+        Dv = _mp(at(D))
+        if abs(Dv) < _SEP:
+            raise AssertionError("a cubic with a double root at a sample")
+        if Dv > 0:
+            u = -q / 2 + sp.sqrt(D)
+            v = -q / 2 - sp.sqrt(D)
+            signs = []
+            for w in (u, v):
+                wv = mpmath.mpf(sp.N(at(w), _DPS))
+                if abs(wv) < _SEP:
+                    raise AssertionError("Cardano term vanishes at a sample")
+                signs.append(1 if wv > 0 else -1)
+            cbrt = [w ** sp.Rational(1, 3) if sg > 0 else -(-w) ** sp.Rational(1, 3)
+                    for w, sg in zip((u, v), signs)]
+            return ("one real root", *signs), [cbrt[0] + cbrt[1] - shift]
+    amp = 2 * sp.sqrt(-p / 3)
+    ang = sp.acos(3 * q / (2 * p) * sp.sqrt(-3 / p)) / 3
+    return ("three real roots",), [amp * sp.cos(ang - 2 * sp.pi * k / 3) - shift for k in range(3)]
 
 
 def _tidy_root(v):
@@ -254,6 +295,8 @@ def _tidy_root(v):
 
 
 def _tidy_value(v):
+    if sp.count_ops(v) > 80 or v.has(sp.acos):  # Cardano / trigonometric forms: keep
+        return v
     v1 = sp.simplify(v)
     v2 = sp.radsimp(sp.expand(v))
     return min((v1, v2), key=sp.count_ops)
@@ -452,19 +495,24 @@ class MaxSum:
         return Structure(tuple(pieces), tuple(breaks))
 
     # -- symbolic translation -----------------------------------------------------
-    def branches(self, poly):
-        """Symbolic roots in ``x`` of ``poly`` (cached)."""
+    def branches(self, poly, p0=None):
+        """``(mode, [symbolic roots in x], [their mpmath functions])`` of ``poly``
+        on the parameter cell of the sample ``p0`` (cached)."""
         key = poly.as_expr()
-        if key not in self._branches:
-            brs = _root_branches(poly, self.x)
+        if key not in self._branches or (poly.degree(self.x) == 3 and p0 is not None):
+            mode, brs = _root_branches(poly, self.x, self.param, p0)
             P = self.param
             fn = [sp.lambdify([P] if P is not None else [], b, modules="mpmath") for b in brs]
-            self._branches[key] = (brs, fn)
+            if poly.degree(self.x) != 3:
+                self._branches[key] = (mode, brs, fn)
+            else:
+                self._branches.setdefault((key, mode), (mode, brs, fn))
+                return self._branches[(key, mode)]
         return self._branches[key]
 
     def pick_branch(self, poly, p0, target):
-        """Index of the branch of ``poly`` equal to ``target`` at ``param = p0``."""
-        brs, fns = self.branches(poly)
+        """``(mode, index)`` of the branch of ``poly`` equal to ``target`` at ``param = p0``."""
+        mode, brs, fns = self.branches(poly, p0)
         hits = []
         with mpmath.workdps(_DPS):
             for k, fn in enumerate(fns):
@@ -473,14 +521,14 @@ class MaxSum:
                     hits.append(k)
         if len(hits) != 1:
             raise AssertionError(f"cannot identify the branch of {target} among {brs}")
-        return hits[0]
+        return (mode, hits[0]), brs[hits[0]]
 
     def symbolic_breaks(self, st, p0):
         """``[(b(L), (factor, branch))]`` for the breakpoints of ``st``."""
         out = []
         for poly, val in st.breaks:
-            k = self.pick_branch(poly, p0, val)
-            out.append((self.branches(poly)[0][k], (poly.as_expr(), k)))
+            k, expr = self.pick_branch(poly, p0, val)
+            out.append((expr, (poly.as_expr(), k)))
         return out
 
     # -- events -------------------------------------------------------------------
@@ -497,6 +545,10 @@ class MaxSum:
             ev.append(const)
             if deg >= 2:
                 ev.append(sp.discriminant(e, x))
+            if deg == 3:  # the signs that choose the real form of the roots
+                a3, a2, a1, a0 = sp.Poly(e, x).all_coeffs()
+                ev.append(3 * a3 * a1 - a2**2)
+                ev.append(2 * a2**3 - 9 * a3 * a2 * a1 + 27 * a3**2 * a0)
         pairs = combinations(polys_with_x, 2) if cross is None else cross
         for p, q in pairs:
             if p.as_expr() != q.as_expr():
@@ -589,17 +641,20 @@ class MaxSum:
 
     def _same_optimum(self, a, b):
         """Same minimiser and same minimum as functions of the parameter."""
-        if not (a.key[:2] == b.key[:2] or sp.simplify(a.x_opt - b.x_opt) == 0):
-            return False
+        # a cheap refutation first: two distinct algebraic functions differ at a
+        # generic point; equality is then decided symbolically
+        def differ(e):
+            return any(abs(sp.N(e.subs(self.param, t), 30)) > sp.Float("1e-20")
+                       for t in (a.sample, b.sample))
+
+        if a.key[:2] != b.key[:2]:
+            dx = a.x_opt - b.x_opt
+            if differ(dx) or sp.simplify(dx) != 0:
+                return False
         if a.piece == b.piece:
             return True
         diff = a.piece.subs(self.x, a.x_opt) - b.piece.subs(self.x, b.x_opt)
-        # a cheap refutation first: two distinct algebraic functions differ at a
-        # generic point; equality is then decided symbolically
-        for t in (a.sample, b.sample):
-            if abs(sp.N(diff.subs(self.param, t), 30)) > sp.Float("1e-20"):
-                return False
-        return sp.simplify(diff) == 0
+        return not differ(diff) and sp.simplify(diff) == 0
 
     def _optimum_over(self, cell):
         """Split a structure cell where the candidate set may change."""
@@ -640,9 +695,9 @@ class MaxSum:
                 for t in self._x_roots(q, p0):
                     if t - edges[k] > _SEP and (edges[k + 1] == mpmath.inf
                                                 or edges[k + 1] - t > _SEP):
-                        j = self.pick_branch(q, p0, t)
+                        j, expr = self.pick_branch(q, p0, t)
                         out.append(_Candidate("critical point", (q.as_expr(), j, sel),
-                                              self.branches(q)[0][j], self.piece(sel), q, t))
+                                              expr, self.piece(sel), q, t))
         return out
 
     def _piece_function(self, piece):

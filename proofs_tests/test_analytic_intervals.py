@@ -204,7 +204,7 @@ NEW_BOUNDARIES = {
     (2, 1, 1): ["1/3", "1", "(1 + sqrt(5))/2", "(3 + sqrt(5))/2"],
 }
 
-COUNTS = [(1, 1, 1), (5, 5, 5), (1, 2, 3), (3, 2, 1), (2, 1, 1)]
+COUNTS = [(1, 1, 1), (5, 5, 5), (1, 2, 3), (3, 2, 1), (2, 1, 1), (1, 3, 2)]
 
 
 def _points(d):
@@ -257,6 +257,24 @@ def test_new_forms_boundaries_and_continuity(counts):
         for f in ("x_opt", "value"):
             jump = sp.N((getattr(a, f) - getattr(b, f)).subs(L, a.upper), 80)
             assert abs(jump) < 1e-70, (counts, a.upper, f)
+
+
+def test_cubic_critical_point_branch():
+    """Counts (1, 3, 2): on ((3+sqrt105)/8, (5 sqrt33 - 21)/2] the minimiser is the positive root of
+    the cubic numerator of a piece's derivative, in trigonometric form (three real roots); it is
+    held against numeric at 50 digits in test_optimum_against_numeric_mp50[(1, 3, 2)]; here: the
+    branch exists, and the derivative of its piece vanishes there (80 digits, 10 L inside)."""
+    d = derive_optimal_last_length([1, 3, 2])
+    trig = [o for o in d.optima if o.x_opt.has(sp.acos)]
+    assert len(trig) == 1 and trig[0].kind == "critical point"
+    o = trig[0]
+    assert sp.simplify(o.lower - (3 + sp.sqrt(105)) / 8) == 0
+    assert sp.simplify(o.upper - (5 * sp.sqrt(33) - 21) / 2) == 0
+    df = sp.diff(o.piece, x)
+    lo, hi = sp.N(o.lower, 30), sp.N(o.upper, 30)
+    for k in range(1, 11):
+        Lv = sp.nsimplify(lo + (hi - lo) * k / 11, rational=True)
+        assert abs(sp.N(df.subs(x, o.x_opt).subs(L, Lv), 80)) < 1e-70
 
 
 def test_counts_reduced_by_their_gcd():
