@@ -658,7 +658,7 @@ class MaxSum:
 
     def _optimum_over(self, cell):
         """Split a structure cell where the candidate set may change."""
-        st, x = cell.structure, self.x
+        st = cell.structure
         bpolys = [p for p, _ in st.breaks]
         ev = []
         for k, sel in enumerate(st.pieces):

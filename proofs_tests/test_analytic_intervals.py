@@ -4,7 +4,8 @@ Sources: ``shared/seeds/002_1ad9def3cd093580.txt`` (binotto2024) Prop. 4
 (interval TC_max), Prop. 5 (binary case), §5 toy example, Prop. 6 and its
 proof in Appendix A (cases a, b.1, b.2, b.3).  The printed Prop. 6 and toy
 values come from :mod:`analytic.sources.binotto2024`; Appendix A's pieces and
-per-piece minima are transcribed below (:data:`APPENDIX_A`, :data:`APPENDIX_A_MINIMA`).
+per-piece minima from :mod:`analytic.claims.binotto2024_forms` (transcribed there,
+as printed).
 
 The analytic side *derives* everything by an exact sweep over ``L``; here
 the derivation is held
@@ -31,7 +32,6 @@ from analytic.symbols import L, x
 
 TOL = mpmath.mpf("1e-45")
 PHI = (1 + sp.sqrt(5)) / 2
-PHI2 = (3 + sp.sqrt(5)) / 2
 
 
 def printed(expr):
@@ -51,52 +51,9 @@ def _rationals(n=25, step=sp.Rational(1, 5)):
 # ---------------------------------------------------------------------------
 # binotto2024 Appendix A: TC_max(x) in each case, as printed
 # ---------------------------------------------------------------------------
-#: (L interval, [(upper end of the x-piece, piece)]) -- binotto2024 Appendix A.
-APPENDIX_A = {
-    "a": ((0, 1), [("L/(L+1)", "((L+1)/x + L + 4 + 1/L)/3"),
-                   ("1", "((1 + 1/L)*x + 1/x + 2*L + 4 + 1/L)/3"),
-                   (None, "((1 + 1/L)*x**2 + (4 + 1/L)*x + 2*L + 1)/3")]),
-    "b.1": ((1, PHI), [("L**2/(L+1)", "((L**2 + L)/x + 3*L + 2 + 1/L)/3"),
-                       ("1", "((L+1)/L*x + L/x + 3*L + 3 + 1/L)/3"),
-                       ("L", "(x**2/L + (3 + L + 1/L)*x + 3*L + 1)/3"),
-                       ("L/(L-1)", "((1 + 1/L)*x**2 + (4 + 1/L)*x + 2*L + 1)/3"),
-                       (None, "((1 + 1/L)*x**2 + (4 + L)*x + L)/3")]),
-    "b.2": ((PHI, 2), [("1", "(L*(L+1)/x + L*(L+3))/3"),
-                       ("L*(sqrt(5)-1)/2", "(L*x + L**2/x + L*(L+3))/3"),
-                       ("L*(L-1)", "(x**2/L + (L+2)*x + L*(L+3))/3"),
-                       ("L", "(x**2/L + (L + 3 + 1/L)*x + 3*L + 1)/3"),
-                       ("L/(L-1)", "((1 + 1/L)*x**2 + (4 + 1/L)*x + 2*L + 1)/3"),
-                       (None, "((1 + 1/L)*x**2 + (4 + L)*x + L)/3")]),
-    "b.3": ((2, sp.oo), [("1", "(L*(L+1)/x + L*(L+3))/3"),
-                         ("L*(sqrt(5)-1)/2", "(L*x + L**2/x + L*(L+3))/3"),
-                         ("L", "(x**2/L + (L+2)*x + L*(L+3))/3"),
-                         (None, "((1 + 1/L)*x**2 + (4 + L)*x + L)/3")]),
-}
-
-#: "Its minimum at each interval of definition": (piece index, x~, min) -- binotto2024 Appendix A.
-#: b.2's second row ("1 <= x <= L(L-1)") spans pieces 1 and 2; b.3's second row
-#: has two sub-cases in L, both listed.
-APPENDIX_A_MINIMA = {
-    "a": [(0, "L/(L+1)", "2*(L + 3 + 1/L)/3"),
-          (1, "sqrt(L/(L+1))", "(2*sqrt((L+1)/L) + 2*L + 4 + 1/L)/3"),
-          (2, "1", "2*(L + 3 + 1/L)/3")],
-    "b.1": [(0, "L**2/(L+1)", "2*(2*L + 2 + 1/L)/3"),
-            (1, "L/sqrt(L+1)", "(2*sqrt(L+1) + 3*L + 3 + 1/L)/3"),
-            (2, "1", "2*(2*L + 2 + 1/L)/3"),
-            (3, "L", "(L**2 + 7*L + 2)/3"),
-            (4, "L/(L-1)", "2*L/(3*(L-1)**2)*(L**2 + L - 1)")],
-    "b.2": [(0, "1", "2*L*(L+2)/3"),
-            (1, "L*(sqrt(5)-1)/2", "L*((sqrt(5)+1)*L + sqrt(5) + 7)/6"),
-            (2, "L*(sqrt(5)-1)/2", "L*((sqrt(5)+1)*L + sqrt(5) + 7)/6"),
-            (3, "L*(L-1)", "2*L*(L**2+1)/3"),
-            (4, "L", "(L**2 + 7*L + 2)/3"),
-            (5, "L/(L-1)", "2*L/(3*(L-1)**2)*(L**2 + L - 1)")],
-    "b.3": [(0, "1", "2*L*(L+2)/3"),
-            (1, "L*(sqrt(5)-1)/2", "L*((sqrt(5)+1)*L + sqrt(5) + 7)/6"),
-            (1, "sqrt(L)", "L*(2*sqrt(L) + L + 3)/3"),
-            (2, "L*(sqrt(5)-1)/2", "L*((sqrt(5)+1)*L + sqrt(5) + 7)/6"),
-            (3, "L", "2*L*(L+3)/3")],
-}
+# binotto2024 Appendix A as printed (pieces and per-piece minima), transcribed once,
+# in the ledger module that registers the same claims.
+from analytic.claims.binotto2024_forms import APPENDIX_A, APPENDIX_A_MINIMA  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -107,7 +64,8 @@ def balanced():
 def test_appendix_a_cases_found(balanced):
     """binotto2024 App. A: the sweep finds exactly the cases L <= 1, 1 < L <= phi, phi < L <= 2, L > 2."""
     bounds = [(c.lower, c.upper) for c in balanced.cases]
-    expected = [v[0] for v in APPENDIX_A.values()]
+    expected = [(printed(a), printed(b)) for a, b in (v[0] for v in APPENDIX_A.values())]
+    assert expected[1][1] == PHI and expected[-1][1] == sp.oo
     assert len(bounds) == len(expected)
     for (lo, hi), (elo, ehi) in zip(bounds, expected):
         assert sp.simplify(lo - elo) == 0
