@@ -86,7 +86,8 @@ def exact_algebraic(poly, value):
         # radicals, when the root has a real radical expression (no I)
         cands = [c for c in sp.roots(poly, cubics=True, quartics=True) if not c.has(sp.I)]
         with mpmath.workdps(_DPS):
-            hit = [c for c in cands if abs(mpmath.mpf(sp.N(c, _DPS)) - value) < _SEP]
+            hit = [c for c in cands if abs(mpmath.mpc(complex(0)) + mpmath.mpmathify(
+                sp.N(c, _DPS)) - value) < _SEP and sp.im(sp.N(c, _DPS)) == 0]
     if not hit:
         with mpmath.workdps(_DPS):
             hit = [c for c in poly.real_roots() if abs(mpmath.mpf(sp.N(c, _DPS)) - value) < _SEP]
