@@ -53,7 +53,7 @@ def _rationals(n=25, step=sp.Rational(1, 5)):
 # ---------------------------------------------------------------------------
 # binotto2024 Appendix A as printed (pieces and per-piece minima), transcribed once,
 # in the ledger module that registers the same claims.
-from analytic.claims.binotto2024_forms import APPENDIX_A, APPENDIX_A_MINIMA  # noqa: E402
+from analytic.sources.binotto2024 import APPENDIX_A, APPENDIX_A_MINIMA  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -21,6 +21,7 @@ import pytest
 import sympy
 
 import numeric
+from analytic.sources.binotto2024 import APPENDIX_A as PRINTED_APPENDIX_A
 from numeric.rounding import matches_printed
 from analytic.sources import binotto2024 as B
 
@@ -150,27 +151,8 @@ def test_prop6_exact(L):
 # ---------------------------------------------------------------------------
 # Appendix A: the piecewise forms
 # ---------------------------------------------------------------------------
-#: Appendix A as printed: (upper end of the piece, TC_max on it) per case, in L and x.
-APPENDIX_A = {
-    "a": [("L/(L+1)", "((L+1)/x + L + 4 + 1/L)/3"),
-          ("1", "((1 + 1/L)*x + 1/x + 2*L + 4 + 1/L)/3"),
-          (None, "((1 + 1/L)*x**2 + (4 + 1/L)*x + 2*L + 1)/3")],
-    "b.1": [("L**2/(L+1)", "((L**2 + L)/x + 3*L + 2 + 1/L)/3"),
-            ("1", "((L+1)/L*x + L/x + 3*L + 3 + 1/L)/3"),
-            ("L", "(x**2/L + (3 + L + 1/L)*x + 3*L + 1)/3"),
-            ("L/(L-1)", "((1 + 1/L)*x**2 + (4 + 1/L)*x + 2*L + 1)/3"),
-            (None, "((1 + 1/L)*x**2 + (4 + L)*x + L)/3")],
-    "b.2": [("1", "(L*(L+1)/x + L*(L+3))/3"),
-            ("L*(sqrt(5)-1)/2", "(L*x + L**2/x + L*(L+3))/3"),
-            ("L*(L-1)", "(x**2/L + (L+2)*x + L*(L+3))/3"),
-            ("L", "(x**2/L + (L + 3 + 1/L)*x + 3*L + 1)/3"),
-            ("L/(L-1)", "((1 + 1/L)*x**2 + (4 + 1/L)*x + 2*L + 1)/3"),
-            (None, "((1 + 1/L)*x**2 + (4 + L)*x + L)/3")],
-    "b.3": [("1", "(L*(L+1)/x + L*(L+3))/3"),
-            ("L*(sqrt(5)-1)/2", "(L*x + L**2/x + L*(L+3))/3"),
-            ("L", "(x**2/L + (L+2)*x + L*(L+3))/3"),
-            (None, "((1 + 1/L)*x**2 + (4 + L)*x + L)/3")],
-}
+#: Appendix A as printed (analytic.sources.binotto2024): the pieces of each case
+APPENDIX_A = {case: pieces for case, (_, pieces) in PRINTED_APPENDIX_A.items()}
 APPENDIX_L = {"a": ["1/3", "1/2", "1"], "b.1": ["6/5", "3/2", "8/5"],
               "b.2": ["17/10", "9/5", "2"], "b.3": ["21/10", "5/2", "3", "10"]}
 

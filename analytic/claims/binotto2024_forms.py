@@ -23,62 +23,12 @@ import numeric
 from ..intervals import derive_optimal_last_length, interval_tc_max_symbolic
 from ..ledger import Outcome, claim
 from ..sources import binotto2024 as src
+from ..sources.binotto2024 import APPENDIX_A, APPENDIX_A_MINIMA
 from ..symbols import L, r, x
 from ..tc_max import (corollary1_differences, derive_tc_max_balanced,
                       positive_for_integers_from, tc_max_balanced, tc_max_symbolic)
 
-__all__ = ["APPENDIX_A", "APPENDIX_A_MINIMA", "NEW_COUNTS"]
-
-_PHI = "(1 + sqrt(5))/2"
-
-#: binotto2024 Appendix A as printed: case -> (L interval, [(upper end of the
-#: x-piece or None, TC_max on the piece)]), strings in L and x.
-APPENDIX_A = {
-    "a": (("0", "1"), [("L/(L+1)", "((L+1)/x + L + 4 + 1/L)/3"),
-                       ("1", "((1 + 1/L)*x + 1/x + 2*L + 4 + 1/L)/3"),
-                       (None, "((1 + 1/L)*x**2 + (4 + 1/L)*x + 2*L + 1)/3")]),
-    "b.1": (("1", _PHI), [("L**2/(L+1)", "((L**2 + L)/x + 3*L + 2 + 1/L)/3"),
-                          ("1", "((L+1)/L*x + L/x + 3*L + 3 + 1/L)/3"),
-                          ("L", "(x**2/L + (3 + L + 1/L)*x + 3*L + 1)/3"),
-                          ("L/(L-1)", "((1 + 1/L)*x**2 + (4 + 1/L)*x + 2*L + 1)/3"),
-                          (None, "((1 + 1/L)*x**2 + (4 + L)*x + L)/3")]),
-    "b.2": ((_PHI, "2"), [("1", "(L*(L+1)/x + L*(L+3))/3"),
-                          ("L*(sqrt(5)-1)/2", "(L*x + L**2/x + L*(L+3))/3"),
-                          ("L*(L-1)", "(x**2/L + (L+2)*x + L*(L+3))/3"),
-                          ("L", "(x**2/L + (L + 3 + 1/L)*x + 3*L + 1)/3"),
-                          ("L/(L-1)", "((1 + 1/L)*x**2 + (4 + 1/L)*x + 2*L + 1)/3"),
-                          (None, "((1 + 1/L)*x**2 + (4 + L)*x + L)/3")]),
-    "b.3": (("2", "oo"), [("1", "(L*(L+1)/x + L*(L+3))/3"),
-                          ("L*(sqrt(5)-1)/2", "(L*x + L**2/x + L*(L+3))/3"),
-                          ("L", "(x**2/L + (L+2)*x + L*(L+3))/3"),
-                          (None, "((1 + 1/L)*x**2 + (4 + L)*x + L)/3")]),
-}
-
-#: binotto2024 Appendix A, "its minimum at each interval of definition", as
-#: printed: case -> [(piece index, x~, minimum)].  b.2's second row
-#: ("1 <= x <= L(L-1)") spans pieces 1 and 2; b.3's second row has two
-#: sub-cases in L, both listed.
-APPENDIX_A_MINIMA = {
-    "a": [(0, "L/(L+1)", "2*(L + 3 + 1/L)/3"),
-          (1, "sqrt(L/(L+1))", "(2*sqrt((L+1)/L) + 2*L + 4 + 1/L)/3"),
-          (2, "1", "2*(L + 3 + 1/L)/3")],
-    "b.1": [(0, "L**2/(L+1)", "2*(2*L + 2 + 1/L)/3"),
-            (1, "L/sqrt(L+1)", "(2*sqrt(L+1) + 3*L + 3 + 1/L)/3"),
-            (2, "1", "2*(2*L + 2 + 1/L)/3"),
-            (3, "L", "(L**2 + 7*L + 2)/3"),
-            (4, "L/(L-1)", "2*L/(3*(L-1)**2)*(L**2 + L - 1)")],
-    "b.2": [(0, "1", "2*L*(L+2)/3"),
-            (1, "L*(sqrt(5)-1)/2", "L*((sqrt(5)+1)*L + sqrt(5) + 7)/6"),
-            (2, "L*(sqrt(5)-1)/2", "L*((sqrt(5)+1)*L + sqrt(5) + 7)/6"),
-            (3, "L*(L-1)", "2*L*(L**2+1)/3"),
-            (4, "L", "(L**2 + 7*L + 2)/3"),
-            (5, "L/(L-1)", "2*L/(3*(L-1)**2)*(L**2 + L - 1)")],
-    "b.3": [(0, "1", "2*L*(L+2)/3"),
-            (1, "L*(sqrt(5)-1)/2", "L*((sqrt(5)+1)*L + sqrt(5) + 7)/6"),
-            (1, "sqrt(L)", "L*(2*sqrt(L) + L + 3)/3"),
-            (2, "L*(sqrt(5)-1)/2", "L*((sqrt(5)+1)*L + sqrt(5) + 7)/6"),
-            (3, "L", "2*L*(L+3)/3")],
-}
+__all__ = ["NEW_COUNTS"]
 
 #: unbalanced counts for which new closed forms are derived (r = 3, l = (1, L, x))
 NEW_COUNTS = ((1, 2, 3), (3, 2, 1), (2, 1, 1))
