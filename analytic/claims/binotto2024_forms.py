@@ -8,7 +8,7 @@ Prop. 6) and compares with the printed forms symbolically
 :func:`numeric.optimal_last_length` at 50 digits.  Printed Prop. 6 and toy
 values come from :mod:`analytic.sources.binotto2024`; Appendix A's pieces and
 per-piece minima, which that module does not hold, are transcribed here as
-printed (:data:`APPENDIX_A`, :data:`APPENDIX_A_MINIMA`).  The same checks,
+printed (:data:`analytic.sources.binotto2024.APPENDIX_A` and ``APPENDIX_A_MINIMA``).  The same checks,
 with more points, are in ``proofs_tests/test_analytic_tc_max.py`` and
 ``proofs_tests/test_analytic_intervals.py``.
 """
