@@ -6,9 +6,8 @@ forms derived by SymPy: summation for Prop. 3, an exact sweep over ``L`` for
 Prop. 6) and compares with the printed forms symbolically
 (``simplify(lhs - rhs) == 0``) or, for the new forms, with
 :func:`numeric.optimal_last_length` at 50 digits.  Printed Prop. 6 and toy
-values come from :mod:`analytic.sources.binotto2024`; Appendix A's pieces and
-per-piece minima, which that module does not hold, are transcribed here as
-printed (:data:`analytic.sources.binotto2024.APPENDIX_A` and ``APPENDIX_A_MINIMA``).  The same checks,
+values come from :mod:`analytic.sources.binotto2024`, Appendix A's pieces and
+per-piece minima included (``APPENDIX_A``, ``APPENDIX_A_MINIMA``).  The same checks,
 with more points, are in ``proofs_tests/test_analytic_tc_max.py`` and
 ``proofs_tests/test_analytic_intervals.py``.
 """
