@@ -33,11 +33,16 @@ def _shift(a, di, dj, fill):
     return out
 
 
-def _undefined(counts, which):
-    raise ValueError(
-        f"{which} is undefined for this confusion matrix: all samples share one "
-        "true class or one predicted class (a zero variance)"
-    )
+def _require_two_classes(p, which):
+    """tau_b and R_s divide by the spread of both label vectors: at least two
+    observed true classes and two observed predicted classes are needed."""
+    true_classes = (p.counts.sum(-1) > 0).sum(-1)
+    pred_classes = (p.counts.sum(-2) > 0).sum(-1)
+    if np.any(true_classes < 2) or np.any(pred_classes < 2):
+        raise ValueError(
+            f"{which} is undefined for this confusion matrix: all samples share one "
+            "true class or one predicted class (a zero variance)"
+        )
 
 
 def _pairs(p):
@@ -84,8 +89,7 @@ def kendall_tau_b(cm, *, arithmetic="float"):
     n0 = N * (N - 1) / 2
     n1 = (R * (R - 1) / 2).sum(axis=-1)
     n2 = (Cc * (Cc - 1) / 2).sum(axis=-1)
-    if np.any((p.counts.sum(-1) > 0).sum(-1) < 2) or np.any((p.counts.sum(-2) > 0).sum(-1) < 2):
-        _undefined(p.counts, "tau_b")
+    _require_two_classes(p, "tau_b")
     return p.ctx.finalize((C - D) / p.ctx.sqrt((n0 - n1) * (n0 - n2)))
 
 
@@ -115,8 +119,7 @@ def spearman_rs(cm, *, arithmetic="float"):
     1/2
     """
     p = prepare(cm, arithmetic)
-    if np.any((p.counts.sum(-1) > 0).sum(-1) < 2) or np.any((p.counts.sum(-2) > 0).sum(-1) < 2):
-        _undefined(p.counts, "R_s")
+    _require_two_classes(p, "R_s")
     R, C = p.rows(), p.cols()
     N = p.total()
     mean = np.expand_dims(np.asarray((N + 1) / 2, dtype=p.n.dtype), -1)

@@ -52,27 +52,9 @@ def cm(key):
     return np.array(G.MATRICES[key])
 
 
-#: Table 4(a) Acc_0.70 with the corrected entry f_{2,4} = 52 (predicted 2, true 4).
-def corrected_t4a_070():
-    printed = np.array(G.PRINTED["T4a_0.70"])
-    printed[1, 3] = 52
-    return printed.T
-
-
-def s_interval(matrix, d_printed):
-    """The exact set of s (george2016's max TC / the true max TC) for which d rounds to d_printed.
-
-    d(s)^2 = (1 - Acc)^2 + (MC/s)^2; the half-up rounding interval [p - h, p + h)
-    of the printed cell gives s in (s_lo, s_hi].
-    """
-    acc = 1 - numeric.mer(matrix, **EX)
-    mc = numeric.stc(matrix, **EX)
-    digits = len(d_printed.split(".")[1])
-    p, h = R(d_printed), R(5, 10 ** (digits + 1))
-    e = (1 - acc) ** 2
-    s_lo = sympy.sqrt(mc**2 / ((p + h) ** 2 - e))
-    s_hi = sympy.sqrt(mc**2 / ((p - h) ** 2 - e)) if (p - h) ** 2 > e else sympy.oo
-    return s_lo, s_hi
+# the corrected Table 4(a) Acc_0.70 matrix (f_{2,4} = 53 -> 52) and the exact
+# interval of max-TC factors s that reproduce a printed d cell: shared with the ledger
+from analytic.claims.george2016 import corrected_t4a_070, s_interval  # noqa: E402
 
 
 # ---------------------------------------------------------------------------

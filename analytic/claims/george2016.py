@@ -30,15 +30,19 @@ def _cm(key):
     return np.array(src.MATRICES[key])
 
 
-def _corrected_t4a_070():
+def corrected_t4a_070():
     """Table 4(a) Acc_0.70 with f_{2,4} = 52 instead of the printed 53 (rows = true)."""
     m = np.array(src.PRINTED["T4a_0.70"])
     m[1, 3] = 52
     return m.T
 
 
-def _s_interval(matrix, d_printed):
-    """Exact (s_lo, s_hi]: the factors s (used max TC / true max TC) for which d rounds to the cell."""
+def s_interval(matrix, d_printed):
+    """The exact set of s (george2016's max TC / the true max TC) for which d rounds to d_printed.
+
+    d(s)^2 = (1 - Acc)^2 + (MC/s)^2; the half-up rounding interval [p - h, p + h)
+    of the printed cell gives s in (s_lo, s_hi].
+    """
     acc = 1 - numeric.mer(matrix, **EX)
     mc = numeric.stc(matrix, **EX)
     digits = len(d_printed.split(".")[1])
@@ -50,9 +54,9 @@ def _s_interval(matrix, d_printed):
 
 
 def _t4_common_s():
-    mats = {"T4a_0.60": _cm("T4a_0.60"), "T4a_0.70": _corrected_t4a_070(),
+    mats = {"T4a_0.60": _cm("T4a_0.60"), "T4a_0.70": corrected_t4a_070(),
             "T4b_0.70": _cm("T4b_0.70"), "T4b_0.80": _cm("T4b_0.80")}
-    ivs = [_s_interval(m, src.TABLE_4[k]["d"]) for k, m in mats.items()]
+    ivs = [s_interval(m, src.TABLE_4[k]["d"]) for k, m in mats.items()]
     return max(a for a, _ in ivs), min(b for _, b in ivs)
 
 
@@ -133,7 +137,7 @@ def _table4_cell(key, item):
     m = _cm(key)
     if item == "d":
         lo, hi = _t4_common_s()
-        m_used = _corrected_t4a_070() if key == "T4a_0.70" else m
+        m_used = corrected_t4a_070() if key == "T4a_0.70" else m
         v = numeric.george_d(m_used, **EX)
         s = (lo + hi) / 2
         d_s = sympy.sqrt(numeric.mer(m_used, **EX) ** 2 + (numeric.stc(m_used, **EX) / s) ** 2)
@@ -152,9 +156,9 @@ def _table4_cell(key, item):
         if key == "T4a_0.70":
             diag = ("transcription slip: the printed matrix sums to 801 (stated N = 800, true class 4: 68); "
                     "f_{2,4} = 53 -> 52 is the only single-unit decrement that reproduces AMAE, tau_b and "
-                    f"MC together; corrected AMAE = {sympy.N(numeric.amae(_corrected_t4a_070(), **EX), 6)} -> "
+                    f"MC together; corrected AMAE = {sympy.N(numeric.amae(corrected_t4a_070(), **EX), 6)} -> "
                     f"{row['AMAE']}")
-            if not matches_printed(numeric.amae(_corrected_t4a_070(), **EX), row["AMAE"]):
+            if not matches_printed(numeric.amae(corrected_t4a_070(), **EX), row["AMAE"]):
                 return Outcome("refuted", "the corrected matrix does not reproduce AMAE either")
         return cell_outcome(numeric.amae(m, **EX), row["AMAE"], diagnosis=diag)
     if item == "tau_b":
