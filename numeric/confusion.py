@@ -50,6 +50,8 @@ def confusion_matrix(y_true, y_pred, *, labels=None):
         raise ValueError(
             f"mismatched label vectors: y_true has {t.shape[0]} labels, y_pred has {p.shape[0]}"
         )
+    if labels is None and t.size == 0:
+        raise ValueError("label vectors are empty and no labels were given: there are no classes")
     if labels is None:
         if _all_integer(t, p) and t.size:
             return _integer_fast_path(t, p)

@@ -159,6 +159,13 @@ def test_mismatched_label_vectors():
         numeric.confusion_matrix([1, 2, 3], [1, 2])
 
 
+def test_empty_label_vectors_without_labels():
+    with pytest.raises(ValueError, match="label vectors are empty and no labels were given"):
+        numeric.confusion_matrix([], [])
+    # with labels the classes are known: an all-zero matrix (which the metrics reject)
+    assert numeric.confusion_matrix([], [], labels=[1, 2]).tolist() == [[0, 0], [0, 0]]
+
+
 def test_label_vectors_not_1d():
     with pytest.raises(ValueError, match=r"label vectors must be 1-D, got shapes \(1, 2\) and \(2,\)"):
         numeric.confusion_matrix([[1, 2]], [1, 2])
