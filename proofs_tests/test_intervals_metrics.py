@@ -20,6 +20,7 @@ from hypothesis.extra.numpy import arrays
 from scipy.optimize import linprog
 
 import numeric
+from analytic.claims._search import compositions as _rows, exhaustive_max
 
 R = sympy.Rational
 EX = dict(arithmetic="exact")
@@ -125,13 +126,6 @@ def test_remark4_fails_for_two_classes():
 # ---------------------------------------------------------------------------
 # Props 4 and 5
 # ---------------------------------------------------------------------------
-def _rows(n, r):
-    for bars in itertools.combinations(range(n + r - 1), r - 1):
-        prev, row = -1, []
-        for b in bars + (n + r - 1,):
-            row.append(b - prev - 1)
-            prev = b
-        yield row
 
 
 def test_prop4_brute_force_small():
@@ -143,13 +137,8 @@ def test_prop4_brute_force_small():
             counts = [int(c) for c in rng.integers(1, 4, size=r)]
             lengths = [Fraction(int(p), int(q)) for p, q in zip(rng.integers(1, 9, r), rng.integers(1, 4, r))]
             M = numeric.interval_cost_matrix(counts, lengths, **EX)
-            best = None
-            per_row = [[sum(v * M[t, p] for p, v in enumerate(row)) for row in _rows(n, r)]
-                       for t, n in enumerate(counts)]
-            for combo in itertools.product(*per_row):
-                checked += 1
-                s = sum(combo)
-                best = s if best is None or s > best else best
+            best, size = exhaustive_max(M, counts)
+            checked += size
             assert best == numeric.interval_tc_max(counts, lengths, **EX), (counts, lengths)
     assert checked > 10**4
 

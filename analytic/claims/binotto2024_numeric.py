@@ -24,6 +24,7 @@ from numeric.rounding import matches_printed
 
 from ..ledger import Outcome, claim
 from ..sources import binotto2024 as src
+from ._search import compositions as _rows, exhaustive_max as _exhaustive_max
 
 EX = dict(arithmetic="exact")
 R = sympy.Rational
@@ -34,29 +35,6 @@ def _printed(expr, **subs):
     e = sympy.sympify(expr, locals={"x": _X, "L": _L, "Max": sympy.Max})
     names = {"x": _X, "L": _L}
     return e.subs({names[k]: v for k, v in subs.items()}) if subs else e
-
-
-def _rows(n, r):
-    """Every way to spread n samples of one true class over r predicted classes."""
-    for bars in itertools.combinations(range(n + r - 1), r - 1):
-        prev, row = -1, []
-        for b in bars + (n + r - 1,):
-            row.append(b - prev - 1)
-            prev = b
-        yield row
-
-
-def _exhaustive_max(M, counts):
-    """max over S of sum(A ⊙ M): the rows of A are independent, every combination is summed."""
-    r = len(counts)
-    per_row = [[sum(v * M[t, p] for p, v in enumerate(row)) for row in _rows(n, r)]
-               for t, n in enumerate(counts)]
-    best, size = None, 0
-    for combo in itertools.product(*per_row):
-        s = sum(combo)
-        size += 1
-        best = s if best is None or s > best else best
-    return best, size
 
 
 def _rand_problems(count, seed, k=(2, 6), max_count=8):
