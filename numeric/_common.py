@@ -34,6 +34,10 @@ class Prepared:
         """N, shape ``(...)``."""
         return self.n.sum(axis=(-2, -1))
 
+    def accuracy(self):
+        """Fraction of samples on the diagonal, ``trace / N``, shape ``(...)``."""
+        return np.diagonal(self.n, axis1=-2, axis2=-1).sum(axis=-1) / self.total()
+
     def rows(self):
         """Row sums ``N_r`` (true-class counts), shape ``(..., K)``."""
         return self.n.sum(axis=-1)

@@ -46,8 +46,7 @@ def mer(cm, *, arithmetic="float"):
     1/10
     """
     p = prepare(cm, arithmetic)
-    trace = np.diagonal(p.n, axis1=-2, axis2=-1).sum(axis=-1)
-    return p.ctx.finalize(1 - trace / p.total())
+    return p.ctx.finalize(1 - p.accuracy())
 
 
 def mae(cm, *, arithmetic="float"):

@@ -319,7 +319,7 @@ def _stc(p):
 def _acc_mc(cm, arithmetic):
     p = prepare(cm, arithmetic, min_classes=2)
     mc = _stc(p)
-    acc = np.diagonal(p.n, axis1=-2, axis2=-1).sum(axis=-1) / p.total()
+    acc = p.accuracy()
     return p, acc, mc
 
 
