@@ -22,11 +22,21 @@ from analytic._pl import lower_envelope
 from analytic.forms import _Row, _weights
 from analytic.symbols import N, beta
 
-__all__ = ["path_lines", "confusion_matrix_symbolic", "appendix_a_triangle",
+__all__ = ["monotone_paths", "path_lines", "confusion_matrix_symbolic", "appendix_a_triangle",
            "diagonal_threshold"]
 
 
-def _monotone_paths(k):
+def monotone_paths(k):
+    """Every monotone path from cell (0, 0) to (k-1, k-1) of a k x k matrix.
+
+    A step moves down, right or diagonally (down-right); there are D(k)
+    (central Delannoy number) paths, each a tuple of (row, column) cells.
+
+    >>> monotone_paths(2)
+    [((0, 0), (1, 1)), ((0, 0), (1, 0), (1, 1)), ((0, 0), (0, 1), (1, 1))]
+    >>> [len(monotone_paths(k)) for k in range(1, 6)]
+    [1, 3, 13, 63, 321]
+    """
     def walk(r, c):
         if (r, c) == (k - 1, k - 1):
             yield ((r, c),)
@@ -59,7 +69,7 @@ def path_lines(matrix, metric="oc", gamma=1):
     w = _weights(rows, metric, gamma)
     zero = (sp.Integer(0), sp.Integer(0))
     lines = []
-    for path in _monotone_paths(k):
+    for path in monotone_paths(k):
         cells = [w.get((f"r{r}", c - r), zero) for r, c in path]
         lines.append((sp.cancel(1 - sum(x[0] for x in cells)), sp.cancel(sum(x[1] for x in cells))))
     return lines

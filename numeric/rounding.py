@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from decimal import Decimal
+from fractions import Fraction
 
 import sympy
 
-__all__ = ["round_half_up", "matches_printed"]
+__all__ = ["round_half_up", "matches_printed", "printed_interval"]
 
 
 def round_half_up(value, digits: int = 2):
@@ -51,3 +52,36 @@ def matches_printed(value, printed: str) -> bool:
     d = Decimal(printed.strip())
     digits = max(0, -d.as_tuple().exponent)
     return round_half_up(value, digits) == sympy.Rational(str(d))
+
+
+def printed_interval(printed: str):
+    """The interval ``(lo, hi)`` of exact values that round to the printed cell.
+
+    A cell printed with ``d`` decimals stands for a value within half a unit
+    of its last decimal: ``lo = printed - 5 * 10**-(d+1)`` and
+    ``hi = printed + 5 * 10**-(d+1)`` (both ends included, so that relations
+    checked with this slack can only err on the side of passing).
+
+    Parameters
+    ----------
+    printed : str
+        The cell as printed, e.g. ``"0.56"`` or ``"1.3"``.
+
+    Returns
+    -------
+    tuple of fractions.Fraction
+        ``(lo, hi)``, exact.
+
+    Examples
+    --------
+    >>> printed_interval("0.56")
+    (Fraction(111, 200), Fraction(113, 200))
+    >>> printed_interval("1.3")
+    (Fraction(5, 4), Fraction(27, 20))
+    >>> printed_interval("2")
+    (Fraction(3, 2), Fraction(5, 2))
+    """
+    d = Decimal(printed.strip())
+    digits = max(0, -d.as_tuple().exponent)
+    v, h = Fraction(str(d)), Fraction(1, 2 * 10 ** digits)
+    return v - h, v + h

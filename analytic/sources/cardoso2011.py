@@ -30,24 +30,38 @@ Tables (cells are *strings exactly as printed*, so "0.0", "0.77" and
 beta: every table uses beta_1 = 0.25 / (N (K-1)^gamma) and
 beta_2 = 0.75 / (N (K-1)^gamma) with gamma = 1 (captions; §4 "a percentage
 of the maximum possible value for the penalization term, N(K-1)^gamma").
-:data:`BETA_NUMERATORS` holds 0.25 and 0.75.
+:data:`BETA_NUMERATORS` holds 0.25 and 0.75; :func:`oc_table_beta` computes
+beta for a matrix.
+
+Printed formulas (strings for :func:`parse`, in the symbols of
+:mod:`analytic.symbols`): :data:`SINGLE_SAMPLE_OC` (§3.2) and
+:data:`APPENDIX_A_BOUND` (Appendix A).
 
 Examples
 --------
 >>> import numpy as np
 >>> int(np.asarray(MATRICES["CM_10"]).sum()), TABLE5["CM_10"][COLUMNS.index("OC_beta2")]
 (240, '0.13')
+>>> oc_table_beta(MATRICES["CM_10"], BETA_NUMERATORS[1])
+1/1280
+>>> parse(APPENDIX_A_BOUND, N=2)
+1/12
 >>> tridiagonal(3)
 ((1, 1, 0), (1, 1, 1), (0, 1, 1))
 """
 
 from __future__ import annotations
 
+import sympy
+
+from ..symbols import N, beta, d
+
 __all__ = [
     "KEY", "SEED", "COLUMNS", "MATRICES", "TABLE1", "TABLE1_RECONSTRUCTED",
     "TABLE2", "TABLE3", "TABLE4", "TABLE5", "TABLE6", "TABLE6_COLUMNS",
     "CORRECTED_CANDIDATES", "BETA_NUMERATORS", "GAMMA", "TRIDIAGONAL_LIMITS",
-    "tridiagonal", "triangle_matrices",
+    "tridiagonal", "triangle_matrices", "oc_table_beta", "parse",
+    "SINGLE_SAMPLE_OC", "APPENDIX_A_BOUND",
 ]
 
 KEY = "cardoso2011"
@@ -151,6 +165,45 @@ TRIDIAGONAL_LIMITS = {
     "MER": "2/3", "MAE": "2/3", "OC": "0.6",
     "R_s": "1", "tau_b": "1", "r_int": "1",
 }
+
+
+#: §3.2, one sample at distance |r-c| = d, the sloped branch of
+#: "OC^gamma_beta = min(1; 1 - 1/(1+|r-c|) + beta |r-c|)" (as printed).
+SINGLE_SAMPLE_OC = "1 - 1/(1 + d) + beta*d"
+
+#: Appendix A: "for beta < (N-1)/((N+1)(N+2)) we have OC(a,b) + OC(b,c) < OC(a,c)".
+APPENDIX_A_BOUND = "(N - 1)/((N + 1)*(N + 2))"
+
+_NAMES = {"N": N, "beta": beta, "d": d}
+
+
+def parse(expr, **subs):
+    """A printed cardoso2011 formula as a SymPy expression in ``N``, ``beta``, ``d``
+    (:mod:`analytic.symbols`); ``subs`` substitutes values by name.
+
+    >>> parse(SINGLE_SAMPLE_OC, d=1, beta=0)
+    1/2
+    """
+    e = sympy.sympify(expr, locals=_NAMES)
+    return e.subs({_NAMES[k]: v for k, v in subs.items()}) if subs else e
+
+
+def oc_table_beta(cm, fraction, gamma=GAMMA):
+    """The tables' OC beta: ``fraction / (N (K-1)^gamma)``, exact (§4 and the captions).
+
+    ``fraction`` is a numerator such as ``"0.25"`` (:data:`BETA_NUMERATORS`),
+    read exactly; ``cm`` is a K x K count matrix.
+
+    >>> oc_table_beta(((1, 1), (0, 1)), "0.25")
+    1/12
+    >>> oc_table_beta(((1, 1), (0, 1)), "0.25", gamma=2)
+    1/12
+    >>> oc_table_beta(tridiagonal(3), 1)
+    1/14
+    """
+    rows = [[int(v) for v in row] for row in cm]
+    n, k = sum(map(sum, rows)), len(rows)
+    return sympy.Rational(str(fraction)) / (n * (k - 1) ** gamma)
 
 
 def tridiagonal(K: int):
