@@ -22,7 +22,7 @@ import numeric
 from ..intervals import derive_optimal_last_length, interval_tc_max_symbolic
 from ..ledger import Outcome, claim
 from ..sources import binotto2024 as src
-from ..sources.binotto2024 import APPENDIX_A, APPENDIX_A_MINIMA
+from ..sources.binotto2024 import APPENDIX_A, APPENDIX_A_MINIMA, PROP3, PROP3_H
 from ..symbols import L, r, x
 from ..tc_max import (corollary1_differences, derive_tc_max_balanced,
                       positive_for_integers_from, tc_max_balanced, tc_max_symbolic)
@@ -33,8 +33,7 @@ __all__ = ["NEW_COUNTS"]
 NEW_COUNTS = ((1, 2, 3), (3, 2, 1), (2, 1, 1))
 
 
-def _p(expr):
-    return sp.sympify(expr, locals={"L": L, "x": x})
+_p = src.parse
 
 
 def _zero(e):
@@ -70,15 +69,15 @@ def _prop2():
        expect="verified")
 def _prop3():
     d = derive_tc_max_balanced()
-    m, h = d.m, sp.Symbol("h")
+    m, h = d.m, src.H
     pw = tc_max_balanced()
     even, odd = pw.args[0].expr, pw.args[1].expr
-    with_h = (r - 1) ** 2 / 2 + (r - 1) * (r - h) * h / r
+    with_h = _p(PROP3["with_h"])
     checks = [
-        _zero(even.subs(r, 2 * m) - with_h.subs(h, r / 2).subs(r, 2 * m)),
-        _zero(odd.subs(r, 2 * m + 1) - with_h.subs(h, sp.floor(r / 2) + 1).subs(r, 2 * m + 1)),
-        _zero(even - (r - 1) * (3 * r - 2) / 4),
-        _zero(odd - (r - 1) ** 2 * (3 * r + 1) / (4 * r)),
+        _zero(even.subs(r, 2 * m) - with_h.subs(h, _p(PROP3_H["even"])).subs(r, 2 * m)),
+        _zero(odd.subs(r, 2 * m + 1) - with_h.subs(h, _p(PROP3_H["odd"])).subs(r, 2 * m + 1)),
+        _zero(even - _p(PROP3["even"])),
+        _zero(odd - _p(PROP3["odd"])),
     ]
     ok = all(checks)
     return Outcome("verified" if ok else "refuted",
@@ -149,12 +148,12 @@ def _appendix_cases():
     d = derive_optimal_last_length([1, 1, 1])
     if len(d.cases) != len(APPENDIX_A):
         return Outcome("refuted", f"{len(d.cases)} cases derived, {len(APPENDIX_A)} printed")
-    for case, (name, ((lo, hi), pieces)) in zip(d.cases, APPENDIX_A.items()):
+    for case, (name, ((lo, hi), pieces)) in zip(d.cases, APPENDIX_A.items(), strict=True):
         if not (_zero(case.lower - _p(lo)) and (case.upper == _p(hi) or _zero(case.upper - _p(hi)))):
             return Outcome("refuted", f"case {name}: derived ({case.lower}, {case.upper}], printed ({lo}, {hi}]")
         if len(case.pieces) != len(pieces):
             return Outcome("refuted", f"case {name}: {len(case.pieces)} pieces derived, {len(pieces)} printed")
-        for (f, b), (pb, pf) in zip(case.pieces, pieces):
+        for (f, b), (pb, pf) in zip(case.pieces, pieces, strict=True):
             if not _zero(f - _p(pf)) or not (b == sp.oo if pb is None else _zero(b - _p(pb))):
                 return Outcome("refuted", f"case {name}: derived {f} up to {b}, printed {pf} up to {pb}")
     form = interval_tc_max_symbolic([1, 1, 1], [1, L, x])
@@ -170,8 +169,10 @@ def _appendix_cases():
        expect="verified")
 def _appendix_minima():
     d = derive_optimal_last_length([1, 1, 1])
-    n = 0
-    for case, name in zip(d.cases, APPENDIX_A):
+    if len(d.cases) != len(APPENDIX_A):
+        return Outcome("refuted", f"{len(d.cases)} cases derived, {len(APPENDIX_A)} printed")
+    n, printed = 0, sum(len(v) for v in APPENDIX_A_MINIMA.values())
+    for case, name in zip(d.cases, APPENDIX_A, strict=True):
         for idx, xs, val in APPENDIX_A_MINIMA[name]:
             f, hi = case.pieces[idx]
             lo = case.pieces[idx - 1][1] if idx else sp.Integer(0)
@@ -182,6 +183,8 @@ def _appendix_minima():
                 return Outcome("refuted", f"case {name}, piece {idx}: printed {val} at x = {xs}, "
                                           f"piece there {sp.simplify(f.subs(x, xt))}")
             n += 1
+    if n != printed:
+        return Outcome("refuted", f"{n} minima checked, {printed} printed")
     return Outcome("verified", f"all {n} printed per-piece minima agree")
 
 
@@ -197,7 +200,7 @@ def _prop6():
     d = derive_optimal_last_length([1, 1, 1])
     if len(d.optima) != len(src.PROP6):
         return Outcome("refuted", f"{len(d.optima)} branches derived, {len(src.PROP6)} printed")
-    for o, (b, xs, vs) in zip(d.optima, src.PROP6):
+    for o, (b, xs, vs) in zip(d.optima, src.PROP6, strict=True):
         bound_ok = o.upper == sp.oo if b is None else _zero(o.upper - _p(b))
         if not (bound_ok and _zero(o.x_opt - _p(xs)) and _zero(o.value - _p(vs))):
             return Outcome("refuted", f"derived ({o.x_opt}, {o.value}) up to {o.upper}; printed ({xs}, {vs}) up to {b}")

@@ -18,6 +18,16 @@ Toy example (§5)
     ``TC(C_A)``, ``TC(C_B) - TC(C_A)``, the optimal length, ``TC_max`` there,
     both STC values and their difference (printed ``≈ 0.0407``).
 
+Proposition 3
+    :data:`PROP3` -- both printed forms of the balanced ``TC_max`` (in ``r``
+    and ``h``; ``h`` is ``r/2`` for even ``r`` and ``floor(r/2) + 1`` for odd
+    ``r``, :data:`PROP3_H`).
+
+Parsing
+    :func:`parse` turns any printed string of this module into a SymPy
+    expression in the symbols of :mod:`analytic.symbols` (``x``, ``L``, ``r``,
+    plus ``h``), optionally substituting values.
+
 Proposition 6
     :data:`PROP6` -- the four cases ``(upper bound of L, x~, TC_max(x~))``
     as sympify-able strings in ``L``; the last case has no upper bound.
@@ -32,10 +42,29 @@ Examples
 
 from __future__ import annotations
 
+import sympy
+
+from ..symbols import L, r, x
+
 __all__ = [
-    "KEY", "SEED", "PRINTED", "MATRICES", "TOY_COUNTS", "TOY_LENGTHS",
-    "TOY_PRINTED", "PROP6",
+    "KEY", "SEED", "PRINTED", "MATRICES", "TOY_COUNTS",
+    "TOY_PRINTED", "PROP3", "PROP3_H", "PROP6", "APPENDIX_A", "APPENDIX_A_MINIMA", "parse",
 ]
+
+#: the symbol ``h`` of Prop. 3 (an index: positive integer)
+H = sympy.Symbol("h", integer=True, positive=True)
+_NAMES = {"x": x, "L": L, "r": r, "h": H}
+
+
+def parse(expr, **subs):
+    """A printed binotto2024 string as a SymPy expression in ``x``, ``L``, ``r``
+    (:mod:`analytic.symbols`) and ``h``; ``subs`` substitutes values by name.
+
+    >>> parse(TOY_PRINTED["TC_A"], x=2)
+    26/15
+    """
+    e = sympy.sympify(expr, locals={**_NAMES, "Max": sympy.Max})
+    return e.subs({_NAMES[k]: v for k, v in subs.items()}) if subs else e
 
 KEY = "binotto2024"
 SEED = "002_1ad9def3cd093580.txt"
@@ -47,11 +76,9 @@ PRINTED = {
 }
 
 #: The same matrices, rows = true class.
-MATRICES = {k: tuple(zip(*v)) for k, v in PRINTED.items()}
+MATRICES = {k: tuple(zip(*v, strict=True)) for k, v in PRINTED.items()}
 
 TOY_COUNTS = (5, 5, 5)
-#: Lengths of I_1, I_2 and I_3 (the last, x, undetermined), as strings.
-TOY_LENGTHS = ("1", "1", "x")
 
 #: The printed closed forms of the toy example (strings for sympy.sympify, symbol x).
 TOY_PRINTED = {
@@ -69,6 +96,16 @@ TOY_PRINTED = {
     "STC_B_minus_STC_A": "(14 - 8/sqrt(2))/205",
     "STC_B_minus_STC_A_approx": "0.0407",
 }
+
+#: Proposition 3 (balanced counts, r classes), as printed: the form with the
+#: split index h, and the closed forms for even and odd r.
+PROP3 = {
+    "with_h": "(r - 1)**2/2 + (r - 1)*(r - h)*h/r",
+    "even": "(r - 1)*(3*r - 2)/4",
+    "odd": "(r - 1)**2*(3*r + 1)/(4*r)",
+}
+#: Prop. 3's h, as printed: r/2 for even r, floor(r/2) + 1 for odd r.
+PROP3_H = {"even": "r/2", "odd": "floor(r/2) + 1"}
 
 #: Proposition 6 (r = 3, l_1 = 1, l_2 = L, n_1 = n_2 = n_3): (L upper bound, x~, TC_max(x~)).
 PROP6 = (
