@@ -99,19 +99,17 @@ def a_uoc(cm):
     r"""Exact :math:`A_{UOC} = \int_0^1 UOC_\beta^1\,d\beta` of a matrix.
 
     .. math:: A_{UOC} = \sum_i \Big[a_i\beta + \tfrac{s_i}{2}\beta^2
-              \Big]_{\max(\beta_i, 0)}^{\min(\beta_{i+1}, 1)}
+              \Big]_{\beta_i}^{\beta_{i+1}}
 
-    silva2018 eq. 23, integrated piece by piece over the exact envelope on
-    ``[0, 1]``; a rational number.
+    silva2018 eq. 23: the integral of :func:`uoc_piecewise` over ``[0, 1]``,
+    taken piece by piece over the exact envelope -- which is what
+    :func:`numeric.a_uoc` does in ``"exact"`` arithmetic, so this is that
+    function (the tests compare it with SymPy's own integral of the
+    ``Piecewise``).  A rational number.
 
     Examples
     --------
     >>> a_uoc([[0, 4, 0, 0], [0, 0, 6, 0], [0, 0, 5, 0], [0, 0, 0, 3]])
     5/9
     """
-    env = numeric.path_envelope(cm, metric="uoc", gamma=1, beta_max=1)
-    total = sp.Integer(0)
-    for i, (a, s) in enumerate(zip(env.intercepts, env.slopes)):
-        lo, hi = env.breakpoints[i], env.breakpoints[i + 1]
-        total += sp.integrate(a + s * beta, (beta, lo, hi))
-    return total
+    return numeric.a_uoc(cm, arithmetic="exact")

@@ -328,6 +328,28 @@ def w8_ledger(cfg: Config):
     )]
 
 
+# ---------------------------------------------------------------------------
+# 9. the teaching notebooks: wall time of executing all of them (issue 6)
+# ---------------------------------------------------------------------------
+_EXECUTE_NOTEBOOKS = (
+    "import sys; sys.path.insert(0, 'notebooks'); import build; "
+    "[build.execute(build.build(p)) for _, p in build.sources()]"
+)
+
+
+def w9_notebooks(cfg: Config):
+    if cfg.quick:
+        return [Row("9 notebooks", "execute all", None, "", None, target="< 180 s",
+                    note="not run with --quick")]
+    wall, status, peak_kib, _ = _run_measured([sys.executable, "-c", _EXECUTE_NOTEBOOKS])
+    return [Row(
+        "9 notebooks", "execute every notebook in a fresh kernel (not written)",
+        Timing(wall, 1, (wall,)), "", None, target="< 180 s", target_met=wall < 180 and status == 0,
+        check=f"exit status {status}; peak memory of the runner {peak_kib / 1024:.0f} MiB",
+        note=f"one run, {len(os.sched_getaffinity(0))} cores",
+    )]
+
+
 def _run_measured(cmd):
     """Run ``cmd``; return wall time, exit status, peak resident set (KiB) and stdout.
 
@@ -375,4 +397,5 @@ WORKLOADS = {
     6: ("tc_max vs linprog", w6_tcmax),
     7: ("r_int O(K^2) vs the literal O(K^4) sum", w7_rint),
     8: ("the claims ledger", w8_ledger),
+    9: ("executing the teaching notebooks", w9_notebooks),
 }

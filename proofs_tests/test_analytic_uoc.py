@@ -6,7 +6,6 @@ the weights of silva2018 eq. 28 / cardoso2011 eq. 7) in exact arithmetic
 force over every monotone path.
 """
 
-import time
 
 import mpmath
 import numpy as np
@@ -137,23 +136,26 @@ def test_a_uoc_at_50_digits():
 
 
 def test_silva2018_table1_matrix_B_envelope():
-    # expected: silva2018 Table I, matrix B: UOC(0.25) = 0.46, UOC(0.75) = 0.67, A_UOC = 0.56
-    # (printed, 2 decimals); exact values 11/24, 2/3, 5/9 from numeric's doctests
-    B = [[0, 4, 0, 0], [0, 0, 6, 0], [0, 0, 5, 0], [0, 0, 0, 3]]
+    # expected: silva2018 Table I, row B, columns UOC_beta1, UOC_beta2 and A_UOC as printed
+    # (two decimals, compared half-up), and the exact integral of the Piecewise itself
+    from analytic.sources.silva2018 import MATRICES, TABLE_I, TABLE_I_COLUMNS
+    from numeric.rounding import matches_printed
+
+    B = MATRICES["B"]
+    row = dict(zip(TABLE_I_COLUMNS, TABLE_I["B"], strict=True))
     pw = uoc_piecewise(B)
-    assert pw.subs(beta, sp.Rational(1, 4)) == sp.Rational(11, 24)
-    assert pw.subs(beta, sp.Rational(3, 4)) == sp.Rational(2, 3)
-    assert a_uoc(B) == sp.Rational(5, 9)
+    assert matches_printed(pw.subs(beta, sp.Rational(1, 4)), row["UOC_beta1"])
+    assert matches_printed(pw.subs(beta, sp.Rational(3, 4)), row["UOC_beta2"])
+    area = sp.integrate(pw, (beta, 0, 1))
+    assert matches_printed(area, row["A_UOC"]) and a_uoc(B) == area
 
 
-def test_random_30x30_takes_seconds():
-    # issue 4: "a random 30 x 30 matrix takes seconds, not minutes"
+def test_random_30x30():
+    # issue 4: a random 30 x 30 matrix (its time is measured by `python -m benchmarks --only 5`,
+    # not by a timed unit test)
     m = np.random.default_rng(7).integers(0, 20, size=(30, 30))
-    t0 = time.perf_counter()
     pw = uoc_piecewise(m)
     area = a_uoc(m)
-    elapsed = time.perf_counter() - t0
-    assert elapsed < 10, elapsed
     # spot check against the DP at the first breakpoint and at beta = 1/2
     t = _breakpoints(pw)[0]
     assert pw.subs(beta, t) == numeric.uoc(m, t, arithmetic="exact")

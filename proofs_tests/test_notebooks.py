@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import copy
 import importlib.util
-import time
 from pathlib import Path
 
 import nbformat
@@ -44,9 +43,6 @@ FIGURES = {
     ],
 }
 
-#: Total execution budget of every notebook (issue 6: under 3 minutes).
-BUDGET_SECONDS = 180
-
 NAMES = [name for name, _ in build.sources()]
 
 
@@ -74,14 +70,16 @@ def test_at_least_five_notebooks_with_sources():
 
 @pytest.fixture(scope="module")
 def executed():
-    """Every notebook, built from its source and executed in a fresh kernel (timed in total)."""
+    """Every notebook, built from its source and executed in a fresh kernel.
+
+    Their total execution time (issue 6: under 3 minutes) is measured by
+    ``python -m benchmarks --only 9``, not by a timed unit test.
+    """
     out = {}
-    t0 = time.perf_counter()
     for name, path in build.sources():
         nb = build.build(path)
         build.execute(nb)  # raises CellExecutionError on any error, failed asserts included
         out[name] = nb
-    out["__seconds__"] = time.perf_counter() - t0
     return out
 
 
@@ -95,10 +93,6 @@ def test_notebook_executes_and_shows_its_figures(executed, name):
     assert all(tags.values()), f"{name}: figure cells without a PNG: {[k for k, v in tags.items() if not v]}"
     asserts = [c for c in nb.cells if c.cell_type == "code" and "assert " in c.source]
     assert asserts, f"{name}: no exercise checked by an assert cell"
-
-
-def test_all_notebooks_run_within_budget(executed):
-    assert executed["__seconds__"] < BUDGET_SECONDS, executed["__seconds__"]
 
 
 @pytest.mark.parametrize("name", NAMES)
