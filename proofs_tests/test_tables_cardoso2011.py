@@ -41,12 +41,12 @@ NOT_REPRODUCED = T.NOT_REPRODUCED
 CORRECTED_CELLS = T.CORRECTED_CELLS
 matrix = T.matrix
 exact_value = T.exact_value
-_compositions = T.compositions
+_compositions = T.composition_array
 _reproducing = T.reproducing
 
 
 CELLS = [(t, k, col) for t, rows in TABLES.items() for k, cells in rows.items()
-         for col, v in zip(COLS, cells) if v is not None]
+         for col, v in zip(COLS, cells, strict=True) if v is not None]
 
 
 @pytest.mark.parametrize("table,key,column", CELLS, ids=[f"T{t}-{k}-{c}" for t, k, c in CELLS])
@@ -72,7 +72,10 @@ def test_table2_only_cm1_mer_survives_and_the_text_agrees():
     CM_1; the exact values agree (lower MER, MAE, OC and higher r_int for
     CM_2; higher R_s and tau_b for CM_1).  CM_1's lost cells, exact:
     MAE 4/5, R_s 57/280 = 0.2036, tau_b 6/31 = 0.1935, r_int 23/59 = 0.3898,
-    OC 227/360 = 0.6306 and 247/360 = 0.6861.
+    OC 227/360 = 0.6306 and 247/360 = 0.6861.  Only MER (0.50) and the
+    ordering have a printed source; the other six values are a REGRESSION
+    PIN of this code's exact output (the paper's cells are lost), kept so
+    that a change in any metric on CM_1 is noticed.
     """
     assert numeric.mer(C.MATRICES["CM_1"], arithmetic="exact") == R(1, 2)
     v1 = {c: exact_value(C.MATRICES["CM_1"], c) for c in COLS}
@@ -82,6 +85,7 @@ def test_table2_only_cm1_mer_survives_and_the_text_agrees():
     assert v2["r_int"] > v1["r_int"]
     for c in ("R_s", "tau_b"):
         assert v2[c] < v1[c], c
+    # regression pin (code output, not printed): see the docstring
     assert [str(v1[c]) for c in COLS] == [
         "1/2", "4/5", "57/280", "6/31", "23/59", "227/360", "247/360"]
 
@@ -195,6 +199,7 @@ def test_table1_reconstruction_is_not_unique_without_the_same_task(key, count):
         stack[:, i, j] = np.repeat(offdiag[:, k], len(diag))
     for i in range(4):
         stack[:, i, i] = np.tile(diag[:, i], len(offdiag))
+    assert len(stack) == {"C": 717_420, "D": 60_060}[key]  # the search sizes of the docstring
     found = _reproducing(stack, C.TABLE1[key])
     assert len(found) == count
     assert list(map(list, C.TABLE1_RECONSTRUCTED[key])) in [m.tolist() for m in found]
@@ -255,11 +260,12 @@ def test_tridiagonal_mer_mae_and_oc_closed_forms_and_limits():
         cm = C.tridiagonal(K)
         N = 3 * K - 2
         assert numeric.mer(cm, arithmetic="exact") == numeric.mae(cm, arithmetic="exact") == R(2 * (K - 1), N)
-        oc1 = numeric.oc(cm, B1 / (N * (K - 1)), arithmetic="exact")
-        oc2 = numeric.oc(cm, B2 / (N * (K - 1)), arithmetic="exact")
+        oc1 = numeric.oc(cm, C.oc_table_beta(cm, B1), arithmetic="exact")
+        oc2 = numeric.oc(cm, C.oc_table_beta(cm, B2), arithmetic="exact")
         assert oc1 == _tri_oc_closed_form(K, B1)
         assert oc2 == (_tri_oc_closed_form(K, B2) if K >= 3 else R(2, 3))
-    assert sympy.limit(2 * (k - 1) / (3 * k - 2), k, sympy.oo) == R(2, 3)
+    printed = {name: R(v) for name, v in C.TRIDIAGONAL_LIMITS.items()}  # §4, as printed
+    assert sympy.limit(2 * (k - 1) / (3 * k - 2), k, sympy.oo) == printed["MER"] == printed["MAE"]
     # the same forms as analytic.forms derives for every K (an independent derivation)
     from analytic.forms import tridiagonal_forms
     from analytic.symbols import K as K_, b as b_
@@ -268,8 +274,8 @@ def test_tridiagonal_mer_mae_and_oc_closed_forms_and_limits():
         for num in (B1, B2):
             assert oc_form.subs({b_: num, K_: K}) == _tri_oc_closed_form(K, num)
     for b in (B1, B2):
-        assert sympy.limit(_tri_oc_closed_form(k, b), k, sympy.oo) == R(3, 5)
-    assert matches_printed(R(3, 5), C.TRIDIAGONAL_LIMITS["OC"])
+        assert sympy.limit(_tri_oc_closed_form(k, b), k, sympy.oo) == printed["OC"]
+    assert matches_printed(printed["OC"], C.TRIDIAGONAL_LIMITS["OC"])
 
 
 def test_tridiagonal_oc_improves_with_K_only_for_beta2():
@@ -290,7 +296,27 @@ def test_tridiagonal_ranking_coefficients_tend_to_one():
     """§4: r_int, R_s and tau_b "all converge to 1" -- numerically: each increases
     strictly over K = 2, 4, 8, ..., 1024 (float64) and is within 0.01 of 1 at K = 1024."""
     Ks = [2 ** i for i in range(1, 11)]
-    for f in (numeric.r_int, numeric.spearman_rs, numeric.kendall_tau_b):
+    for col, f in (("r_int", numeric.r_int), ("R_s", numeric.spearman_rs), ("tau_b", numeric.kendall_tau_b)):
+        limit = float(R(C.TRIDIAGONAL_LIMITS[col]))  # §4, as printed: 1
         v = [float(f(C.tridiagonal(K))) for K in Ks]
         assert all(a < b for a, b in zip(v, v[1:])), f.__name__
-        assert 0.99 < v[-1] < 1, f.__name__
+        assert limit - 0.01 < v[-1] < limit, f.__name__
+
+
+# ---------------------------------------------------------------------------
+# Table 6: no matrices; relations every OC sample obeys
+# ---------------------------------------------------------------------------
+def test_table6_cells_parse_and_obey_the_oc_range():
+    """Table 6 prints 5 data sets x 3 schemes of "mean (std. dev.)": all 15 parse, and
+    every cell is possible for OC values in [0, 1] (mean in [0, 1], s^2 <= m(1-m))."""
+    cells = T.table6_cells()
+    assert len(cells) == len(C.TABLE6) * len(C.TABLE6_COLUMNS) == 15
+    assert cells["SWD", "oSVM"] == ("0.49", "0.02")
+    assert T.table6_violations(cells) == []
+
+
+def test_table6_relations_can_fail():
+    """The relations reject impossible cells: a mean above 1, and s = 0.40 at m = 0.10
+    (s^2 = 0.16 > m(1-m) = 0.09, beyond rounding)."""
+    assert T.table6_violations({("x", "a"): ("1.20", "0.00"), ("x", "b"): ("0.10", "0.40"),
+                                ("x", "c"): ("0.50", "0.50")}) == [("x", "a"), ("x", "b")]
