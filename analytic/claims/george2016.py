@@ -37,23 +37,37 @@ def corrected_t4a_070():
     return m.T
 
 
+def d_at_scale(matrix, s):
+    """george2016's d when its max TC is ``s`` x the closed-form maximum (exact):
+    ``d(s)^2 = (1 - Acc)^2 + (MC/s)^2``; ``s = 1`` is :func:`numeric.george_d`."""
+    return sympy.sqrt(numeric.mer(matrix, **EX) ** 2 + (numeric.stc(matrix, **EX) / s) ** 2)
+
+
+def mc_interval(matrix, d_printed):
+    """The exact MC values (with the matrix's accuracy) for which d rounds half-up
+    to ``d_printed``: the rounding interval ``[p - h, p + h)`` of the cell gives
+    ``MC in [sqrt((p - h)^2 - e), sqrt((p + h)^2 - e))``, ``e = (1 - Acc)^2``
+    (the lower end is 0 when ``(p - h)^2 <= e``)."""
+    e = numeric.mer(matrix, **EX) ** 2
+    digits = len(d_printed.split(".")[1])
+    p, h = R(d_printed), R(5, 10 ** (digits + 1))
+    lo = sympy.sqrt((p - h) ** 2 - e) if (p - h) ** 2 > e else sympy.Integer(0)
+    return lo, sympy.sqrt((p + h) ** 2 - e)
+
+
 def s_interval(matrix, d_printed):
     """The exact set of s (george2016's max TC / the true max TC) for which d rounds to d_printed.
 
-    d(s)^2 = (1 - Acc)^2 + (MC/s)^2; the half-up rounding interval [p - h, p + h)
-    of the printed cell gives s in (s_lo, s_hi].
+    MC(s) = MC/s, so :func:`mc_interval` of the printed cell gives s in (s_lo, s_hi].
     """
-    acc = 1 - numeric.mer(matrix, **EX)
     mc = numeric.stc(matrix, **EX)
-    digits = len(d_printed.split(".")[1])
-    p, h = R(d_printed), R(5, 10 ** (digits + 1))
-    e = (1 - acc) ** 2
-    lo = sympy.sqrt(mc**2 / ((p + h) ** 2 - e))
-    hi = sympy.sqrt(mc**2 / ((p - h) ** 2 - e)) if (p - h) ** 2 > e else sympy.oo
-    return lo, hi
+    mc_lo, mc_hi = mc_interval(matrix, d_printed)
+    return mc / mc_hi, (mc / mc_lo if mc_lo > 0 else sympy.oo)
 
 
-def _t4_common_s():
+def t4_common_s():
+    """The exact interval (lo, hi] of s reproducing all four Table 4 d cells at once
+    (Acc_0.70 of Table 4(a) corrected, :func:`corrected_t4a_070`)."""
     mats = {"T4a_0.60": _cm("T4a_0.60"), "T4a_0.70": corrected_t4a_070(),
             "T4b_0.70": _cm("T4b_0.70"), "T4b_0.80": _cm("T4b_0.80")}
     ivs = [s_interval(m, src.TABLE_4[k]["d"]) for k, m in mats.items()]
@@ -89,10 +103,23 @@ def _cost_example():
 # ---------------------------------------------------------------------------
 # Table 2
 # ---------------------------------------------------------------------------
-_GLM_DIAG = ("needs MC in [0.821, 0.834], i.e. a max TC 0.219-0.223 x the closed-form maximum, "
-             "while SVM's and rpartScore's d cells (same test set, same class sizes, hence the same "
-             "max TC) need s >= 0.729: no single max TC explains the three colon cells. Error in the "
-             "source (an optimiser failure for this run, or a misprint); corrected candidate 0.70")
+def glm_diagnosis():
+    """glmnetcr's printed d (Table 2) against SVM's and rpartScore's (same class sizes,
+    hence the same max TC): ``(holds, text)``; ``holds`` is False if one common s
+    could explain the three colon d cells."""
+    glm = _cm("glmnetcr")
+    mc_lo, mc_hi = mc_interval(glm, src.TABLE_2["d"]["glmnetcr"])
+    s_glm = s_interval(glm, src.TABLE_2["d"]["glmnetcr"])
+    others = [k for k in src.GROUPS["colon"] if k != "glmnetcr"]
+    same_sizes = all((_cm(k).sum(1) == glm.sum(1)).all() for k in others)
+    s_others = max(s_interval(_cm(k), src.TABLE_2["d"][k])[0] for k in others)
+    holds = same_sizes and s_glm[1] < s_others
+    return holds, (f"needs MC in [{float(mc_lo):.3f}, {float(mc_hi):.3f}), i.e. a max TC "
+                   f"{float(s_glm[0]):.3f}-{float(s_glm[1]):.3f} x the closed-form maximum, while SVM's and "
+                   f"rpartScore's d cells (same test set, same class sizes, hence the same max TC) need "
+                   f"s > {float(s_others):.3f}: no single max TC explains the three colon cells. Error in the "
+                   "source (an optimiser failure for this run, or a misprint); corrected candidate "
+                   f"{sympy.N(numeric.george_d(glm, **EX), 4)}")
 
 
 def _table2_cell(key, row):
@@ -110,7 +137,11 @@ def _table2_cell(key, row):
         "AMAE": lambda: numeric.amae(m, **EX),
         "tau_b": lambda: numeric.kendall_tau_b(m, **EX),
     }[row]()
-    diag = _GLM_DIAG if (key, row) == ("glmnetcr", "d") else None
+    diag = None
+    if (key, row) == ("glmnetcr", "d"):
+        holds, diag = glm_diagnosis()
+        if not holds:
+            return Outcome("refuted", "the diagnosis fails: " + diag)
     return cell_outcome(value, printed, diagnosis=diag)
 
 
@@ -136,11 +167,11 @@ def _table4_cell(key, item):
     row = src.TABLE_4[key]
     m = _cm(key)
     if item == "d":
-        lo, hi = _t4_common_s()
+        lo, hi = t4_common_s()
         m_used = corrected_t4a_070() if key == "T4a_0.70" else m
         v = numeric.george_d(m_used, **EX)
         s = (lo + hi) / 2
-        d_s = sympy.sqrt(numeric.mer(m_used, **EX) ** 2 + (numeric.stc(m_used, **EX) / s) ** 2)
+        d_s = d_at_scale(m_used, s)
         diag = (f"with george2016's max TC = s x the closed-form maximum (13341973/1474 ~ 9051.54 in "
                 f"their scale for class sizes (600, 66, 67, 67)), one common s in "
                 f"({float(lo):.6f}, {float(hi):.6f}] reproduces all four Table 4 d cells "
@@ -204,8 +235,7 @@ def _tiebreak():
        method="exact STC with the closed-form max TC, half-up to 2 decimals",
        expect="verified")
 def _mc_text():
-    pairs = [("T4a_0.60", "0.15"), ("T4a_0.70", "0.33"), ("T4b_0.70", "0.13"), ("T4b_0.80", "0.26")]
-    vals = [(k, numeric.stc(_cm(k), **EX), p) for k, p in pairs]
+    vals = [(k, numeric.stc(_cm(k), **EX), p) for k, p in src.TEXT_MC.items()]
     bad = [k for k, v, p in vals if not matches_printed(v, p)]
     text = "; ".join(f"{k}: {sympy.N(v, 5)} -> {p}" for k, v, p in vals)
     return Outcome("verified" if not bad else "not reproduced", text)
@@ -217,13 +247,27 @@ def _mc_text():
        method="exact d with the closed-form max TC on both matrices",
        expect="not reproduced")
 def _t4b_order():
-    d70, d80 = numeric.george_d(_cm("T4b_0.70"), **EX), numeric.george_d(_cm("T4b_0.80"), **EX)
+    m70, m80 = _cm("T4b_0.70"), _cm("T4b_0.80")
+    d70, d80 = numeric.george_d(m70, **EX), numeric.george_d(m80, **EX)
     text = f"exact d(Acc 0.70) = {sympy.N(d70, 5)}, d(Acc 0.80) = {sympy.N(d80, 5)}"
     if d70 < d80:
         return Outcome("verified", text)
+    # d70(s)^2 - d80(s)^2 = (mer70^2 - mer80^2) + (mc70^2 - mc80^2)/s^2 < 0  iff  s < s_star
+    num = numeric.stc(m80, **EX) ** 2 - numeric.stc(m70, **EX) ** 2
+    den = numeric.mer(m70, **EX) ** 2 - numeric.mer(m80, **EX) ** 2
+    if not (num > 0 and den > 0):
+        return Outcome("refuted", text + f": no threshold in s (MC^2 difference {num}, error^2 difference {den})")
+    s_star = sympy.sqrt(num / den)
+    lo, hi = t4_common_s()
+    below = d_at_scale(m70, s_star * R(999, 1000)) < d_at_scale(m80, s_star * R(999, 1000))
+    above = d_at_scale(m70, s_star * R(1001, 1000)) > d_at_scale(m80, s_star * R(1001, 1000))
+    if not (below and above and hi < s_star):
+        return Outcome("refuted", text + f": the order does not flip at s = {sympy.N(s_star, 6)} below the "
+                       f"common s interval ({float(lo):.6f}, {float(hi):.6f}]")
     return Outcome("not reproduced", text + ": with the true max TC, d favours Acc 0.80; the printed order "
                    "comes from the suboptimal max TC (see george2016:table4:*:d), under which "
-                   "d(0.70) < d(0.80) iff s < 0.9875")
+                   f"d(0.70) < d(0.80) iff s < {sympy.N(s_star, 5)}; the common s of Table 4 is at most "
+                   f"{float(hi):.6f}")
 
 
 @claim("george2016:sec3.2:balanced-tc-multiple-of-amae",
