@@ -54,7 +54,8 @@ def cm(key):
 
 # the corrected Table 4(a) Acc_0.70 matrix (f_{2,4} = 53 -> 52) and the exact
 # interval of max-TC factors s that reproduce a printed d cell: shared with the ledger
-from analytic.claims.george2016 import corrected_t4a_070, s_interval  # noqa: E402
+from analytic.claims.george2016 import (corrected_t4a_070, d_at_scale, mc_interval,  # noqa: E402
+                                        s_interval, t4_common_s)
 
 
 # ---------------------------------------------------------------------------
@@ -101,18 +102,18 @@ def test_table2_d_reproduces(key):
 def test_table2_d_glmnetcr_not_reproduced():
     """NOT REPRODUCED: glmnetcr's d printed 1.07; exact 0.7022 -> 0.70 (see the module docstring)."""
     m = cm("glmnetcr")
+    printed = G.TABLE_2["d"]["glmnetcr"]
     d = numeric.george_d(m, **EX)
-    assert not matches_printed(d, "1.07")
-    assert matches_printed(d, "0.70")  # corrected candidate
+    assert not matches_printed(d, printed)
+    assert matches_printed(d, "0.70")  # corrected candidate (computed here, not printed)
     # 1.07 would need MC in [0.821, 0.834] ...
-    acc = 1 - numeric.mer(m, **EX)
-    mc_lo = sympy.sqrt(R("1.065") ** 2 - (1 - acc) ** 2)
-    mc_hi = sympy.sqrt(R("1.075") ** 2 - (1 - acc) ** 2)
+    mc_lo, mc_hi = mc_interval(m, printed)
     assert R("0.821") < mc_lo < mc_hi < R("0.835")
+    assert d_at_scale(m, numeric.stc(m, **EX) / mc_lo) == R(printed) - R(5, 1000)
     assert numeric.stc(m, **EX) < R("0.19")
     # ... i.e. max TC = s x the true max with s in [0.219, 0.223], while SVM and rpartScore
     # (the same test set: the same class sizes, hence the same max TC) need s >= 0.729.
-    s_glm = s_interval(m, "1.07")
+    s_glm = s_interval(m, printed)
     s_svm = s_interval(cm("SVM"), G.TABLE_2["d"]["SVM"])
     s_rp = s_interval(cm("rpartScore"), G.TABLE_2["d"]["rpartScore"])
     assert (cm("SVM").sum(1) == m.sum(1)).all() and (cm("rpartScore").sum(1) == m.sum(1)).all()
@@ -189,8 +190,11 @@ def test_table4_d_not_reproduced_with_the_true_maximum():
              "T4b_0.80": numeric.george_d(cm("T4b_0.80"), **EX)}
     for k, d in exact.items():
         assert not matches_printed(d, G.TABLE_4[k]["d"]), k
-    assert not matches_printed(numeric.george_d(cm("T4a_0.70"), **EX), "0.449")  # as printed, too
-    # closed-form values: 0.427, 0.443, 0.327, 0.325
+    assert not matches_printed(numeric.george_d(cm("T4a_0.70"), **EX), G.TABLE_4["T4a_0.70"]["d"])  # as printed, too
+    # the diagnosis (a max TC short of the true one inflates MC, hence d): every printed cell is larger
+    assert all(exact[k] < R(G.TABLE_4[k]["d"]) for k in exact)
+    # REGRESSION PINS, not printed values: numeric.george_d's exact values at 3 digits, as recorded
+    # in the ledger (george2016:table4:*:d evidence) when the diagnosis was made
     assert [str(sympy.N(exact[k], 3)) for k in exact] == ["0.427", "0.443", "0.327", "0.325"]
 
 
@@ -201,21 +205,21 @@ def test_table4_d_explained_by_one_suboptimal_maximum():
     mats = {"T4a_0.60": cm("T4a_0.60"), "T4a_0.70": corrected_t4a_070(),
             "T4b_0.70": cm("T4b_0.70"), "T4b_0.80": cm("T4b_0.80")}
     ivs = {k: s_interval(m, G.TABLE_4[k]["d"]) for k, m in mats.items()}
-    lo = max(a for a, _ in ivs.values())
-    hi = min(b for _, b in ivs.values())
+    lo, hi = t4_common_s()
+    assert (lo, hi) == (max(a for a, _ in ivs.values()), min(b for _, b in ivs.values()))
     assert lo < hi < 1
     assert R("0.973276") < lo < R("0.973277") and R("0.975684") < hi < R("0.975685")
     s = (lo + hi) / 2
     for k, m in mats.items():
-        mc = numeric.stc(m, **EX) / s
-        assert matches_printed(sympy.sqrt((numeric.mer(m, **EX)) ** 2 + mc**2), G.TABLE_4[k]["d"])
-        assert matches_printed(100 * mc, G.TABLE_4[k]["MC%"])
+        assert matches_printed(d_at_scale(m, s), G.TABLE_4[k]["d"])
+        assert matches_printed(100 * numeric.stc(m, **EX) / s, G.TABLE_4[k]["MC%"])
+        assert not matches_printed(d_at_scale(m, 1), G.TABLE_4[k]["d"])
     # george2016's scale (no 1/N): the true max TC and the interval of the optimiser's value
     true_max = 800 * numeric.tc_max([600, 66, 67, 67], **EX)
     assert true_max == R(13341973, 1474)
     assert 8809 < lo * true_max < hi * true_max < 8832
     # the printed, uncorrected matrix needs s > 0.9864, disjoint from Acc_0.80's s <= 0.9757
-    a, _ = s_interval(cm("T4a_0.70"), "0.449")
+    a, _ = s_interval(cm("T4a_0.70"), G.TABLE_4["T4a_0.70"]["d"])
     assert a > R("0.986") > ivs["T4b_0.80"][1]
 
 
@@ -231,8 +235,7 @@ def test_table4_tiebreak_and_mc_text():
     """§3.2: tie-break distances 0.12 (Acc 0.70) and 0.04 (Acc 0.80); MC 0.15 vs 0.33 and 0.13 vs 0.26."""
     for k, v in G.TABLE_4_TIEBREAK.items():
         assert matches_printed(numeric.george_tiebreak(cm(k), **EX), v)
-    assert matches_printed(numeric.stc(cm("T4a_0.60"), **EX), "0.15")
-    assert matches_printed(numeric.stc(corrected_t4a_070(), **EX), "0.33")
-    assert matches_printed(numeric.stc(cm("T4a_0.70"), **EX), "0.33")
-    assert matches_printed(numeric.stc(cm("T4b_0.70"), **EX), "0.13")
-    assert matches_printed(numeric.stc(cm("T4b_0.80"), **EX), "0.26")
+    assert list(G.TEXT_MC) == list(G.GROUPS["table4"])
+    for k, v in G.TEXT_MC.items():
+        assert matches_printed(numeric.stc(cm(k), **EX), v), k
+    assert matches_printed(numeric.stc(corrected_t4a_070(), **EX), G.TEXT_MC["T4a_0.70"])
