@@ -72,37 +72,38 @@ def _lengths(lengths, r):
     return tuple(ls)
 
 
-def _model(n, ls, var, param):
-    """binotto2024 Prop. 4 as coefficients and atoms (see the module docstring)."""
+def _prop4_terms(n, ls):
+    """binotto2024 Prop. 4, term by term: ``N`` and, per true class ``j``,
+    ``(n_j (Delta - delta_j), [(l_l / n_l, |a_l - a_j|, |b_l - b_j|) for l != j])``
+    with ``delta_k = n_k / l_k``, ``Delta = sum delta`` and ``I_k = [a_k, b_k)``."""
     r = len(n)
-    N = sum(n)
     delta = [n[k] / ls[k] for k in range(r)]
     Delta = sum(delta)
     a = [sum(ls[:k], sp.Integer(0)) for k in range(r)]
     b = [sum(ls[:k + 1], sp.Integer(0)) for k in range(r)]
-    coefs, atoms = [], []
-    for j in range(r):
-        coefs.append(n[j] * (Delta - delta[j]) / N)
-        atoms.append([ls[l] * br / n[l]
-                      for l in range(r) if l != j
-                      for br in (abs(a[l] - a[j]), abs(b[l] - b[j]))])
+    terms = [(n[j] * (Delta - delta[j]),
+              [(ls[l] / n[l], abs(a[l] - a[j]), abs(b[l] - b[j])) for l in range(r) if l != j])
+             for j in range(r)]
+    return sum(n), terms
+
+
+def _model(n, ls):
+    """Prop. 4 as coefficients and atoms of a :class:`MaxSum` (see the module docstring)."""
+    N, terms = _prop4_terms(n, ls)
+    coefs = [w / N for w, _ in terms]
+    atoms = [[f * d for f, da, db in others for d in (da, db)] for _, others in terms]
     return coefs, atoms
 
 
 def _max_form(n, ls):
-    """Prop. 4 with ``Max`` (exact for every positive value of the symbols)."""
-    r = len(n)
-    N = sum(n)
-    delta = [n[k] / ls[k] for k in range(r)]
-    Delta = sum(delta)
-    a = [sum(ls[:k], sp.Integer(0)) for k in range(r)]
-    b = [sum(ls[:k + 1], sp.Integer(0)) for k in range(r)]
-    terms = []
-    for j in range(r):
-        worst = sp.Max(*[ls[l] / n[l] * sp.Max(abs(a[l] - a[j]), abs(b[l] - b[j]))
-                         for l in range(r) if l != j])
-        terms.append(n[j] * (Delta - delta[j]) * worst)
-    return sp.Add(*terms) / N
+    """Prop. 4 with ``Max`` (exact for every positive value of the symbols).
+
+    The factor ``l_l / n_l`` is kept outside the inner ``Max``: that is what
+    lets SymPy reduce Prop. 5 to ``Max(l_1, l_2)``.
+    """
+    N, terms = _prop4_terms(n, ls)
+    return sp.Add(*[w * sp.Max(*[f * sp.Max(da, db) for f, da, db in others])
+                    for w, others in terms]) / N
 
 
 # ---------------------------------------------------------------------------
@@ -169,7 +170,7 @@ def interval_tc_max_symbolic(class_counts, lengths, *, variable=None):
         return sp.simplify(_max_form(n, ls))
     if counts_numeric and polynomial and len(free) == 1:
         (s,) = free
-        coefs, atoms = _model(n, ls, s, None)
+        coefs, atoms = _model(n, ls)
         return _piecewise_in(MaxSum(coefs, atoms, s, None), s)
     if counts_numeric and polynomial and len(free) == 2:
         if variable is None:
@@ -211,7 +212,7 @@ class Case:
 
 @lru_cache(maxsize=32)
 def _model_cached(n, ls, variable, param):
-    coefs, atoms = _model(n, ls, variable, param)
+    coefs, atoms = _model(n, ls)
     return MaxSum(coefs, atoms, variable, param)
 
 
@@ -309,7 +310,7 @@ def _first_lengths(n, lengths):
 def _derive(n, first, param):
     ls = _lengths(first + (x,), len(n))
     model = _model_cached(n, ls, x, param)
-    cases = tuple(Case(c.lower, c.upper, tuple(c.pieces)) for c in model.structure_cells())
+    cases = _cases(n, ls, x, param)
     optima = tuple(Optimum(c.lower, c.upper, c.kind, c.x_opt, c.value, c.piece)
                    for c in model.optimum_cells())
     xb, vb = [], []

@@ -27,6 +27,7 @@ from functools import lru_cache
 
 import sympy as sp
 
+from analytic.intervals import _max_form
 from analytic.symbols import r
 
 __all__ = [
@@ -67,11 +68,10 @@ def tc_max_symbolic(class_counts):
     for c in n:
         if c.is_positive is not True:
             raise ValueError(f"class counts must be positive, got {c}")
-    R, N = len(n), sum(n)
-    terms = [n[j] * (N - n[j]) * sp.Max(*[sp.Integer(abs(l - j)) / n[l]
-                                          for l in range(R) if l != j])
-             for j in range(R)] if R > 1 else [sp.Integer(0)]
-    return sp.cancel(sp.Add(*terms) / N)
+    if len(n) == 1:
+        return sp.Integer(0)
+    # Prop. 1 is Prop. 4 with unit lengths (delta = n, Hausdorff distance |l - j|)
+    return sp.cancel(_max_form(n, [sp.Integer(1)] * len(n)))
 
 
 @dataclass(frozen=True)
