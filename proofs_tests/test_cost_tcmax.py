@@ -14,7 +14,6 @@ Our matrices have rows = true class (the papers' columns).
 from __future__ import annotations
 
 import itertools
-import math
 from fractions import Fraction
 
 import numpy as np
@@ -23,47 +22,10 @@ import sympy
 from scipy.optimize import linprog
 
 import numeric
+from analytic.claims._search import exhaustive_argmax
+from analytic.sources import binotto2024 as B
 
 R = sympy.Rational
-
-
-def _compositions(n, r):
-    """All ways to put n samples into r predicted classes (one row of S)."""
-    out = []
-    for bars in itertools.combinations(range(n + r - 1), r - 1):
-        prev, row = -1, []
-        for b in bars + (n + r - 1,):
-            row.append(b - prev - 1)
-            prev = b
-        out.append(row)
-    return np.array(out, dtype=np.int64)
-
-
-def _integer_costs(counts):
-    """The exact cost matrix scaled to integers (rows = true), and the scale."""
-    M = numeric.cost_matrix(counts, arithmetic="exact")
-    den = math.lcm(*(int(sympy.fraction(v)[1]) for v in M.reshape(-1)))
-    return np.array([[int(v * den) for v in row] for row in M], dtype=np.int64), den
-
-
-def brute_force_max(counts):
-    """max TC over all of S by enumerating every matrix (exact; the row sums are the class counts).
-
-    The TC of each of the ``prod_j C(n_j + r - 1, r - 1)`` matrices is the sum of
-    its rows' contributions; all sums are formed (an outer sum over the rows)
-    and the largest is returned with the matrix attaining it.
-    """
-    r = len(counts)
-    C, den = _integer_costs(counts)
-    rows = [_compositions(int(n), r) for n in counts]
-    contrib = [rws @ C[t] for t, rws in enumerate(rows)]
-    total = contrib[0]
-    for c in contrib[1:]:
-        total = (total[..., None] + c).reshape(-1)
-    k = int(np.argmax(total))
-    idx = np.unravel_index(k, [len(c) for c in contrib])
-    A = np.array([rows[t][i] for t, i in enumerate(idx)])
-    return Fraction(int(total[k]), den), A, total.size
 
 
 SMALL = (
@@ -78,10 +40,10 @@ def test_prop1_brute_force_small():
     """Prop. 1 equals the exhaustive maximum for every count vector of SMALL (exact equality)."""
     matrices = 0
     for counts in SMALL:
-        best, A, size = brute_force_max(counts)
+        best, A, size = exhaustive_argmax(numeric.cost_matrix(counts, arithmetic="exact"), counts)
         matrices += size
         closed = numeric.tc_max(counts, arithmetic="exact")
-        assert closed == sympy.Rational(best.numerator, best.denominator), counts
+        assert closed == best, counts
         # the maximiser found by enumeration has TC = TC_max, and so does the
         # matrix of the proof (all of class j in the row i_j)
         assert numeric.tc(A, arithmetic="exact") == closed
@@ -89,15 +51,41 @@ def test_prop1_brute_force_small():
     assert matrices > 10**6  # the enumeration is not a token one
 
 
+def _smax_columns(counts):
+    """For each true class j, the predicted classes i maximising |i - j| / n_i (binotto2024 §3:
+    S_max puts all of class j on such i_j)."""
+    r = len(counts)
+    out = []
+    for j in range(r):
+        ratio = [Fraction(abs(i - j), int(counts[i])) for i in range(r)]
+        out.append({i for i in range(r) if ratio[i] == max(ratio)})
+    return out
+
+
 def test_prop1_no_matrix_exceeds_closed_form_random():
-    """Random matrices (exact TC) never exceed TC_max, and reach it only on S_max."""
+    """Random matrices (exact TC) never exceed TC_max, and reach it only on S_max; random
+    matrices of S_max (each class spread over its maximising columns) reach it."""
     rng = np.random.default_rng(20240101)
+    hits = 0
     for _ in range(200):
         r = int(rng.integers(2, 8))
         cm = rng.integers(0, 6, size=(r, r))
         cm[np.arange(r), rng.integers(0, r, size=r)] += 1  # every class observed
         counts = cm.sum(axis=1)
-        assert numeric.tc(cm, arithmetic="exact") <= numeric.tc_max(counts, arithmetic="exact")
+        tcmax = numeric.tc_max(counts, arithmetic="exact")
+        tc = numeric.tc(cm, arithmetic="exact")
+        allowed = _smax_columns(counts)
+        in_smax = all(cm[j, i] == 0 for j in range(r) for i in range(r) if i not in allowed[j])
+        assert tc <= tcmax
+        assert (tc == tcmax) == in_smax, cm.tolist()
+        # a matrix of S_max with the same counts: each row spread over its allowed columns
+        smax = np.zeros_like(cm)
+        for j in range(r):
+            cols = sorted(allowed[j])
+            np.add.at(smax[j], rng.choice(cols, size=int(counts[j])), 1)
+        assert numeric.tc(smax, arithmetic="exact") == tcmax
+        hits += any(len(a) > 1 for a in allowed)
+    assert hits > 0  # some draws have tied maximisers, so the S_max matrices vary
 
 
 def _lp_max_tc(counts, *, zero_diagonal=True):
@@ -167,15 +155,18 @@ def test_prop2_binary_tcmax_is_one():
         assert numeric.tc_max([n1, n2], arithmetic="exact") == 1
 
 
+def _parity(r):
+    return "even" if r % 2 == 0 else "odd"
+
+
 def prop3_h(r):
-    """TC_max of binotto2024 Prop. 3, first form, with h as printed."""
-    h = r // 2 if r % 2 == 0 else r // 2 + 1
-    return R((r - 1) ** 2, 2) + R((r - 1) * (r - h) * h, r)
+    """TC_max of binotto2024 Prop. 3, first form, with h as printed (analytic.sources.binotto2024)."""
+    return B.parse(B.PROP3["with_h"], r=r, h=B.parse(B.PROP3_H[_parity(r)], r=r))
 
 
 def prop3_parity(r):
-    """TC_max of binotto2024 Prop. 3, second form (even / odd r)."""
-    return R((r - 1) * (3 * r - 2), 4) if r % 2 == 0 else R((r - 1) ** 2 * (3 * r + 1), 4 * r)
+    """TC_max of binotto2024 Prop. 3, second form (even / odd r), as printed."""
+    return B.parse(B.PROP3[_parity(r)], r=r)
 
 
 @pytest.mark.parametrize("n", [1, 6, 1000])
@@ -189,10 +180,11 @@ def test_prop3_balanced_closed_form_r_up_to_50(n):
 def test_prop3_symbolic_forms_agree():
     """The two forms of Prop. 3 agree symbolically (r = 2k and r = 2k + 1, k >= 1)."""
     k = sympy.Symbol("k", positive=True, integer=True)
-    for r, h, form in ((2 * k, k, (2 * k - 1) * (6 * k - 2) / 4),
-                       (2 * k + 1, k + 1, (2 * k) ** 2 * (3 * (2 * k + 1) + 1) / (4 * (2 * k + 1)))):
-        first = (r - 1) ** 2 / sympy.Integer(2) + (r - 1) * (r - h) * h / r
-        assert sympy.simplify(first - form) == 0
+    for r, h, parity in ((2 * k, k, "even"), (2 * k + 1, k + 1, "odd")):
+        # h as printed: r/2 (even), floor(r/2) + 1 (odd)
+        assert sympy.simplify(B.parse(B.PROP3_H[parity], r=r) - h) == 0
+        first = B.parse(B.PROP3["with_h"], r=r, h=h)
+        assert sympy.simplify(first - B.parse(B.PROP3[parity], r=r)) == 0
 
 
 def test_prop3_balanced_worst_matrix_shape():
@@ -214,14 +206,14 @@ def test_corollary1_exact_r_up_to_50():
     values = [numeric.tc_max([5] * r, arithmetic="exact") for r in range(2, 51)]
     assert values[0] == 1
     assert all(v > 1 for v in values[1:])
-    assert all(a < b for a, b in zip(values, values[1:]))
+    assert all(a < b for a, b in itertools.pairwise(values))
 
 
 def test_corollary1_proof_steps_symbolic():
     """The two 'mere verifications' of the proof, as polynomial identities in k."""
     k = sympy.Symbol("k", positive=True, integer=True)
-    even = lambda r: (r - 1) * (3 * r - 2) / sympy.Integer(4)  # noqa: E731
-    odd = lambda r: (r - 1) ** 2 * (3 * r + 1) / (4 * r)  # noqa: E731
+    even = lambda r: B.parse(B.PROP3["even"], r=r)  # noqa: E731
+    odd = lambda r: B.parse(B.PROP3["odd"], r=r)  # noqa: E731
     # TC(2k+1) - TC(2k) = (12k^2 + 3k - 1) / (2 (2k + 1))
     assert sympy.simplify(odd(2 * k + 1) - even(2 * k) - (12 * k**2 + 3 * k - 1) / (2 * (2 * k + 1))) == 0
     # TC(2k+2) - TC(2k+1) = ((2k+1)^2 - 4k^2)(3k+2) / (2 (2k+1)) = (4k + 1)(3k + 2) / (2(2k+1))
