@@ -86,8 +86,9 @@ def exact_algebraic(poly, value):
         # radicals, when the root has a real radical expression (no I)
         cands = [c for c in sp.roots(poly, cubics=True, quartics=True) if not c.has(sp.I)]
         with mpmath.workdps(_DPS):
-            hit = [c for c in cands if abs(mpmath.mpc(complex(0)) + mpmath.mpmathify(
-                sp.N(c, _DPS)) - value) < _SEP and sp.im(sp.N(c, _DPS)) == 0]
+            approx = [(c, sp.N(c, _DPS)) for c in cands]
+            hit = [c for c, v in approx
+                   if sp.im(v) == 0 and abs(mpmath.mpmathify(v) - value) < _SEP]
     if not hit:
         with mpmath.workdps(_DPS):
             hit = [c for c in poly.real_roots() if abs(mpmath.mpf(sp.N(c, _DPS)) - value) < _SEP]
@@ -405,10 +406,6 @@ class MaxSum:
         self._factor_cache, self._root_cache = {}, {}
 
     # -- the function ----------------------------------------------------------
-    def max_expr(self):
-        """``F`` written with ``sympy.Max`` (exact for every ``x, L > 0``)."""
-        return sp.Add(*[c * sp.Max(*A) for c, A in zip(self.coefs, self.atoms)])
-
     def piece(self, sel):
         """The smooth piece of ``F`` choosing atom ``sel[j]`` for every ``j``."""
         if sel not in self._pieces:
