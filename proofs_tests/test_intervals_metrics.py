@@ -21,6 +21,7 @@ from scipy.optimize import linprog
 
 import numeric
 from analytic.claims._search import compositions as _rows, exhaustive_max
+from analytic.sources import binotto2024 as B
 
 R = sympy.Rational
 EX = dict(arithmetic="exact")
@@ -72,7 +73,7 @@ def test_interval_tc_eq9_and_remark4(problem):
     cm, lengths = problem
     counts = cm.sum(axis=1)
     N = int(counts.sum())
-    delta = [Fraction(int(n)) / l for n, l in zip(counts, lengths)]
+    delta = [Fraction(int(n)) / l for n, l in zip(counts, lengths, strict=True)]
     Delta = sum(delta)
     D = hausdorff_by_definition(lengths)
     K = len(lengths)
@@ -104,7 +105,7 @@ def test_remark4_symmetric_iff_proportional_for_r_at_least_3():
             for lengths in itertools.product(lgrid, repeat=r):
                 M = numeric.interval_cost_matrix(counts, lengths, **EX)
                 sym = all(M[i, j] == M[j, i] for i, j in itertools.combinations(range(r), 2))
-                proportional = len({Fraction(n) / l for n, l in zip(counts, lengths)}) == 1
+                proportional = len({Fraction(n) / l for n, l in zip(counts, lengths, strict=True)}) == 1
                 assert sym == proportional, (counts, lengths)
 
 
@@ -135,7 +136,7 @@ def test_prop4_brute_force_small():
     for r in (2, 3, 4):
         for _ in range(12 if r < 4 else 5):
             counts = [int(c) for c in rng.integers(1, 4, size=r)]
-            lengths = [Fraction(int(p), int(q)) for p, q in zip(rng.integers(1, 9, r), rng.integers(1, 4, r))]
+            lengths = [Fraction(int(p), int(q)) for p, q in zip(rng.integers(1, 9, r), rng.integers(1, 4, r), strict=True)]
             M = numeric.interval_cost_matrix(counts, lengths, **EX)
             best, size = exhaustive_max(M, counts)
             checked += size
@@ -212,7 +213,7 @@ def test_minimal_agreement_exhaustive():
     for counts, lengths in cases:
         r = len(counts)
         D = numeric.hausdorff_distances(lengths, **EX)
-        dens = [R(n) / R(Fraction(l).numerator, Fraction(l).denominator) for n, l in zip(counts, lengths)]
+        dens = [R(n) / R(Fraction(l).numerator, Fraction(l).denominator) for n, l in zip(counts, lengths, strict=True)]
         ratio = [[D[l, j] / dens[l] for l in range(r)] for j in range(r)]
         allowed = [{l for l in range(r) if ratio[j][l] == max(ratio[j])} for j in range(r)]
         n_max = 0
@@ -267,12 +268,15 @@ def test_property2_monotonicity(problem, data):
     moved[j0, i0] -= 1
     moved[j0, k0] += 1
     N = int(counts.sum())
-    delta = [R(int(n)) / R(l.numerator, l.denominator) for n, l in zip(counts, lengths)]
+    delta = [R(int(n)) / R(l.numerator, l.denominator) for n, l in zip(counts, lengths, strict=True)]
     gamma = (sum(delta) - delta[j0]) / delta[i0]
     diff = numeric.interval_tc(moved, lengths, **EX) - numeric.interval_tc(cm, lengths, **EX)
     assert diff == gamma * (D[k0, j0] - D[i0, j0]) / N
     assert diff > 0
-    assert numeric.interval_tc_max(counts, lengths, **EX) == numeric.interval_tc_max(moved.sum(axis=1), lengths, **EX)
+    # the move stays inside row j0, so the class counts, hence TC-hat_max, are those of cm:
+    # STC-hat rises by exactly diff / TC-hat_max
+    stc_diff = numeric.interval_stc(moved, lengths, **EX) - numeric.interval_stc(cm, lengths, **EX)
+    assert stc_diff == diff / numeric.interval_tc_max(counts, lengths, **EX)
 
 
 @settings(max_examples=150, deadline=None)
@@ -290,7 +294,7 @@ def test_property3_imbalance(counts, l1, l3, extra):
     lengths = [l1, l2, l3]
     M = numeric.interval_cost_matrix(counts, lengths, **EX)  # M[true, predicted]
     N = sum(counts)
-    delta = [R(n, l) for n, l in zip(counts, lengths)]
+    delta = [R(n, l) for n, l in zip(counts, lengths, strict=True)]
     Delta = sum(delta)
     dist = numeric.hausdorff_distances(lengths, **EX)
     assert dist[1, 0] == dist[1, 2] == l2
@@ -332,10 +336,10 @@ def test_interval_float_stack():
 
 
 def test_exact_algebraic_lengths():
-    """Exact mode accepts algebraic lengths (the toy example's optimal 1/sqrt 2)."""
-    x = 1 / sympy.sqrt(2)
-    v = numeric.interval_tc_max([5, 5, 5], [1, 1, x], **EX)
-    assert sympy.simplify(v - (2 * sympy.sqrt(2) + 7) / 3) == 0
+    """Exact mode accepts algebraic lengths (the toy example's optimal 1/sqrt 2, binotto2024 §5)."""
+    x = B.parse(B.TOY_PRINTED["x_opt"])
+    v = numeric.interval_tc_max(B.TOY_COUNTS, [1, 1, x], **EX)
+    assert sympy.simplify(v - B.parse(B.TOY_PRINTED["TC_max_opt"])) == 0
 
 
 @pytest.mark.parametrize("lengths, msg", [
