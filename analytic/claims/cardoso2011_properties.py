@@ -8,26 +8,12 @@ import numpy as np
 import sympy
 
 import numeric
-from numeric._common import prepare
-from numeric.paths import _oc_weights
 
 from ..ledger import Outcome, claim
+from ..metric_thresholds import monotone_paths, path_lines
 from ._search import random_matrices
 
 _BETAS = (0, sympy.Rational(1, 40), sympy.Rational(1, 8), 1)
-
-
-def _monotone_paths(K):
-    """Every monotone 8-adjacent path from (0, 0) to (K-1, K-1)."""
-    def walk(r, c):
-        if (r, c) == (K - 1, K - 1):
-            yield [(r, c)]
-            return
-        for dr, dc in ((1, 1), (1, 0), (0, 1)):
-            if r + dr < K and c + dc < K:
-                for rest in walk(r + dr, c + dc):
-                    yield [(r, c)] + rest
-    return list(walk(0, 0))
 
 
 @claim("cardoso2011:sec3.3:symmetry",
@@ -68,7 +54,7 @@ def _range():
 def _monotone():
     total = 0
     for K in range(2, 7):
-        for path in _monotone_paths(K):
+        for path in monotone_paths(K):
             total += 1
             for (r1, c1), (r2, c2) in itertools.combinations(path, 2):
                 if (r1 - r2) * (c1 - c2) < 0:
@@ -80,17 +66,15 @@ def _monotone():
        source=("cardoso2011", "§3.4"),
        statement="The dynamic programme W[r,c] = w[r,c] + min(W[r-1,c-1], W[r-1,c], W[r,c-1]) "
                  "returns the minimum of eq. 7 over the consistent paths",
-       method="exhaustive: all monotone paths enumerated for 40 random matrices (K = 2..5) at "
-              "4 betas, exact arithmetic, against numeric.oc",
+       method="exhaustive: all monotone paths enumerated (analytic.metric_thresholds.path_lines, "
+              "eq. 7 weights) for 40 random matrices (K = 2..5) at 4 betas, exact, against numeric.oc",
        expect="verified")
 def _dp():
-    paths = {K: _monotone_paths(K) for K in range(2, 6)}
     for m in random_matrices(40, (2, 5), seed=35):
-        p = prepare(m, "exact")
-        b, q = _oc_weights(p, 1)
+        # every monotone path's line a + beta s, from analytic's eq. 7 weights (independent of numeric)
+        lines = path_lines(m.tolist(), "oc")
         for beta in _BETAS:
-            best = min(1 - sum(b[rc] for rc in path) + beta * sum(q[rc] for rc in path)
-                       for path in paths[p.K])
+            best = min(a + beta * s for a, s in lines)
             if best != numeric.oc(m, beta, arithmetic="exact"):
                 return Outcome("refuted", f"{m.tolist()} at beta = {beta}: enumeration {best}")
     return Outcome("verified", "DP equals the enumerated minimum on 40 matrices x 4 betas")
@@ -105,8 +89,8 @@ def _dp():
        expect="verified")
 def _beta1():
     for m in random_matrices(100, (2, 6), seed=36):
-        p = prepare(m, "exact")
-        b, _ = _oc_weights(p, 1)
-        if numeric.oc(m, 1, arithmetic="exact") != 1 - sum(b[i, i] for i in range(p.K)):
+        K = m.shape[0]
+        a, s = path_lines(m.tolist(), "oc")[monotone_paths(K).index(tuple((i, i) for i in range(K)))]
+        if numeric.oc(m, 1, arithmetic="exact") != a + s:
             return Outcome("refuted", f"{m.tolist()}")
     return Outcome("verified", "OC_1 is the diagonal path's cost on all 100 matrices")

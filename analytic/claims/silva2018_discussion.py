@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import numpy as np
 import sympy
 
-import numeric
-
 from ..ledger import Outcome, claim
-from ..sources import silva2018 as src
+from .silva2018_tables import table_I_value
 
 
 @claim("silva2018:sec4B:D-equals-F",
@@ -17,27 +14,11 @@ from ..sources import silva2018 as src
        method="exact computation on matrices D and F of Table I",
        expect="verified")
 def _d_equals_f():
-    q = sympy.Rational
-    robust = {
-        "MMAE": lambda m: numeric.mmae(m, arithmetic="exact"),
-        "AMAE": lambda m: numeric.amae(m, arithmetic="exact"),
-        "UOC_0.25": lambda m: numeric.uoc(m, q(1, 4), arithmetic="exact"),
-        "UOC_0.75": lambda m: numeric.uoc(m, q(3, 4), arithmetic="exact"),
-        "A_UOC": lambda m: numeric.a_uoc(m, arithmetic="exact"),
-    }
-    sensitive = {
-        "MER": lambda m: numeric.mer(m, arithmetic="exact"),
-        "MSE": lambda m: numeric.mse(m, arithmetic="exact"),
-        "MAE": lambda m: numeric.mae(m, arithmetic="exact"),
-        "R_s": lambda m: numeric.spearman_rs(m, arithmetic="exact"),
-        "tau_b": lambda m: numeric.kendall_tau_b(m, arithmetic="exact"),
-        "r_int": lambda m: numeric.r_int(m, arithmetic="exact"),
-        "OC_b1": lambda m: numeric.oc(m, q(1, 4) / (int(m.sum()) * 3), arithmetic="exact"),
-        "OC_b2": lambda m: numeric.oc(m, q(3, 4) / (int(m.sum()) * 3), arithmetic="exact"),
-    }
-    D, F = np.array(src.MATRICES["D"]), np.array(src.MATRICES["F"])
-    bad = [n for n, f in robust.items() if f(D) != f(F)]
-    bad += [f"{n} (equal)" for n, f in sensitive.items() if f(D) == f(F)]
+    robust = ["MMAE", "AMAE", "UOC_beta1", "UOC_beta2", "A_UOC"]
+    sensitive = ["MER", "MSE", "MAE", "R_s", "tau_b", "r_int", "OC_beta1", "OC_beta2"]
+    v = {k: {c: table_I_value(k, c) for c in robust + sensitive} for k in "DF"}
+    bad = [c for c in robust if v["D"][c] != v["F"][c]]
+    bad += [f"{c} (equal)" for c in sensitive if v["D"][c] == v["F"][c]]
     if bad:
         return Outcome("refuted", "exceptions: " + ", ".join(bad))
     return Outcome("verified", "MMAE, AMAE, UOC_0.25, UOC_0.75, A_UOC equal on D and F; "
@@ -50,7 +31,7 @@ def _d_equals_f():
        method="exact computation of tau_b on matrices B, C, D of Table I",
        expect="refuted")
 def _tau_c():
-    v = {k: numeric.kendall_tau_b(src.MATRICES[k], arithmetic="exact") for k in "BCD"}
+    v = {k: table_I_value(k, "tau_b") for k in "BCD"}
     low = min(v, key=v.get)
     txt = ", ".join(f"tau_b({k}) = {sympy.sstr(x)} = {float(x):.4f}" for k, x in v.items())
     if low == "C":
@@ -66,32 +47,17 @@ def _tau_c():
        method="exact computation on matrices D and E of Table I; AMAE with missing='zero'",
        expect="verified")
 def _e_penalised():
-    q = sympy.Rational
-    D, E = np.array(src.MATRICES["D"]), np.array(src.MATRICES["E"])
-    checks = [
-        numeric.uoc(E, q(1, 4), arithmetic="exact") > numeric.uoc(D, q(1, 4), arithmetic="exact"),
-        numeric.uoc(E, q(3, 4), arithmetic="exact") > numeric.uoc(D, q(3, 4), arithmetic="exact"),
-        numeric.a_uoc(E, arithmetic="exact") > numeric.a_uoc(D, arithmetic="exact"),
-        numeric.amae(E, missing="zero", arithmetic="exact") == numeric.amae(D, missing="zero", arithmetic="exact"),
-        numeric.mmae(E, arithmetic="exact") == numeric.mmae(D, arithmetic="exact"),
-    ]
-    ev = (f"A_UOC(E) = {numeric.a_uoc(E, arithmetic='exact')} > A_UOC(D) = "
-          f"{numeric.a_uoc(D, arithmetic='exact')}; AMAE (missing = zero) equal; MMAE equal")
+    v = {k: {c: table_I_value(k, c, missing="zero") for c in ("UOC_beta1", "UOC_beta2", "A_UOC", "AMAE", "MMAE")}
+         for k in "DE"}
+    D, E = v["D"], v["E"]
+    checks = [E["UOC_beta1"] > D["UOC_beta1"], E["UOC_beta2"] > D["UOC_beta2"], E["A_UOC"] > D["A_UOC"],
+              E["AMAE"] == D["AMAE"], E["MMAE"] == D["MMAE"]]
+    ev = (f"A_UOC(E) = {E['A_UOC']} > A_UOC(D) = {D['A_UOC']}; AMAE (missing = zero) equal; MMAE equal")
     return Outcome("verified" if all(checks) else "refuted", ev)
 
 
 def _scores(metric_names):
-    fns = {
-        "MER": lambda m: numeric.mer(m, arithmetic="exact"),
-        "MSE": lambda m: numeric.mse(m, arithmetic="exact"),
-        "MAE": lambda m: numeric.mae(m, arithmetic="exact"),
-        "MMAE": lambda m: numeric.mmae(m, arithmetic="exact"),
-        "AMAE": lambda m: numeric.amae(m, arithmetic="exact"),
-        "R_s": lambda m: numeric.spearman_rs(m, arithmetic="exact"),
-        "tau_b": lambda m: numeric.kendall_tau_b(m, arithmetic="exact"),
-        "r_int": lambda m: numeric.r_int(m, arithmetic="exact"),
-    }
-    return {n: {k: fns[n](np.array(src.MATRICES[k])) for k in "BCD"} for n in metric_names}
+    return {n: {k: table_I_value(k, n) for k in "BCD"} for n in metric_names}
 
 
 @claim("silva2018:sec4B:accuracy-metrics-B-D-C",
@@ -105,6 +71,11 @@ def _accuracy_bdc():
     wrong = [n for n, v in s.items() if not (v["B"] == v["D"] and v["C"] > v["B"])]
     if not wrong:
         return Outcome("verified", "B = D < C for every accuracy-focused metric")
+    mer_only = wrong == ["MER"] and s["MER"]["B"] == s["MER"]["C"] == s["MER"]["D"]
+    if not mer_only:
+        return Outcome("not reproduced", "metrics disagreeing with the sentence: " + "; ".join(
+            f"{n}: B = {v['B']}, C = {v['C']}, D = {v['D']}" for n, v in s.items() if n in wrong)
+            + " -- not the expected diagnosis (MER alone, scoring B, C, D equally)")
     return Outcome("refuted", "; ".join(
         f"{n}: B = {v['B']}, C = {v['C']}, D = {v['D']}" for n, v in s.items() if n in wrong)
         + " -- MER scores C the same as B and D, as the paragraph before says "

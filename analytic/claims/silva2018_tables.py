@@ -8,18 +8,21 @@ rounded half-up to the printed decimals.  The same functions back
 
 from __future__ import annotations
 
+from fractions import Fraction
 from functools import partial
 
 import numpy as np
 import sympy
 
 import numeric
-from numeric.rounding import matches_printed, round_half_up
+from numeric.rounding import matches_printed, printed_interval, round_half_up
 
 from ..ledger import Outcome, cell_outcome, claim, register
+from ..sources import cardoso2011 as c11
 from ..sources import silva2018 as src
 
-__all__ = ["table_I_value", "oc_table_beta", "CONVENTIONS", "SLUGS", "r_int_eq8_as_transcribed"]
+__all__ = ["table_I_value", "CONVENTIONS", "SLUGS", "mismatching_rows", "card_sets",
+           "r_int_eq8_as_transcribed", "printed_row_violations"]
 
 EX = dict(arithmetic="exact")
 BETA1, BETA2 = (sympy.Rational(b) for b in src.TABLE_BETAS)
@@ -39,9 +42,8 @@ CONVENTIONS = {
 
 
 def oc_table_beta(numerator, cm):
-    """The OC beta of the tables: numerator / (N (K-1)^gamma) (cardoso2011 §4)."""
-    cm = np.asarray(cm)
-    return sympy.Rational(numerator) / (int(cm.sum()) * (cm.shape[0] - 1) ** src.GAMMA)
+    """The OC beta of the tables, cardoso2011's convention (:func:`analytic.sources.cardoso2011.oc_table_beta`)."""
+    return c11.oc_table_beta(cm, numerator, gamma=src.GAMMA)
 
 
 def table_I_value(key, column, *, missing="ignore"):
@@ -91,7 +93,8 @@ for _key in src.TABLE_I:
         )
 
 
-def _mismatching_rows(column, value):
+def mismatching_rows(column, value):
+    """The rows A-F whose Table I cell in ``column`` is not reproduced by ``value(cm)``."""
     j = src.TABLE_I_COLUMNS.index(column)
     return [k for k, cm in src.MATRICES.items()
             if not matches_printed(value(np.asarray(cm)), src.TABLE_I[k][j])]
@@ -112,8 +115,8 @@ def _oc_beta():
     found = {}
     for name, r in readings.items():
         found[name] = sorted(set(
-            _mismatching_rows("OC_beta1", lambda cm: numeric.oc(cm, r(BETA1, cm), **EX))
-            + _mismatching_rows("OC_beta2", lambda cm: numeric.oc(cm, r(BETA2, cm), **EX))))
+            mismatching_rows("OC_beta1", lambda cm: numeric.oc(cm, r(BETA1, cm), **EX))
+            + mismatching_rows("OC_beta2", lambda cm: numeric.oc(cm, r(BETA2, cm), **EX))))
     if found["b/(N(K-1))"] == [] and all(found[n] == list("BCDEF") for n in found if n != "b/(N(K-1))"):
         return Outcome("convention",
                        "OC reproduces in all 12 cells only with beta = 0.25/(N(K-1)) and 0.75/(N(K-1)) "
@@ -128,26 +131,39 @@ def _oc_beta():
        method="exact UOC of A-F with beta as printed, and scaled by N(K-1), N, K-1 or by N (eq. 21)",
        expect="verified")
 def _uoc_beta():
-    ok1 = _mismatching_rows("UOC_beta1", lambda cm: numeric.uoc(cm, BETA1, **EX))
-    ok2 = _mismatching_rows("UOC_beta2", lambda cm: numeric.uoc(cm, BETA2, **EX))
-    scaled = _mismatching_rows("UOC_beta1", lambda cm: numeric.uoc(cm, oc_table_beta(BETA1, cm), **EX))
-    times_n = _mismatching_rows("UOC_beta1", lambda cm: numeric.uoc(cm, BETA1 * int(cm.sum()), **EX))
+    ok1 = mismatching_rows("UOC_beta1", lambda cm: numeric.uoc(cm, BETA1, **EX))
+    ok2 = mismatching_rows("UOC_beta2", lambda cm: numeric.uoc(cm, BETA2, **EX))
+    scaled = mismatching_rows("UOC_beta1", lambda cm: numeric.uoc(cm, oc_table_beta(BETA1, cm), **EX))
+    times_n = mismatching_rows("UOC_beta1", lambda cm: numeric.uoc(cm, BETA1 * int(cm.sum()), **EX))
     if ok1 == ok2 == [] and scaled == times_n == list("BCDEF"):
         return Outcome("verified", "beta as printed reproduces all 12 UOC cells; beta/(N(K-1)) and "
                                    "N*beta (eq. 21 before the recast) fail rows B-F")
     return Outcome("not reproduced", f"as printed: {ok1}, {ok2}; scaled: {scaled}; N beta: {times_n}")
 
 
-def r_int_eq8_as_transcribed(cm):
-    """r_int with eq. 8 as transcribed (n_{i.} n_{.j}), eqs. 9-10 as printed; Python integers."""
+def card_sets(cm, *, eq8_as_transcribed=True):
+    """silva2018 eqs. 8-10 summed literally (O(K^4)) with Python integers: (S_1, S_2, S_1 & S_2).
+
+    eq. 8 as transcribed:  card(S_1) = sum_i sum_{j>=i} n_{i.} n_{.j} - n
+    eq. 8 by definition:   card(S_1) = sum_i sum_{j>=i} n_{i.} n_{j.} - n
+    eq. 9:                 card(S_2) = sum_i sum_{j>=i} n_{.i} n_{.j} - n
+    eq. 10:                card(S_1 & S_2) = sum_{i,j} sum_{i'>=i, j'>=j} n_ij n_i'j' - n
+    """
     m = [[int(v) for v in row] for row in cm]
     K, n = len(m), sum(map(sum, m))
     rows = [sum(m[i]) for i in range(K)]
     cols = [sum(m[i][j] for i in range(K)) for j in range(K)]
-    s1 = sum(rows[i] * cols[j] for i in range(K) for j in range(i, K)) - n
+    s1 = sum(rows[i] * (cols[j] if eq8_as_transcribed else rows[j])
+             for i in range(K) for j in range(i, K)) - n
     s2 = sum(cols[i] * cols[j] for i in range(K) for j in range(i, K)) - n
     s12 = sum(m[i][j] * m[a][b] for i in range(K) for j in range(K)
               for a in range(i, K) for b in range(j, K)) - n
+    return s1, s2, s12
+
+
+def r_int_eq8_as_transcribed(cm):
+    """(card(S_1), r_int) with eq. 8 as transcribed (n_{i.} n_{.j}), eqs. 9-10 as printed."""
+    s1, s2, s12 = card_sets(cm, eq8_as_transcribed=True)
     return s1, -1 + 2 * sympy.Integer(s12) / sympy.sqrt(sympy.Integer(s1) * s2) if s1 * s2 > 0 else None
 
 
@@ -176,3 +192,54 @@ def _eq8():
             "card(S_1) = sum_i sum_{j>=i} n_{i.} n_{j.} - n",
             closed_form=None)
     return Outcome("verified", f"transcribed eq. 8 reproduces {repro}")
+
+
+# ---------------------------------------------------------------------------
+# Table II: no matrices; relations between printed cells
+# ---------------------------------------------------------------------------
+def printed_row_violations(cells):
+    """The relations a printed row of Table I or II breaks (empty when all hold).
+
+    Relations every confusion matrix satisfies, with the rounding slack of the
+    printed decimals (:func:`numeric.rounding.printed_interval`): MER <= MAE
+    (a wrong class costs >= 1), MAE <= MSE (d <= d^2 for integer d),
+    AMAE <= MMAE, OC and UOC non-decreasing in beta; UOC being concave and
+    non-decreasing on [0, 1] with UOC_0 >= 0,
+    A_UOC >= (3/8) UOC_{1/4} + (1/2) UOC_{3/4} (the chords through (0, 0),
+    (1/4, UOC_{1/4}), (3/4, UOC_{3/4}), then UOC_{3/4}) and
+    A_UOC <= (1/4) UOC_{1/4} + (3/4) UOC_{3/4} (the chord through 1/4 and 3/4
+    extended to both ends, UOC_{3/4} in between); R_s, tau_b, r_int in [-1, 1].
+    """
+    c = {col: printed_interval(v) for col, v in zip(src.TABLE_I_COLUMNS, cells, strict=True)}
+    bad = [f"{a} <= {b}" for a, b in (("MER", "MAE"), ("MAE", "MSE"), ("AMAE", "MMAE"),
+                                      ("OC_beta1", "OC_beta2"), ("UOC_beta1", "UOC_beta2"))
+           if not c[a][0] <= c[b][1]]
+    (u1lo, u1hi), (u2lo, u2hi), (alo, ahi) = c["UOC_beta1"], c["UOC_beta2"], c["A_UOC"]
+    if not ahi >= Fraction(3, 8) * u1lo + Fraction(1, 2) * u2lo:
+        bad.append("A_UOC lower bound")
+    if not alo <= Fraction(1, 4) * u1hi + Fraction(3, 4) * u2hi:
+        bad.append("A_UOC upper bound")
+    bad += [f"{col} in [-1, 1]" for col in ("R_s", "tau_b", "r_int")
+            if not (-1 <= c[col][1] and c[col][0] <= 1)]
+    return bad
+
+
+@claim("silva2018:table2:rebuild",
+       source=("silva2018", "§IV.C, Table II (Wine, ESL; kNN, SVM, RF)"),
+       statement="The 13 metrics of kNN, SVM and RF on the Wine and ESL data sets, as printed in Table II",
+       method="none possible: the confusion matrices are shown only as figures (Figs. 4-5), not "
+              "transcribed; relations valid for every matrix are checked on the printed cells",
+       expect="not reproduced")
+def _table2():
+    if tuple(src.TABLE_II) != src.TABLE_II_ROWS:
+        return Outcome("refuted", f"rows {tuple(src.TABLE_II)} differ from the printed order {src.TABLE_II_ROWS}")
+    bad = {row: printed_row_violations(cells) for row, cells in src.TABLE_II.items()}
+    bad = {row: v for row, v in bad.items() if v}
+    if bad:
+        return Outcome("refuted", f"printed cells break relations every matrix obeys: {bad}")
+    return Outcome("not reproduced",
+                   f"cannot be rebuilt: the {len(src.TABLE_II_ROWS)} rows ({', '.join(src.TABLE_II_ROWS)}) "
+                   "come from matrices shown only in Figs. 4-5.  Within the printed rounding every row obeys "
+                   "MER <= MAE <= MSE, AMAE <= MMAE, OC and UOC non-decreasing in beta, "
+                   "(3/8) UOC_0.25 + (1/2) UOC_0.75 <= A_UOC <= (1/4) UOC_0.25 + (3/4) UOC_0.75 and "
+                   "R_s, tau_b, r_int in [-1, 1]")
