@@ -116,7 +116,9 @@ def test_remark1_fails_for_two_classes():
     for n1 in range(1, 30):
         for n2 in range(1, 31 - n1):
             assert _symmetric(numeric.cost_matrix([n1, n2], arithmetic="exact"))
-    first = min(((n1 + n2, n1, n2) for n1 in range(1, 5) for n2 in range(1, 5) if n1 != n2))
+    # the least-N binary design where symmetry and balance disagree, searched through the code
+    first = next((N, n1, N - n1) for N in range(2, 31) for n1 in range(1, N)
+                 if _symmetric(numeric.cost_matrix([n1, N - n1], arithmetic="exact")) != (n1 == N - n1))
     assert first == (3, 1, 2)
 
 
