@@ -8,23 +8,29 @@ peer.
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 import numpy as np
 import sympy
 
 import numeric
+from numeric.rounding import printed_interval
 
 from ..ledger import Outcome, claim
 from ..sources import macroblog as src
 
+__all__ = ["example_matrix"]
+
 EX = dict(arithmetic="exact")
 
 
-def _example_matrix():
-    lo = min(src.EXAMPLE_Y + src.EXAMPLE_YHAT)
-    hi = max(src.EXAMPLE_Y + src.EXAMPLE_YHAT)
-    return numeric.confusion_matrix(src.EXAMPLE_Y, src.EXAMPLE_YHAT, labels=np.arange(lo, hi + 1))
+def example_matrix(y=src.EXAMPLE_Y, yhat=src.EXAMPLE_YHAT):
+    """Confusion matrix over every class between the smallest and largest label.
+
+    The post measures |label - pred| on the label values; the matrix measures
+    |i - j| on class indices, so a class absent from both vectors must still
+    be listed in ``labels``.  Defaults: the post's worked example.
+    """
+    lo, hi = min(min(y), min(yhat)), max(max(y), max(yhat))
+    return numeric.confusion_matrix(y, yhat, labels=np.arange(lo, hi + 1))
 
 
 @claim("macroblog:example:mae-macro",
@@ -34,7 +40,7 @@ def _example_matrix():
               "of the example's confusion matrix",
        expect="verified")
 def _example_mae():
-    cm = _example_matrix()
+    cm = example_matrix()
     v = numeric.amae(cm, **EX)
     if v == sympy.Rational(2, 3):
         return Outcome("verified", f"matrix {cm.tolist()}; per-class MAE 1, 0, 1 -> AMAE = {v}; "
@@ -50,19 +56,13 @@ def _example_mae():
        method="exact macro RMSE of the example's confusion matrix",
        expect="verified")
 def _example_rmse():
-    cm = _example_matrix()
+    cm = example_matrix()
     v = numeric.macro_rmse(cm, **EX)
     if v == 1:
         return Outcome("verified", "per-class MSE 2, 0, 1 -> sqrt(3/3) = 1 (the mean of per-class RMSEs "
                                    "would be (sqrt 2 + 1)/3 = 0.80); the post's code returns 1.0",
                        closed_form=str(v))
     return Outcome("refuted", f"macro RMSE = {v}")
-
-
-def _interval(printed):
-    v = Fraction(printed)
-    h = Fraction(1, 2 * 10 ** len(printed.split(".")[1]))
-    return v - h, v + h
 
 
 @claim("macroblog:table:rebuild",
@@ -76,7 +76,7 @@ def _table():
     K = 5  # the post's "1" ... "5" star scale
     ok = True
     for j in range(len(src.TABLE_COLUMNS)):
-        c = {row: _interval(cells[j]) for row, cells in src.TABLE.items()}
+        c = {row: printed_interval(cells[j]) for row, cells in src.TABLE.items()}
         ok &= c["MAE"][0] <= c["RMSE"][1] and c["Macro MAE"][0] <= c["Macro RMSE"][1]
         ok &= c["RMSE"][0] ** 2 <= (K - 1) * c["MAE"][1]
         ok &= c["Macro RMSE"][0] ** 2 <= (K - 1) * c["Macro MAE"][1]
