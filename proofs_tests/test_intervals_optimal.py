@@ -13,6 +13,7 @@ transposed).
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import mpmath
@@ -24,17 +25,13 @@ import numeric
 from analytic.sources.binotto2024 import APPENDIX_A as PRINTED_APPENDIX_A
 from numeric.rounding import matches_printed
 from analytic.sources import binotto2024 as B
+from analytic.symbols import L as L_symbol, x as x_symbol
 
 EX = dict(arithmetic="exact")
-X, Ls = sympy.symbols("x L", positive=True)
+X, Ls = x_symbol, L_symbol
 SQ2, SQ5 = sympy.sqrt(2), sympy.sqrt(5)
-
-
-def printed(expr, **subs):
-    """A printed closed form of analytic.sources.binotto2024 as a SymPy expression."""
-    e = sympy.sympify(expr, locals={"x": X, "L": Ls, "Max": sympy.Max})
-    names = {"x": X, "L": Ls}
-    return e.subs({names[k]: v for k, v in subs.items()}) if subs else e
+#: a printed closed form of analytic.sources.binotto2024 as a SymPy expression
+printed = B.parse
 
 
 def toy_lengths(x):
@@ -44,8 +41,8 @@ def toy_lengths(x):
 # ---------------------------------------------------------------------------
 # toy example
 # ---------------------------------------------------------------------------
-TOY_X = [R for R in (sympy.Rational(1, 3), sympy.Rational(1, 2), SQ2 / 2, sympy.Integer(1),
-                     sympy.Rational(3, 2), sympy.Integer(2), sympy.Integer(5))]
+TOY_X = [sympy.Rational(1, 3), sympy.Rational(1, 2), SQ2 / 2, sympy.Integer(1),
+         sympy.Rational(3, 2), sympy.Integer(2), sympy.Integer(5)]
 
 
 @pytest.mark.parametrize("x", TOY_X, ids=str)
@@ -170,7 +167,7 @@ def test_appendix_a_pieces_exact(case):
                 paper.append((hi, sympy.expand(printed(f, L=Lr))))
                 lo = hi
         assert len(mine) == len(paper), (case, Lstr)
-        for p, (hi, f) in zip(mine, paper):
+        for p, (hi, f) in zip(mine, paper, strict=True):
             assert (p.hi is None) == (hi is None)
             if hi is not None:
                 assert sympy.simplify(p.hi - hi) == 0
@@ -182,7 +179,7 @@ def test_appendix_a_pieces_exact(case):
 # ---------------------------------------------------------------------------
 def _random_problem(rng, r):
     counts = [int(c) for c in rng.integers(1, 30, size=r)]
-    lengths = [Fraction(int(p), int(q)) for p, q in zip(rng.integers(1, 20, size=r - 1), rng.integers(1, 6, size=r - 1))]
+    lengths = [Fraction(int(p), int(q)) for p, q in zip(rng.integers(1, 20, size=r - 1), rng.integers(1, 6, size=r - 1), strict=True)]
     return counts, lengths
 
 
@@ -194,9 +191,9 @@ def test_pieces_equal_tc_max_exactly(seed):
     counts, lengths = _random_problem(rng, int(rng.integers(2, 6)))
     pieces = numeric.last_length_pieces(counts, lengths, **EX)
     assert pieces[0].lo == 0 and pieces[-1].hi is None
-    for p, q in zip(pieces, pieces[1:]):
+    for p, q in itertools.pairwise(pieces):
         assert p.hi == q.lo
-    for p, q in zip(pieces, pieces[1:]):  # continuity at every breakpoint (exact radicals)
+    for p, q in itertools.pairwise(pieces):  # continuity at every breakpoint (exact radicals)
         assert sympy.simplify(p(p.hi) - q(p.hi)) == 0
     for p in pieces:
         assert p.a >= 0 and p.c >= 0 and p.e >= 0
@@ -246,8 +243,13 @@ def test_cubic_critical_point():
     res = numeric.optimal_last_length(counts, lengths, **EX)
     p = [q for q in pieces if q.lo < res.x and (q.hi is None or res.x <= q.hi)][0]
     assert p.e > 0 and p.a > 0 and res.x != p.hi  # an interior cubic critical point
-    assert isinstance(res.x, sympy.CRootOf)  # exact: the real root of 12 x^3 + 115 x^2 - 300
-    assert res.x.poly.as_expr().subs(res.x.poly.gen, X) == 12 * X**3 + 115 * X**2 - 300
+    assert isinstance(res.x, sympy.CRootOf)
+    # derived: f = a/x + b + c x + e x^2 on the piece, so f'(x) = 0 <=> 2 e x^3 + c x^2 - a = 0
+    found = sympy.Poly(res.x.poly.as_expr().subs(res.x.poly.gen, X), X)
+    assert found.monic() == sympy.Poly(2 * p.e * X**3 + p.c * X**2 - p.a, X).monic()
+    # REGRESSION PIN (not printed anywhere): the code's polynomial for this case, as recorded when the
+    # case was found; the derived check above is what makes it right
+    assert found.as_expr() == 12 * X**3 + 115 * X**2 - 300
     deriv = -p.a / res.x**2 + p.c + 2 * p.e * res.x
     assert abs(sympy.N(deriv, 50)) < 1e-45
     mpmath.mp.dps = 50
