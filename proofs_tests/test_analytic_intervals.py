@@ -20,6 +20,8 @@ the derivation is held
 
 from __future__ import annotations
 
+import itertools
+
 import mpmath
 import pytest
 import sympy as sp
@@ -34,9 +36,8 @@ TOL = mpmath.mpf("1e-45")
 PHI = (1 + sp.sqrt(5)) / 2
 
 
-def printed(expr):
-    """A printed closed form (string) in the shared symbols L and x."""
-    return sp.sympify(expr, locals={"L": L, "x": x})
+#: a printed closed form (string) in the shared symbols L and x
+printed = B.parse
 
 
 def mp(v):
@@ -67,7 +68,7 @@ def test_appendix_a_cases_found(balanced):
     expected = [(printed(a), printed(b)) for a, b in (v[0] for v in APPENDIX_A.values())]
     assert expected[1][1] == PHI and expected[-1][1] == sp.oo
     assert len(bounds) == len(expected)
-    for (lo, hi), (elo, ehi) in zip(bounds, expected):
+    for (lo, hi), (elo, ehi) in zip(bounds, expected, strict=True):
         assert sp.simplify(lo - elo) == 0
         assert (hi == sp.oo and ehi == sp.oo) or sp.simplify(hi - ehi) == 0
 
@@ -79,7 +80,7 @@ def test_appendix_a_pieces(balanced, case):
     mine = balanced.cases[k].pieces
     paper = APPENDIX_A[case][1]
     assert len(mine) == len(paper)
-    for (f, b), (pb, pf) in zip(mine, paper):
+    for (f, b), (pb, pf) in zip(mine, paper, strict=True):
         assert sp.simplify(f - printed(pf)) == 0, (case, f, pf)
         if pb is None:
             assert b == sp.oo
@@ -108,7 +109,7 @@ def test_appendix_a_nested_piecewise_is_the_cases(balanced):
     pw = interval_tc_max_symbolic([1, 1, 1], [1, L, x])
     assert isinstance(pw, sp.Piecewise) and pw.args[-1].cond == sp.true
     assert len(pw.args) == len(balanced.cases)
-    for (inner, cond), case in zip(pw.args, balanced.cases):
+    for (inner, cond), case in zip(pw.args, balanced.cases, strict=True):
         assert inner == case.piecewise(x)
         assert cond == sp.true or cond == (L <= case.upper)
 
@@ -122,7 +123,7 @@ def test_prop6_case_boundaries_found(balanced):
     assert uppers[-1] == sp.oo
     paper = [printed(b) for b, _, _ in B.PROP6 if b is not None]
     assert len(uppers) - 1 == len(paper)
-    for mine, p in zip(uppers, paper):
+    for mine, p in zip(uppers[:-1], paper, strict=True):
         assert sp.simplify(mine - p) == 0
     assert [o.kind for o in balanced.optima] == [
         "critical point", "critical point", "breakpoint", "critical point"]
@@ -131,7 +132,7 @@ def test_prop6_case_boundaries_found(balanced):
 def test_prop6_branches_equal_printed(balanced):
     """binotto2024 Prop. 6: x~ and TC_max(x~) equal the printed ones on each branch (simplify == 0)."""
     assert len(balanced.optima) == len(B.PROP6)
-    for o, (_, xs, vs) in zip(balanced.optima, B.PROP6):
+    for o, (_, xs, vs) in zip(balanced.optima, B.PROP6, strict=True):
         assert sp.simplify(o.x_opt - printed(xs)) == 0, (o.x_opt, xs)
         assert sp.simplify(o.value - printed(vs)) == 0, (o.value, vs)
 
@@ -208,10 +209,10 @@ def test_new_forms_boundaries_and_continuity(counts):
     uppers = [o.upper for o in d.optima[:-1]]
     expected = [printed(b) for b in NEW_BOUNDARIES[counts]]
     assert len(uppers) == len(expected)
-    for mine, e in zip(uppers, expected):
+    for mine, e in zip(uppers, expected, strict=True):
         assert abs(sp.N(mine - e, 80)) < 1e-70, (mine, e)
         assert mine.free_symbols == set()
-    for a, b in zip(d.optima, d.optima[1:]):
+    for a, b in itertools.pairwise(d.optima):
         for f in ("x_opt", "value"):
             jump = sp.N((getattr(a, f) - getattr(b, f)).subs(L, a.upper), 80)
             assert abs(jump) < 1e-70, (counts, a.upper, f)

@@ -19,6 +19,7 @@ import sympy as sp
 
 import numeric
 from analytic import tc_max_balanced, tc_max_symbolic
+from analytic.sources import binotto2024 as B
 from analytic.symbols import r
 from analytic.tc_max import (corollary1_differences, derive_tc_max_balanced,
                              positive_for_integers_from)
@@ -40,14 +41,14 @@ def _parity_forms():
 def test_prop3_form_with_h():
     """binotto2024 Prop. 3: TC_max = (r-1)^2/2 + (r-1)(r-h)h/r, h = r/2 (even), floor(r/2)+1 (odd)."""
     even, odd = _parity_forms()
-    printed = (r - 1) ** 2 / 2 + (r - 1) * (r - sp.Symbol("h")) * sp.Symbol("h") / r
-    h = sp.Symbol("h")
+    printed = B.parse(B.PROP3["with_h"])
+    h = B.H
     # r = 2m: h = r/2
     lhs = even.subs(r, 2 * m)
-    rhs = printed.subs(h, r / 2).subs(r, 2 * m)
+    rhs = printed.subs(h, B.parse(B.PROP3_H["even"])).subs(r, 2 * m)
     assert sp.simplify(lhs - rhs) == 0
     # r = 2m + 1: h = floor(r/2) + 1, evaluated by SymPy's floor for integer m
-    h_odd = sp.floor((2 * m + 1) / sp.Integer(2)) + 1
+    h_odd = B.parse(B.PROP3_H["odd"], r=2 * m + 1)
     assert h_odd == m + 1
     lhs = odd.subs(r, 2 * m + 1)
     rhs = printed.subs(h, h_odd).subs(r, 2 * m + 1)
@@ -57,11 +58,11 @@ def test_prop3_form_with_h():
 def test_prop3_form_split_by_parity():
     """binotto2024 Prop. 3: (r-1)(3r-2)/4 for even r, (r-1)^2 (3r+1)/(4r) for odd r."""
     even, odd = _parity_forms()
-    assert sp.simplify(even - (r - 1) * (3 * r - 2) / 4) == 0
-    assert sp.simplify(odd - (r - 1) ** 2 / (4 * r) * (3 * r + 1)) == 0
+    assert sp.simplify(even - B.parse(B.PROP3["even"])) == 0
+    assert sp.simplify(odd - B.parse(B.PROP3["odd"])) == 0
     # each is also proved on its own parity with a symbolic integer m
-    assert sp.simplify(even.subs(r, 2 * m) - (2 * m - 1) * (6 * m - 2) / 4) == 0
-    assert sp.simplify(odd.subs(r, 2 * m + 1) - (2 * m) ** 2 * (6 * m + 4) / (4 * (2 * m + 1))) == 0
+    assert sp.simplify(even.subs(r, 2 * m) - B.parse(B.PROP3["even"], r=2 * m)) == 0
+    assert sp.simplify(odd.subs(r, 2 * m + 1) - B.parse(B.PROP3["odd"], r=2 * m + 1)) == 0
 
 
 def test_prop3_proof_steps():
