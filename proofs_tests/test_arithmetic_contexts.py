@@ -16,14 +16,14 @@ import pytest
 import sympy
 
 import numeric
+from analytic.sources import cardoso2011 as C11
 
 CM = np.array([[3, 1, 0], [1, 2, 2], [0, 1, 4]])
-N, K = int(CM.sum()), CM.shape[0]
 
 RATIONAL = {
     "mer": numeric.mer, "mae": numeric.mae, "mse": numeric.mse, "amae": numeric.amae,
     "mmae": numeric.mmae, "a_uoc": numeric.a_uoc,
-    "oc": lambda c, **k: numeric.oc(c, sympy.Rational(1, 4) / (N * (K - 1)), **k),
+    "oc": lambda c, **k: numeric.oc(c, C11.oc_table_beta(c, C11.BETA_NUMERATORS[0]), **k),
     "uoc": lambda c, **k: numeric.uoc(c, sympy.Rational(3, 4), **k),
 }
 ALGEBRAIC = {
@@ -117,13 +117,17 @@ def test_stack_equals_per_matrix_calls(name):
         assert got[idx] == pytest.approx(f(STACK[idx]), rel=1e-14, abs=1e-15), idx
 
 
-def _n_km1(stack):
-    return stack.sum(axis=(-2, -1)) * (stack.shape[-1] - 1)
+def _table_betas(stack):
+    """float64 of the OC table beta 0.25/(N(K-1)) (cardoso2011's oc_table_beta) of each matrix of a stack."""
+    out = np.empty(stack.shape[:-2])
+    for idx in np.ndindex(out.shape):
+        out[idx] = float(C11.oc_table_beta(stack[idx], C11.BETA_NUMERATORS[0]))
+    return out
 
 
 BETAS = {
     "scalar": lambda: 0.3,
-    "per-matrix (2, 3)": lambda: 0.25 / _n_km1(STACK),  # OC's table beta, one per matrix's N
+    "per-matrix (2, 3)": lambda: _table_betas(STACK),  # OC's table beta, one per matrix's N
     "row (3,)": lambda: np.array([0.0, 0.2, 1.5]),
     "column (2, 1)": lambda: np.array([[0.05], [0.6]]),
 }
@@ -144,7 +148,7 @@ def test_stack_with_broadcast_beta_equals_per_matrix_calls(metric, beta, gamma):
 def test_one_dimensional_stack_and_exact_stack():
     """A (B, K, K) stack returns shape (B,); the exact arithmetic accepts a stack too."""
     flat = STACK.reshape(-1, 4, 4)
-    assert numeric.oc(flat, 0.25 / _n_km1(flat)).shape == (6,)
+    assert numeric.oc(flat, _table_betas(flat)).shape == (6,)
     ex = numeric.mae(flat, arithmetic="exact")
     assert ex.shape == (6,) and all(isinstance(v, sympy.Rational) for v in ex)
     assert [float(v) for v in ex] == pytest.approx(numeric.mae(flat).tolist(), rel=1e-15)

@@ -4,11 +4,11 @@ Fractions) equals ``oc`` / ``uoc``, and no consistent path is cheaper
 (exhaustive enumeration for K <= 4)."""
 
 from fractions import Fraction
-from functools import lru_cache
 
 import numpy as np
 import pytest
 
+from analytic.metric_thresholds import monotone_paths as _all_paths
 from analytic.sources import cardoso2011, silva2018
 from numeric import oc, optimal_path, uoc
 
@@ -38,20 +38,6 @@ def _parts(cm, metric):
 
 def _cost(path, b, q, beta):
     return 1 - sum(b[r][c] for r, c in path) + beta * sum(q[r][c] for r, c in path)
-
-
-def _all_paths(K):
-    @lru_cache(None)
-    def from_(r, c):
-        if (r, c) == (K - 1, K - 1):
-            return [((r, c),)]
-        out = []
-        for dr, dc in ((1, 1), (1, 0), (0, 1)):
-            if r + dr < K and c + dc < K:
-                out += [((r, c),) + tail for tail in from_(r + dr, c + dc)]
-        return out
-
-    return from_(0, 0)
 
 
 def _is_consistent(path, K):
