@@ -14,6 +14,7 @@ import numeric
 from analytic import K, b, beta, d, single_sample_forms, tridiagonal_forms
 from analytic._pl import lower_envelope, sign_for_all, signs_for_all
 from analytic.forms import band1_envelope
+from analytic.sources import cardoso2011 as C11
 
 TOL = mpmath.mpf(10) ** -45
 
@@ -204,9 +205,10 @@ def test_single_sample_monotone_in_d(single):
 
 def test_single_sample_cardoso_formula_and_mer(single):
     # cardoso2011 §3.2 prints OC = min(1; 1 - 1/(1+|r-c|) + beta |r-c|): the gamma = 1 form
+    printed = C11.parse(C11.SINGLE_SAMPLE_OC)
     lin, cond = single["oc"].args[0]
-    assert sp.simplify(lin - (1 - 1 / (1 + d) + beta * d)) == 0
-    assert sp.simplify((1 - 1 / (1 + d) + beta * d).subs(beta, cond.rhs) - 1) == 0
+    assert sp.simplify(lin - printed) == 0
+    assert sp.simplify(printed.subs(beta, cond.rhs) - 1) == 0
     # "for beta = 0.5, OC already equals the MER" (= 1 for one misclassified sample)
     assert signs_for_all(sp.Rational(1, 2) - cond.rhs, d, 1) == {0, 1}  # equality only at d = 1
     # gamma = 2: the derived penalty is beta d^2, not the printed beta |r-c|

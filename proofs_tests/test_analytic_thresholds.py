@@ -14,6 +14,7 @@ import sympy as sp
 import numeric
 from analytic import N, appendix_a_triangle, beta, covering_path, diagonal_threshold, oc00_forms
 from analytic._pl import sign_for_all
+from analytic.sources import cardoso2011 as C11
 from numeric._common import prepare
 from numeric.paths import _oc_parts
 
@@ -39,17 +40,19 @@ def _matrices_with(n_samples, k):
 def test_appendix_a_matrices_from_vectors(tri1):
     # cardoso2011 Appendix A prints CM(a,b) = [[N-1, 0], [1, 0]], CM(b,c) = [[N-1, 1], [0, 0]],
     # CM(a,c) = [[N-2, 1], [1, 0]]
+    # (analytic.sources.cardoso2011.triangle_matrices); compared for N = 2..9
     mats = tri1["matrices"]
-    assert mats["ab"] == [[N - 1, 0], [1, 0]]
-    assert mats["bc"] == [[N - 1, 1], [0, 0]]
-    assert mats["ac"] == [[N - 2, 1], [1, 0]]
+    for n in range(2, 10):
+        derived = tuple(tuple(tuple(int(sp.sympify(v).subs(N, n)) for v in row) for row in mats[key])
+                        for key in ("ab", "bc", "ac"))
+        assert derived == C11.triangle_matrices(n), n
 
 
 def test_appendix_a_bound_gamma1(tri1):
     # cardoso2011 Appendix A: "for beta < (N-1)/((N+1)(N+2)) we have OC(a,b) + OC(b,c) < OC(a,c)";
     # derived: the violation set is exactly [0, (N-1)/((N+1)(N+2)))
     assert len(tri1["violation"]) == 1 and tri1["violation"][0][0] == 0
-    assert sp.simplify(tri1["bound"] - (N - 1) / ((N + 1) * (N + 2))) == 0
+    assert sp.simplify(tri1["bound"] - C11.parse(C11.APPENDIX_A_BOUND)) == 0
 
 
 def test_appendix_a_oc_forms_exact_and_50_digits(tri1):
@@ -84,12 +87,12 @@ def test_appendix_a_bound_fails_for_gamma2():
     tri2 = appendix_a_triangle(gamma=2)
     expected = (sp.sqrt(2) - 1) * (N - 1) / ((N + 1) * (N + sp.sqrt(2)))
     assert sp.simplify(tri2["bound"] - expected) == 0
-    assert sign_for_all(tri2["bound"] - (N - 1) / ((N + 1) * (N + 2)), N, 2) == -1
+    assert sign_for_all(tri2["bound"] - C11.parse(C11.APPENDIX_A_BOUND), N, 2) == -1
     # counterexample to the printed statement: N = 2, beta = 1/16 < 1/12, no violation
     t = sp.Rational(1, 16)
     o = {k: numeric.oc(m, t, gamma=2, arithmetic="exact")
-         for k, m in {"ab": [[1, 0], [1, 0]], "bc": [[1, 1], [0, 0]], "ac": [[0, 1], [1, 0]]}.items()}
-    assert t < sp.Rational(1, 12)
+         for k, m in zip(("ab", "bc", "ac"), C11.triangle_matrices(2), strict=True)}
+    assert t < C11.parse(C11.APPENDIX_A_BOUND, N=2) == sp.Rational(1, 12)
     assert sp.N(o["ab"] + o["bc"] - o["ac"], 30) > 0
 
 
