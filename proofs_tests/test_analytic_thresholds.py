@@ -4,8 +4,6 @@ Expected values: the printed statements of cardoso2011 (quoted), and
 ``numeric`` (DP of cardoso2011 §3.4) in exact arithmetic or at 50 digits.
 """
 
-import itertools
-
 import mpmath
 import numpy as np
 import pytest
@@ -14,6 +12,7 @@ import sympy as sp
 import numeric
 from analytic import N, appendix_a_triangle, beta, covering_path, diagonal_threshold, oc00_forms
 from analytic._pl import sign_for_all
+from analytic.claims._search import compositions
 from analytic.sources import cardoso2011 as C11
 from numeric._common import prepare
 from numeric.paths import _oc_parts
@@ -28,12 +27,7 @@ def tri1():
 
 def _matrices_with(n_samples, k):
     """Every k x k count matrix holding exactly n_samples samples."""
-    cells = k * k
-    for bars in itertools.combinations(range(n_samples + cells - 1), cells - 1):
-        counts, prev = [], -1
-        for b_ in bars + (n_samples + cells - 1,):
-            counts.append(b_ - prev - 1)
-            prev = b_
+    for counts in compositions(n_samples, k * k):
         yield np.array(counts).reshape(k, k)
 
 

@@ -25,7 +25,8 @@ Tables (cells are *strings exactly as printed*, so "0.0", "0.77" and
     tau_b cells with three decimals ("-0.254", "-0.250").
 ``TABLE6``
     §4, OCI mean (std. dev.) over 50 splits on five real data sets; no
-    matrices are printed, so it cannot be rebuilt.
+    matrices are printed, so it cannot be rebuilt (claim
+    ``cardoso2011:table6:rebuild`` checks what the cells allow).
 
 beta: every table uses beta_1 = 0.25 / (N (K-1)^gamma) and
 beta_2 = 0.75 / (N (K-1)^gamma) with gamma = 1 (captions; §4 "a percentage

@@ -22,7 +22,8 @@ Tables
     :data:`TABLE_II` -- Table II, the same 13 columns for three classifiers on
     two real data sets.  Its confusion matrices appear only as figures
     (Figs. 4 and 5), which the transcription does not hold, so Table II
-    cannot be rebuilt from this source.
+    cannot be rebuilt from this source (claim ``silva2018:table2:rebuild``
+    checks relations between its cells).
 
 beta
     The caption of Tables I and II prints beta_1 = 0.25 and beta_2 = 0.75
