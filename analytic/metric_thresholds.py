@@ -159,8 +159,10 @@ def diagonal_threshold(metric="oc"):
     Returns
     -------
     dict
-        ``"bound"`` (the sufficient value), ``"certificate"`` (an expression
-        proved identically zero and a quantity proved nonnegative),
+        ``"bound"`` (the sufficient value, derived as the supremum over the
+        dispersion of the per-count threshold), ``"certificate"`` (``"gap"``,
+        the factored ``bound - threshold``, and ``"is_nonnegative"``, SymPy's
+        decision on it from the symbols' assumptions),
         ``"witness"`` (matrix, its last breakpoint, and the limit or value
         showing tightness), ``"method"``.
 
@@ -172,33 +174,36 @@ def diagonal_threshold(metric="oc"):
     1
     """
     if metric == "oc":
+        # a path leaving the diagonal holds an off-diagonal count, so M = 1 + m, m >= 0;
+        # each such count gains 1/(N+M) of benefit and costs beta (|r - c| >= 1)
         m = sp.Symbol("m", nonnegative=True)
-        M = 1 + m
-        gap = sp.Rational(1) / (N + 1) - 1 / (N + M)
-        closed = m / ((N + 1) * (N + 1 + m))
+        threshold = 1 / (N + 1 + m)
+        bound = sp.maximum(threshold, m, sp.Interval(0, sp.oo))
+        gap = sp.factor(bound - threshold)
         matrix = [[N - 1, 0], [1, 0]]
         f = lower_envelope(path_lines(matrix, "oc"), N, 2)
         return {
-            "bound": 1 / (N + 1),
-            "certificate": {"identity": sp.simplify(gap - closed), "nonnegative": closed,
-                            "is_nonnegative": closed.is_nonnegative},
+            "bound": bound,
+            "certificate": {"gap": gap, "is_nonnegative": gap.is_nonnegative},
             "witness": {"matrix": matrix, "last_breakpoint": sp.factor(f.breaks[-1]),
-                        "attains": sp.simplify(f.breaks[-1] - 1 / (N + 1)) == 0},
+                        "attains": sp.simplify(f.breaks[-1] - bound) == 0},
             "method": "symbolic inequality chain (certificate) + all-path envelope of the "
                       "witness matrix for every integer N >= 2",
         }
     if metric == "uoc":
         n = sp.Symbol("n", integer=True, positive=True)
         Kp, Mp = sp.symbols("Kprime Mprime", positive=True)
+        g = sp.Symbol("gamma", positive=True)
+        # per unit of p|r-c| an off-diagonal cell gains 1/D and costs beta/K'
+        threshold = Kp / (Kp + Kp ** (1 - g) * Mp)
+        bound = sp.limit(threshold, Mp, 0)  # the supremum over M' > 0
+        gap = sp.factor(bound - threshold)
         matrix = [[n, 1], [0, 1]]
         f = lower_envelope(path_lines(matrix, "uoc"), n, 1)
         last = sp.factor(f.breaks[-1])
-        g = sp.Symbol("gamma", positive=True)
-        slack = sp.simplify(1 - Kp / (Kp + Kp ** (1 - g) * Mp))
         return {
-            "bound": sp.Integer(1),
-            "certificate": {"identity": sp.simplify(slack - Kp ** (1 - g) * Mp / (Kp + Kp ** (1 - g) * Mp)),
-                            "nonnegative": slack, "is_nonnegative": slack.is_positive},
+            "bound": bound,
+            "certificate": {"gap": gap, "is_nonnegative": gap.is_nonnegative},
             "witness": {"matrix": matrix, "last_breakpoint": last,
                         "limit": sp.limit(last, n, sp.oo)},
             "method": "symbolic inequality chain (certificate) + all-path envelope of the "

@@ -130,10 +130,13 @@ def _diag_threshold():
     import numpy as np
 
     from analytic.metric_thresholds import diagonal_threshold
+    from analytic.symbols import N
 
     out = diagonal_threshold("oc")
     cert = out["certificate"]
-    if not (cert["identity"] == 0 and cert["is_nonnegative"] and out["witness"]["attains"]):
+    # the derived bound must be the printed 1/(N+1)
+    if not (sympy.simplify(out["bound"] - 1 / (N + 1)) == 0 and cert["is_nonnegative"]
+            and out["witness"]["attains"]):
         return Outcome("refuted", f"certificate or witness failed: {out}")
     import itertools
 
@@ -154,7 +157,7 @@ def _diag_threshold():
                 return Outcome("refuted", f"bound not attained for K = {k}, N = {n}")
     return Outcome("verified",
                    f"cost_p - cost_diag >= P_p (beta - 1/(N+M)) and 1/(N+1) - 1/(N+1+m) = "
-                   f"{cert['nonnegative']} >= 0 (M = 1 + m); the bound is tight: CM(a,b) = "
+                   f"{cert['gap']} >= 0 (M = 1 + m); the bound is tight: CM(a,b) = "
                    f"[[N-1,0],[1,0]] has last breakpoint {out['witness']['last_breakpoint']}; "
                    f"{checked} matrices searched exhaustively, maximum exactly 1/(N+1); at beta = 1/(N+1) "
                    "a tie is possible (value unchanged)",

@@ -135,9 +135,9 @@ def _uoc_threshold():
         env = numeric.path_envelope([[v, 1], [0, 1]], metric="uoc")
         if env.breakpoints[-2] != last.subs(n, v):
             return Outcome("refuted", f"witness breakpoint mismatch at n = {v}")
-    if out["certificate"]["identity"] == 0 and out["certificate"]["is_nonnegative"] and out["witness"]["limit"] == 1:
+    if out["bound"] == 1 and out["certificate"]["is_nonnegative"] and out["witness"]["limit"] == 1:
         return Outcome("verified",
-                       f"1 - K'/(K' + K'^(1-gamma) M') = {out['certificate']['nonnegative']} > 0, so "
+                       f"1 - K'/(K' + K'^(1-gamma) M') = {out['certificate']['gap']} > 0, so "
                        f"beta >= 1 suffices; [[n,1],[0,1]] needs beta >= {last} -> 1: no smaller "
                        "uniform bound exists", closed_form=closed_form(last))
     return Outcome("refuted", str(out))
