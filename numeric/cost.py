@@ -25,6 +25,7 @@ import numpy as np
 from ._arith import get_arithmetic
 from ._common import prepare
 from ._validation import integer_counts, numeric_array
+from .registry import metric
 
 __all__ = [
     "cost_matrix", "tc", "tc_max", "tc_max_matrix", "stc", "george_d",
@@ -185,6 +186,8 @@ def cost_matrix(class_counts, *, normalize=True, arithmetic="float"):
     return ctx.finalize(_cost(n, _index_distance(n.shape[-1], ctx), normalize=normalize))
 
 
+@metric(
+        label="TC", better="lower", symmetric=False, bounds=(0, None), source="binotto2024 eq. 3")
 def tc(cm, *, arithmetic="float"):
     r"""Total misclassification cost TC.
 
@@ -284,6 +287,9 @@ def tc_max_matrix(class_counts):
     return out
 
 
+@metric(
+        label="STC (= MC)", better="lower", symmetric=False, bounds=(0, 1),
+        source="binotto2024 Definition 1; george2016 §2.3")
 def stc(cm, *, arithmetic="float"):
     r"""Standardized total misclassification cost, STC = TC / TC_max.
 
@@ -323,6 +329,9 @@ def _acc_mc(cm, arithmetic):
     return p, acc, mc
 
 
+@metric(
+        label="George's d", better="lower", symmetric=False, bounds=(0, "sqrt(2)"),
+        source="george2016 eq. 7")
 def george_d(cm, *, arithmetic="float"):
     r"""George's distance to the ideal point (Acc, MC) = (1, 0).
 
@@ -349,6 +358,9 @@ def george_d(cm, *, arithmetic="float"):
     return p.ctx.finalize(p.ctx.sqrt((one - acc) ** 2 + mc ** 2))
 
 
+@metric(
+        label="George's tie-break", better="higher", symmetric=False,
+        bounds=(0, "sqrt(2)/2"), source="george2016 §2.3")
 def george_tiebreak(cm, *, arithmetic="float"):
     r"""George's tie-break: distance of (Acc, MC) from the line of random chance.
 

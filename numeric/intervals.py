@@ -28,6 +28,7 @@ import sympy
 from ._arith import get_arithmetic
 from ._common import prepare
 from .cost import _asum, _class_counts_of, _cost, _tc_max, check_class_counts
+from .registry import metric
 
 __all__ = [
     "hausdorff_distances", "interval_cost_matrix", "interval_tc",
@@ -134,6 +135,9 @@ def interval_cost_matrix(class_counts, lengths, *, arithmetic="float"):
     return ctx.finalize(_cost(n, D, w=delta))
 
 
+@metric(
+        label="interval TC", input="matrix, lengths", better="lower", symmetric=False,
+        bounds=(0, None), source="binotto2024 eq. 9")
 def interval_tc(cm, lengths, *, arithmetic="float"):
     r"""Interval total misclassification cost.
 
@@ -190,6 +194,9 @@ def interval_tc_max(class_counts, lengths, *, arithmetic="float"):
     return ctx.finalize(_tc_max(n, D, w=delta))
 
 
+@metric(
+        label="interval STC", input="matrix, lengths", better="lower", symmetric=False,
+        bounds=(0, 1), source="binotto2024 Definition 3")
 def interval_stc(cm, lengths, *, arithmetic="float"):
     r"""Interval standardized total misclassification cost.
 

@@ -28,6 +28,7 @@ import numpy as np
 from ._arith import get_arithmetic
 from ._common import Prepared, prepare
 from ._validation import check_beta, check_counts, check_gamma
+from .registry import Variant, metric, table_beta
 
 __all__ = ["oc", "uoc", "a_uoc", "path_envelope", "Envelope", "optimal_path"]
 
@@ -221,6 +222,11 @@ def _evaluate_float(cm, beta, gamma, metric):
     return ctx.finalize(out.reshape(lead))
 
 
+@metric(
+        label="OC", input="matrix, beta", better="lower", symmetric=True, bounds=(0, 1),
+        source="cardoso2011 eq. 7",
+        variants=(Variant("OC, beta=0.25/(N(K-1))", table_beta("0.25")),
+                  Variant("OC, beta=0.75/(N(K-1))", table_beta("0.75"))))
 def oc(cm, beta, *, gamma=1, arithmetic="float"):
     r"""Ordinal Classification Index :math:`OC_\beta^\gamma`.
 
@@ -254,6 +260,11 @@ def oc(cm, beta, *, gamma=1, arithmetic="float"):
     return _evaluate(cm, beta, gamma, arithmetic, "oc")
 
 
+@metric(
+        label="UOC", input="matrix, beta", better="lower", symmetric=False, bounds=(0, 1),
+        source="silva2018 eq. 28",
+        variants=(Variant("UOC, beta=0.25", {"beta": Fraction(1, 4)}),
+                  Variant("UOC, beta=0.75", {"beta": Fraction(3, 4)})))
 def uoc(cm, beta, *, gamma=1, arithmetic="float"):
     r"""Uniform Ordinal Classification Index :math:`UOC_\beta^\gamma`.
 
@@ -524,6 +535,8 @@ def _integral(pieces, zero):
     return sum((a * (hi - lo) + s * (hi * hi - lo * lo) / 2 for lo, hi, a, s in pieces), zero)
 
 
+@metric(
+        label="A_UOC", better="lower", symmetric=False, bounds=(0, 1), source="silva2018 eq. 23")
 def a_uoc(cm, *, arithmetic="float"):
     r"""Area under the UOC curve, :math:`A_{UOC} = \int_0^1 UOC_\beta^1\,d\beta`.
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._common import prepare
+from .registry import metric
 
 __all__ = ["spearman_rs", "kendall_tau_b", "r_int"]
 
@@ -59,6 +60,9 @@ def _pairs(p):
     return concordant, discordant
 
 
+@metric(
+        label="tau_b", better="higher", symmetric=True, bounds=(-1, 1), source="silva2018 eqs. 5-6",
+        peers=("scipy.stats.kendalltau",))
 def kendall_tau_b(cm, *, arithmetic="float"):
     r"""Kendall's :math:`\tau_b` from the confusion matrix.
 
@@ -99,6 +103,9 @@ def _midranks(p, marginals):
     return before + (marginals + 1) / 2
 
 
+@metric(
+        label="R_s", better="higher", symmetric=True, bounds=(-1, 1), source="silva2018 eq. 4",
+        peers=("scipy.stats.spearmanr",))
 def spearman_rs(cm, *, arithmetic="float"):
     r"""Spearman's rank correlation :math:`R_s` with mid-ranks for ties.
 
@@ -131,6 +138,8 @@ def spearman_rs(cm, *, arithmetic="float"):
     return p.ctx.finalize(cov / p.ctx.sqrt(va * vb))
 
 
+@metric(
+        label="r_int", better="higher", symmetric=True, bounds=(-1, 1), source="silva2018 eqs. 7-10")
 def r_int(cm, *, arithmetic="float"):
     r"""Pinto da Costa's :math:`r_{int}` coefficient.
 

@@ -1,0 +1,57 @@
+"""The ``ordinal-verify`` command (also ``python -m analytic``).
+
+``ordinal-verify``
+    runs the claims ledger and prints a table and a summary line;
+    ``--json FILE`` (``-`` for stdout), ``--markdown FILE``, ``--only PREFIX``.
+``ordinal-verify metrics FILE``
+    every metric of a user's confusion matrix, exact and float.
+``ordinal-verify auoc FILE``
+    the piecewise UOC(beta) and the exact A_UOC of a matrix.
+
+A matrix file is CSV or whitespace-separated, one row per line, rows = true
+class (``--predicted-rows`` for the transpose); ``#`` starts a comment.  A
+malformed file gets a one-line error naming the file, line and problem, and
+exit status 2.
+
+One module per subcommand: each has ``add_parsers(sub)`` (or
+``add_arguments`` for the top-level ledger options) and sets ``run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import ledger_cmd, matrix_cmds
+from .inputs import InputError, read_matrix
+
+__all__ = ["main", "build_parser", "InputError", "read_matrix"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="ordinal-verify",
+        description="Verify the claims of the ordinal-metric papers, or compute the metrics of a matrix.",
+    )
+    ledger_cmd.add_arguments(p)
+    p.set_defaults(run=ledger_cmd.cmd_ledger)
+    sub = p.add_subparsers(dest="command")
+    matrix_cmds.add_parsers(sub)
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except InputError as exc:
+        print(f"ordinal-verify: {exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        target = getattr(args, "file", None)
+        print(f"ordinal-verify: {target + ': ' if target else ''}{exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

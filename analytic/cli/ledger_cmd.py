@@ -1,0 +1,56 @@
+"""``ordinal-verify`` (no subcommand): the claims ledger."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .table import format_table
+
+__all__ = ["add_arguments", "cmd_ledger", "progress_bar"]
+
+
+def progress_bar(stream):
+    """A one-line progress bar on ``stream`` (call it with ``(i, n, label)``)."""
+    def show(i, n, cid):
+        if n == 0:
+            return
+        width = 30
+        filled = width * i // n
+        stream.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {i}/{n} {cid[:40]:<40}")
+        if i == n:
+            stream.write("\n")
+        stream.flush()
+
+    return show
+
+
+def add_arguments(p) -> None:
+    p.add_argument("--json", metavar="FILE", help="write the ledger as JSON ('-' for stdout)")
+    p.add_argument("--markdown", metavar="FILE", help="write the ledger as a Markdown report")
+    p.add_argument("--only", metavar="PREFIX", help="run only the claims whose id starts with PREFIX")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+
+def cmd_ledger(args) -> int:
+    from analytic import ledger
+
+    progress = None if args.no_progress else progress_bar(sys.stderr)
+    entries = ledger.run(prefix=args.only, progress=progress)
+    if args.json == "-":
+        json.dump([e.to_dict() for e in entries], sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    else:
+        rows = []
+        for e in entries:
+            ev = e.evidence if len(e.evidence) <= 100 else e.evidence[:97] + "..."
+            rows.append((e.id, e.verdict, ev))
+        print(format_table(("id", "verdict", "evidence"), rows))
+        print(ledger.summary_line(entries))
+        if args.json:
+            with open(args.json, "w", encoding="utf-8") as fh:
+                json.dump([e.to_dict() for e in entries], fh, indent=1)
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as fh:
+            fh.write(ledger.to_markdown(entries))
+    return 0
