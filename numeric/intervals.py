@@ -28,7 +28,7 @@ import sympy
 from ._arith import get_arithmetic
 from ._common import prepare
 from .cost import _asum, _class_counts_of, _cost, _tc_max, check_class_counts
-from .registry import metric
+from .registry import Variant, consecutive_lengths, metric
 
 __all__ = [
     "hausdorff_distances", "interval_cost_matrix", "interval_tc",
@@ -137,7 +137,8 @@ def interval_cost_matrix(class_counts, lengths, *, arithmetic="float"):
 
 @metric(
         label="interval TC", input="matrix, lengths", better="lower", symmetric=False,
-        bounds=(0, None), source="binotto2024 eq. 9")
+        bounds=(0, None), source="binotto2024 eq. 9",
+        variants=(Variant("interval TC, lengths 1..K", consecutive_lengths),))
 def interval_tc(cm, lengths, *, arithmetic="float"):
     r"""Interval total misclassification cost.
 
@@ -196,7 +197,8 @@ def interval_tc_max(class_counts, lengths, *, arithmetic="float"):
 
 @metric(
         label="interval STC", input="matrix, lengths", better="lower", symmetric=False,
-        bounds=(0, 1), source="binotto2024 Definition 3")
+        bounds=(0, 1), source="binotto2024 Definition 3",
+        variants=(Variant("interval STC, lengths 1..K", consecutive_lengths),))
 def interval_stc(cm, lengths, *, arithmetic="float"):
     r"""Interval standardized total misclassification cost.
 

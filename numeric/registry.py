@@ -30,7 +30,7 @@ from typing import Any, Callable, Mapping
 import numpy as np
 
 __all__ = ["Metric", "Variant", "REGISTRY", "NOT_METRICS", "metric", "matrix_metrics",
-           "table_beta"]
+           "table_beta", "consecutive_lengths"]
 
 #: what a metric takes besides the confusion matrix (or label vectors)
 INPUTS = ("matrix", "matrix, beta", "matrix, lengths")
@@ -178,6 +178,12 @@ def matrix_metrics() -> list[Metric]:
     return [m for m in REGISTRY.values() if m.input in ("matrix", "matrix, beta")]
 
 
+def consecutive_lengths(cm) -> dict:
+    """``lengths = 1, 2, ..., K``: interval classes of growing length (a report
+    and test parameterisation of the interval metrics)."""
+    return {"lengths": [Fraction(k) for k in range(1, np.shape(cm)[-1] + 1)]}
+
+
 def table_beta(numerator) -> Callable[[np.ndarray], dict]:
     """``beta = numerator / (N (K - 1))``, the scale of cardoso2011's tables
     (``numerator / N`` for K = 1, where beta has no effect)."""
@@ -188,3 +194,46 @@ def table_beta(numerator) -> Callable[[np.ndarray], dict]:
         return {"beta": num / (N * max(K - 1, 1))}
 
     return params
+
+
+# ---------------------------------------------------------------------------
+# README's tables, generated (``python -m numeric --write-readme README.md``)
+# ---------------------------------------------------------------------------
+_BEGIN, _END = "<!-- registry:begin -->", "<!-- registry:end -->"
+
+
+def markdown_tables() -> str:
+    """README's metric table and its table of the other public functions."""
+    import numeric
+
+    def fmt_bounds(b):
+        lo, hi = (("-inf" if b[0] is None else b[0]), ("inf" if b[1] is None else b[1]))
+        return f"[{lo}, {hi}]"
+
+    lines = ["| function | metric | input | better | symmetric | range | source | peers |",
+             "|---|---|---|---|---|---|---|---|"]
+    for m in REGISTRY.values():
+        peers = ", ".join(f"`{p}`" for p in m.peers) or "—"
+        lines.append(f"| `{m.name}` | {m.label} | {m.input} | {m.better} | "
+                     f"{'yes' if m.symmetric else 'no'} | {fmt_bounds(m.bounds)} | {m.source} | {peers} |")
+    lines += ["", "Other public functions of `numeric` (not metrics of a confusion matrix):", "",
+              "| function | what it is |", "|---|---|"]
+    for name in sorted(NOT_METRICS):
+        if name in numeric.__all__:
+            lines.append(f"| `{name}` | {NOT_METRICS[name]} |")
+    return "\n".join(lines)
+
+
+def readme_block() -> str:
+    """The generated block, with its markers, as it stands in README.md."""
+    return f"{_BEGIN}\n{markdown_tables()}\n{_END}"
+
+
+def write_readme(path) -> None:
+    """Replace the generated block of ``path`` (between the markers)."""
+    with open(path, encoding="utf-8") as fh:
+        text = fh.read()
+    start, end = text.index(_BEGIN), text.index(_END) + len(_END)
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text[:start] + readme_block() + text[end:])
+
