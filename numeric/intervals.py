@@ -27,7 +27,7 @@ import sympy
 
 from ._arith import get_arithmetic
 from ._common import prepare
-from .cost import _asum, _class_counts_of, _cost, _tc_max, check_class_counts
+from .cost import _asum, _class_counts_of, _cost, _tc_max, check_class_counts, others
 from .registry import metric
 
 __all__ = [
@@ -272,6 +272,7 @@ def _structure(counts, first, ctx):
     zero = ctx.number(0)
     delta = n[:R] / l
     Delta0 = _asum(delta)[()]
+    rest = others(delta)  # Delta0 - delta_j without cancellation
     b = np.cumsum(l)
     a = b - l
     B = b[-1]
@@ -284,7 +285,7 @@ def _structure(counts, first, ctx):
             (zero, (B - a[j]) / nR, zero),
             (zero, (B - b[j]) / nR, 1 / nR),
         ]
-        sets.append((n[j] * (Delta0 - delta[j]), n[j] * nR, branches))
+        sets.append((n[j] * rest[j], n[j] * nR, branches))
     branches = []
     for k in range(R):
         branches.append((l[k] * (B - a[k]) / n[k], zero, zero))
