@@ -27,6 +27,7 @@ import sympy
 
 from ._arith import get_arithmetic
 from ._common import prepare
+from ._validation import unmasked
 from .cost import _asum, _class_counts_of, _cost, _tc_max, check_class_counts, others
 from .registry import metric
 
@@ -46,8 +47,10 @@ def check_lengths(lengths, *, K=None, what="lengths"):
     Returns the input as a numpy array (object dtype kept, so that exact
     inputs such as ``sympy.sqrt(2)/2`` or ``Fraction(1, 3)`` stay exact).
     """
+    lengths = unmasked(lengths, what)
     a = np.asarray(lengths, dtype=object if _is_exact_like(lengths) else None)
-    if a.dtype != object and (a.dtype == bool or not np.issubdtype(a.dtype, np.number)
+    if a.dtype != object and (a.dtype == bool or a.dtype.kind in "mM"
+                              or not np.issubdtype(a.dtype, np.number)
                               or np.issubdtype(a.dtype, np.complexfloating)):
         raise ValueError(f"{what} must hold real numbers, got dtype {a.dtype}")
     if a.ndim < 1:
@@ -59,6 +62,8 @@ def check_lengths(lengths, *, K=None, what="lengths"):
             fv = float(v)
         except (TypeError, ValueError):
             raise ValueError(f"{what} must hold real numbers, got {v!r}") from None
+        except OverflowError:
+            raise ValueError(f"{what} are too large (beyond the float range), got {v!r:.60}") from None
         if math.isnan(fv) or math.isinf(fv):
             raise ValueError(f"{what} contain NaN or infinite values")
         if not fv > 0 or (isinstance(v, sympy.Basic) and not bool(v > 0)):
