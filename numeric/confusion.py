@@ -162,6 +162,13 @@ def _label_vector(y, what):
         a = np.asarray(y)
     except (ValueError, TypeError):
         raise ValueError(f"{what} must be a 1-D sequence of labels") from None
+    if a.dtype.kind in "US" and not isinstance(y, np.ndarray):
+        # numpy reads [1, "a"] as strings ("1", "a"): 1 and "1" would merge
+        kinds = {type(v).__name__ for v in np.asarray(y, dtype=object).reshape(-1).tolist()}
+        if len(kinds) > 1:
+            raise TypeError(
+                f"{what} mixes label types ({', '.join(sorted(kinds))}), which cannot be "
+                "ordered together")
     if a.dtype.kind == "f" and not isinstance(y, np.ndarray):
         # numpy reads [0, 3**40] as float64: big Python ints would collide
         obj = np.asarray(y, dtype=object)
