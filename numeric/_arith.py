@@ -131,9 +131,9 @@ class _Exact(Arithmetic):
                 raise ValueError(f"cannot convert {x} to an exact number")
             sign, man, exp, _ = x._mpf_
             return (-1) ** sign * sympy.Integer(int(man)) * sympy.Integer(2) ** int(exp)
-        if isinstance(x, str):
-            return sympy.Rational(x)
-        return sympy.sympify(x)
+        from .parsing import parse_number  # no eval of a user string (issue 10)
+
+        return parse_number(x, what="number", symbols=False)
 
     def sqrt(self, a):
         return _map(sympy.sqrt, a)

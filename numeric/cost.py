@@ -93,6 +93,20 @@ def _asum(a, axis=-1):
     return np.asarray(a.sum(axis=axis), dtype=a.dtype)
 
 
+def others(w):
+    """``out[..., t] = sum_{k != t} w[..., k]``, the weight of the other classes.
+
+    Exclusive prefix plus exclusive suffix sums: only additions of
+    non-negative numbers, so ``N - n_t`` has no cancellation at any count
+    (``W - w_t`` in float loses every digit when ``n_t`` holds most of ``N``).
+    """
+    zero = w[..., :1] * 0
+    before = np.cumsum(np.concatenate([zero, w[..., :-1]], axis=-1), axis=-1)
+    after = np.flip(np.cumsum(np.concatenate([zero, np.flip(w[..., 1:], axis=-1)], axis=-1),
+                              axis=-1), axis=-1)
+    return before + after
+
+
 def _index_distance(K, ctx):
     idx = np.arange(K)
     return ctx.asarray(np.abs(idx[:, None] - idx[None, :]))
@@ -111,8 +125,7 @@ def _cost(n, D, w=None, normalize=True):
     if w is None:
         w = n
     N = _asum(n)
-    W = _asum(w)
-    c = ((W[..., None] - w)[..., :, None] / w[..., None, :]) * D
+    c = (others(w)[..., :, None] / w[..., None, :]) * D
     if normalize:
         c = c / N[..., None, None]
     return c
@@ -129,9 +142,8 @@ def _tc_max(n, D, w=None):
     if w is None:
         w = n
     N = _asum(n)
-    W = _asum(w)
     best = (D / w[..., :, None]).max(axis=-2)
-    return (n * (W[..., None] - w) * best).sum(axis=-1) / N
+    return (n * others(w) * best).sum(axis=-1) / N
 
 
 def _worst_rows(n, D):
@@ -322,11 +334,14 @@ def _stc(p):
     return (p.n * _cost(n, D)).sum(axis=(-2, -1)) / _tc_max(n, D)
 
 
-def _acc_mc(cm, arithmetic):
+def _err_mc(cm, arithmetic):
+    """``(p, 1 - Acc, MC)``; ``1 - Acc`` = off-diagonal count / N, the count
+    in int64 (``1 - trace/N`` in float cancels when Acc is near 1)."""
     p = prepare(cm, arithmetic, min_classes=2)
     mc = _stc(p)
-    acc = p.accuracy()
-    return p, acc, mc
+    c = p.counts
+    off = c.sum(axis=(-2, -1)) - np.trace(c, axis1=-2, axis2=-1)
+    return p, p.ctx.asarray(off) / p.total(), mc
 
 
 @metric(
@@ -353,9 +368,8 @@ def george_d(cm, *, arithmetic="float"):
     >>> george_d([[1, 1], [0, 2]], arithmetic="exact")
     sqrt(2)/4
     """
-    p, acc, mc = _acc_mc(cm, arithmetic)
-    one = p.ctx.number(1)
-    return p.ctx.finalize(p.ctx.sqrt((one - acc) ** 2 + mc ** 2))
+    p, err, mc = _err_mc(cm, arithmetic)
+    return p.ctx.finalize(p.ctx.sqrt(err ** 2 + mc ** 2))
 
 
 @metric(
@@ -380,6 +394,5 @@ def george_tiebreak(cm, *, arithmetic="float"):
     >>> george_tiebreak([[2, 1], [0, 2]], arithmetic="exact")
     0
     """
-    p, acc, mc = _acc_mc(cm, arithmetic)
-    one = p.ctx.number(1)
-    return p.ctx.finalize(np.abs(acc + mc - one) / p.ctx.sqrt(p.ctx.number(2)))
+    p, err, mc = _err_mc(cm, arithmetic)
+    return p.ctx.finalize(np.abs(mc - err) / p.ctx.sqrt(p.ctx.number(2)))

@@ -20,6 +20,7 @@ One module per subcommand: each has ``add_parsers(sub)`` (or
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from . import ledger_cmd, matrix_cmds
@@ -44,6 +45,19 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
         return args.run(args)
+    except BrokenPipeError:
+        # the reader went away (``ordinal-verify | head -1``): stop quietly; stdout
+        # is pointed at devnull so that the interpreter's final flush cannot fail
+        # (the recipe of the Python documentation, "Note on SIGPIPE")
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):  # stdout without a file descriptor
+            pass
+        return 1
+    except MemoryError:
+        print("ordinal-verify: out of memory (the input is too large)", file=sys.stderr)
+        return 2
     except InputError as exc:
         print(f"ordinal-verify: {exc}", file=sys.stderr)
         return 2
