@@ -34,7 +34,9 @@ def somers_d(cm, *, arithmetic="float"):
     ``somersd(x, y)`` is :math:`D(Y|X)` with ``x`` the independent ("row")
     variable, and its table form ``somersd(cm)`` takes rows as ``x``, as
     here.  Not symmetric: the transpose gives :math:`d(y\,|\,\hat y)`, whose
-    denominator counts pairs with different predicted classes.
+    denominator counts pairs with different predicted classes.  When every
+    sample has the same *predicted* class, ``C = D = 0`` over a positive
+    denominator and d = 0 here; scipy returns nan (a constant ``y``).
 
     Raises
     ------
@@ -73,7 +75,9 @@ def kendall_tau_c(cm, *, arithmetic="float"):
     with samples), as ``scipy.stats.kendalltau(y_true, y_pred,
     variant="c")`` does with the distinct values of each vector: empty rows
     or columns of the matrix (classes nobody has or predicts) do not change
-    the value.  Symmetric.
+    the value.  Symmetric.  It reaches 1 only when the margins are equal:
+    a diagonal matrix with unequal classes scores below 1 (diag(2, 1, 3):
+    11/12).
 
     Raises
     ------
