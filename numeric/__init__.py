@@ -36,3 +36,15 @@ __all__ += [
 from .paths import optimal_path
 
 __all__ += ["optimal_path"]
+
+# metrics people use beyond the sources (issue 12): agreement, per-class hit rates,
+# pair-count association, CEM-ORD, and the ranked probability score
+from .agreement import cohen_kappa
+from .association import kendall_tau_c, somers_d
+from .cem import cem_ord
+from .probabilistic import ranked_probability_score
+from .sensitivity import geometric_mean_sensitivity, minimum_sensitivity, within_one_accuracy
+
+__all__ += ["cohen_kappa", "within_one_accuracy", "minimum_sensitivity",
+            "geometric_mean_sensitivity", "somers_d", "kendall_tau_c", "cem_ord",
+            "ranked_probability_score"]

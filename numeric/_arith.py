@@ -1,8 +1,9 @@
 """Arithmetic contexts: every formula is written once over a chosen arithmetic.
 
 A formula in :mod:`numeric` manipulates numpy arrays with ``+ - * /``,
-``sum``, ``cumsum``, ``argmin`` and the context's own :meth:`Arithmetic.sqrt`
-and :meth:`Arithmetic.power`.  The context decides what the array elements are:
+``sum``, ``cumsum``, ``argmin`` and the context's own :meth:`Arithmetic.sqrt`,
+:meth:`Arithmetic.power` and :meth:`Arithmetic.log2`.  The context decides
+what the array elements are:
 
 ``"float"``
     ``numpy.float64``; the formula is vectorised over any stack ``(..., K, K)``.
@@ -64,6 +65,10 @@ class Arithmetic:
     def power(self, a, p):  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def log2(self, a):  # pragma: no cover - abstract
+        """Base-2 logarithm, elementwise (exact: SymPy ``log(x, 2)``, unevaluated)."""
+        raise NotImplementedError
+
     @property
     def inf(self):  # pragma: no cover - abstract
         raise NotImplementedError
@@ -101,6 +106,9 @@ class _Float(Arithmetic):
 
     def power(self, a, p):
         return np.power(a, float(p))
+
+    def log2(self, a):
+        return np.log2(a)
 
     @property
     def inf(self):
@@ -142,6 +150,9 @@ class _Exact(Arithmetic):
         p = self.number(p)
         return _map(lambda v: v**p, a)
 
+    def log2(self, a):
+        return _map(lambda v: sympy.log(v, 2), a)
+
     @property
     def inf(self):
         return sympy.oo
@@ -173,6 +184,9 @@ class _Mp(Arithmetic):
         if p == 1:
             return a
         return _map(lambda v: mpmath.power(v, p), a)
+
+    def log2(self, a):
+        return _map(lambda v: mpmath.log(v, 2), a)
 
     @property
     def inf(self):

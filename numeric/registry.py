@@ -32,8 +32,10 @@ import numpy as np
 __all__ = ["Metric", "Variant", "REGISTRY", "NOT_METRICS", "metric", "matrix_metrics",
            "table_beta", "consecutive_lengths"]
 
-#: what a metric takes besides the confusion matrix (or label vectors)
-INPUTS = ("matrix", "matrix, beta", "matrix, lengths")
+#: what a metric takes: a confusion matrix (or label vectors), possibly with a
+#: parameter, or ``"probabilities"``: true labels and predicted class
+#: probabilities ``(..., N, K)`` (no confusion matrix; not in :func:`matrix_metrics`)
+INPUTS = ("matrix", "matrix, beta", "matrix, lengths", "probabilities")
 
 
 @dataclass(frozen=True)
@@ -65,8 +67,10 @@ class Metric:
         The function; ``function(cm, **variant_kwargs, arithmetic=...)``.
     label : str
         Its name in tables ("MAE", "Kendall's tau_b").
-    input : {"matrix", "matrix, beta", "matrix, lengths"}
-        What it takes besides the confusion matrix.
+    input : {"matrix", "matrix, beta", "matrix, lengths", "probabilities"}
+        What it takes besides the confusion matrix; ``"probabilities"``: no
+        confusion matrix but ``(y_true, proba)`` (the function handles its own
+        ``labels=``).
     better : {"lower", "higher"}
         Which direction is the better classifier.
     symmetric : bool
@@ -158,7 +162,7 @@ def metric(*, label: str, better: str, symmetric: bool, bounds: tuple, source: s
     """Register the decorated function in :data:`REGISTRY` (see :class:`Metric`)."""
 
     def deco(fn):
-        wrapped = _accept_labels(fn)
+        wrapped = fn if input == "probabilities" else _accept_labels(fn)
         if fn.__name__ in REGISTRY:
             raise ValueError(f"metric {fn.__name__!r} is registered twice")
         REGISTRY[fn.__name__] = Metric(
