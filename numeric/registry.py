@@ -103,6 +103,11 @@ class Metric:
         if self.input not in INPUTS:
             raise ValueError(f"input must be one of {INPUTS}, got {self.input!r}")
 
+    @property
+    def takes_matrix(self) -> bool:
+        """True unless the metric takes probabilities instead of a confusion matrix."""
+        return self.input != "probabilities"
+
     def cases(self) -> tuple:
         """The report variants (one unparameterised variant by default)."""
         return self.variants or (Variant(self.label),)
@@ -163,8 +168,14 @@ def metric(*, label: str, better: str, symmetric: bool, bounds: tuple, source: s
 
     def deco(fn):
         wrapped = fn if input == "probabilities" else _accept_labels(fn)
-        if fn.__name__ in REGISTRY:
-            raise ValueError(f"metric {fn.__name__!r} is registered twice")
+        old = REGISTRY.get(fn.__name__)
+        if old is not None:
+            if old.function.__module__ != fn.__module__:
+                raise ValueError(f"metric {fn.__name__!r} is registered twice "
+                                 f"({old.function.__module__} and {fn.__module__})")
+            # the same module imported a second time (doctest collection of a
+            # module file): keep the record :mod:`numeric` exports
+            return wrapped
         REGISTRY[fn.__name__] = Metric(
             name=fn.__name__, function=wrapped, label=label, input=input, better=better,
             symmetric=symmetric, bounds=tuple(bounds), source=source, peers=tuple(peers),

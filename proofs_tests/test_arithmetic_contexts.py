@@ -26,10 +26,15 @@ RATIONAL = {
     "mmae": numeric.mmae, "a_uoc": numeric.a_uoc,
     "oc": lambda c, **k: numeric.oc(c, C11.oc_table_beta(c, C11.BETA_NUMERATORS[0]), **k),
     "uoc": lambda c, **k: numeric.uoc(c, sympy.Rational(3, 4), **k),
+    "kappa_quadratic": lambda c, **k: numeric.cohen_kappa(c, weights="quadratic", **k),
+    "within_one_accuracy": numeric.within_one_accuracy,
+    "minimum_sensitivity": numeric.minimum_sensitivity,
+    "somers_d": numeric.somers_d, "tau_c": numeric.kendall_tau_c,
 }
 ALGEBRAIC = {
     "rmse": numeric.rmse, "macro_rmse": numeric.macro_rmse, "R_s": numeric.spearman_rs,
     "tau_b": numeric.kendall_tau_b, "r_int": numeric.r_int,
+    "gm_sensitivity": numeric.geometric_mean_sensitivity,
     "oc_gamma2": lambda c, **k: numeric.oc(c, sympy.Rational(1, 100), gamma=2, **k),
 }
 ALL = {**RATIONAL, **ALGEBRAIC}
@@ -41,7 +46,7 @@ def _registered(m, v):
 
 #: every variant of every registered metric (numeric.registry), for the precision test
 CASES = {(m.name if len(m.cases()) == 1 else f"{m.name}[{v.label}]"): _registered(m, v)
-         for m in REGISTRY.values() for v in m.cases()}
+         for m in REGISTRY.values() if m.takes_matrix for v in m.cases()}
 
 
 def test_every_registered_metric_has_its_kind_of_exact_value():
@@ -49,7 +54,11 @@ def test_every_registered_metric_has_its_kind_of_exact_value():
     classified = {"mer", "mae", "mse", "amae", "mmae", "a_uoc", "oc", "uoc", "tc", "stc",
                   "interval_tc", "interval_stc",  # rational (checked below or in test_cost_metrics)
                   "rmse", "macro_rmse", "spearman_rs", "kendall_tau_b", "r_int",
-                  "george_d", "george_tiebreak"}  # algebraic
+                  "cohen_kappa", "within_one_accuracy", "minimum_sensitivity", "somers_d",
+                  "kendall_tau_c",  # rational (new metrics: checked below)
+                  "george_d", "george_tiebreak", "geometric_mean_sensitivity",  # algebraic
+                  "cem_ord",  # transcendental (logarithms): test_new_metrics checks it by hand
+                  "ranked_probability_score"}  # rational, from probabilities: test_new_metrics
     assert set(REGISTRY) <= classified, set(REGISTRY) - classified
 
 
@@ -127,13 +136,14 @@ def _constant_parameters(m, v):
 
 #: the registered cases whose parameters do not depend on the matrix (OC's
 #: table beta does: the broadcast-beta test below covers it)
-STACK_CASES = {name: (m, kw) for m in REGISTRY.values() for v in m.cases()
+STACK_CASES = {name: (m, kw) for m in REGISTRY.values() if m.takes_matrix for v in m.cases()
                for name in [m.name if len(m.cases()) == 1 else f"{m.name}[{v.label}]"]
                for kw in [_constant_parameters(m, v)] if kw is not None}
 
 
 def test_stack_cases_cover_the_registry():
-    assert {m.name for m, _ in STACK_CASES.values()} == set(REGISTRY) - {"oc"}
+    matrix_metrics = {m.name for m in REGISTRY.values() if m.takes_matrix}
+    assert {m.name for m, _ in STACK_CASES.values()} == matrix_metrics - {"oc"}
 
 
 @pytest.mark.parametrize("name", STACK_CASES)

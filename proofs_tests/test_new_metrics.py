@@ -511,30 +511,8 @@ def test_tau_c_below_one_on_an_unbalanced_diagonal():
 # ---------------------------------------------------------------------------
 # errors
 # ---------------------------------------------------------------------------
-GENERIC = [  # (input, message) shared by every matrix metric: they come from `prepare`
-    ([1, 2, 3], r"must be 2-D .* got shape \(3,\)"),
-    ([[1, 0, 0], [0, 1, 0]], r"must be square, got shape \(2, 3\)"),
-    ([[1, -1], [0, 2]], "must be non-negative"),
-    ([[1.0, np.nan], [0.0, 2.0]], "contains NaN or infinite values"),
-    ([[1.0, np.inf], [0.0, 2.0]], "contains NaN or infinite values"),
-    ([[1.5, 0], [0, 2]], "must hold integer counts"),
-    ([[0, 0], [0, 0]], "is all zero: it holds no samples"),
-    (np.zeros((0, 0)), r"is empty, got shape \(0, 0\)"),
-]
-
-
-@pytest.mark.parametrize("name", CASES)
-@pytest.mark.parametrize("bad,message", GENERIC)
-def test_generic_errors(name, bad, message):
-    for a in ("float", "exact"):
-        with pytest.raises(ValueError, match=message):
-            CASES[name](bad, a)
-
-
-@pytest.mark.parametrize("name", CASES)
-def test_unknown_arithmetic(name):
-    with pytest.raises(ValueError, match="arithmetic must be one of 'float', 'exact', 'mp'; got 'decimal'"):
-        CASES[name]([[1, 0], [0, 1]], "decimal")
+# The errors every matrix metric shares (shape, sign, NaN, counts, empty, unknown
+# arithmetic) are tested for every registered metric in test_errors.py.
 
 
 def test_kappa_errors():
