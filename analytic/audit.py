@@ -80,11 +80,11 @@ exhaustive space (and every random matrix), which bounds the cost.
 Examples
 --------
 >>> r = audit(lambda A: sum(A[i][j] for i in range(len(A)) for j in range(len(A)) if i != j),
-...           properties=["symmetry", "scale"], max_k=2, max_n=2, random=0)
+...           properties=["symmetry", "scale"], max_k=3, max_n=1, random=0)
 >>> print(r.results["symmetry"].verdict, r.results["scale"].verdict)
 holds fails
 >>> r.results["scale"].counterexample.tolist()
-[[0, 1], [0, 0]]
+[[0, 0], [1, 0]]
 """
 
 from __future__ import annotations
