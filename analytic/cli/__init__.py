@@ -7,6 +7,11 @@
     every metric of a user's confusion matrix, exact and float.
 ``ordinal-verify auoc FILE``
     the piecewise UOC(beta) and the exact A_UOC of a matrix.
+``ordinal-verify audit [METRIC]``
+    the formal properties of a registered metric (or the property table of
+    all), by exhaustive and random search in exact arithmetic.
+``ordinal-verify --claims PATH``
+    the ledger of a user's claims module or folder.
 
 A matrix file is CSV or whitespace-separated, one row per line, rows = true
 class (``--predicted-rows`` for the transpose); ``#`` starts a comment.  A
@@ -23,7 +28,7 @@ import argparse
 import os
 import sys
 
-from . import ledger_cmd, matrix_cmds
+from . import audit_cmd, ledger_cmd, matrix_cmds
 from .inputs import InputError, read_matrix
 
 __all__ = ["main", "build_parser", "InputError", "read_matrix"]
@@ -38,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(run=ledger_cmd.cmd_ledger)
     sub = p.add_subparsers(dest="command")
     matrix_cmds.add_parsers(sub)
+    audit_cmd.add_parsers(sub)
     return p
 
 

@@ -1,4 +1,10 @@
-"""``ordinal-verify`` (no subcommand): the claims ledger."""
+"""``ordinal-verify`` (no subcommand): the claims ledger.
+
+``--claims PATH`` runs the claims a user's module (or folder of modules)
+registers instead of the package's (:func:`analytic.ledger.load_claims`).
+The exit status is 1 when a claim's verdict is not the one it expects (each
+is named on stderr), 2 when a check raises or the claims file is unusable.
+"""
 
 from __future__ import annotations
 
@@ -30,13 +36,31 @@ def add_arguments(p) -> None:
     p.add_argument("--markdown", metavar="FILE", help="write the ledger as a Markdown report")
     p.add_argument("--only", metavar="PREFIX", help="run only the claims whose id starts with PREFIX")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--claims", metavar="PATH",
+                   help="run the claims registered by a Python module or a folder of modules "
+                        "instead of the package's")
 
 
 def cmd_ledger(args) -> int:
     from analytic import ledger
 
     progress = None if args.no_progress else progress_bar(sys.stderr)
-    entries = ledger.run(prefix=args.only, progress=progress)
+    if args.claims:
+        try:
+            todo = ledger.load_claims(args.claims)
+        except ValueError:
+            raise
+        except Exception as exc:  # the user's module failed to import: name it, no traceback
+            print(f"ordinal-verify: {args.claims}: importing the claims raised {exc!r}",
+                  file=sys.stderr)
+            return 2
+    else:
+        todo = ledger.claims()
+    try:
+        entries = ledger.run(prefix=args.only, progress=progress, only=todo)
+    except (RuntimeError, TypeError) as exc:  # a check raised or returned no Outcome
+        print(f"ordinal-verify: {exc}", file=sys.stderr)
+        return 2
     if args.json == "-":
         json.dump([e.to_dict() for e in entries], sys.stdout, indent=1)
         sys.stdout.write("\n")
@@ -53,4 +77,7 @@ def cmd_ledger(args) -> int:
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as fh:
             fh.write(ledger.to_markdown(entries))
-    return 0
+    wrong = ledger.mismatches(entries, todo)
+    for line in wrong:
+        print(f"ordinal-verify: {line}", file=sys.stderr)
+    return 1 if wrong else 0
