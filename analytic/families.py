@@ -166,8 +166,9 @@ def split_by_parameter(n, n0, m, special, general):
     r"""``Piecewise((special(n0), Eq(n, n0)), ..., (special(m-1), Eq(n, m-1)), (general, n >= m))``.
 
     ``special(k)`` is called for each integer ``n0 <= k < m``.  When
-    ``general`` (not a ``Piecewise``) equals ``special(k)`` at the last such
-    values, its condition is widened to them.  A single branch whose
+    ``general`` at ``n = k`` equals ``special(k)`` exactly (as a number, or
+    as a piecewise-linear function of beta) at the last such values, its
+    condition is widened to them.  A single branch whose
     condition SymPy decides to be true is returned bare.
 
     Raises
@@ -189,14 +190,42 @@ def split_by_parameter(n, n0, m, special, general):
             f"{n} = {n0} one by one exceeds MAX_SPECIAL = {MAX_SPECIAL} (substitute instead)")
     specials = [(k, special(k)) for k in range(n0, m)]
     # the general branch also holds at the last values below m where it agrees exactly
-    while specials and not isinstance(general, sp.Piecewise) and \
-            sp.simplify(general.subs(n, specials[-1][0]) - specials[-1][1]) == 0:
+    while specials and _agree(general.subs(n, specials[-1][0]), specials[-1][1]):
         m = specials.pop()[0]
     branches = [(v, sp.Eq(n, k)) for k, v in specials]
     branches.append((general, n >= m))
     if len(branches) == 1 and branches[0][1] == sp.true:
         return general
     return sp.Piecewise(*branches, evaluate=False)
+
+
+def _agree(x, y):
+    """Exact equality of two numbers, or of two piecewise-linear ``Piecewise`` in one variable.
+
+    A ``Piecewise`` whose conditions are ``var < t`` (and ``True``) is linear
+    on each interval between consecutive ``t``; two such functions are equal
+    if they agree at two points of every interval of the union of their
+    breakpoints.
+    """
+    x, y = sp.sympify(x), sp.sympify(y)
+    if not (x.has(sp.Piecewise) or y.has(sp.Piecewise)):
+        return sp.simplify(x - y) == 0
+    syms = x.free_symbols | y.free_symbols
+    if len(syms) != 1:
+        return False
+    (var,) = syms
+    ts = set()
+    for e in (x, y):
+        for pw in e.atoms(sp.Piecewise):
+            for _, c in pw.args:
+                if c == sp.true:
+                    continue
+                if not (isinstance(c, sp.StrictLessThan) and c.lhs == var and c.rhs.is_number):
+                    return False
+                ts.add(c.rhs)
+    pts = sorted(ts | {sp.Integer(0)})
+    probes = [p for a, b in zip(pts, pts[1:]) for p in (a, (a + b) / 2)] + [pts[-1], pts[-1] + 1]
+    return all(sp.simplify(x.subs(var, p) - y.subs(var, p)) == 0 for p in probes)
 
 
 def settle(compute, n, m):
