@@ -4,7 +4,7 @@ r"""Families of confusion matrices: metrics of matrices whose counts are SymPy e
   MMAE, macro RMSE, :math:`\tau_b`, :math:`R_s`, :math:`r_{int}`, TC, STC,
   George's d and tie-break) of a matrix whose counts are expressions in
   symbols, e.g. ``[[n, 1], [0, n]]``.  The formula is the one of
-  :mod:`numeric`, evaluated on the expressions (:func:`numeric._common.symbolic_counts`);
+  :mod:`numeric`, evaluated on the expressions (:class:`numeric._common.SymbolicArithmetic`);
   nothing is re-derived by hand.
 * :func:`family_parameter`, :func:`support_threshold`, :func:`split_by_parameter`
   — the one-parameter machinery shared with :mod:`analytic.uoc`, whose
@@ -42,7 +42,7 @@ from sympy.polys.polyfuncs import rational_interpolate
 
 from analytic._pl import UndecidedSign, sign_for_all, sign_threshold, signs_for_all
 from analytic.symbols import K as K_symbol
-from numeric._common import symbolic_counts
+from numeric._common import SymbolicArithmetic
 from numeric.registry import REGISTRY
 
 __all__ = ["symbolic_metric", "family_parameter", "support_threshold", "split_by_parameter",
@@ -156,7 +156,7 @@ def support_threshold(cm, n, n0):
 
 
 def _support_for_all(n, m):
-    """``support`` of :func:`numeric._common.symbolic_counts` valid for integers ``n >= m``."""
+    """``support`` of :class:`numeric._common.SymbolicArithmetic` valid for integers ``n >= m``."""
     def support(entry):
         return sign_for_all(entry, n, m) != 0
     return support
@@ -373,13 +373,11 @@ def symbolic_metric(metric, cm, *, n0=None, **kwargs):
     if not syms:
         return fn(a, arithmetic="exact", **kwargs)
     if len(syms) > 1 or not next(iter(syms)).is_integer:
-        with symbolic_counts():
-            return _tidy(fn(a, arithmetic="exact", **kwargs))
+        return _tidy(fn(a, arithmetic=SymbolicArithmetic(), **kwargs))
     n, n0 = family_parameter(a, n0)
 
     def general(m):
-        with symbolic_counts(_support_for_all(n, m)):
-            value = _tidy(fn(a, arithmetic="exact", **kwargs))
+        value = _tidy(fn(a, arithmetic=SymbolicArithmetic(_support_for_all(n, m)), **kwargs))
         return _tidy(_decide_extrema(value, n, m))
 
     m, value = settle(general, n, support_threshold(a, n, n0))

@@ -2,8 +2,7 @@
 
 Symbolic counts
 ---------------
-Inside ``with symbolic_counts():`` :func:`prepare` with
-``arithmetic="exact"`` also accepts matrices whose counts are SymPy
+With ``arithmetic=SymbolicArithmetic()`` :func:`prepare` also accepts matrices whose counts are SymPy
 expressions in symbols (``n``, ``n + 1``, ``2*m``): every formula of
 :mod:`numeric` then returns a SymPy expression in those symbols.  The
 structural decisions of the formulas (which true classes are observed, which
@@ -18,8 +17,6 @@ that 0/1 support, not counts: a formula that needs the size of a count
 
 from __future__ import annotations
 
-import contextlib
-import contextvars
 import functools
 from dataclasses import dataclass
 
@@ -36,7 +33,7 @@ class Prepared:
 
     ``counts`` is the ``int64`` array (for structural decisions such as which
     classes are observed); ``n`` the same counts as numbers of ``ctx``.  For
-    symbolic counts (:func:`symbolic_counts`) ``counts`` is the 0/1 support
+    symbolic counts (:class:`SymbolicArithmetic`) ``counts`` is the 0/1 support
     and ``n`` the SymPy expressions.
     """
 
@@ -79,9 +76,6 @@ class Prepared:
         return self.ctx.asarray(np.arange(1, self.K + 1))
 
 
-_SYMBOLIC = contextvars.ContextVar("symbolic_counts", default=None)
-
-
 def support_from_assumptions(entry):
     """``True`` if a count is positive, ``False`` if it is zero, from SymPy's assumptions.
 
@@ -106,9 +100,14 @@ def support_from_assumptions(entry):
                      "(by the assumptions of its symbols)")
 
 
-@contextlib.contextmanager
-def symbolic_counts(support=support_from_assumptions):
-    """Let :func:`prepare` accept SymPy expressions as counts within the block.
+class SymbolicArithmetic(Arithmetic):
+    """Exact arithmetic whose counts may be SymPy expressions in symbols.
+
+    Pass an instance as ``arithmetic=`` to any metric of :mod:`numeric`: the
+    numbers are those of ``"exact"`` (every operation is delegated to it),
+    and :func:`prepare` accepts symbolic counts.  The results are SymPy
+    expressions in the symbols of the counts; formulas that take a maximum
+    over such expressions go through :func:`amax` and return ``sympy.Max``.
 
     Parameters
     ----------
@@ -118,28 +117,47 @@ def symbolic_counts(support=support_from_assumptions):
         of its symbols; it raises ValueError when neither holds.  Default
         :func:`support_from_assumptions`.
 
-    Only ``arithmetic="exact"`` is allowed; the results are SymPy expressions
-    in the symbols of the counts.  Formulas that take a maximum over such
-    expressions go through :func:`amax` and return ``sympy.Max``.
-
     Examples
     --------
     >>> import sympy
     >>> n = sympy.Symbol("n", integer=True, positive=True)
-    >>> with symbolic_counts():
-    ...     p = prepare([[n, 1], [0, n]], "exact")
+    >>> p = prepare([[n, 1], [0, n]], SymbolicArithmetic())
     >>> p.total(), p.counts.tolist()
     (2*n + 1, [[1, 1], [0, 1]])
 
-    Every metric of :mod:`numeric` computed inside the block (e.g.
-    ``numeric.mae(cm, arithmetic="exact")``) gives ``1/(2*n + 1)`` here;
+    Every metric of :mod:`numeric` with ``arithmetic=SymbolicArithmetic()``
+    (e.g. ``numeric.mae``) gives ``1/(2*n + 1)`` here;
     :func:`analytic.families.symbolic_metric` is the public entry point.
     """
-    token = _SYMBOLIC.set(support)
-    try:
-        yield
-    finally:
-        _SYMBOLIC.reset(token)
+
+    name = "exact"
+    exact = True
+
+    def __init__(self, support=support_from_assumptions):
+        self.support = support
+        self._exact = get_arithmetic("exact")
+
+    def number(self, x):
+        return self._exact.number(x)
+
+    def asarray(self, a):
+        return self._exact.asarray(a)
+
+    def finalize(self, a):
+        return self._exact.finalize(a)
+
+    def sqrt(self, a):
+        return self._exact.sqrt(a)
+
+    def power(self, a, p):
+        return self._exact.power(a, p)
+
+    @property
+    def inf(self):
+        return self._exact.inf
+
+    def __repr__(self):
+        return "<Arithmetic 'exact' with symbolic counts>"
 
 
 def _is_symbolic(v):
@@ -219,15 +237,11 @@ def amax(a, axis=-1):
 def prepare(cm, arithmetic="float", *, min_classes=1) -> Prepared:
     """Validate ``cm`` and convert it to the arithmetic (see :class:`Prepared`).
 
-    Within :func:`symbolic_counts` SymPy expressions are accepted as counts
-    (``arithmetic="exact"`` only).
+    With a :class:`SymbolicArithmetic` SymPy expressions are accepted as counts.
     """
     ctx = get_arithmetic(arithmetic)
-    support = _SYMBOLIC.get()
+    support = getattr(ctx, "support", None)
     if support is not None:
-        if ctx.name != "exact":
-            raise ValueError("symbolic counts need arithmetic='exact', "
-                             f"got {ctx.name!r}")
         counts, n = check_symbolic_counts(cm, support, min_classes=min_classes)
         return Prepared(counts=counts, n=n, ctx=ctx)
     counts = check_counts(cm, min_classes=min_classes)

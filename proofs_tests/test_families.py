@@ -18,7 +18,7 @@ import numeric
 from analytic import K, beta, tridiagonal_forms
 from analytic.families import guess_and_check, support_threshold, symbolic_metric
 from analytic.uoc import a_uoc, oc_piecewise, uoc_piecewise
-from numeric._common import amax, support_from_assumptions, symbolic_counts
+from numeric._common import SymbolicArithmetic, amax, support_from_assumptions
 from numeric.registry import REGISTRY
 
 n = sp.Symbol("n", integer=True, positive=True)
@@ -179,9 +179,12 @@ def test_several_symbols_path_metric_not_implemented():
         oc_piecewise([[n, 1], [1, n]], gamma=2)
 
 
-def test_symbolic_counts_need_exact_arithmetic():
-    with symbolic_counts(), pytest.raises(ValueError, match="arithmetic='exact'"):
-        numeric.mae([[n, 1], [0, n]], arithmetic="float")
+def test_symbols_need_the_symbolic_arithmetic():
+    # plain "exact" keeps refusing symbols; SymbolicArithmetic accepts them
+    with pytest.raises(ValueError, match="real numbers"):
+        numeric.mae([[n, 1], [0, n]], arithmetic="exact")
+    # expected: (1 error at distance 1) / (2n + 1 samples), by hand
+    assert numeric.mae([[n, 1], [0, n]], arithmetic=SymbolicArithmetic()) == 1 / (2 * n + 1)
 
 
 def test_oc_needs_beta():
