@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import prepare
+from ._common import amax, prepare
 from ._validation import check_missing
 from .registry import Variant, metric
 
@@ -172,7 +172,7 @@ def mmae(cm, *, missing="ignore", arithmetic="float"):
     p, per_class, observed, _ = _per_class(cm, 1, arithmetic, missing)
     if missing == "ignore":
         per_class = np.where(observed, per_class, -p.ctx.inf)
-    return p.ctx.finalize(per_class.max(axis=-1))
+    return p.ctx.finalize(amax(per_class, axis=-1))
 
 
 @metric(

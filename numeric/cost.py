@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._arith import get_arithmetic
-from ._common import prepare
+from ._common import amax, prepare
 from ._validation import integer_counts, numeric_array
 from .registry import metric
 
@@ -142,7 +142,7 @@ def _tc_max(n, D, w=None):
     if w is None:
         w = n
     N = _asum(n)
-    best = (D / w[..., :, None]).max(axis=-2)
+    best = amax(D / w[..., :, None], axis=-2)
     return (n * others(w) * best).sum(axis=-1) / N
 
 
