@@ -42,6 +42,13 @@ class Prepared:
     ctx: Arithmetic
 
     @property
+    def integers(self) -> np.ndarray:
+        """The counts for integer arithmetic done before converting to ``ctx``
+        (pair counts, ``N - n_t`` without cancellation): the ``int64`` counts,
+        or the SymPy expressions of symbolic counts."""
+        return self.n if isinstance(self.ctx, SymbolicArithmetic) else self.counts
+
+    @property
     def K(self) -> int:
         return self.counts.shape[-1]
 
@@ -152,6 +159,9 @@ class SymbolicArithmetic(Arithmetic):
     def power(self, a, p):
         return self._exact.power(a, p)
 
+    def log2(self, a):
+        return self._exact.log2(a)
+
     @property
     def inf(self):
         return self._exact.inf
@@ -211,6 +221,18 @@ def check_symbolic_counts(cm, support, *, min_classes=1, what="confusion matrix"
     return sup, out.reshape(a.shape)
 
 
+def _extreme(a, axis, method, combine):
+    a = np.asarray(a)
+    if a.dtype != object or not any(_is_symbolic(v) for v in a.reshape(-1).tolist()):
+        return getattr(a, method)(axis=axis)
+    moved = np.moveaxis(a, axis, -1)
+    flat = moved.reshape(-1, moved.shape[-1])
+    out = np.empty(flat.shape[0], dtype=object)
+    for i, row in enumerate(flat):
+        out[i] = functools.reduce(combine, row.tolist())
+    return out.reshape(moved.shape[:-1]) if moved.ndim > 1 else out[0]
+
+
 def amax(a, axis=-1):
     """``a.max(axis)``; ``sympy.Max`` along the axis when ``a`` holds symbolic expressions.
 
@@ -223,15 +245,18 @@ def amax(a, axis=-1):
     >>> amax(np.array([1 / (n + 1), 1, -sympy.oo], dtype=object), axis=-1)
     1
     """
-    a = np.asarray(a)
-    if a.dtype != object or not any(_is_symbolic(v) for v in a.reshape(-1).tolist()):
-        return a.max(axis=axis)
-    moved = np.moveaxis(a, axis, -1)
-    flat = moved.reshape(-1, moved.shape[-1])
-    out = np.empty(flat.shape[0], dtype=object)
-    for i, row in enumerate(flat):
-        out[i] = functools.reduce(sympy.Max, row.tolist())
-    return out.reshape(moved.shape[:-1]) if moved.ndim > 1 else out[0]
+    return _extreme(a, axis, "max", sympy.Max)
+
+
+def amin(a, axis=-1):
+    """``a.min(axis)``; ``sympy.Min`` along the axis for symbolic expressions (see :func:`amax`).
+
+    >>> import sympy
+    >>> n = sympy.Symbol("n", positive=True)
+    >>> amin(np.array([n / (n + 1), sympy.oo], dtype=object), axis=-1)
+    n/(n + 1)
+    """
+    return _extreme(a, axis, "min", sympy.Min)
 
 
 def prepare(cm, arithmetic="float", *, min_classes=1) -> Prepared:

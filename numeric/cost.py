@@ -339,7 +339,7 @@ def _err_mc(cm, arithmetic):
     in int64 (``1 - trace/N`` in float cancels when Acc is near 1)."""
     p = prepare(cm, arithmetic, min_classes=2)
     mc = _stc(p)
-    c = p.counts
+    c = p.integers
     off = c.sum(axis=(-2, -1)) - np.trace(c, axis1=-2, axis2=-1)
     return p, p.ctx.asarray(off) / p.total(), mc
 

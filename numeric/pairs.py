@@ -36,6 +36,8 @@ class PairCounts:
 
 
 def _integers(counts):
+    if counts.dtype == object:  # Python ints or SymPy expressions already
+        return counts
     if int(counts.sum(axis=(-2, -1)).max()) < _INT64_SAFE_TOTAL:
         return counts
     return counts.astype(object)
@@ -54,14 +56,16 @@ def pair_counts(p) -> PairCounts:
     >>> [int(v) for v in (pc.difference, pc.untied_true, pc.untied_pred)]
     [2, 3, 4]
     """
-    a = _integers(p.counts)
+    a = _integers(p.integers)
     below = np.flip(np.cumsum(np.flip(a, axis=-2), axis=-2), axis=-2) - a  # rows i' > i
     left_incl = np.cumsum(below, axis=-1)  # rows i' > i, columns j' <= j
     below_left = left_incl - below
     below_right = below.sum(axis=-1, keepdims=True) - left_incl
     diff = (a * (below_right - below_left)).sum(axis=(-2, -1))
     N = a.sum(axis=(-2, -1))
-    untied_true = (N * N - (a.sum(axis=-1) ** 2).sum(axis=-1)) // 2
-    untied_pred = (N * N - (a.sum(axis=-2) ** 2).sum(axis=-1)) // 2
+    # the numerators are exact (even) integers; halving after the conversion is
+    # exact in every arithmetic (and stays a SymPy quotient for symbolic counts)
+    twice_true = N * N - (a.sum(axis=-1) ** 2).sum(axis=-1)
+    twice_pred = N * N - (a.sum(axis=-2) ** 2).sum(axis=-1)
     conv = p.ctx.asarray
-    return PairCounts(conv(diff), conv(untied_true), conv(untied_pred))
+    return PairCounts(conv(diff), conv(twice_true) / 2, conv(twice_pred) / 2)

@@ -63,7 +63,7 @@ def _concordance(p):
     the samples below and to the right of cell ``(i, j)`` and ``S^{>,<}``
     below and to the left; both, and their difference, in int64 (exact).
     """
-    c = p.counts
+    c = p.integers
     below_right = _shift(_suffix2d(c), 1, 1)  # i' > i, j' > j
     rows_below = _shift(np.flip(np.cumsum(np.flip(c, axis=-2), axis=-2), axis=-2), 1, 0)
     below_left = _shift(np.cumsum(rows_below, axis=-1), 0, -1)  # i' > i, j' < j
@@ -107,8 +107,8 @@ def kendall_tau_b(cm, *, arithmetic="float"):
     p = prepare(cm, arithmetic)
     _require_two_classes(p, "tau_b")
     # n0 - n1 = sum_r N_r (N - N_r) / 2, n0 - n2 likewise: the 1/2 goes in the root
-    rows = _untied_pairs(p, p.counts.sum(axis=-1))
-    cols = _untied_pairs(p, p.counts.sum(axis=-2))
+    rows = _untied_pairs(p, p.integers.sum(axis=-1))
+    cols = _untied_pairs(p, p.integers.sum(axis=-2))
     return p.ctx.finalize(2 * _concordance(p) / p.ctx.sqrt(rows * cols))
 
 
@@ -147,8 +147,8 @@ def spearman_rs(cm, *, arithmetic="float"):
     _require_two_classes(p, "R_s")
     R, C = p.rows(), p.cols()
     # a, b are twice the centred mid-ranks: the factors 4 cancel in the ratio
-    a = _rank_offsets(p, p.counts.sum(axis=-1))
-    b = _rank_offsets(p, p.counts.sum(axis=-2))
+    a = _rank_offsets(p, p.integers.sum(axis=-1))
+    b = _rank_offsets(p, p.integers.sum(axis=-2))
     cov = (p.n * a[..., :, None] * b[..., None, :]).sum(axis=(-2, -1))
     va = (R * a * a).sum(axis=-1)
     vb = (C * b * b).sum(axis=-1)
@@ -199,11 +199,11 @@ def r_int(cm, *, arithmetic="float"):
             "(it needs at least two samples)"
         )
     # sum n S - N = sum n (S - 1): the - 1 in int64 (no cancellation), likewise s1, s2
-    both = (p.n * p.ctx.asarray(_suffix2d(p.counts) - 1)).sum(axis=(-2, -1))
+    both = (p.n * p.ctx.asarray(_suffix2d(p.integers) - 1)).sum(axis=(-2, -1))
 
     def ordered(m):
         tail = np.flip(np.cumsum(np.flip(m, axis=-1), axis=-1), axis=-1)
         return (p.ctx.asarray(m) * p.ctx.asarray(tail - 1)).sum(axis=-1)
 
-    s1, s2 = ordered(p.counts.sum(axis=-1)), ordered(p.counts.sum(axis=-2))
+    s1, s2 = ordered(p.integers.sum(axis=-1)), ordered(p.integers.sum(axis=-2))
     return p.ctx.finalize(-1 + 2 * both / p.ctx.sqrt(s1 * s2))

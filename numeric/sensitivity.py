@@ -20,7 +20,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._common import prepare
+from ._common import amin, prepare
 from ._validation import check_missing
 from .registry import Variant, metric
 
@@ -99,7 +99,7 @@ def minimum_sensitivity(cm, *, missing="ignore", arithmetic="float"):
     0
     """
     p, sens, mask = sensitivities(cm, arithmetic, missing)
-    return p.ctx.finalize(np.where(mask, sens, p.ctx.inf).min(axis=-1))
+    return p.ctx.finalize(amin(np.where(mask, sens, p.ctx.inf), axis=-1))
 
 
 @metric(

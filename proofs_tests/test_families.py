@@ -42,8 +42,27 @@ def _at(matrix, sym, k):
     return np.array([[int(sp.sympify(v).subs(sym, k)) for v in row] for row in matrix])
 
 
+def _log_of_primes(e):
+    """``log(q)`` of a positive rational as ``sum_p k_p log(p)`` (prime factors)."""
+    q = sp.Rational(e.args[0])
+    factors = {**sp.factorint(q.p), **{p: -k for p, k in sp.factorint(q.q).items()}}
+    return sp.Add(*[k * sp.log(p, evaluate=False) for p, k in factors.items() if p > 1])
+
+
 def _same(x, y):
-    return x == y or sp.simplify(x - y) == 0
+    """Exact equality.  Values with logarithms of rationals (CEM) are rational
+    functions of the logarithms of primes: equal when the numerator of the
+    difference vanishes as a polynomial in those logarithms (a sufficient
+    condition, decided exactly; ``simplify`` raises inside SymPy on them)."""
+    if x == y:
+        return True
+    d = sp.sympify(x - y)
+    logs = {e for e in d.atoms(sp.log) if e.args[0].is_Rational}
+    if not logs:
+        return sp.simplify(d) == 0
+    d = d.xreplace({e: _log_of_primes(e) for e in logs})
+    primes = {e: sp.Dummy() for e in d.atoms(sp.log)}
+    return sp.expand(sp.numer(sp.together(d.xreplace(primes)))) == 0
 
 
 def test_classical_list_is_the_registry():
