@@ -36,3 +36,12 @@ __all__ += [
 from .paths import optimal_path
 
 __all__ += ["optimal_path"]
+
+# the researcher's workflow: every metric of a matrix, two classifiers
+# compared with paired-bootstrap intervals, the UOC figure (matplotlib, lazily)
+from .compare import Comparison, MetricComparison, UndefinedResampleWarning, compare
+from .plot import plot_uoc
+from .report import MetricValue, Report, report
+
+__all__ += ["report", "Report", "MetricValue", "compare", "Comparison", "MetricComparison",
+            "UndefinedResampleWarning", "plot_uoc"]
