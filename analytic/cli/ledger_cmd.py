@@ -35,7 +35,8 @@ def add_arguments(p) -> None:
 def cmd_ledger(args) -> int:
     from analytic import ledger
 
-    progress = None if args.no_progress else progress_bar(sys.stderr)
+    # a bar only on a terminal: a log file or a pipe gets no carriage returns
+    progress = None if args.no_progress or not sys.stderr.isatty() else progress_bar(sys.stderr)
     entries = ledger.run(prefix=args.only, progress=progress)
     if args.json == "-":
         json.dump([e.to_dict() for e in entries], sys.stdout, indent=1)
