@@ -78,7 +78,7 @@ def w10_compare(cfg: Config):
     rows.append(Row(
         "10 compare", f"N={N}, K={K}, {R_mae} resamples, MAE only", t_ours,
         "`scipy.stats.bootstrap(paired=True, method='percentile')`", t_peer,
-        agree=d <= tol * se,
+        agree=bool(d <= tol * se),
         check=f"95% CI endpoints differ by {d / se:.2f} bootstrap SE (≤ {tol:.2f})"))
 
     cases = metric_cases()
@@ -96,7 +96,7 @@ def w10_compare(cfg: Config):
     rows.append(Row(
         "10 compare", f"N={N}, K={K}, {R_loop} resamples, all metrics", t_ours2,
         "loop: resample indices, `confusion_matrix`, each metric per matrix", t_loop,
-        agree=worst <= 5 / np.sqrt(R_loop),
+        agree=bool(worst <= 5 / np.sqrt(R_loop)),
         check=f"bootstrap SDs of every difference within a factor {np.exp(worst):.2f} "
               f"(≤ {np.exp(5 / np.sqrt(R_loop)):.2f})"))
     return rows
