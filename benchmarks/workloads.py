@@ -399,3 +399,7 @@ WORKLOADS = {
     8: ("the claims ledger", w8_ledger),
     9: ("executing the teaching notebooks", w9_notebooks),
 }
+
+from .compare_workload import w10_compare  # noqa: E402  (issue 11, its own file)
+
+WORKLOADS[10] = ("compare: paired bootstrap of every metric", w10_compare)

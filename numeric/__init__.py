@@ -48,3 +48,12 @@ from .sensitivity import geometric_mean_sensitivity, minimum_sensitivity, within
 __all__ += ["cohen_kappa", "within_one_accuracy", "minimum_sensitivity",
             "geometric_mean_sensitivity", "somers_d", "kendall_tau_c", "cem_ord",
             "ranked_probability_score"]
+
+# the researcher's workflow: every metric of a matrix, two classifiers
+# compared with paired-bootstrap intervals, the UOC figure (matplotlib, lazily)
+from .compare import Comparison, MetricComparison, UndefinedResampleWarning, compare
+from .plot import plot_uoc
+from .report import MetricValue, Report, report
+
+__all__ += ["report", "Report", "MetricValue", "compare", "Comparison", "MetricComparison",
+            "UndefinedResampleWarning", "plot_uoc"]

@@ -130,6 +130,9 @@ NOT_METRICS = {
     "interval_tc_max": "the normaliser of interval STC, from class counts and lengths",
     "last_length_pieces": "TC_max as a function of the last interval's length",
     "optimal_last_length": "an optimisation over the last interval's length",
+    "report": "every registered metric of one matrix (reads this registry)",
+    "compare": "two classifiers' metrics with paired-bootstrap intervals (reads this registry)",
+    "plot_uoc": "draws UOC(beta) and shades A_UOC (a figure, not a number)",
 }
 
 

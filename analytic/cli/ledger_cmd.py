@@ -44,11 +44,12 @@ def add_arguments(p) -> None:
 def cmd_ledger(args) -> int:
     from analytic import ledger
 
-    progress = None if args.no_progress else progress_bar(sys.stderr)
+    # a bar only on a terminal: a log file or a pipe gets no carriage returns
+    progress = None if args.no_progress or not sys.stderr.isatty() else progress_bar(sys.stderr)
     if args.claims:
         try:
             todo = ledger.load_claims(args.claims)
-        except ValueError:
+        except ValueError:  # a bad path or a module without claims: the CLI's error handler
             raise
         except Exception as exc:  # the user's module failed to import: name it, no traceback
             print(f"ordinal-verify: {args.claims}: importing the claims raised {exc!r}",
