@@ -18,6 +18,7 @@ one algorithm, several number systems.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from numbers import Integral, Rational as _RationalABC
 
@@ -25,7 +26,7 @@ import mpmath
 import numpy as np
 import sympy
 
-__all__ = ["Arithmetic", "get_arithmetic", "ARITHMETICS"]
+__all__ = ["Arithmetic", "get_arithmetic", "ARITHMETICS", "FRACTION"]
 
 
 class Arithmetic:
@@ -71,6 +72,10 @@ class Arithmetic:
     def tolerance(self, scale=1):
         """Absolute slack allowed when comparing two computed values."""
         return 0
+
+    def divide(self, a, b):
+        """Elementwise quotient ``a / b`` in this number system."""
+        return a / b
 
     def __repr__(self):
         return f"<Arithmetic {self.name!r}>"
@@ -193,6 +198,30 @@ def _map(f, a):
         flat_out[i] = f(v)
     return out
 
+
+class _Fraction(Arithmetic):
+    """Python :class:`fractions.Fraction` numbers (and ints) for exact searches.
+
+    Not a public ``arithmetic=`` choice: :mod:`numeric.paths` runs its exact
+    parametric search in integers and Fractions, which stay rational under
+    ``+ - * /`` and compare exactly, and are much faster than SymPy numbers.
+    """
+
+    name = "fraction"
+    exact = True
+    inf = math.inf
+
+    def number(self, x):
+        return Fraction(x)
+
+    def divide(self, a, b):
+        return _fraction_quotient(a, b)
+
+
+_fraction_quotient = np.frompyfunc(Fraction, 2, 1)
+
+#: The Fraction context (see :class:`_Fraction`).
+FRACTION = _Fraction()
 
 ARITHMETICS = {"float": _Float(), "exact": _Exact(), "mp": _Mp()}
 
