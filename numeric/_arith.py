@@ -214,6 +214,14 @@ class _Fraction(Arithmetic):
     def number(self, x):
         return Fraction(x)
 
+    def power(self, a, p):
+        p = Fraction(p)
+        if p.denominator != 1:
+            raise ValueError(f"a Fraction power must be an integer, got {p}")
+        if p == 1:
+            return a
+        return _map(lambda v: v ** int(p), a)
+
     def divide(self, a, b):
         return _fraction_quotient(a, b)
 

@@ -1,6 +1,6 @@
 """The dynamic programme over consistent paths (cardoso2011 §3.4), once for every arithmetic.
 
-:func:`path_dp` minimises ``start + sum_{path} (beta q - scale b)`` over the
+:func:`path_dp` minimises ``1 + sum_{path} (beta q - b)`` over the
 monotone paths from cell (1, 1) to cell (K, K), vectorised over a stack, and
 returns the penalty ``sum_{path} q`` of a minimiser.  :mod:`numeric.paths`
 evaluates OC and UOC with it; :mod:`numeric.envelope` searches the envelope
@@ -17,17 +17,15 @@ __all__ = ["path_dp", "cells_dp", "INT_SENTINEL"]
 INT_SENTINEL = 1 << 62
 
 
-def path_dp(b, q, beta, ctx, *, slopes=True, trace=None, scale=None, start=1):
+def path_dp(b, q, beta, ctx, *, slopes=True, trace=None, start=1):
     """Minimum path cost at ``beta`` and the penalty (slope) of a minimiser.
 
     .. math:: W_{r,c} = w_{r,c} + \\min(W_{r-1,c-1}, W_{r-1,c}, W_{r,c-1}),
-              \\quad w = \\beta q - s\\,b,\\quad W_{1,1} = \\text{start} + w_{1,1}
+              \\quad w = \\beta q - b,\\quad W_{1,1} = \\text{start} + w_{1,1}
 
-    cardoso2011 §3.4 (``s = 1``, ``start = 1``).  ``b``, ``q`` of shape
-    ``(B, K, K)`` and ``beta`` (and ``scale`` if given) of shape ``(B,)`` hold
-    float64, int64 or ``ctx`` numbers (object arrays).  The integer form
-    (``scale`` = a denominator, ``start = 0``) evaluates the cost at the
-    rational ``beta / scale`` times ``scale``, in integers.
+    cardoso2011 §3.4 (``start = 1``).  ``b``, ``q`` of shape ``(B, K, K)``
+    and ``beta`` of shape ``(B,)`` hold float64, int64 or ``ctx`` numbers
+    (object arrays).
 
     Layout: the stack is the last (contiguous) axis.  ``w`` is laid out as
     ``(K*K, B)``, so the cells ``(r, d - r)`` of anti-diagonal ``d`` are a
@@ -56,10 +54,7 @@ def path_dp(b, q, beta, ctx, *, slopes=True, trace=None, scale=None, start=1):
     # w = beta q - b (the same IEEE result as -b + beta q)
     w = np.empty((K, K, B), dtype=b.dtype)
     np.multiply(np.moveaxis(q, 0, -1), beta, out=w)
-    if scale is None:
-        np.subtract(w, np.moveaxis(b, 0, -1), out=w)
-    else:
-        w -= np.moveaxis(b, 0, -1) * scale
+    np.subtract(w, np.moveaxis(b, 0, -1), out=w)
     return cells_dp(w.reshape(K * K, B), qT, ctx, slopes=slopes, trace=trace, start=start)
 
 

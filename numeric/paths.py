@@ -289,12 +289,31 @@ def _merge_one(pieces, b, q, ctx):
                  tol_slope=eps * q_scale)
 
 
+def _fraction(v):
+    """A Fraction, int or SymPy Rational as a Fraction; ``None`` if irrational."""
+    if isinstance(v, (Fraction, int)):
+        return Fraction(v)
+    if getattr(v, "is_Rational", False):
+        return Fraction(int(v.p), int(v.q))
+    return None
+
+
 def _rationals(a):
-    """A SymPy-number array as a list of Fractions, or ``None`` if an entry is irrational."""
-    flat = a.reshape(-1).tolist()
-    if not all(getattr(v, "is_Rational", False) for v in flat):
-        return None
-    return [Fraction(int(v.p), int(v.q)) for v in flat]
+    """An array of exact numbers as a list of Fractions, or ``None`` if one is irrational."""
+    out = [_fraction(v) for v in a.reshape(-1).tolist()]
+    return None if any(v is None for v in out) else out
+
+
+def _exact_parts(cm, metric, gamma, arithmetic):
+    """``(prepared, numer, D, q)`` of :func:`_oc_parts` / :func:`_uoc_parts`; for an
+    exact ``gamma = 1`` in Fractions (rational, and much faster than SymPy numbers)."""
+    parts = _oc_parts if metric == "oc" else _uoc_parts
+    ctx = get_arithmetic(arithmetic)
+    if ctx.exact and _fraction(ctx.number(gamma)) == 1:
+        p = prepare(cm, FRACTION)
+        return (Prepared(counts=p.counts, n=p.n, ctx=ctx),) + parts(p, 1)
+    p = prepare(cm, ctx)
+    return (p,) + parts(p, gamma)
 
 
 def _integer_pieces(numer, q, K, t_hi):
@@ -303,7 +322,7 @@ def _integer_pieces(numer, q, K, t_hi):
     ``numer``, ``q``: the ``K*K`` weights as Fractions.  With ``L`` their
     common denominator the DP runs in integers: at ``t = p / r`` it minimises
     ``p Q - r B`` over the paths (``B = L sum numer``, ``Q = L sum q``), in
-    int64 when ``|p| Q_max + r B_max < 2**61``, otherwise in Python integers.
+    int64 when the packed values fit, otherwise in Python integers.
     ``t_hi=None`` searches ``[0, inf)``.  Returns merged pieces ``(lo, hi, a,
     s)`` in ``t`` (Fractions, ``hi`` of the last piece ``inf`` when unbounded).
     """
@@ -312,21 +331,24 @@ def _integer_pieces(numer, q, K, t_hi):
     qI = np.array([int(v * L) for v in q], dtype=object).reshape(K, K)
     n_sum, q_sum = int(sum(nI.flat)), int(sum(qI.flat))
 
+    # (value, penalty) packed as value * 2**k + penalty, 0 <= penalty <= q_sum < 2**k:
+    # one integer per cell, ordered lexicographically, so the DP only takes minima
+    k = q_sum.bit_length() + 1
+    n_col, q_col = nI.reshape(-1, 1), qI.reshape(-1, 1)
+
     def lines_at(idx, x):
-        m = len(idx)
-        ps = [v.numerator if isinstance(v, Fraction) else int(v) for v in x]
-        rs = [v.denominator if isinstance(v, Fraction) else 1 for v in x]
-        small = max(max(ps), 1) * q_sum + max(rs) * n_sum < INT_SENTINEL >> 1
-        dtype = np.int64 if small else object
-        V, S = path_dp(np.broadcast_to(nI.astype(dtype), (m, K, K)),
-                       np.broadcast_to(qI.astype(dtype), (m, K, K)),
-                       np.array(ps, dtype=dtype), FRACTION,
-                       scale=np.array(rs, dtype=dtype), start=0)
-        a = np.empty(m, dtype=object)
-        s = np.empty(m, dtype=object)
-        for k, (v, sk, p, r) in enumerate(zip(V.tolist(), S.tolist(), ps, rs)):
-            a[k] = L - (p * sk - v) // r  # L (1 - B/L); (p Q - V) / r = B exactly
-            s[k] = sk
+        ps = np.array([v.numerator if isinstance(v, Fraction) else int(v) for v in x], dtype=object)
+        rs = np.array([v.denominator if isinstance(v, Fraction) else 1 for v in x], dtype=object)
+        z = (q_col * ps - n_col * rs) * (1 << k) + q_col  # (K*K, m) Python integers
+        small = (max(max(ps), 1) * q_sum + max(rs) * n_sum + 1) << k < INT_SENTINEL >> 1
+        z, _ = cells_dp(z.astype(np.int64) if small else z, None, FRACTION, slopes=False, start=0)
+        a = np.empty(len(z), dtype=object)
+        s = np.empty(len(z), dtype=object)
+        mask = (1 << k) - 1
+        for j, (zj, p, r) in enumerate(zip(z.tolist(), ps, rs)):
+            v, sj = zj >> k, zj & mask
+            a[j] = L - (p * sj - v) // r  # L (1 - B/L); (p Q - V) / r = B exactly
+            s[j] = sj
         return a, s
 
     zero = np.array([Fraction(0)], dtype=object)
@@ -359,14 +381,14 @@ def _exact_pieces(numer, D, q, beta_max):
     if nF is None or qF is None:
         return None
     K = numer.shape[-1]
-    rational_D = getattr(D, "is_Rational", False)
+    D_f = _fraction(D)
     t_hi = None
-    if beta_max is not None and rational_D and getattr(beta_max, "is_Rational", False):
-        t_hi = Fraction(int(beta_max.p), int(beta_max.q)) * Fraction(int(D.p), int(D.q))
+    if beta_max is not None and D_f is not None:
+        t_hi = _fraction(beta_max) * D_f
     pieces = _integer_pieces(nF, qF, K, t_hi)
     # 1/D once, with a rational denominator when D is a surd (gamma != 1)
-    inv_D = 1 / D if rational_D else sympy.radsimp(1 / D)
-    tidy = (lambda v: v) if rational_D else sympy.expand
+    inv_D = sympy.Rational(D_f.denominator, D_f.numerator) if D_f is not None else sympy.radsimp(1 / D)
+    tidy = (lambda v: v) if D_f is not None else sympy.expand
 
     def num(f):
         return sympy.Rational(f.numerator, f.denominator)
@@ -419,14 +441,13 @@ def path_envelope(cm, *, metric="uoc", gamma=1, beta_max=None, arithmetic="exact
     if metric not in ("uoc", "oc"):
         raise ValueError(f"metric must be 'uoc' or 'oc', got {metric!r}")
     check_gamma(gamma)
-    p = prepare(cm, arithmetic)
+    p, numer, D, q = _exact_parts(cm, metric, gamma, arithmetic)
     if p.counts.ndim != 2:
         raise ValueError("path_envelope takes one matrix, not a stack")
     ctx = p.ctx
     if beta_max is not None:
         check_beta(beta_max)
     hi = None if beta_max is None else ctx.number(beta_max)
-    numer, D, q = (_oc_parts if metric == "oc" else _uoc_parts)(p, gamma)
     pieces = _exact_pieces(numer, D[()], q, hi) if ctx.exact else None
     if pieces is None:
         b = (numer / D[..., None, None]).reshape(1, p.K, p.K)
@@ -478,9 +499,8 @@ def a_uoc(cm, *, arithmetic="float"):
     """
     if get_arithmetic(arithmetic).name == "float":
         return _auoc_float(cm)
-    p = prepare(cm, arithmetic)
+    p, numer, D, q = _exact_parts(cm, "uoc", 1, arithmetic)
     ctx, K, lead = p.ctx, p.K, p.lead_shape
-    numer, D, q = _uoc_parts(p, 1)
     one, zero = ctx.number(1), ctx.number(0)
     numer, D, q = numer.reshape(-1, K, K), D.reshape(-1), q.reshape(-1, K, K)
     out = np.empty(len(D), dtype=object)
