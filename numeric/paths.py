@@ -18,14 +18,17 @@ confirms the envelope or reveals a new line.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from math import lcm
 
 import numpy as np
+from mpmath import isinf as mpmath_isinf
 
 from ._arith import FRACTION, get_arithmetic
 from ._common import Prepared, prepare
 from ._dp import INT_SENTINEL, cells_dp, path_dp
+from ._guarded import GUARDED, Guarded
 from ._validation import check_beta, check_counts, check_gamma
 from .envelope import Envelope, merge, piece_areas, search
 
@@ -105,9 +108,30 @@ def _beta_array(beta, lead, ctx):
     return ctx.asarray(check_beta(beta, lead))
 
 
+def _float_gamma_range(counts, gamma, metric):
+    """Float64 holds the penalties ``w |r - c|**gamma`` only up to a ``gamma_max``.
+
+    The largest penalty weight is ``N`` (OC) or 1 (UOC) times ``(K-1)**gamma``,
+    and sums of ``K*K`` of them must stay finite.  Beyond that a ValueError
+    names the supported range (``arithmetic="mp"`` or ``"exact"`` have it).
+    """
+    K = counts.shape[-1]
+    if K < 3 or counts.size == 0:
+        return
+    top = float(counts.sum(axis=(-2, -1)).max()) if metric == "oc" else 1.0
+    g_max = (math.log(np.finfo(np.float64).max) - math.log(4.0 * K * K * max(top, 1.0))) / math.log(K - 1)
+    if float(gamma) > g_max:
+        raise ValueError(
+            f"gamma={gamma} is outside the range of float64 arithmetic for this matrix: "
+            f"float supports 0 < gamma <= {g_max:.4g} here ((K-1)**gamma times the counts "
+            "overflows beyond); use arithmetic='mp' or 'exact'")
+
+
 def _weights(cm, metric, gamma, arithmetic, min_classes=1):
     check_gamma(gamma)
     p = prepare(cm, arithmetic, min_classes=min_classes)
+    if p.ctx.name == "float":
+        _float_gamma_range(p.counts, gamma, metric)
     b, q = (_oc_weights if metric == "oc" else _uoc_weights)(p, gamma)
     return p, b, q
 
@@ -140,6 +164,7 @@ def _evaluate_float(cm, beta, gamma, metric):
     ctx = get_arithmetic("float")
     check_gamma(gamma)
     counts = check_counts(cm)
+    _float_gamma_range(counts, gamma, metric)
     lead, K = counts.shape[:-2], counts.shape[-1]
     beta = _beta_array(beta, lead, ctx).reshape(-1)
     flat = counts.reshape(-1, K, K)
@@ -266,14 +291,6 @@ def _stack_pieces(b, q, ctx, lo, hi):
                   tol_slope=lambda i: eps * q_scale[i])
 
 
-def _check_finite(b, q, ctx, gamma):
-    """Float weights must be finite: ``|r - c|**gamma`` or the normaliser overflows otherwise."""
-    if ctx.name == "float" and not (np.isfinite(b).all() and np.isfinite(q).all()):
-        raise ValueError(
-            f"gamma={gamma} overflows float64 arithmetic (|r - c|**gamma or the normaliser "
-            "is not finite); use arithmetic='mp' or 'exact'")
-
-
 def _merge_one(pieces, b, q, ctx):
     """:func:`numeric.envelope.merge` of one matrix's pieces with the slack of
     :func:`_stack_pieces` (none when exact)."""
@@ -313,6 +330,8 @@ def _exact_parts(cm, metric, gamma, arithmetic):
         p = prepare(cm, FRACTION)
         return (Prepared(counts=p.counts, n=p.n, ctx=ctx),) + parts(p, 1)
     p = prepare(cm, ctx)
+    if ctx.name == "float":
+        _float_gamma_range(p.counts, gamma, metric)
     return (p,) + parts(p, gamma)
 
 
@@ -363,6 +382,46 @@ def _integer_pieces(numer, q, K, t_hi):
     return [(l, h, Fraction(ai, L), Fraction(si, L)) for l, h, ai, si in merge(lo, hi, a, s)]
 
 
+def _is_inf(v):
+    return mpmath_isinf(v.v) if isinstance(v, Guarded) else v == FRACTION.inf
+
+
+def _guarded_pieces(numer, q, K, t_hi):
+    """Exact envelope in ``t`` when the penalties ``q`` are irrational (non-integer gamma).
+
+    The search and the DP run on :class:`numeric._guarded.Guarded` numbers
+    (exact, compared at guarded precision); the line of a minimiser is summed
+    exactly over the cells of its path (backtracked from the DP's trace), so
+    intercepts stay rational and slopes stay sums of radicals.
+    """
+    nG, qG = GUARDED.asarray(numer), GUARDED.asarray(q)
+
+    def lines_at(idx, x):
+        m = len(idx)
+        trace = []
+        path_dp(np.broadcast_to(nG, (m, K, K)), np.broadcast_to(qG, (m, K, K)), x, GUARDED,
+                slopes=False, trace=trace)
+        a = np.empty(m, dtype=object)
+        s = np.empty(m, dtype=object)
+        for j in range(m):
+            cells = _backtrack(trace, K, j)
+            a[j] = GUARDED.number(1 - sum(numer[c] for c in cells))
+            s[j] = GUARDED.number(sum(q[c] for c in cells))
+        return a, s
+
+    zero = np.array([GUARDED.number(0)], dtype=object)
+    end_lo = lines_at(zero, zero)
+    if t_hi is None:
+        hi = np.array([GUARDED.inf], dtype=object)
+        end_hi = (np.array([GUARDED.number(1 - np.trace(numer))], dtype=object),
+                  np.array([GUARDED.number(0)], dtype=object))
+    else:
+        hi = np.array([t_hi], dtype=object)
+        end_hi = lines_at(hi, hi)
+    _, lo, hi, a, s = search(lines_at, zero, hi, end_lo, end_hi, GUARDED)
+    return merge(lo, hi, a, s)
+
+
 def _exact_pieces(numer, D, q, beta_max):
     """Exact envelope pieces ``(lo, hi, a, s)`` of one matrix, or ``None``.
 
@@ -370,27 +429,37 @@ def _exact_pieces(numer, D, q, beta_max):
     ``1 - B/D + beta Q = 1 - (1/D) (B - t Q)`` with ``t = beta D``: the
     parametric search over ``t`` sees only the rational ``numer`` and ``q``,
     even when ``D`` is irrational (``gamma != 1``), and runs in integers
-    (:func:`_integer_pieces`).  A line ``1 - B + t Q`` in ``t`` maps back to
-    ``1 - B/D + beta Q`` and a breakpoint ``t`` to ``beta = t / D``.  Returns
-    ``None`` when ``numer`` or ``q`` has an irrational entry (non-integer
-    ``gamma``); the caller then searches in SymPy numbers directly.
+    (:func:`_integer_pieces`), or for irrational penalties (non-integer
+    ``gamma``) in guarded exact numbers (:func:`_guarded_pieces`).  A line
+    ``1 - B + t Q`` in ``t`` maps back to ``1 - B/D + beta Q`` and a
+    breakpoint ``t`` to ``beta = t / D``.
     """
     import sympy
 
     nF, qF = _rationals(numer), _rationals(q)
-    if nF is None or qF is None:
-        return None
     K = numer.shape[-1]
     D_f = _fraction(D)
-    t_hi = None
-    if beta_max is not None and D_f is not None:
-        t_hi = _fraction(beta_max) * D_f
-    pieces = _integer_pieces(nF, qF, K, t_hi)
+    if nF is None:  # pragma: no cover - the benefits n / N_r and n are rational
+        return None
+    if qF is None:
+        t_hi = None if beta_max is None else GUARDED.number(beta_max * D)
+        pieces = _guarded_pieces(numer, q, K, t_hi)
+    else:
+        t_hi = None
+        if beta_max is not None and D_f is not None:
+            t_hi = _fraction(beta_max) * D_f
+        pieces = _integer_pieces(nF, qF, K, t_hi)
     # 1/D once, with a rational denominator when D is a surd (gamma != 1)
-    inv_D = sympy.Rational(D_f.denominator, D_f.numerator) if D_f is not None else sympy.radsimp(1 / D)
-    tidy = (lambda v: v) if D_f is not None else sympy.expand
+    # (a small surd only: radsimp of (sum of 1000th roots)**1000 does not finish)
+    simple = D_f is None and all(
+        e.exp.is_Rational and abs(e.exp.p) <= 2 and e.exp.q <= 2 for e in D.atoms(sympy.Pow))
+    inv_D = sympy.Rational(D_f.denominator, D_f.numerator) if D_f is not None else (
+        sympy.radsimp(1 / D) if simple else 1 / D)
+    tidy = sympy.expand if simple else (lambda v: v)
 
     def num(f):
+        if isinstance(f, Guarded):
+            return f.x
         return sympy.Rational(f.numerator, f.denominator)
 
     out = []
@@ -398,7 +467,7 @@ def _exact_pieces(numer, D, q, beta_max):
         lo_b = tidy(num(lo) * inv_D)
         if beta_max is not None and out and not lo_b < beta_max:
             break
-        hi_b = None if hi == FRACTION.inf else tidy(num(hi) * inv_D)
+        hi_b = None if _is_inf(hi) else tidy(num(hi) * inv_D)
         out.append((lo_b, hi_b, tidy(1 - (1 - num(a)) * inv_D), num(s)))
     if beta_max is not None:
         lo_b, hi_b, a, s = out[-1]
@@ -450,9 +519,15 @@ def path_envelope(cm, *, metric="uoc", gamma=1, beta_max=None, arithmetic="exact
     hi = None if beta_max is None else ctx.number(beta_max)
     pieces = _exact_pieces(numer, D[()], q, hi) if ctx.exact else None
     if pieces is None:
+        if ctx.name == "float" and not np.isfinite(D).all():
+            top = float(p.counts.sum()) if metric == "oc" else 1.0
+            g_min = math.log(4.0 * p.K * p.K * max(top, 1.0)) / math.log(np.finfo(np.float64).max)
+            raise ValueError(
+                f"gamma={gamma} is outside the range of float64 arithmetic for this matrix: "
+                f"the normaliser (sum ...)**(1/gamma) overflows, so the breakpoints underflow; "
+                f"float supports gamma >= about {g_min:.3g} here; use arithmetic='mp' or 'exact'")
         b = (numer / D[..., None, None]).reshape(1, p.K, p.K)
         q = q.reshape(1, p.K, p.K)
-        _check_finite(b, q, ctx, gamma)
         pieces = _merge_one(_stack_pieces(b, q, ctx, ctx.number(0), hi), b, q, ctx)
     last = pieces[-1][1]
     return Envelope(
@@ -562,9 +637,14 @@ def optimal_path(cm, beta, *, metric="uoc", gamma=1, arithmetic="exact"):
     beta = ctx.asarray(check_beta(beta).reshape(1))
     trace = []
     path_dp(b.reshape(1, K, K), q.reshape(1, K, K), beta, ctx, trace=trace)
+    return _backtrack(trace, K, 0)
+
+
+def _backtrack(trace, K, j):
+    """The cells of matrix ``j``'s optimal path from a :func:`path_dp` trace."""
     move = {}
     for r, c, k in trace:
-        for ri, ci, ki in zip(r.tolist(), c.tolist(), k[0].tolist()):
+        for ri, ci, ki in zip(r.tolist(), c.tolist(), k[j].tolist()):
             move[(ri, ci)] = int(ki)
     steps = ((-1, -1), (-1, 0), (0, -1))
     cell = (K - 1, K - 1)
