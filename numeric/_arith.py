@@ -22,9 +22,23 @@ import math
 from fractions import Fraction
 from numbers import Integral, Rational as _RationalABC
 
+import sys
+
 import mpmath
 import numpy as np
-import sympy
+
+
+def _sympy():
+    """SymPy, imported on first use: the float arithmetic never needs it."""
+    import sympy
+
+    return sympy
+
+
+def _is_sympy(x):
+    """True for a SymPy object (without importing SymPy: none exists before it is)."""
+    mod = sys.modules.get("sympy")
+    return mod is not None and isinstance(x, mod.Basic)
 
 __all__ = ["Arithmetic", "get_arithmetic", "ARITHMETICS", "FRACTION"]
 
@@ -89,8 +103,8 @@ class _Float(Arithmetic):
     name = "float"
 
     def number(self, x):
-        if isinstance(x, sympy.Basic):
-            return float(sympy.N(x, 17))
+        if _is_sympy(x):
+            return float(_sympy().N(x, 17))
         if isinstance(x, (mpmath.mpf,)):
             return float(x)
         return float(x)
@@ -120,6 +134,7 @@ class _Exact(Arithmetic):
     exact = True
 
     def number(self, x):
+        sympy = _sympy()
         if isinstance(x, sympy.Basic):
             return x
         if isinstance(x, (bool, np.bool_)):
@@ -141,7 +156,7 @@ class _Exact(Arithmetic):
         return sympy.sympify(x)
 
     def sqrt(self, a):
-        return _map(sympy.sqrt, a)
+        return _map(_sympy().sqrt, a)
 
     def power(self, a, p):
         p = self.number(p)
@@ -149,7 +164,7 @@ class _Exact(Arithmetic):
 
     @property
     def inf(self):
-        return sympy.oo
+        return _sympy().oo
 
 
 class _Mp(Arithmetic):
@@ -158,10 +173,10 @@ class _Mp(Arithmetic):
     def number(self, x):
         if isinstance(x, mpmath.mpf):
             return x
-        if isinstance(x, sympy.Basic):
+        if _is_sympy(x):
             if x.is_Rational:
                 return mpmath.mpf(int(x.p)) / int(x.q)
-            return mpmath.mpf(sympy.N(x, mpmath.mp.dps + 10))
+            return mpmath.mpf(_sympy().N(x, mpmath.mp.dps + 10))
         if isinstance(x, (bool, np.bool_, Integral, np.integer)):
             return mpmath.mpf(int(x))
         if isinstance(x, Fraction):

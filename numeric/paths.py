@@ -28,7 +28,6 @@ from mpmath import isinf as mpmath_isinf
 from ._arith import FRACTION, get_arithmetic
 from ._common import Prepared, prepare
 from ._dp import INT_SENTINEL, cells_dp, path_dp
-from ._guarded import GUARDED, Guarded
 from ._validation import check_beta, check_counts, check_gamma
 from .envelope import Envelope, merge, piece_areas, search
 
@@ -383,7 +382,8 @@ def _integer_pieces(numer, q, K, t_hi):
 
 
 def _is_inf(v):
-    return mpmath_isinf(v.v) if isinstance(v, Guarded) else v == FRACTION.inf
+    """``+inf`` of the Fraction search (``math.inf``) or of the guarded one."""
+    return mpmath_isinf(v.v) if hasattr(v, "v") else v == FRACTION.inf
 
 
 def _guarded_pieces(numer, q, K, t_hi):
@@ -394,6 +394,8 @@ def _guarded_pieces(numer, q, K, t_hi):
     exactly over the cells of its path (backtracked from the DP's trace), so
     intercepts stay rational and slopes stay sums of radicals.
     """
+    from ._guarded import GUARDED  # SymPy-backed: imported when first needed
+
     nG, qG = GUARDED.asarray(numer), GUARDED.asarray(q)
 
     def lines_at(idx, x):
@@ -442,6 +444,8 @@ def _exact_pieces(numer, D, q, beta_max):
     if nF is None:  # pragma: no cover - the benefits n / N_r and n are rational
         return None
     if qF is None:
+        from ._guarded import GUARDED
+
         t_hi = None if beta_max is None else GUARDED.number(beta_max * D)
         pieces = _guarded_pieces(numer, q, K, t_hi)
     else:
@@ -458,9 +462,9 @@ def _exact_pieces(numer, D, q, beta_max):
     tidy = sympy.expand if simple else (lambda v: v)
 
     def num(f):
-        if isinstance(f, Guarded):
-            return f.x
-        return sympy.Rational(f.numerator, f.denominator)
+        if isinstance(f, Fraction):
+            return sympy.Rational(f.numerator, f.denominator)
+        return f.x  # a Guarded number
 
     out = []
     for lo, hi, a, s in pieces:
