@@ -153,8 +153,12 @@ def merge(lo, hi, a, s, *, tol_width=0, tol_value=0, tol_slope=0, key=None):
 
     >>> merge([1, 0], [2, 1], [3, 3], [0, 0])
     [(0, 2, 3, 0)]
+    >>> merge([0, 1, 1], [1, 2, 1], [1, 2, 3], [1, 0, 5])    # [1, 1] is empty
+    [(0, 1, 1, 1), (1, 2, 2, 0)]
     """
-    order = sorted(range(len(lo)), key=lambda i: lo[i] if key is None else key(lo[i]))
+    # by (lo, hi): an empty piece [x, x] comes before the piece [x, y] that continues
+    k = (lambda v: v) if key is None else key
+    order = sorted(range(len(lo)), key=lambda i: (k(lo[i]), k(hi[i])))
     pieces = [(lo[i], hi[i], a[i], s[i]) for i in order]
     out = []
     start = None

@@ -138,3 +138,18 @@ def test_import_numeric_does_not_import_sympy():
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert res.returncode == 0, res.stderr
     assert numeric.a_uoc is not None
+
+
+def test_exact_a_uoc_with_an_empty_piece():
+    # the envelope of this matrix has an empty piece [10/513, 10/513]; sorted
+    # before the piece it touches it once cut [10/513, 1/27] away.  expected:
+    # the independent Fraction search of benchmarks.baselines (one DP per beta)
+    import sympy
+
+    from benchmarks.baselines import a_uoc_exact_fractions
+
+    cm = np.ones((5, 5), dtype=int)
+    cm[0, 0] = 0
+    ref = a_uoc_exact_fractions(cm)
+    assert numeric.a_uoc(cm, arithmetic="exact") == sympy.Rational(ref.numerator, ref.denominator)
+    assert abs(numeric.a_uoc(cm) - float(ref)) <= 1e-15
