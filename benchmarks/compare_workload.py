@@ -1,4 +1,4 @@
-"""Workload 10 (issue 11): ``numeric.compare``, paired bootstrap of every metric.
+"""Workload 12 (issue 11): ``numeric.compare``, paired bootstrap of every metric.
 
 Target: N = 2,000 samples, K = 5, 10,000 resamples, every registered metric
 including A_UOC, under 5 s.  Peers in the same run: ``scipy.stats.bootstrap``
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .runner import Config, Row, compare, time_one
+from .timing import Config, Row, compare, time_one
 
-__all__ = ["w10_compare"]
+__all__ = ["w12_compare"]
 
 
 def _three(N, K, seed):
@@ -41,7 +41,7 @@ def _naive(t, a, b, R, seed, cases):
     return out
 
 
-def w10_compare(cfg: Config):
+def w12_compare(cfg: Config):
     import scipy.stats
 
     from numeric import compare as ov_compare
@@ -57,7 +57,7 @@ def w10_compare(cfg: Config):
     t_all, c_all = time_one(lambda: ov_compare(t, a, b, n_resamples=R, seed=1),
                             repeats=min(cfg.repeats, 3), budget=cfg.budget)
     rows.append(Row(
-        "10 compare", f"N={N}, K={K}, {R} resamples, all {len(c_all.rows)} metric rows incl. A_UOC",
+        "12 compare", f"N={N}, K={K}, {R} resamples, all {len(c_all.rows)} metric rows incl. A_UOC",
         t_all, "", None, target="< 5 s", target_met=None if cfg.quick else t_all.median < 5,
         note="one multinomial draw per resample over the (true, A, B) cells; each metric once on the stack"))
 
@@ -76,7 +76,7 @@ def w10_compare(cfg: Config):
     # = 2.67 / sqrt(R) bootstrap SE; of the difference of two: 3.78 / sqrt(R); 4 of those
     tol = 15 / np.sqrt(R_mae)
     rows.append(Row(
-        "10 compare", f"N={N}, K={K}, {R_mae} resamples, MAE only", t_ours,
+        "12 compare", f"N={N}, K={K}, {R_mae} resamples, MAE only", t_ours,
         "`scipy.stats.bootstrap(paired=True, method='percentile')`", t_peer,
         agree=bool(d <= tol * se),
         check=f"95% CI endpoints differ by {d / se:.2f} bootstrap SE (≤ {tol:.2f})"))
@@ -94,7 +94,7 @@ def w10_compare(cfg: Config):
                                ddof=1) for m, v in cases])
     worst = float(np.max(np.abs(np.log(sd_ours / sd_loop))))
     rows.append(Row(
-        "10 compare", f"N={N}, K={K}, {R_loop} resamples, all metrics", t_ours2,
+        "12 compare", f"N={N}, K={K}, {R_loop} resamples, all metrics", t_ours2,
         "loop: resample indices, `confusion_matrix`, each metric per matrix", t_loop,
         agree=bool(worst <= 5 / np.sqrt(R_loop)),
         check=f"bootstrap SDs of every difference within a factor {np.exp(worst):.2f} "

@@ -19,14 +19,29 @@ one algorithm, several number systems.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from numbers import Integral, Rational as _RationalABC
 
+import sys
+
 import mpmath
 import numpy as np
-import sympy
 
-__all__ = ["Arithmetic", "get_arithmetic", "ARITHMETICS"]
+
+def _sympy():
+    """SymPy, imported on first use: the float arithmetic never needs it."""
+    import sympy
+
+    return sympy
+
+
+def _is_sympy(x):
+    """True for a SymPy object (without importing SymPy: none exists before it is)."""
+    mod = sys.modules.get("sympy")
+    return mod is not None and isinstance(x, mod.Basic)
+
+__all__ = ["Arithmetic", "get_arithmetic", "ARITHMETICS", "FRACTION"]
 
 
 class Arithmetic:
@@ -77,6 +92,10 @@ class Arithmetic:
         """Absolute slack allowed when comparing two computed values."""
         return 0
 
+    def divide(self, a, b):
+        """Elementwise quotient ``a / b`` in this number system."""
+        return a / b
+
     def __repr__(self):
         return f"<Arithmetic {self.name!r}>"
 
@@ -89,8 +108,8 @@ class _Float(Arithmetic):
     name = "float"
 
     def number(self, x):
-        if isinstance(x, sympy.Basic):
-            return float(sympy.N(x, 17))
+        if _is_sympy(x):
+            return float(_sympy().N(x, 17))
         if isinstance(x, (mpmath.mpf,)):
             return float(x)
         return float(x)
@@ -123,6 +142,7 @@ class _Exact(Arithmetic):
     exact = True
 
     def number(self, x):
+        sympy = _sympy()
         if isinstance(x, sympy.Basic):
             return x
         if isinstance(x, (bool, np.bool_)):
@@ -144,7 +164,7 @@ class _Exact(Arithmetic):
         return parse_number(x, what="number", symbols=False)
 
     def sqrt(self, a):
-        return _map(sympy.sqrt, a)
+        return _map(_sympy().sqrt, a)
 
     def power(self, a, p):
         p = self.number(p)
@@ -155,7 +175,7 @@ class _Exact(Arithmetic):
 
     @property
     def inf(self):
-        return sympy.oo
+        return _sympy().oo
 
 
 class _Mp(Arithmetic):
@@ -164,10 +184,10 @@ class _Mp(Arithmetic):
     def number(self, x):
         if isinstance(x, mpmath.mpf):
             return x
-        if isinstance(x, sympy.Basic):
+        if _is_sympy(x):
             if x.is_Rational:
                 return mpmath.mpf(int(x.p)) / int(x.q)
-            return mpmath.mpf(sympy.N(x, mpmath.mp.dps + 10))
+            return mpmath.mpf(_sympy().N(x, mpmath.mp.dps + 10))
         if isinstance(x, (bool, np.bool_, Integral, np.integer)):
             return mpmath.mpf(int(x))
         if isinstance(x, Fraction):
@@ -207,6 +227,38 @@ def _map(f, a):
         flat_out[i] = f(v)
     return out
 
+
+class _Fraction(Arithmetic):
+    """Python :class:`fractions.Fraction` numbers (and ints) for exact searches.
+
+    Not a public ``arithmetic=`` choice: :mod:`numeric.paths` runs its exact
+    parametric search in integers and Fractions, which stay rational under
+    ``+ - * /`` and compare exactly, and are much faster than SymPy numbers.
+    """
+
+    name = "fraction"
+    exact = True
+    inf = math.inf
+
+    def number(self, x):
+        return Fraction(x)
+
+    def power(self, a, p):
+        p = Fraction(p)
+        if p.denominator != 1:
+            raise ValueError(f"a Fraction power must be an integer, got {p}")
+        if p == 1:
+            return a
+        return _map(lambda v: v ** int(p), a)
+
+    def divide(self, a, b):
+        return _fraction_quotient(a, b)
+
+
+_fraction_quotient = np.frompyfunc(Fraction, 2, 1)
+
+#: The Fraction context (see :class:`_Fraction`).
+FRACTION = _Fraction()
 
 ARITHMETICS = {"float": _Float(), "exact": _Exact(), "mp": _Mp()}
 
