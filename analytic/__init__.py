@@ -1,5 +1,11 @@
 """ordinal-verify analytic models: closed forms derived with SymPy."""
 
+import sympy as _sympy
+
+from numeric._arith import patch_factor_cache
+
+patch_factor_cache(_sympy)  # sympy/sympy#28621, see there
+
 from analytic.symbols import K, L, N, b, beta, d, r, x
 from analytic.uoc import a_uoc, oc_piecewise, uoc_piecewise
 from analytic.forms import single_sample_forms, tridiagonal_forms

@@ -42,7 +42,7 @@ from sympy.polys.polyfuncs import rational_interpolate
 
 from analytic._pl import UndecidedSign, sign_for_all, sign_threshold, signs_for_all
 from analytic.symbols import K as K_symbol
-from numeric._common import SymbolicArithmetic
+from numeric._symbolic import SymbolicArithmetic
 from numeric.registry import REGISTRY
 
 __all__ = ["symbolic_metric", "family_parameter", "support_threshold", "split_by_parameter",

@@ -33,7 +33,39 @@ def _sympy():
     """SymPy, imported on first use: the float arithmetic never needs it."""
     import sympy
 
+    if not _patched:
+        patch_factor_cache(sympy)
     return sympy
+
+
+_patched = []
+
+
+def patch_factor_cache(sympy) -> bool:
+    """Work around sympy/sympy#28621 (SymPy 1.14.0): ``sqrt`` of some integers
+    near 10^30 raises ``ValueError: ... is not a prime factor`` because
+    ``factorint(n, limit=...)`` hands a composite cofactor to its factor cache.
+
+    The cache only remembers a prime factor of ``n``; the patched ``add``
+    skips what is not one (nothing is cached for it, every result is
+    unchanged).  Applied once, only to the affected releases (the fix,
+    sympy#28624, is not in 1.14.0).  Returns whether it patched.
+    """
+    _patched.append(True)
+    cache_type = getattr(getattr(sympy.ntheory, "factor_", None), "FactorCache", None)
+    if cache_type is None or not sympy.__version__.startswith("1.14."):
+        return False
+    if getattr(cache_type.add, "skips_composites", False):  # patched already
+        return True
+    isprime = sympy.ntheory.isprime
+    original = cache_type.add
+
+    def add(self, n, factors):
+        original(self, n, [p for p in factors if isprime(p)])
+
+    add.skips_composites = True
+    cache_type.add = add
+    return True
 
 
 def _is_sympy(x):
@@ -171,7 +203,7 @@ class _Exact(Arithmetic):
         return _map(lambda v: v**p, a)
 
     def log2(self, a):
-        return _map(lambda v: sympy.log(v, 2), a)
+        return _map(lambda v: _sympy().log(v, 2), a)
 
     @property
     def inf(self):

@@ -18,7 +18,8 @@ import numeric
 from analytic import K, beta, tridiagonal_forms
 from analytic.families import guess_and_check, support_threshold, symbolic_metric
 from analytic.uoc import a_uoc, oc_piecewise, uoc_piecewise
-from numeric._common import SymbolicArithmetic, amax, support_from_assumptions
+from numeric._common import amax
+from numeric._symbolic import SymbolicArithmetic, support_from_assumptions
 from numeric.registry import REGISTRY
 
 n = sp.Symbol("n", integer=True, positive=True)

@@ -197,7 +197,7 @@ def check_bad(f):
     return None
 
 
-METRICS = list(REGISTRY.values())
+METRICS = [m for m in REGISTRY.values() if m.takes_matrix]  # RPS: test_new_metrics
 SEEDS = st.integers(0, 2**32 - 1)
 
 
