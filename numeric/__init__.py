@@ -22,26 +22,10 @@ __all__ = [
 # cost-based family (binotto2024, george2016)
 from .cost import cost_matrix, george_d, george_tiebreak, stc, tc, tc_max, tc_max_matrix
 
-# numeric.intervals (binotto2024's interval classes) needs SymPy at import:
-# its names are loaded on first access, so ``import numeric`` stays SymPy-free.
-_LAZY = {name: "intervals" for name in (
-    "OptimalLength", "Piece", "hausdorff_distances", "interval_cost_matrix", "interval_stc",
-    "interval_tc", "interval_tc_max", "last_length_pieces", "optimal_last_length",
-)}
-
-
-def __getattr__(name):
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+# binotto2024's interval classes
+from .intervals import (OptimalLength, Piece, hausdorff_distances, interval_cost_matrix,
+                        interval_stc, interval_tc, interval_tc_max, last_length_pieces,
+                        optimal_last_length)
 
 __all__ += [
     "cost_matrix", "tc", "tc_max", "tc_max_matrix", "stc", "george_d", "george_tiebreak",

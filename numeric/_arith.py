@@ -41,6 +41,21 @@ def _sympy():
 _patched = []
 
 
+class _LazySympy:
+    """``sympy`` for modules that name it at their top: the attribute access
+    imports it (``lazy_sympy.Basic``), so importing such a module does not."""
+
+    def __getattr__(self, name):
+        return getattr(_sympy(), name)
+
+    def __repr__(self):
+        return "<SymPy, imported on first use>"
+
+
+#: ``from ._arith import lazy_sympy as sympy``: SymPy on first attribute access
+lazy_sympy = _LazySympy()
+
+
 def patch_factor_cache(sympy) -> bool:
     """Work around sympy/sympy#28621 (SymPy 1.14.0): ``sqrt`` of some integers
     near 10^30 raises ``ValueError: ... is not a prime factor`` because

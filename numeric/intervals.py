@@ -23,9 +23,9 @@ from typing import NamedTuple
 
 import mpmath
 import numpy as np
-import sympy
 
 from ._arith import get_arithmetic
+from ._arith import lazy_sympy as sympy  # import numeric stays SymPy-free
 from ._common import prepare
 from ._validation import unmasked
 from .cost import _asum, _class_counts_of, _cost, _tc_max, check_class_counts, others
