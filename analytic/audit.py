@@ -106,7 +106,7 @@ __all__ = ["PROPERTIES", "Property", "PropertyResult", "AuditReport", "audit",
            "audit_registered", "property_table", "table_markdown", "DEFAULTS", "compare"]
 
 #: default search sizes of the property table (the header states them)
-DEFAULTS = dict(max_k=3, max_n=3, random=8, seed=0)
+DEFAULTS = dict(max_k=3, max_n=3, random=24, seed=0)
 
 
 @dataclass(frozen=True)

@@ -381,7 +381,11 @@ def george_tiebreak(cm, *, arithmetic="float"):
     .. math:: \frac{|\mathrm{Acc} + \mathrm{MC} - 1|}{\sqrt{2}}
 
     george2016 §2.3 (after eq. 7): among classifiers with tied ``d`` the one
-    farthest from the line ``Acc + MC = 1`` is preferred.
+    farthest from the line ``Acc + MC = 1`` is preferred.  "Higher is better"
+    (the registry's flag) holds only among classifiers tied in ``d``: the
+    perfect classifier, ``Acc = 1`` and ``MC = 0``, lies on that line and gets
+    0 (the formula as printed; george2016 Table 4's 0.12 and 0.04 reproduce it,
+    ``|Acc - MC|/sqrt(2)`` would not).
 
     Examples
     --------
