@@ -301,7 +301,8 @@ for ax, Lmax in zip(axes, (2, 10)):
         bv = float(printed(bound))
         if bv <= Lmax:
             ax.axvline(bv, color="grey", ls=":", lw=0.8)
-            ax.annotate(f"${sp.latex(printed(bound))}$", (bv, 0.02), xytext=(3, 0), textcoords="offset points",
+            ax.annotate("L = " + str(bound).replace("sqrt(5)", "√5").replace(" ", ""), (bv, 0.02),
+                        xytext=(3, 0), textcoords="offset points",
                         fontsize=8, color="dimgrey", rotation=90, va="bottom", ha="left")
     ax.set_xlim(0, Lmax)
     ax.set_ylim(0, None)
