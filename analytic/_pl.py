@@ -16,7 +16,56 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-__all__ = ["signs_for_all", "sign_for_all", "PL", "lower_envelope"]
+__all__ = ["signs_for_all", "sign_for_all", "sign_threshold", "UndecidedSign", "PL",
+           "lower_envelope"]
+
+
+class UndecidedSign(ValueError):
+    """A sign that is not the same (or not defined) for every integer ``n >= n0``.
+
+    ``threshold`` is the smallest integer ``m >= n0`` from which the sign is
+    constant and defined (:func:`sign_threshold`): the decision holds for
+    ``n >= threshold``.
+    """
+
+    def __init__(self, message, threshold):
+        super().__init__(message)
+        self.threshold = threshold
+
+
+def _sign_table(expr, n, n0):
+    """``(expr, [(k, sign or None), ...])`` for the integers ``n0 .. bound + 1``.
+
+    ``expr`` is cancelled; ``None`` marks a pole.  Beyond the Cauchy bound of
+    numerator and denominator the sign is that of the last entry.
+    """
+    expr = sp.cancel(sp.together(sp.sympify(expr)))
+    if expr == 0:
+        return expr, [(n0, 0)]
+    if n is None or n not in expr.free_symbols:
+        if expr.free_symbols:
+            raise ValueError(f"{expr} depends on {expr.free_symbols}, not only on {n}")
+        s = sp.sign(expr)
+        if s not in (-1, 0, 1):  # pragma: no cover - numbers only
+            raise ValueError(f"cannot decide the sign of {expr}")
+        return expr, [(n0, int(s))]
+    if expr.free_symbols != {n}:
+        raise ValueError(f"{expr} depends on {expr.free_symbols - {n}} besides {n}")
+    num, den = sp.fraction(expr)
+    bound = n0
+    for part in (num, den):
+        poly = sp.Poly(part, n)
+        if poly.degree() > 0:
+            coeffs = poly.all_coeffs()
+            cauchy = 1 + max(abs(c / coeffs[0]) for c in coeffs[1:])
+            bound = max(bound, int(sp.ceiling(cauchy)))
+    table = []
+    for k in range(n0, bound + 2):
+        if den.subs(n, k) == 0:
+            table.append((k, None))
+        else:
+            table.append((k, int(sp.sign(expr.subs(n, k)))))
+    return expr, table
 
 
 def signs_for_all(expr, n=None, n0=1):
@@ -32,7 +81,7 @@ def signs_for_all(expr, n=None, n0=1):
     ------
     ValueError
         If the expression depends on another symbol, or is undefined at an
-        integer ``n >= n0``.
+        integer ``n >= n0`` (then an :class:`UndecidedSign`).
 
     Examples
     --------
@@ -40,32 +89,37 @@ def signs_for_all(expr, n=None, n0=1):
     >>> sorted(signs_for_all(1 - 2 / (d * (d + 1)), d, 1))
     [0, 1]
     """
-    expr = sp.cancel(sp.together(sp.sympify(expr)))
-    if expr == 0:
-        return {0}
-    if n is None or n not in expr.free_symbols:
-        if expr.free_symbols:
-            raise ValueError(f"{expr} depends on {expr.free_symbols}, not only on {n}")
-        s = sp.sign(expr)
-        if s not in (-1, 0, 1):  # pragma: no cover - numbers only
-            raise ValueError(f"cannot decide the sign of {expr}")
-        return {int(s)}
-    if expr.free_symbols != {n}:
-        raise ValueError(f"{expr} depends on {expr.free_symbols - {n}} besides {n}")
-    num, den = sp.fraction(expr)
-    bound = n0
-    for part in (num, den):
-        poly = sp.Poly(part, n)
-        if poly.degree() > 0:
-            coeffs = poly.all_coeffs()
-            cauchy = 1 + max(abs(c / coeffs[0]) for c in coeffs[1:])
-            bound = max(bound, int(sp.ceiling(cauchy)))
-    signs = set()
-    for k in range(n0, bound + 2):
-        if den.subs(n, k) == 0:
-            raise ValueError(f"{expr} is undefined at {n} = {k}")
-        signs.add(int(sp.sign(expr.subs(n, k))))
-    return signs
+    expr, table = _sign_table(expr, n, n0)
+    _require_defined(expr, table, n, n0)
+    return {s for _, s in table}
+
+
+def _require_defined(expr, table, n, n0):
+    for k, s in table:
+        if s is None:
+            raise UndecidedSign(f"{expr} is undefined at {n} = {k}", _threshold(table, n0))
+
+
+def _threshold(table, n0):
+    last = table[-1][1]
+    bad = [k for k, s in table if s != last]
+    return bad[-1] + 1 if bad else n0
+
+
+def sign_threshold(expr, n=None, n0=1):
+    r"""The smallest integer ``m >= n0`` from which the sign of ``expr`` is constant.
+
+    On the integers ``n >= m`` the rational function is defined and of one
+    sign (see :func:`signs_for_all` for the method); at ``m - 1`` (if
+    ``m > n0``) it differs or is undefined.
+
+    Examples
+    --------
+    >>> from analytic.symbols import d
+    >>> sign_threshold((d - 3) * (d - 5), d, 1), sign_threshold(d + 1, d, 1)
+    (6, 1)
+    """
+    return _threshold(_sign_table(expr, n, n0)[1], n0)
 
 
 def sign_for_all(expr, n=None, n0=1):
@@ -75,9 +129,10 @@ def sign_for_all(expr, n=None, n0=1):
 
     Raises
     ------
-    ValueError
-        If the sign is not the same for every integer ``n >= n0`` (or the
-        expression is undefined at one of them).
+    UndecidedSign
+        (a ValueError) If the sign is not the same for every integer
+        ``n >= n0`` (or the expression is undefined at one of them); its
+        ``threshold`` says from which ``n`` it is.
 
     Examples
     --------
@@ -85,10 +140,12 @@ def sign_for_all(expr, n=None, n0=1):
     >>> sign_for_all((K - 1) / (5 * K - 4), K, 2), sign_for_all(2 - K, K, 3)
     (1, -1)
     """
-    signs = signs_for_all(expr, n, n0)
+    expr, table = _sign_table(expr, n, n0)
+    _require_defined(expr, table, n, n0)
+    signs = {s for _, s in table}
     if len(signs) != 1:
-        raise ValueError(f"the sign of {sp.cancel(sp.together(sp.sympify(expr)))} "
-                         f"is not constant for integers {n} >= {n0}")
+        raise UndecidedSign(f"the sign of {expr} is not constant for integers {n} >= {n0}",
+                            _threshold(table, n0))
     return signs.pop()
 
 

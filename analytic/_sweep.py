@@ -38,7 +38,8 @@ positions of algebraic numbers (roots, events, candidate values) are computed
 at 100 digits from exact polynomials, the number of real roots is certified by
 an exact Sturm count, and every decision between two distinct algebraic
 numbers requires a separation of at least ``1e-60``, otherwise an
-``AssertionError`` is raised rather than a guess being made.
+:class:`numeric.errors.UndecidedError` is raised rather than a guess being
+made.  The algebraic numbers live in :mod:`analytic._algebraic`.
 """
 
 from __future__ import annotations
@@ -49,265 +50,17 @@ from functools import cached_property
 from itertools import combinations
 
 import mpmath
-import numpy as np
 import sympy as sp
 
+from analytic._algebraic import DPS as _DPS
+from analytic._algebraic import SEP as _SEP
+from analytic._algebraic import (
+    Root, exact_algebraic, irreducible_factors, real_roots, real_roots_fractions, root_branches,
+    simplest_between, tidy, tidy_value, to_mp,
+)
+from numeric.errors import UndecidedError
+
 __all__ = ["MaxSum", "Structure", "Cell", "OptimumCell", "exact_algebraic"]
-
-_DPS = 100
-_SEP = mpmath.mpf("1e-60")
-
-
-# ---------------------------------------------------------------------------
-# algebraic numbers: real roots of integer polynomials, at 100 digits
-# ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Root:
-    """A real root of the irreducible integer polynomial ``poly`` (univariate).
-
-    ``value`` holds it to 100 digits.
-    """
-
-    poly: sp.Poly
-    value: mpmath.mpf
-
-    def expr(self):
-        return exact_algebraic(self.poly, self.value)
-
-
-def exact_algebraic(poly, value):
-    """The exact SymPy number: the root of ``poly`` (irreducible) near ``value``.
-
-    Real radicals where SymPy finds them (degree <= 4, no ``I``), otherwise the
-    matching ``CRootOf``.
-    """
-    hit = []
-    if poly.degree() <= 4:
-        # radicals, when the root has a real radical expression (no I)
-        cands = [c for c in sp.roots(poly, cubics=True, quartics=True) if not c.has(sp.I)]
-        with mpmath.workdps(_DPS):
-            approx = [(c, sp.N(c, _DPS)) for c in cands]
-            hit = [c for c, v in approx
-                   if sp.im(v) == 0 and abs(mpmath.mpmathify(v) - value) < _SEP]
-    if not hit:
-        with mpmath.workdps(_DPS):
-            hit = [c for c in poly.real_roots() if abs(mpmath.mpf(sp.N(c, _DPS)) - value) < _SEP]
-    if len(hit) != 1:
-        raise AssertionError(f"cannot identify the root {value} of {poly.as_expr()}")
-    return hit[0]
-
-
-def _real_roots(poly, *, positive=True):
-    """Real roots (distinct, sorted) of a univariate ``Poly`` with rational
-    coefficients, as ``(mpf, exact or None)`` pairs; positive ones only by default.
-    """
-    poly = sp.Poly(poly.as_expr(), poly.gen, domain="QQ")
-    if poly.is_ground:
-        return []
-    sqf = sp.Poly(sp.sqf_part(poly.as_expr()), poly.gen, domain="QQ")
-    cs = [sp.Rational(c) for c in sqf.all_coeffs()]
-    deg = len(cs) - 1
-    out = []
-    with mpmath.workdps(_DPS):
-        if deg == 1:
-            rt = -cs[1] / cs[0]
-            out = [(mpmath.mpf(rt.p) / rt.q, rt)]
-        elif deg == 2:
-            a, b, c = cs
-            D = b * b - 4 * a * c
-            if D > 0:
-                sD = mpmath.sqrt(mpmath.mpf(D.p) / D.q)
-                A, B = mpmath.mpf(a.p) / a.q, mpmath.mpf(b.p) / b.q
-                out = [((-B - sD) / (2 * A), None), ((-B + sD) / (2 * A), None)]
-            elif D == 0:  # pragma: no cover - sqf_part removes double roots
-                rt = -b / (2 * a)
-                out = [(mpmath.mpf(rt.p) / rt.q, rt)]
-        else:
-            approx = np.roots([float(c) for c in cs])
-            f = [mpmath.mpf(c.p) / c.q for c in cs]
-            df = [f[k] * (deg - k) for k in range(deg)]
-            for z in approx:
-                if abs(z.imag) > 1e-6 * max(1.0, abs(z.real)):
-                    continue
-                t = mpmath.mpf(z.real)
-                for _ in range(200):
-                    step = mpmath.polyval(f, t) / mpmath.polyval(df, t)
-                    t -= step
-                    if abs(step) < mpmath.mpf(10) ** (-_DPS + 5) * max(1, abs(t)):
-                        break
-                out.append((t, None))
-            out.sort(key=lambda p: p[0])
-            # certify: the exact Sturm count of real roots must match
-            if sqf.count_roots() != len(out) or any(
-                    b[0] - a[0] < _SEP for a, b in zip(out, out[1:])):
-                raise AssertionError(f"real roots of {sqf.as_expr()} not certified")
-        if positive:
-            if any(abs(t) < _SEP for t, _ in out) and sqf.eval(0) != 0:
-                raise AssertionError("a root too close to 0 to decide its sign")
-            out = [(t, e) for t, e in out if t > 0 and (e is None or e > 0)]
-    return out
-
-
-def _real_roots_fractions(cs):
-    """Positive real roots of ``sum cs[k] x**(deg-k)`` (``Fraction`` coefficients,
-    leading one nonzero) as 100-digit mpf; degrees <= 2 in closed form."""
-    while cs and cs[0] == 0:
-        cs = cs[1:]
-    deg = len(cs) - 1
-    if deg <= 0:
-        return []
-    if deg == 1:
-        rt = -cs[1] / cs[0]
-        with mpmath.workdps(_DPS):
-            return [mpmath.mpf(rt.numerator) / rt.denominator] if rt > 0 else []
-    if deg == 2:
-        a, b, c = cs
-        D = b * b - 4 * a * c
-        with mpmath.workdps(_DPS):
-            if D < 0:
-                return []
-            if D == 0:
-                rt = -b / (2 * a)
-                return [mpmath.mpf(rt.numerator) / rt.denominator] if rt > 0 else []
-            sD = mpmath.sqrt(mpmath.mpf(D.numerator) / D.denominator)
-            A, B = mpmath.mpf(a.numerator) / a.denominator, mpmath.mpf(b.numerator) / b.denominator
-            out = sorted([(-B - sD) / (2 * A), (-B + sD) / (2 * A)])
-            if any(abs(t) < _SEP for t in out) and c != 0:
-                raise AssertionError("a root too close to 0 to decide its sign")
-            return [t for t in out if t > 0]
-    X = sp.Dummy("X")
-    poly = sp.Poly([sp.Rational(f.numerator, f.denominator) for f in cs], X)
-    return [t for t, _ in _real_roots(poly)]
-
-
-def _simplest_between(lo, hi):
-    """The rational of smallest denominator strictly between ``lo < hi``.
-
-    ``lo, hi`` are 100-digit ``mpf`` (``hi`` may be ``mpmath.inf``) standing for
-    algebraic numbers; the margin ``1e-80`` keeps the answer strictly inside.
-    """
-    with mpmath.workdps(_DPS):
-        eps = mpmath.mpf("1e-80")
-        a = _fraction(lo + eps) if lo > 0 else Fraction(0)
-        b = None if hi == mpmath.inf else _fraction(hi - eps)
-    if b is not None and not a < b:
-        raise AssertionError("interval too narrow to sample")
-
-    def simplest(a, b):  # open interval (a, b), 0 <= a, b None = infinity
-        n = a.numerator // a.denominator
-        if b is None or n + 1 < b:
-            return Fraction(n + 1)
-        inner_hi = None if a == n else 1 / (a - n)
-        return n + 1 / simplest(1 / (b - n), inner_hi)
-
-    f = simplest(a, b)
-    return sp.Rational(f.numerator, f.denominator)
-
-
-def _fraction(v):
-    m, e = mpmath.mpf(v).man_exp
-    return Fraction(int(m)) * Fraction(2) ** int(e)
-
-
-def _mp(v):
-    """An exact SymPy number (rational or algebraic) as a 100-digit mpf."""
-    if isinstance(v, sp.Rational):
-        return mpmath.mpf(v.p) / v.q
-    if v == sp.oo:
-        return mpmath.inf
-    return mpmath.mpf(sp.N(v, _DPS))
-
-
-# ---------------------------------------------------------------------------
-# polynomial helpers
-# ---------------------------------------------------------------------------
-def _irreducible_factors(expr, gens):
-    """Irreducible factors over QQ of the numerator of ``expr`` (primitive,
-    positive leading coefficient), as ``Poly`` objects in ``gens``."""
-    num = sp.numer(sp.together(expr))
-    if num == 0:
-        return []
-    out = []
-    for fac, _mult in sp.factor_list(num, *gens)[1]:
-        p = sp.Poly(fac, *gens)
-        if p.is_ground:
-            continue
-        p = p.primitive()[1]
-        if p.LC() < 0:
-            p = -p
-        out.append(p)
-    return out
-
-
-def _root_branches(poly, x, param=None, p0=None):
-    """The roots in ``x`` of ``poly`` as real symbolic functions of ``param``.
-
-    Returns ``(mode, branches)``.  Degree <= 2: radicals (``mode = None``).
-    Degree 3 (the critical points of a piece ``a/x + b + c x + e x^2``): the
-    form that is real and continuous on a parameter cell, chosen by the signs
-    at the sample ``p0`` (all of them are events, so they are constant on the
-    cell).  With ``x = t - a_2/(3 a_3)``, ``t^3 + p t + q = 0`` and
-    ``D = q^2/4 + p^3/27``:
-
-    * ``D > 0`` (one real root): Cardano with real cube roots,
-      ``t = cbrt(-q/2 + sqrt D) + cbrt(-q/2 - sqrt D)``;
-    * ``D < 0`` (three real roots): ``t_k = 2 sqrt(-p/3) cos(acos(3q/(2p)
-      sqrt(-3/p))/3 - 2 pi k/3)``, ``k = 0, 1, 2``.
-    """
-    X = sp.Dummy("X")
-    px = sp.Poly(poly.as_expr().subs(x, X), X)
-    deg = px.degree()
-    if deg <= 2:
-        rts = sp.roots(px)
-        if sum(rts.values()) != deg:  # pragma: no cover - quadratics always solve
-            raise NotImplementedError(f"no closed-form roots of {poly.as_expr()} in {x}")
-        return None, [_tidy_root(rt) for rt in rts]
-    if deg != 3:
-        raise NotImplementedError(f"roots of degree {deg} in {x} are not supported")
-    a3, a2, a1, a0 = [sp.together(c) for c in px.all_coeffs()]
-    shift = a2 / (3 * a3)
-    p = sp.together((3 * a3 * a1 - a2**2) / (3 * a3**2))
-    q = sp.together((2 * a2**3 - 9 * a3 * a2 * a1 + 27 * a3**2 * a0) / (27 * a3**3))
-    D = sp.together(q**2 / 4 + p**3 / 27)
-    at = (lambda e: e) if param is None else (lambda e: e.subs(param, p0))
-    with mpmath.workdps(_DPS):
-        Dv = _mp(at(D))
-        if abs(Dv) < _SEP:
-            raise AssertionError("a cubic with a double root at a sample")
-        if Dv > 0:
-            u = -q / 2 + sp.sqrt(D)
-            v = -q / 2 - sp.sqrt(D)
-            signs = []
-            for w in (u, v):
-                wv = mpmath.mpf(sp.N(at(w), _DPS))
-                if abs(wv) < _SEP:
-                    raise AssertionError("Cardano term vanishes at a sample")
-                signs.append(1 if wv > 0 else -1)
-            cbrt = [w ** sp.Rational(1, 3) if sg > 0 else -(-w) ** sp.Rational(1, 3)
-                    for w, sg in zip((u, v), signs)]
-            return ("one real root", *signs), [cbrt[0] + cbrt[1] - shift]
-    amp = 2 * sp.sqrt(-p / 3)
-    ang = sp.acos(3 * q / (2 * p) * sp.sqrt(-3 / p)) / 3
-    return ("three real roots",), [amp * sp.cos(ang - 2 * sp.pi * k / 3) - shift for k in range(3)]
-
-
-def _tidy_root(v):
-    v1 = sp.simplify(v)
-    return min((v1, sp.radsimp(v1), sp.factor(v1)), key=sp.count_ops)
-
-
-def _tidy_value(v):
-    if sp.count_ops(v) > 80 or v.has(sp.acos):  # Cardano / trigonometric forms: keep
-        return v
-    v1 = sp.simplify(v)
-    v2 = sp.radsimp(sp.expand(v))
-    return min((v1, v2), key=sp.count_ops)
-
-
-def _tidy(f, x):
-    f = sp.cancel(sp.together(f))
-    f = sp.apart(f, x)
-    return sp.collect(sp.expand(f), x)
 
 
 # ---------------------------------------------------------------------------
@@ -410,7 +163,7 @@ class MaxSum:
         """The smooth piece of ``F`` choosing atom ``sel[j]`` for every ``j``."""
         if sel not in self._pieces:
             f = sp.Add(*[c * A[s] for c, A, s in zip(self.coefs, self.atoms, sel)])
-            self._pieces[sel] = _tidy(f, self.x)
+            self._pieces[sel] = tidy(f, self.x)
         return self._pieces[sel]
 
     @cached_property
@@ -435,7 +188,7 @@ class MaxSum:
             best = max(vals)
             idx = [k for k, v in enumerate(vals) if v == best]
             if len(idx) != 1:
-                raise AssertionError(f"atom tie at the sample point {args}")
+                raise UndecidedError(f"atom tie at the sample point {args}")
             sel.append(idx[0])
         return tuple(sel)
 
@@ -446,7 +199,7 @@ class MaxSum:
         with_x, without_x = {}, {}
         for A in self.atoms:
             for a, b in combinations(A, 2):
-                for p in _irreducible_factors(a - b, self.gens):
+                for p in irreducible_factors(a - b, self.gens):
                     if p.degree(self.x) > 0:
                         if p.as_expr() == self.x:  # the root x = 0 is outside x > 0
                             continue
@@ -470,7 +223,7 @@ class MaxSum:
         """Positive real roots in ``x`` of ``poly`` at ``param = p0`` (100 digits)."""
         args = [] if self.param is None else [Fraction(int(p0.p), int(p0.q))]
         cs = [Fraction(f(*args)) for f in self._x_coeff_functions(poly)]
-        return _real_roots_fractions(cs)
+        return real_roots_fractions(cs)
 
     def structure_at(self, p0=None):
         """The :class:`Structure` of ``F(.; p0)`` (``p0`` rational or ``None``)."""
@@ -480,10 +233,10 @@ class MaxSum:
         roots.sort(key=lambda t: t[0])
         for (a, pa), (b, pb) in zip(roots, roots[1:]):
             if b - a < _SEP:
-                raise AssertionError(
+                raise UndecidedError(
                     f"tie roots of {pa.as_expr()} and {pb.as_expr()} meet at {p0}")
         edges = [mpmath.mpf(0)] + [t for t, _ in roots] + [mpmath.inf]
-        sels = [self._select(_simplest_between(lo, hi), p0)
+        sels = [self._select(simplest_between(lo, hi), p0)
                 for lo, hi in zip(edges, edges[1:])]
         pieces, breaks = [sels[0]], []
         for k, sel in enumerate(sels[1:]):
@@ -498,7 +251,7 @@ class MaxSum:
         on the parameter cell of the sample ``p0`` (cached)."""
         key = poly.as_expr()
         if key not in self._branches or (poly.degree(self.x) == 3 and p0 is not None):
-            mode, brs = _root_branches(poly, self.x, self.param, p0)
+            mode, brs = root_branches(poly, self.x, self.param, p0)
             P = self.param
             fn = [sp.lambdify([P] if P is not None else [], b, modules="mpmath") for b in brs]
             if poly.degree(self.x) != 3:
@@ -514,11 +267,11 @@ class MaxSum:
         hits = []
         with mpmath.workdps(_DPS):
             for k, fn in enumerate(fns):
-                v = fn(_mp(p0)) if self.param is not None else fn()
+                v = fn(to_mp(p0)) if self.param is not None else fn()
                 if abs(mpmath.mpc(v) - target) < _SEP:
                     hits.append(k)
         if len(hits) != 1:
-            raise AssertionError(f"cannot identify the branch of {target} among {brs}")
+            raise UndecidedError(f"cannot identify the branch of {target} among {brs}")
         return (mode, hits[0]), brs[hits[0]]
 
     def symbolic_breaks(self, st, p0):
@@ -539,7 +292,7 @@ class MaxSum:
             ev.append(e.coeff(x, deg))
             const = e.subs(x, 0)
             if const == 0:
-                raise AssertionError(f"{e} has the root x = 0 for every parameter")
+                raise UndecidedError(f"{e} has the root x = 0 for every parameter")
             ev.append(const)
             if deg >= 2:
                 ev.append(sp.discriminant(e, x))
@@ -561,21 +314,21 @@ class MaxSum:
             if e not in self._factor_cache:
                 ee = sp.expand(e)
                 if ee == 0:
-                    raise AssertionError("an event polynomial vanishes identically")
-                self._factor_cache[e] = (_irreducible_factors(ee, (P,))
+                    raise UndecidedError("an event polynomial vanishes identically")
+                self._factor_cache[e] = (irreducible_factors(ee, (P,))
                                          if P in ee.free_symbols else [])
             for f in self._factor_cache[e]:
                 facs.setdefault(f.as_expr(), f)
         roots = []
         for key, f in facs.items():
             if key not in self._root_cache:
-                self._root_cache[key] = [_Root(f, t) for t, _ in _real_roots(f)]
+                self._root_cache[key] = [Root(f, t) for t, _ in real_roots(f)]
             roots += [rt for rt in self._root_cache[key]
                       if rt.value - lo > _SEP and (hi == mpmath.inf or hi - rt.value > _SEP)]
         roots.sort(key=lambda r: r.value)
         for a, b in zip(roots, roots[1:]):
             if b.value - a.value < _SEP:
-                raise AssertionError("two distinct events too close to order")
+                raise UndecidedError("two distinct events too close to order")
         return roots
 
     @cached_property
@@ -585,7 +338,7 @@ class MaxSum:
         return self._events(self._event_polys(with_x, without_x))
 
     def _cell(self, lo, hi):
-        p0 = _simplest_between(lo.value if lo else mpmath.mpf(0),
+        p0 = simplest_between(lo.value if lo else mpmath.mpf(0),
                                hi.value if hi else mpmath.inf)
         st = self.structure_at(p0)
         sb = self.symbolic_breaks(st, p0)
@@ -617,7 +370,7 @@ class MaxSum:
     def _critical_factors(self, sel):
         if sel not in self._crit:
             f = self.piece(sel)
-            self._crit[sel] = [q for q in _irreducible_factors(sp.diff(f, self.x), self.gens)
+            self._crit[sel] = [q for q in irreducible_factors(sp.diff(f, self.x), self.gens)
                                if q.degree(self.x) > 0]
         return self._crit[sel]
 
@@ -634,7 +387,7 @@ class MaxSum:
                 merged.append(c)
         for c in merged:
             c.lower, c.upper = _exact(c.lower, 0), _exact(c.upper, sp.oo)
-            c.value = _tidy_value(c.piece.subs(self.x, c.x_opt))
+            c.value = tidy_value(c.piece.subs(self.x, c.x_opt))
         return merged
 
     def _same_optimum(self, a, b):
@@ -676,7 +429,7 @@ class MaxSum:
         for a, b in zip([cell.lower] + inner, inner + [cell.upper]):
             sub = self._cell(a, b)
             if (sub.structure.pieces, sub.break_keys) != (st.pieces, cell.break_keys):
-                raise AssertionError(f"pattern changed inside a cell at {sub.sample}")
+                raise UndecidedError(f"pattern changed inside a cell at {sub.sample}")
             out.extend(self._optimum_in_cell(sub))
         return out
 
@@ -706,7 +459,7 @@ class MaxSum:
     def _value(self, cand, p0):
         f = self._piece_function(cand.piece)
         with mpmath.workdps(_DPS):
-            return f(cand.x0, _mp(p0)) if self.param is not None else f(cand.x0)
+            return f(cand.x0, to_mp(p0)) if self.param is not None else f(cand.x0)
 
     def _optimum_in_cell(self, cell):
         """Winners on the parts of a cell separated by equal candidate values."""
@@ -716,7 +469,7 @@ class MaxSum:
         best = min(vals)
         win = [k for k, v in enumerate(vals) if v - best < _SEP]
         if len(win) != 1:
-            raise AssertionError(f"several minimisers at the sample {p0}")
+            raise UndecidedError(f"several minimisers at the sample {p0}")
         w = win[0]
         lo = cell.lower.value if cell.lower else mpmath.mpf(0)
         hi = cell.upper.value if cell.upper else mpmath.inf
@@ -738,15 +491,15 @@ class MaxSum:
             num, den = sp.fraction(sp.together(cand.piece))
             res = sp.resultant(cand.poly.as_expr(), sp.expand(v * den - num), x)
             self._vfac[key] = [(q, sp.lambdify((v, P), q.as_expr(), modules="mpmath"))
-                               for q in _irreducible_factors(res, (v, P)) if q.degree(v) > 0]
+                               for q in irreducible_factors(res, (v, P)) if q.degree(v) > 0]
         hit = []
         with mpmath.workdps(_DPS):
             for q, fq in self._vfac[key]:
-                scale = 1 + abs(fq(val + 1, _mp(p0)))
-                if abs(fq(val, _mp(p0))) < _SEP * scale:
+                scale = 1 + abs(fq(val + 1, to_mp(p0)))
+                if abs(fq(val, to_mp(p0))) < _SEP * scale:
                     hit.append(q)
         if len(hit) != 1:
-            raise AssertionError("cannot identify the value polynomial of a candidate")
+            raise UndecidedError("cannot identify the value polynomial of a candidate")
         return hit[0]
 
     @cached_property

@@ -31,7 +31,7 @@ import sympy as sp
 from analytic._pl import PL, lower_envelope
 from analytic.symbols import K, b, beta, d
 
-__all__ = ["single_sample_forms", "tridiagonal_forms"]
+__all__ = ["single_sample_forms", "tridiagonal_forms", "tridiagonal_new_metric_forms"]
 
 
 # ---------------------------------------------------------------------------
@@ -271,6 +271,118 @@ def _same(f: PL, g: PL):
                     for x, y in zip(f.lines, g.lines)))
 
 
+# ---------------------------------------------------------------------------
+# the metrics of numeric.agreement / sensitivity / association / cem
+# ---------------------------------------------------------------------------
+def _weight(kind, k):
+    """Disagreement weight of cohen_kappa at class distance ``k >= 1``."""
+    return {"kappa": sp.Integer(1), "kappa_linear": k, "kappa_quadratic": k**2}[kind]
+
+
+def _tridiagonal_kappa(kind):
+    r"""Kappa of the tridiagonal matrix of ones for every integer K >= 2.
+
+    Row and column sums are :math:`R_i = 3 - [i = 1] - [i = K]` (the matrix is
+    symmetric).  With :math:`a_i = [i=1] + [i=K]` and :math:`w(k)` the weight
+    at distance k (:math:`w(0) = 0`),
+
+    .. math:: \sum_{i,j} w(|i-j|) R_i R_j = 9\,T - 6\,W + 2\,w(K-1),\quad
+              T = 2\sum_{k=1}^{K-1}(K-k)\,w(k),\quad W = 2\sum_{k=1}^{K-1} w(k)
+
+    (:math:`\sum_{i,j} w\,a_i a_j = 2w(K-1)`; :math:`\sum_{i,j} w\,a_i =`
+    the weights seen from class 1 plus from class K).  The observed
+    disagreement is :math:`\sum w\,n = 2(K-1)\,w(1)` (the off-diagonal
+    ones); the sums are evaluated by SymPy.
+    """
+    k = sp.Symbol("k", integer=True, positive=True)
+    w = _weight(kind, k)
+    T = 2 * sp.summation((K - k) * w, (k, 1, K - 1))
+    W = 2 * sp.summation(w, (k, 1, K - 1))
+    expected = 9 * T - 6 * W + 2 * w.subs(k, K - 1)
+    N = 3 * K - 2
+    observed = 2 * (K - 1) * w.subs(k, 1)
+    return sp.factor(sp.simplify(1 - N * observed / expected))
+
+
+def _row_metrics(rows, gaps):
+    r"""Within-one accuracy, MS, GM, CEM-ORD, tau_c and Somers' d of a band-1 matrix
+    described by row kinds (each row's pattern, its multiplicity) and the
+    gaps between consecutive rows, with equal row and column sums (a
+    symmetric matrix such as the tridiagonal one).
+
+    * within-one: every count of a band-1 matrix is within one class.
+    * MS, GM: the recall of a row kind is its diagonal count over its row sum.
+    * CEM-ORD (numeric.cem): for adjacent classes
+      :math:`|\mu_{r+1} - \mu_r| = (R_r + R_{r+1})/2`, so the closeness of
+      cell ``(u, u+1)`` is :math:`R_u + R_l/2` and of ``(l, l-1)`` is
+      :math:`R_l + R_u/2` (``u`` the upper, ``l`` the lower row of a gap);
+      a diagonal cell's is :math:`R_r/2`.
+    * tau_c and Somers' d: lemma -- in a band-1 matrix the only discordant
+      pairs are ``(g, g+1)`` with ``(g+1, g)``: a cell ``(i, j)`` and a cell
+      ``(i', j')`` with ``i' > i``, ``j' < j`` and ``|i - j|, |i' - j'| <= 1``
+      need ``i' - 1 <= j' < j <= i + 1 <= i'``, so ``i' = i + 1``,
+      ``j = i + 1``, ``j' = i``.  Then ``D`` is a sum over gaps, and
+      :math:`C = inom N2 - T_r - T_c + T_{rc} - D` with the pairs tied on
+      the row, on the column, and on both (the cell).
+    """
+    Rs = {r.name: sum(r.counts.values()) for r in rows}
+    N = sp.cancel(sum(r.mult * Rs[r.name] for r in rows))
+    out = {}
+    inband = sum(r.mult * sum(n for o, n in r.counts.items() if abs(o) <= 1) for r in rows)
+    out["within_one"] = sp.cancel(inband / N)
+    recalls = [(r.counts.get(0, 0) / Rs[r.name], r.mult) for r in rows]
+    out["ms"] = sp.Min(*[v for v, m in recalls])
+    out["gm"] = sp.powsimp(sp.Mul(*[v**m for v, m in recalls]) ** (1 / sp.cancel(
+        sum(m for _, m in recalls))))
+    L = lambda x: sp.log(x, 2)  # noqa: E731
+    num = sum(r.mult * r.counts.get(0, 0) * -L(Rs[r.name] / (2 * N)) for r in rows)
+    for u, l, mult in gaps:
+        row_u = next(r for r in rows if r.name == u)
+        row_l = next(r for r in rows if r.name == l)
+        num += mult * (row_u.counts.get(1, 0) * -L((Rs[u] + Rs[l] / 2) / N)
+                       + row_l.counts.get(-1, 0) * -L((Rs[l] + Rs[u] / 2) / N))
+    den = sum(r.mult * Rs[r.name] * -L(Rs[r.name] / (2 * N)) for r in rows)
+    out["cem"] = sp.simplify(num / den)
+    D = sum(mult * next(r for r in rows if r.name == u).counts.get(1, 0)
+            * next(r for r in rows if r.name == l).counts.get(-1, 0) for u, l, mult in gaps)
+    tied_row = sum(r.mult * Rs[r.name] * (Rs[r.name] - 1) / 2 for r in rows)
+    tied_cell = sum(r.mult * n * (n - 1) / 2 for r in rows for n in r.counts.values())
+    C = N * (N - 1) / 2 - 2 * tied_row + tied_cell - D  # column ties = row ties (symmetric)
+    m = sp.cancel(sum(r.mult for r in rows))  # every class observed
+    out["tau_c"] = sp.factor(sp.cancel(2 * m * (C - D) / (N**2 * (m - 1))))
+    out["somers_d"] = sp.factor(sp.cancel((C - D) / (N * (N - 1) / 2 - tied_row)))
+    return out
+
+
+def tridiagonal_new_metric_forms():
+    r"""Kappa (3 weightings), within-one accuracy, MS, GM, CEM-ORD, tau_c and Somers' d
+    of the K-class tridiagonal matrix of ones, for every integer K >= 2.
+
+    Derived symbolically: kappa from the row sums (:func:`_tridiagonal_kappa`),
+    the others from the row-kind description of :func:`_tridiagonal_description`
+    (:func:`_row_metrics`), K >= 3 and K = 2 separately, a ``Piecewise`` with
+    an ``Eq(K, 2)`` branch only where they differ.  Part of
+    :func:`tridiagonal_forms`.
+
+    Examples
+    --------
+    >>> f = tridiagonal_new_metric_forms()
+    >>> f["ms"], f["within_one"]
+    (Piecewise((1/2, Eq(K, 2)), (1/3, True)), 1)
+    """
+    gen = _row_metrics(*_tridiagonal_description(K))
+    two = _row_metrics(*_tridiagonal_description(sp.Integer(2)))
+    out = {}
+    for key in gen:
+        g = gen[key]
+        same = sp.simplify(sp.expand_log(g.subs(K, 2) - two[key], force=True)) == 0
+        out[key] = g if same else sp.Piecewise((two[key], sp.Eq(K, 2)), (g, True),
+                                                evaluate=False)
+    for kind in ("kappa", "kappa_linear", "kappa_quadratic"):
+        out[kind] = _tridiagonal_kappa(kind)
+    return out
+
+
 def tridiagonal_forms():
     r"""MER, MAE, UOC, A_UOC and OC of the K-class tridiagonal matrix of ones, and their limits.
 
@@ -298,7 +410,10 @@ def tridiagonal_forms():
         ``"a_uoc"``: in ``K``;
         ``"oc"``: :math:`OC_\beta^1` at :math:`\beta = b/(N(K-1))`
         (cardoso2011 §4's scaling), in ``K`` and :data:`analytic.b`;
-        ``"limits"``: the same keys, each form's limit as ``K -> oo``;
+        ``"kappa"``, ``"kappa_linear"``, ``"kappa_quadratic"``, ``"within_one"``,
+        ``"ms"``, ``"gm"``, ``"cem"``, ``"tau_c"``, ``"somers_d"``: the metrics
+        of :func:`tridiagonal_new_metric_forms`, in ``K``;
+        ``"limits"``: each form's limit as ``K -> oo`` (not GM and CEM-ORD);
         ``"method"``: how the forms were obtained.
 
     Examples
@@ -339,6 +454,11 @@ def tridiagonal_forms():
     limits["uoc"] = uoc_g.limit().piecewise(beta)
     limits["a_uoc"] = sp.limit(a_g, K, sp.oo)
     limits["oc"] = oc_b_g.limit().piecewise(b)
+    new = tridiagonal_new_metric_forms()
+    forms.update(new)
+    for key in ("kappa", "kappa_linear", "kappa_quadratic", "tau_c", "somers_d", "ms"):
+        limits[key] = sp.limit(new[key].args[-1][0] if isinstance(new[key], sp.Piecewise)
+                               else new[key], K, sp.oo)
     forms["limits"] = limits
     forms["method"] = (
         "symbolic for every integer K >= 2: weights of cardoso2011 eq. 7 / silva2018 eq. 28 "

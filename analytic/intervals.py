@@ -35,6 +35,7 @@ import sympy as sp
 
 from analytic._sweep import MaxSum
 from analytic.symbols import L, x
+from numeric.parsing import parse_number
 
 __all__ = [
     "interval_tc_max_symbolic", "optimal_last_length_piecewise",
@@ -48,8 +49,8 @@ __all__ = [
 # ---------------------------------------------------------------------------
 def _counts(class_counts):
     try:
-        n = [sp.sympify(c) for c in class_counts]
-    except (TypeError, sp.SympifyError):
+        n = [parse_number(c, what="class count") for c in class_counts]
+    except TypeError:
         raise ValueError("class_counts must be a sequence of positive numbers or symbols") from None
     if len(n) < 2:
         raise ValueError(f"class_counts must hold at least 2 classes, got {len(n)}")
@@ -61,8 +62,8 @@ def _counts(class_counts):
 
 def _lengths(lengths, r):
     try:
-        ls = [sp.sympify(v) for v in lengths]
-    except (TypeError, sp.SympifyError):
+        ls = [parse_number(v, what="length") for v in lengths]
+    except TypeError:
         raise ValueError("lengths must be a sequence of positive numbers or expressions") from None
     if len(ls) != r:
         raise ValueError(f"lengths has {len(ls)} entries but there are {r} classes")
@@ -295,7 +296,7 @@ def _first_lengths(n, lengths):
         if len(n) != 3:
             raise ValueError("give lengths= (the first r-1 lengths) when r != 3")
         lengths = (1, L)
-    ls = [sp.sympify(v) for v in lengths]
+    ls = [parse_number(v, what="length") for v in lengths]
     if len(ls) != len(n) - 1:
         raise ValueError(f"lengths must hold the first r-1 = {len(n) - 1} lengths, got {len(ls)}")
     free = set().union(*[v.free_symbols for v in ls])

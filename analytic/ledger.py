@@ -17,10 +17,12 @@ Registering a claim
 Fields of every entry (the JSON schema of ``ordinal-verify --json``):
 
 ``id``
-    ``<key>:<item>`` with the keys of ``shared/seeds/INDEX.md``, e.g.
-    ``silva2018:table1:B:oc1`` or ``binotto2024:prop6``.
+    ``<key>:<item>``, e.g. ``silva2018:table1:B:oc1`` or ``binotto2024:prop6``.
+    The keys of ``shared/seeds/INDEX.md`` (:data:`SEEDS`) name the five
+    sources; any other key (``audit``, ``mine``, ...) is a user key.
 ``source``
-    The seed file and the location (section, equation, table).
+    The seed file and the location (section, equation, table), or, for a
+    user key, a text naming the source (a paper, a script, the auditor).
 ``statement``
     The claim, in one line.
 ``method``
@@ -39,6 +41,24 @@ Fields of every entry (the JSON schema of ``ordinal-verify --json``):
 ``expect`` is the verdict recorded when the claim was last reviewed; the test
 suite asserts that every run still returns it, so a verdict that changes
 fails CI.
+
+Claims of your own
+------------------
+Any key is accepted when ``source`` is a text (a seed key's tuple form
+``(key, where)`` keeps the seed-file mapping).  Put the claims in a module
+(or a folder of modules) and run ``ordinal-verify --claims my_claims.py``:
+
+>>> import numeric
+>>> from analytic.generators import exhaustive
+>>> @claim("mine:mae-le-mse", source="my notes, 2025", expect="verified",
+...        statement="MAE <= MSE on every 3x3 matrix with 4 samples",
+...        method="exhaustive, exact", register=False)
+... def _mine():
+...     bad = [m for m in exhaustive(3, 4)
+...            if numeric.mae(m, arithmetic="exact") > numeric.mse(m, arithmetic="exact")]
+...     return Outcome("refuted" if bad else "verified", f"{len(bad)} counterexamples")
+>>> _mine()
+Outcome(verdict='verified', evidence='0 counterexamples', closed_form=None)
 """
 
 from __future__ import annotations
@@ -50,7 +70,7 @@ from typing import Callable, Iterable
 
 __all__ = [
     "VERDICTS", "SEEDS", "Claim", "Outcome", "Entry", "claim", "register",
-    "claims", "run", "cell_outcome", "source",
+    "claims", "run", "cell_outcome", "source", "load_claims", "mismatches",
 ]
 
 VERDICTS = ("verified", "refuted", "not reproduced", "convention")
@@ -116,10 +136,21 @@ def source(key: str, where: str) -> str:
 
 def register(id: str, *, source: str | tuple, statement: str, method: str,
              check: Callable[[], Outcome], expect: str, _into=None) -> Claim:
-    """Add a claim to the registry (ids are unique; ``expect`` is a verdict)."""
-    key = id.split(":", 1)[0]
+    """Add a claim to the registry (ids are unique; ``expect`` is a verdict).
+
+    ``id`` is ``<key>:<item>``.  A seed key (:data:`SEEDS`) takes ``source``
+    as ``(key, where)`` or text; any other key needs ``source`` as a
+    non-empty text naming where the claim comes from.
+    """
+    key, sep, item = id.partition(":")
+    if not (key and sep and item):
+        raise ValueError(f"claim id {id!r} must be <key>:<item>")
     if key not in SEEDS:
-        raise ValueError(f"claim id {id!r} must start with a source key of INDEX.md")
+        if isinstance(source, tuple):
+            raise ValueError(f"claim id {id!r} must start with a source key of INDEX.md "
+                             f"to take a (key, where) source; give a user key's source as text")
+        if not (isinstance(source, str) and source.strip()):
+            raise ValueError(f"claim {id!r}: a user key needs a source text")
     if expect not in VERDICTS:
         raise ValueError(f"expect must be one of {VERDICTS}, got {expect!r}")
     if isinstance(source, tuple):
@@ -155,16 +186,74 @@ def _load_all():
 
 
 def claims(prefix: str | None = None) -> list[Claim]:
-    """All registered claims (loading :mod:`analytic.claims`), in id order."""
+    """All registered claims (loading :mod:`analytic.claims`), in id order;
+    claims of files loaded by :func:`load_claims` are not among them."""
     _load_all()
-    out = [c for k, c in sorted(_REGISTRY.items()) if prefix is None or k.startswith(prefix)]
+    user = {k for ids in _LOADED.values() for k in ids}
+    out = [c for k, c in sorted(_REGISTRY.items())
+           if k not in user and (prefix is None or k.startswith(prefix))]
     return out
 
 
-def run(prefix: str | None = None, progress: Callable[[int, int, str], None] | None = None
-        ) -> list[Entry]:
-    """Run the checks; returns one :class:`Entry` per claim."""
-    todo = claims(prefix)
+def load_claims(path) -> list[Claim]:
+    """Import a user's claims module (``.py`` file) or every ``*.py`` of a folder
+    (sorted, names starting with ``_`` skipped); returns the claims they
+    registered, in id order.
+
+    Raises ``ValueError`` naming the path when it is missing, not Python,
+    or registers no claim.
+    """
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    p = Path(path)
+    if p.is_dir():
+        files = sorted(f for f in p.glob("*.py") if not f.name.startswith("_"))
+    elif p.is_file() and p.suffix == ".py":
+        files = [p]
+    else:
+        raise ValueError(f"{path}: not a .py file or a folder of them")
+    out = []
+    for f in files:
+        key = str(f.resolve())
+        if key not in _LOADED:  # a file is imported once; its claims are remembered
+            before = set(_REGISTRY)
+            name = f"ordinal_verify_user_claims_{len(_LOADED)}_{f.stem}"
+            spec = importlib.util.spec_from_file_location(name, f)
+            mod = importlib.util.module_from_spec(spec)
+            sys.modules[name] = mod
+            try:
+                spec.loader.exec_module(mod)
+            except Exception:
+                del sys.modules[name]
+                for k in set(_REGISTRY) - before:  # a half-imported module leaves nothing
+                    del _REGISTRY[k]
+                raise
+            _LOADED[key] = sorted(set(_REGISTRY) - before)
+        out += _LOADED[key]
+    if not out:
+        raise ValueError(f"{path}: registers no claim")
+    return [_REGISTRY[k] for k in sorted(out)]
+
+
+#: resolved path of a user's claims file -> the ids it registered
+_LOADED: dict[str, list[str]] = {}
+
+
+def mismatches(entries: Iterable[Entry], todo: Iterable[Claim]) -> list[str]:
+    """``"<id>: verdict V, expected E"`` for each entry whose verdict is not its claim's ``expect``."""
+    expect = {c.id: c.expect for c in todo}
+    return [f"{e.id}: verdict {e.verdict}, expected {expect[e.id]}"
+            for e in entries if e.id in expect and e.verdict != expect[e.id]]
+
+
+def run(prefix: str | None = None, progress: Callable[[int, int, str], None] | None = None,
+        *, only: Iterable[Claim] | None = None) -> list[Entry]:
+    """Run the checks (every registered claim, those whose id starts with
+    ``prefix``, or the claims ``only``); returns one :class:`Entry` per claim."""
+    todo = claims(prefix) if only is None else [
+        c for c in only if prefix is None or c.id.startswith(prefix)]
     entries = []
     for i, c in enumerate(todo):
         if progress is not None:

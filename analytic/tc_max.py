@@ -29,6 +29,7 @@ import sympy as sp
 
 from analytic.intervals import _max_form
 from analytic.symbols import r
+from numeric.parsing import parse_number
 
 __all__ = [
     "tc_max_symbolic", "tc_max_balanced", "derive_tc_max_balanced", "BalancedDerivation",
@@ -62,7 +63,7 @@ def tc_max_symbolic(class_counts):
     >>> tc_max_symbolic([5, 5, 5])           # binotto2024 Prop. 3, r = 3
     10/3
     """
-    n = [sp.sympify(c) for c in class_counts]
+    n = [parse_number(c, what="class count") for c in class_counts]
     if not n:
         raise ValueError("class_counts must hold at least one class")
     for c in n:

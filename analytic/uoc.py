@@ -7,16 +7,79 @@ The envelope is found by the exact parametric search of
 :func:`numeric.path_envelope` (``arithmetic="exact"``); here it is turned into
 an ordered SymPy ``Piecewise`` in :data:`analytic.beta` and integrated exactly
 (silva2018 eq. 23).
+
+Families: the three functions also take a matrix whose counts are
+polynomials in one integer symbol ``n`` (e.g. ``[[n, 1], [0, n]]``).  The
+lines of all monotone paths are then rational functions of ``n``
+(:func:`analytic.metric_thresholds.path_lines`), and their envelope is
+decided for every integer ``n`` from a threshold ``m``
+(:func:`analytic._pl.lower_envelope`, :func:`analytic.families.settle`);
+each value ``n0 <= n < m`` is computed on the substituted matrix.  The result
+is a ``Piecewise`` in ``n`` (conditions ``Eq(n, k)`` and ``n >= m``) of
+``Piecewise`` in beta.  Only ``gamma = 1`` (the weights are then rational
+in ``n``), only one symbol, and only ``K <= MAX_FAMILY_K`` (every one of the
+Delannoy-many paths is listed); anything else raises ``NotImplementedError``.
 """
 
 from __future__ import annotations
 
+import numpy as np
 import sympy as sp
 
 import numeric
+from analytic._pl import lower_envelope
+from analytic.families import family_parameter, settle, split_by_parameter, support_threshold
+from analytic.metric_thresholds import path_lines
 from analytic.symbols import beta
 
-__all__ = ["uoc_piecewise", "oc_piecewise", "a_uoc", "envelope_piecewise"]
+__all__ = ["uoc_piecewise", "oc_piecewise", "a_uoc", "envelope_piecewise", "MAX_FAMILY_K"]
+
+#: largest K of a symbolic family: all D(K) monotone paths are listed (D(6) = 1683)
+MAX_FAMILY_K = 6
+
+
+def _symbolic(cm):
+    """The matrix as SymPy objects if some count holds a free symbol, else ``None``."""
+    try:
+        a = np.asarray(cm, dtype=object)
+    except ValueError:
+        return None
+    if a.ndim != 2 or not any(isinstance(v, sp.Basic) and v.free_symbols
+                              for v in a.reshape(-1).tolist()):
+        return None
+    return np.vectorize(sp.sympify, otypes=[object])(a)
+
+
+def _family_index(a, metric, gamma, n0, integrate):
+    """The index of a one-parameter family: ``Piecewise`` in ``n`` (see the module docstring)."""
+    syms = set().union(*(v.free_symbols for v in a.reshape(-1)))
+    if len(syms) > 1:
+        raise NotImplementedError(
+            f"{metric.upper()} of a matrix with several symbols ({sorted(map(str, syms))}): "
+            "only one-parameter families are supported (the envelope's shape is decided "
+            "for all integers of one parameter)")
+    if gamma != 1:
+        raise NotImplementedError("symbolic counts need gamma = 1 (for other gamma the "
+                                  "weights are not rational functions of the parameter)")
+    if a.shape[0] != a.shape[1] or a.shape[0] > MAX_FAMILY_K:
+        raise NotImplementedError(f"symbolic counts: square matrices with K <= {MAX_FAMILY_K} "
+                                  f"only, got shape {a.shape}")
+    n, n0 = family_parameter(a, n0)
+    lines = path_lines(a.tolist(), metric, 1)
+
+    def general(m):
+        f = lower_envelope(lines, n, m)
+        return f.integral(0, 1) if integrate else f.piecewise(beta)
+
+    m, value = settle(general, n, support_threshold(a, n, n0))
+
+    def special(k):
+        sub = np.vectorize(lambda v: int(v.subs(n, k)), otypes=[np.int64])(a)
+        if integrate:
+            return numeric.a_uoc(sub, arithmetic="exact")
+        return envelope_piecewise(numeric.path_envelope(sub, metric=metric))
+
+    return split_by_parameter(n, n0, m, special, value)
 
 
 def envelope_piecewise(env, var=beta):
@@ -45,7 +108,7 @@ def envelope_piecewise(env, var=beta):
     return sp.Piecewise(*branches, evaluate=False)
 
 
-def uoc_piecewise(cm, *, gamma=1):
+def uoc_piecewise(cm, *, gamma=1, n0=None):
     r"""Exact :math:`UOC_\beta^\gamma` of a matrix as a ``Piecewise`` in ``beta``.
 
     .. math:: UOC_\beta^\gamma = \min_{\text{path}}\Big\{1 -
@@ -60,24 +123,47 @@ def uoc_piecewise(cm, *, gamma=1):
     Parameters
     ----------
     cm : array_like, shape (K, K)
-        Counts, ``cm[i, j]``: true class ``i`` predicted as ``j``.
+        Counts, ``cm[i, j]``: true class ``i`` predicted as ``j``; or
+        polynomials in one integer symbol ``n`` (a family, see the module
+        docstring).
     gamma : number, default 1
+    n0 : int, optional
+        For a family: its first value (default from the assumptions of ``n``).
 
     Returns
     -------
     sympy.Piecewise
         In :data:`analytic.beta`; branches ordered by beta, the last
-        ``(..., True)``; values in ``[0, 1]``.
+        ``(..., True)``; values in ``[0, 1]``.  For a family, a
+        ``Piecewise`` in ``n`` of those.
+
+    Raises
+    ------
+    NotImplementedError
+        For a family with several symbols, ``gamma != 1`` or ``K > MAX_FAMILY_K``.
 
     Examples
     --------
     >>> uoc_piecewise([[0, 4, 0, 0], [0, 0, 6, 0], [0, 0, 5, 0], [0, 0, 0, 3]])
     Piecewise((beta/2 + 1/3, beta < 2/3), (2/3, True))
+
+    A family: ``n`` samples of class 1 predicted as class 2.  The symbolic
+    envelope holds from ``n = 2``; ``n = 1`` has its own shape.
+
+    >>> n = sp.Symbol("n", integer=True, positive=True)
+    >>> uoc_piecewise([[1, n], [2, 1]])
+    Piecewise((Piecewise((beta/3 + 10/19, beta < 12/19), (14/19, True)), Eq(n, 1)),
+              (Piecewise((beta*n/(2*(n + 1)) + (7*n + 4)/(11*n + 8),
+                          beta < 6*(n + 1)/(11*n + 8)),
+                         (2*(5*n + 2)/(11*n + 8), True)), n >= 2))
     """
+    a = _symbolic(cm)
+    if a is not None:
+        return _family_index(a, "uoc", gamma, n0, integrate=False)
     return envelope_piecewise(numeric.path_envelope(cm, metric="uoc", gamma=gamma))
 
 
-def oc_piecewise(cm, *, gamma=1):
+def oc_piecewise(cm, *, gamma=1, n0=None):
     r"""Exact :math:`OC_\beta^\gamma` of a matrix as a ``Piecewise`` in ``beta``.
 
     .. math:: OC_\beta^\gamma = \min_{\text{path}}\Big\{1 -
@@ -86,16 +172,23 @@ def oc_piecewise(cm, *, gamma=1):
               M = \Big(\sum_{r,c} n_{r,c}|r-c|^\gamma\Big)^{1/\gamma}
 
     cardoso2011 eq. 7 (silva2018 eq. 11), valid for every :math:`\beta \ge 0`.
+    ``cm`` may be a one-parameter family, as in :func:`uoc_piecewise`.
 
     Examples
     --------
     >>> oc_piecewise([[2, 1], [0, 1]])
     Piecewise((beta + 1/5, beta < 1/5), (2/5, True))
+    >>> n = sp.Symbol("n", integer=True, positive=True)
+    >>> oc_piecewise([[n, 1], [0, 1]])
+    Piecewise((beta + 1/(n + 3), beta < 1/(n + 3)), (2/(n + 3), True))
     """
+    a = _symbolic(cm)
+    if a is not None:
+        return _family_index(a, "oc", gamma, n0, integrate=False)
     return envelope_piecewise(numeric.path_envelope(cm, metric="oc", gamma=gamma))
 
 
-def a_uoc(cm):
+def a_uoc(cm, *, n0=None):
     r"""Exact :math:`A_{UOC} = \int_0^1 UOC_\beta^1\,d\beta` of a matrix.
 
     .. math:: A_{UOC} = \sum_i \Big[a_i\beta + \tfrac{s_i}{2}\beta^2
@@ -105,11 +198,20 @@ def a_uoc(cm):
     taken piece by piece over the exact envelope -- which is what
     :func:`numeric.a_uoc` does in ``"exact"`` arithmetic, so this is that
     function (the tests compare it with SymPy's own integral of the
-    ``Piecewise``).  A rational number.
+    ``Piecewise``).  A rational number.  For a one-parameter family (see
+    :func:`uoc_piecewise`) the integral of the envelope decided for all
+    ``n >= m``: a rational function of ``n``, in a ``Piecewise`` with the
+    values below ``m``.
 
     Examples
     --------
     >>> a_uoc([[0, 4, 0, 0], [0, 0, 6, 0], [0, 0, 5, 0], [0, 0, 0, 3]])
     5/9
+    >>> n = sp.Symbol("n", integer=True, positive=True)
+    >>> a_uoc([[1, n], [2, 1]])
+    Piecewise((242/361, Eq(n, 1)), ((101*n**2 + 115*n + 32)/(11*n + 8)**2, n >= 2))
     """
+    a = _symbolic(cm)
+    if a is not None:
+        return _family_index(a, "uoc", 1, n0, integrate=True)
     return numeric.a_uoc(cm, arithmetic="exact")

@@ -15,6 +15,8 @@ against it and to check that both give the same numbers.
   with its two inner sums done by numpy (O(K^4) work, K^2 Python steps).
 * :func:`tc_max_linprog` -- george2016 eq. 6, the maximum total cost as a
   linear programme solved by ``scipy.optimize.linprog``.
+* :func:`a_uoc_exact_fractions` -- exact A_UOC by the parametric search in
+  Python Fractions (the arithmetic of our previous implementation).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ __all__ = [
     "r_int_literal",
     "r_int_literal_numpy",
     "tc_max_linprog",
+    "a_uoc_exact_fractions",
 ]
 
 
@@ -209,3 +212,67 @@ def tc_max_linprog(class_counts):
     if res.status != 0:  # pragma: no cover - a feasible, bounded LP
         raise RuntimeError(f"linprog failed: {res.message}")
     return -res.fun
+
+
+def a_uoc_exact_fractions(cm):
+    """Exact A_UOC (silva2018 eqs. 23, 28) by the parametric search over Fractions.
+
+    The previous implementation's arithmetic, kept as the peer of the integer
+    search of :mod:`numeric.paths`: weights ``b = (n / N_r) / (K' + M')`` and
+    ``q = (n / N_r) |r - c| / K'`` as :class:`fractions.Fraction`, one DP per
+    beta (cardoso2011 §3.4, ties: diagonal, above, left), Eisner-Severance
+    refinement on ``[0, 1]``, the integral summed exactly over the pieces.
+    """
+    from fractions import Fraction
+
+    cm = np.asarray(cm)
+    K = cm.shape[0]
+    rows = cm.sum(axis=1)
+    Kp = int((rows > 0).sum())
+    prob = [[Fraction(int(cm[r, c]), int(rows[r])) if rows[r] else Fraction(0) for c in range(K)]
+            for r in range(K)]
+    M = sum(prob[r][c] * abs(r - c) for r in range(K) for c in range(K))
+    D = Kp + M
+    b = [[p / D for p in row] for row in prob]
+    q = [[prob[r][c] * abs(r - c) / Kp for c in range(K)] for r in range(K)]
+
+    def line_at(beta):
+        W = [[None] * K for _ in range(K)]
+        S = [[None] * K for _ in range(K)]
+        for r in range(K):
+            for c in range(K):
+                w = beta * q[r][c] - b[r][c]
+                if r == 0 and c == 0:
+                    W[0][0], S[0][0] = 1 + w, q[0][0]
+                    continue
+                cands = []
+                if r and c:
+                    cands.append((W[r - 1][c - 1], S[r - 1][c - 1]))
+                if r:
+                    cands.append((W[r - 1][c], S[r - 1][c]))
+                if c:
+                    cands.append((W[r][c - 1], S[r][c - 1]))
+                v, s = cands[0]
+                for cv, cs in cands[1:]:
+                    if cv < v:
+                        v, s = cv, cs
+                W[r][c], S[r][c] = v + w, s + q[r][c]
+        v, s = W[K - 1][K - 1], S[K - 1][K - 1]
+        return v - s * beta, s
+
+    total = Fraction(0)
+    stack = [(Fraction(0), Fraction(1), line_at(Fraction(0)), line_at(Fraction(1)))]
+    while stack:
+        lo, hi, (a0, s0), (a1, s1) = stack.pop()
+        if s0 == s1 or lo == hi:
+            total += a0 * (hi - lo) + s0 * (hi * hi - lo * lo) / 2
+            continue
+        x = min(max((a1 - a0) / (s0 - s1), lo), hi)
+        a, s = line_at(x)
+        if a + s * x >= a0 + s0 * x:
+            total += a0 * (x - lo) + s0 * (x * x - lo * lo) / 2
+            total += a1 * (hi - x) + s1 * (hi * hi - x * x) / 2
+        else:
+            stack.append((lo, x, (a0, s0), (a, s)))
+            stack.append((x, hi, (a, s), (a1, s1)))
+    return total

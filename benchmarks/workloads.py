@@ -18,7 +18,8 @@ import time
 import numpy as np
 
 from . import baselines
-from .runner import Config, Row, Timing, compare, time_one
+from .compare_workload import w12_compare
+from .timing import Config, Row, Timing, compare, fmt_seconds, time_one
 
 __all__ = ["WORKLOADS"]
 
@@ -103,7 +104,6 @@ def w2_rank(cfg: Config):
 
 
 def _fmt(t):
-    from .runner import fmt_seconds
 
     return fmt_seconds(t)
 
@@ -388,6 +388,76 @@ def _run_measured(cmd):
     return wall, proc.returncode, peak_kib, chunks.get("out", "")
 
 
+
+# ---------------------------------------------------------------------------
+# 10. exact A_UOC in integers vs the Fraction search; float A_UOC on stacks
+# ---------------------------------------------------------------------------
+def w10_auoc_exact_growth(cfg: Config):
+    from numeric import a_uoc
+
+    ks = (6, 12) if cfg.quick else (30, 60, 120)
+    rows, ts = [], []
+    for K in ks:
+        rng = np.random.default_rng(cfg.seed + 100 + K)
+        cm = rng.integers(0, 100, (K, K))
+        (t_ours, exact), (t_peer, ref) = compare(
+            lambda: a_uoc(cm, arithmetic="exact"),
+            lambda: baselines.a_uoc_exact_fractions(cm),
+            repeats=cfg.repeats, peer_repeats=1 if K >= 60 else 3, budget=cfg.budget,
+        )
+        ts.append(t_ours.median)
+        ok = int(exact.p) == ref.numerator and int(exact.q) == ref.denominator
+        target = {30: "< 60 ms", 120: "< 3 s"}.get(K, "— (report)")
+        met = None if cfg.quick or K not in (30, 120) else t_ours.median < (0.06 if K == 30 else 3.0)
+        rows.append(Row(
+            "10 a_uoc exact", f"random {K}x{K}, counts 0..99", t_ours,
+            "the same search in Python Fractions (our previous arithmetic)", t_peer,
+            target=target, target_met=met, agree=ok,
+            check="identical rationals" if ok else "rationals differ",
+        ))
+    a = _slope(ks, ts)
+    rows.append(Row(
+        "10 a_uoc exact growth", "K = " + ", ".join(map(str, ks)), None, "", None,
+        note=f"fitted time ∝ K^a: a = {a:.2f}",
+    ))
+    return rows
+
+
+def w11_auoc_float_stack(cfg: Config):
+    import tracemalloc
+
+    from numeric import a_uoc
+
+    rows = []
+    for B, K, limit in (((2000, 5, None), (100, 20, None)) if cfg.quick
+                        else ((10**6, 5, 3.0), (10**4, 20, 1.0))):
+        rng = np.random.default_rng(cfg.seed + 110 + K)
+        S = rng.integers(0, 20, (B, K, K))
+        S[S.sum(axis=(1, 2)) == 0, 0, 0] = 1
+        sub = min(B, 2000 if K == 5 else 200)  # the per-matrix loop on a subset
+        (t_ours, v), (t_loop, ref) = compare(
+            lambda: a_uoc(S),
+            lambda: np.array([a_uoc(S[i]) for i in range(sub)]),
+            repeats=3, peer_repeats=1 if not cfg.quick else 2, budget=cfg.budget,
+        )
+        d = _max_abs(v[:sub], ref)
+        peer = Timing(t_loop.median * B / sub, t_loop.runs, t_loop.times)
+        tracemalloc.start()
+        a_uoc(S)
+        peak = tracemalloc.get_traced_memory()[1] / 2**20
+        tracemalloc.stop()
+        met = None if limit is None else bool(t_ours.median < limit and (K != 5 or peak < 500))
+        rows.append(Row(
+            "11 a_uoc float stack", f"stack of {_sci(B)} random {K}x{K}", t_ours,
+            f"our `a_uoc` per matrix in a Python loop ({sub} matrices, × {B // sub})", peer,
+            target=("< 3 s and < 500 MiB" if K == 5 else "< 1 s") if limit else "— (quick)",
+            target_met=met, agree=d <= 1e-12,
+            check=f"max |diff| = {d:.1e}",
+            note=f"{B / t_ours.median:,.0f} matrices/s; peak traced memory {peak:.0f} MiB "
+                 f"beyond the input",
+        ))
+    return rows
+
 WORKLOADS = {
     1: ("confusion_matrix vs np.bincount", w1_confusion),
     2: ("tau_b and R_s vs scipy.stats", w2_rank),
@@ -398,4 +468,7 @@ WORKLOADS = {
     7: ("r_int O(K^2) vs the literal O(K^4) sum", w7_rint),
     8: ("the claims ledger", w8_ledger),
     9: ("executing the teaching notebooks", w9_notebooks),
+    10: ("exact a_uoc: integers vs Fractions, growth in K", w10_auoc_exact_growth),
+    11: ("float a_uoc on stacks vs a per-matrix loop", w11_auoc_float_stack),
+    12: ("compare: paired bootstrap of every metric", w12_compare),
 }

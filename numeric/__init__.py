@@ -7,12 +7,12 @@ ordinal order.  Every metric takes ``arithmetic="float" | "exact" | "mp"``.
 
 from ._arith import get_arithmetic
 from .classical import amae, macro_rmse, mae, mer, mmae, mse, rmse
-from .confusion import confusion_matrix
+from .confusion import LabelWarning, confusion_matrix
 from .paths import Envelope, a_uoc, oc, path_envelope, uoc
 from .ranking import kendall_tau_b, r_int, spearman_rs
 
 __all__ = [
-    "confusion_matrix",
+    "confusion_matrix", "LabelWarning",
     "mer", "mae", "mse", "rmse", "amae", "mmae", "macro_rmse",
     "spearman_rs", "kendall_tau_b", "r_int",
     "oc", "uoc", "a_uoc", "path_envelope", "Envelope",
@@ -21,10 +21,27 @@ __all__ = [
 
 # cost-based family (binotto2024, george2016)
 from .cost import cost_matrix, george_d, george_tiebreak, stc, tc, tc_max, tc_max_matrix
-from .intervals import (
-    OptimalLength, Piece, hausdorff_distances, interval_cost_matrix, interval_stc,
-    interval_tc, interval_tc_max, last_length_pieces, optimal_last_length,
-)
+
+# numeric.intervals (binotto2024's interval classes) needs SymPy at import:
+# its names are loaded on first access, so ``import numeric`` stays SymPy-free.
+_LAZY = {name: "intervals" for name in (
+    "OptimalLength", "Piece", "hausdorff_distances", "interval_cost_matrix", "interval_stc",
+    "interval_tc", "interval_tc_max", "last_length_pieces", "optimal_last_length",
+)}
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
 
 __all__ += [
     "cost_matrix", "tc", "tc_max", "tc_max_matrix", "stc", "george_d", "george_tiebreak",
@@ -36,3 +53,24 @@ __all__ += [
 from .paths import optimal_path
 
 __all__ += ["optimal_path"]
+
+# metrics people use beyond the sources (issue 12): agreement, per-class hit rates,
+# pair-count association, CEM-ORD, and the ranked probability score
+from .agreement import cohen_kappa
+from .association import kendall_tau_c, somers_d
+from .cem import cem_ord
+from .probabilistic import ranked_probability_score
+from .sensitivity import geometric_mean_sensitivity, minimum_sensitivity, within_one_accuracy
+
+__all__ += ["cohen_kappa", "within_one_accuracy", "minimum_sensitivity",
+            "geometric_mean_sensitivity", "somers_d", "kendall_tau_c", "cem_ord",
+            "ranked_probability_score"]
+
+# the researcher's workflow: every metric of a matrix, two classifiers
+# compared with paired-bootstrap intervals, the UOC figure (matplotlib, lazily)
+from .compare import Comparison, MetricComparison, UndefinedResampleWarning, compare
+from .plot import plot_uoc
+from .report import MetricValue, Report, report
+
+__all__ += ["report", "Report", "MetricValue", "compare", "Comparison", "MetricComparison",
+            "UndefinedResampleWarning", "plot_uoc"]

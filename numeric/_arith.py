@@ -1,8 +1,9 @@
 """Arithmetic contexts: every formula is written once over a chosen arithmetic.
 
 A formula in :mod:`numeric` manipulates numpy arrays with ``+ - * /``,
-``sum``, ``cumsum``, ``argmin`` and the context's own :meth:`Arithmetic.sqrt`
-and :meth:`Arithmetic.power`.  The context decides what the array elements are:
+``sum``, ``cumsum``, ``argmin`` and the context's own :meth:`Arithmetic.sqrt`,
+:meth:`Arithmetic.power` and :meth:`Arithmetic.log2`.  The context decides
+what the array elements are:
 
 ``"float"``
     ``numpy.float64``; the formula is vectorised over any stack ``(..., K, K)``.
@@ -18,14 +19,61 @@ one algorithm, several number systems.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from numbers import Integral, Rational as _RationalABC
 
+import sys
+
 import mpmath
 import numpy as np
-import sympy
 
-__all__ = ["Arithmetic", "get_arithmetic", "ARITHMETICS"]
+
+def _sympy():
+    """SymPy, imported on first use: the float arithmetic never needs it."""
+    import sympy
+
+    if not _patched:
+        patch_factor_cache(sympy)
+    return sympy
+
+
+_patched = []
+
+
+def patch_factor_cache(sympy) -> bool:
+    """Work around sympy/sympy#28621 (SymPy 1.14.0): ``sqrt`` of some integers
+    near 10^30 raises ``ValueError: ... is not a prime factor`` because
+    ``factorint(n, limit=...)`` hands a composite cofactor to its factor cache.
+
+    The cache only remembers a prime factor of ``n``; the patched ``add``
+    skips what is not one (nothing is cached for it, every result is
+    unchanged).  Applied once, only to the affected releases (the fix,
+    sympy#28624, is not in 1.14.0).  Returns whether it patched.
+    """
+    _patched.append(True)
+    cache_type = getattr(getattr(sympy.ntheory, "factor_", None), "FactorCache", None)
+    if cache_type is None or not sympy.__version__.startswith("1.14."):
+        return False
+    if getattr(cache_type.add, "skips_composites", False):  # patched already
+        return True
+    isprime = sympy.ntheory.isprime
+    original = cache_type.add
+
+    def add(self, n, factors):
+        original(self, n, [p for p in factors if isprime(p)])
+
+    add.skips_composites = True
+    cache_type.add = add
+    return True
+
+
+def _is_sympy(x):
+    """True for a SymPy object (without importing SymPy: none exists before it is)."""
+    mod = sys.modules.get("sympy")
+    return mod is not None and isinstance(x, mod.Basic)
+
+__all__ = ["Arithmetic", "get_arithmetic", "ARITHMETICS", "FRACTION"]
 
 
 class Arithmetic:
@@ -64,6 +112,10 @@ class Arithmetic:
     def power(self, a, p):  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def log2(self, a):  # pragma: no cover - abstract
+        """Base-2 logarithm, elementwise (exact: SymPy ``log(x, 2)``, unevaluated)."""
+        raise NotImplementedError
+
     @property
     def inf(self):  # pragma: no cover - abstract
         raise NotImplementedError
@@ -71,6 +123,10 @@ class Arithmetic:
     def tolerance(self, scale=1):
         """Absolute slack allowed when comparing two computed values."""
         return 0
+
+    def divide(self, a, b):
+        """Elementwise quotient ``a / b`` in this number system."""
+        return a / b
 
     def __repr__(self):
         return f"<Arithmetic {self.name!r}>"
@@ -84,8 +140,8 @@ class _Float(Arithmetic):
     name = "float"
 
     def number(self, x):
-        if isinstance(x, sympy.Basic):
-            return float(sympy.N(x, 17))
+        if _is_sympy(x):
+            return float(_sympy().N(x, 17))
         if isinstance(x, (mpmath.mpf,)):
             return float(x)
         return float(x)
@@ -102,6 +158,9 @@ class _Float(Arithmetic):
     def power(self, a, p):
         return np.power(a, float(p))
 
+    def log2(self, a):
+        return np.log2(a)
+
     @property
     def inf(self):
         return np.inf
@@ -115,6 +174,7 @@ class _Exact(Arithmetic):
     exact = True
 
     def number(self, x):
+        sympy = _sympy()
         if isinstance(x, sympy.Basic):
             return x
         if isinstance(x, (bool, np.bool_)):
@@ -131,20 +191,23 @@ class _Exact(Arithmetic):
                 raise ValueError(f"cannot convert {x} to an exact number")
             sign, man, exp, _ = x._mpf_
             return (-1) ** sign * sympy.Integer(int(man)) * sympy.Integer(2) ** int(exp)
-        if isinstance(x, str):
-            return sympy.Rational(x)
-        return sympy.sympify(x)
+        from .parsing import parse_number  # no eval of a user string (issue 10)
+
+        return parse_number(x, what="number", symbols=False)
 
     def sqrt(self, a):
-        return _map(sympy.sqrt, a)
+        return _map(_sympy().sqrt, a)
 
     def power(self, a, p):
         p = self.number(p)
         return _map(lambda v: v**p, a)
 
+    def log2(self, a):
+        return _map(lambda v: _sympy().log(v, 2), a)
+
     @property
     def inf(self):
-        return sympy.oo
+        return _sympy().oo
 
 
 class _Mp(Arithmetic):
@@ -153,10 +216,10 @@ class _Mp(Arithmetic):
     def number(self, x):
         if isinstance(x, mpmath.mpf):
             return x
-        if isinstance(x, sympy.Basic):
+        if _is_sympy(x):
             if x.is_Rational:
                 return mpmath.mpf(int(x.p)) / int(x.q)
-            return mpmath.mpf(sympy.N(x, mpmath.mp.dps + 10))
+            return mpmath.mpf(_sympy().N(x, mpmath.mp.dps + 10))
         if isinstance(x, (bool, np.bool_, Integral, np.integer)):
             return mpmath.mpf(int(x))
         if isinstance(x, Fraction):
@@ -173,6 +236,9 @@ class _Mp(Arithmetic):
         if p == 1:
             return a
         return _map(lambda v: mpmath.power(v, p), a)
+
+    def log2(self, a):
+        return _map(lambda v: mpmath.log(v, 2), a)
 
     @property
     def inf(self):
@@ -193,6 +259,38 @@ def _map(f, a):
         flat_out[i] = f(v)
     return out
 
+
+class _Fraction(Arithmetic):
+    """Python :class:`fractions.Fraction` numbers (and ints) for exact searches.
+
+    Not a public ``arithmetic=`` choice: :mod:`numeric.paths` runs its exact
+    parametric search in integers and Fractions, which stay rational under
+    ``+ - * /`` and compare exactly, and are much faster than SymPy numbers.
+    """
+
+    name = "fraction"
+    exact = True
+    inf = math.inf
+
+    def number(self, x):
+        return Fraction(x)
+
+    def power(self, a, p):
+        p = Fraction(p)
+        if p.denominator != 1:
+            raise ValueError(f"a Fraction power must be an integer, got {p}")
+        if p == 1:
+            return a
+        return _map(lambda v: v ** int(p), a)
+
+    def divide(self, a, b):
+        return _fraction_quotient(a, b)
+
+
+_fraction_quotient = np.frompyfunc(Fraction, 2, 1)
+
+#: The Fraction context (see :class:`_Fraction`).
+FRACTION = _Fraction()
 
 ARITHMETICS = {"float": _Float(), "exact": _Exact(), "mp": _Mp()}
 

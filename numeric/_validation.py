@@ -7,14 +7,30 @@ from numbers import Real
 
 import numpy as np
 
-__all__ = ["check_counts", "integer_counts", "numeric_array", "check_beta", "check_gamma", "check_missing"]
+__all__ = ["check_counts", "integer_counts", "numeric_array", "check_beta", "check_gamma", "check_missing",
+           "unmasked"]
+
+
+def unmasked(x, what):
+    """``x`` without its mask: a masked array with a masked entry raises
+    (a mask is never silently ignored)."""
+    if isinstance(x, np.ma.MaskedArray):
+        if np.ma.getmaskarray(x).any():
+            raise ValueError(
+                f"{what} is a masked array with masked entries; fill them "
+                "(numpy.ma.filled) or remove them first")
+        return np.ma.getdata(x)
+    return x
 
 
 def numeric_array(cm, what):
+    cm = unmasked(cm, what)
     try:
         a = np.asarray(cm)
-    except ValueError:  # ragged nested sequences
+    except (ValueError, TypeError):  # ragged nested sequences
         raise ValueError(f"{what} must be a rectangular array of counts") from None
+    if a.dtype.kind in "mM":  # numpy counts timedelta64 among the integers
+        raise ValueError(f"{what} must hold real numbers, got dtype {a.dtype} (times, not counts)")
     if a.dtype == object:
         vals = a.reshape(-1).tolist()
         if any(isinstance(v, (bool, np.bool_)) or not _is_real_number(v) for v in vals):
@@ -54,6 +70,15 @@ def _all_small(vals):
 _INT64_MAX = 2**63 - 1
 
 
+def _finite(v):
+    """False for NaN and infinities; an integer or fraction beyond the float
+    range (``10**400``) is finite (and too large, said by the caller)."""
+    try:
+        return math.isfinite(float(v))
+    except OverflowError:
+        return True
+
+
 def integer_counts(a, what):
     """Elementwise checks of an array of counts, returned as ``int64``.
 
@@ -63,7 +88,7 @@ def integer_counts(a, what):
     """
     if a.dtype == object:
         vals = a.reshape(-1).tolist()
-        if any(not math.isfinite(float(v)) for v in vals):
+        if any(not _finite(v) for v in vals):
             raise ValueError(f"{what} contains NaN or infinite values")
         if any(v < 0 for v in vals):
             raise ValueError(f"{what} must be non-negative")
@@ -141,6 +166,8 @@ def check_beta(beta, lead_shape=()):
             fv = float(v)
         except (TypeError, ValueError):
             raise ValueError(f"beta must be a real number, got {v!r}") from None
+        except OverflowError:
+            raise ValueError(f"beta is too large (beyond the float range), got {v!r:.60}") from None
         if math.isnan(fv) or math.isinf(fv):
             raise ValueError(f"beta must be finite, got {v!r}")
         if fv < 0 or (fv == 0 and v < 0):
@@ -159,6 +186,8 @@ def check_gamma(gamma):
         fg = float(gamma)
     except (TypeError, ValueError):
         raise ValueError(f"gamma must be a real number, got {gamma!r}") from None
+    except OverflowError:
+        raise ValueError(f"gamma is too large (beyond the float range), got {gamma!r:.60}") from None
     if not math.isfinite(fg) or fg <= 0:
         raise ValueError(f"gamma must be > 0, got {gamma!r}")
     return gamma

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._common import prepare
+from ._common import amax, prepare
 from ._validation import check_missing
+from .registry import Variant, metric
 
 __all__ = ["mer", "mae", "mse", "rmse", "amae", "mmae", "macro_rmse"]
 
@@ -22,6 +23,9 @@ def _weighted_mean_error(cm, power, arithmetic):
     return p, err / p.total()
 
 
+@metric(
+        label="MER", better="lower", symmetric=True, bounds=(0, 1), source="silva2018 eq. 1",
+        peers=("1 - sklearn.metrics.accuracy_score",))
 def mer(cm, *, arithmetic="float"):
     r"""Misclassification error rate.
 
@@ -49,6 +53,9 @@ def mer(cm, *, arithmetic="float"):
     return p.ctx.finalize(1 - p.accuracy())
 
 
+@metric(
+        label="MAE", better="lower", symmetric=True, bounds=(0, None), source="silva2018 eq. 3",
+        peers=("sklearn.metrics.mean_absolute_error",))
 def mae(cm, *, arithmetic="float"):
     r"""Mean absolute error on class indices.
 
@@ -65,6 +72,9 @@ def mae(cm, *, arithmetic="float"):
     return p.ctx.finalize(v)
 
 
+@metric(
+        label="MSE", better="lower", symmetric=True, bounds=(0, None), source="silva2018 eq. 2",
+        peers=("sklearn.metrics.mean_squared_error",))
 def mse(cm, *, arithmetic="float"):
     r"""Mean squared error on class indices.
 
@@ -81,6 +91,9 @@ def mse(cm, *, arithmetic="float"):
     return p.ctx.finalize(v)
 
 
+@metric(
+        label="RMSE", better="lower", symmetric=True, bounds=(0, None), source="silva2018 eq. 2",
+        peers=("sklearn.metrics.root_mean_squared_error",))
 def rmse(cm, *, arithmetic="float"):
     r"""Root mean squared error, :math:`\sqrt{\mathrm{MSE}}` (silva2018 eq. 2).
 
@@ -108,6 +121,11 @@ def _per_class(cm, power, arithmetic, missing):
     return p, per_class, observed, p.ctx.asarray(denom)
 
 
+@metric(
+        label="AMAE", better="lower", symmetric=False, bounds=(0, None), source="silva2018 eq. 15",
+        peers=("imblearn.metrics.macro_averaged_mean_absolute_error",),
+        variants=(Variant("AMAE (observed classes)"),
+                  Variant("AMAE (missing = zero)", {"missing": "zero"})))
 def amae(cm, *, missing="ignore", arithmetic="float"):
     r"""Average mean absolute error (macro-averaged MAE).
 
@@ -135,6 +153,8 @@ def amae(cm, *, missing="ignore", arithmetic="float"):
     return p.ctx.finalize(per_class.sum(axis=-1) / denom)
 
 
+@metric(
+        label="MMAE", better="lower", symmetric=False, bounds=(0, None), source="silva2018 eq. 14")
 def mmae(cm, *, missing="ignore", arithmetic="float"):
     r"""Maximum mean absolute error over classes.
 
@@ -152,9 +172,11 @@ def mmae(cm, *, missing="ignore", arithmetic="float"):
     p, per_class, observed, _ = _per_class(cm, 1, arithmetic, missing)
     if missing == "ignore":
         per_class = np.where(observed, per_class, -p.ctx.inf)
-    return p.ctx.finalize(per_class.max(axis=-1))
+    return p.ctx.finalize(amax(per_class, axis=-1))
 
 
+@metric(
+        label="macro RMSE", better="lower", symmetric=False, bounds=(0, None), source="macroblog")
 def macro_rmse(cm, *, missing="ignore", arithmetic="float"):
     r"""Macro-averaged RMSE as macroblog defines it (``rmse_macro``).
 

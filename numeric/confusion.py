@@ -2,36 +2,70 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
-__all__ = ["confusion_matrix"]
+__all__ = ["confusion_matrix", "LabelWarning"]
 
 
-def confusion_matrix(y_true, y_pred, *, labels=None):
+class LabelWarning(UserWarning):
+    """The classes of a confusion matrix were guessed from the observed labels.
+
+    Issued by :func:`confusion_matrix` called without ``labels=`` or
+    ``n_classes=`` when the observed labels are not contiguous integers: a
+    class absent from both vectors is then silently missing from the matrix
+    (and every ordinal distance after it shrinks), or the order of string
+    labels is their sort order, not necessarily the ordinal one.
+    """
+
+
+def confusion_matrix(y_true, y_pred, *, labels=None, n_classes=None, sample_weight=None):
     r"""Count matrix ``C[i, j]`` = samples of true class ``labels[i]`` predicted as ``labels[j]``.
 
-    .. math:: C_{i,j} = \#\{k : y_k = \ell_i,\ \hat y_k = \ell_j\}
+    .. math:: C_{i,j} = \sum_k w_k\,[y_k = \ell_i]\,[\hat y_k = \ell_j]\quad (w_k = 1 \text{ by default})
 
     scikit-learn's convention (rows = true class), as in silva2018 and
     cardoso2011 §1.1.  george2016 and binotto2024 print the transpose.
 
+    .. warning::
+       Without ``labels=`` (or ``n_classes=``) the classes are the sorted
+       union of the **observed** labels: a class that occurs in neither
+       vector is **dropped**, so the matrix has fewer rows and every ordinal
+       distance across the gap is wrong (classes 0, 1, 3 become 0, 1, 2).
+       Pass the full ordinal list of classes.  A :class:`LabelWarning` is
+       issued when the observed labels are not contiguous integers.  An
+       ordered :class:`pandas.Categorical` supplies its categories (all of
+       them, in their declared order) as the labels.
+
     Parameters
     ----------
     y_true, y_pred : array_like, shape (N,)
-        Labels of the same length.
+        Labels of the same length (no missing values: ``None``, NaN and
+        masked entries raise).
     labels : array_like, optional
         The classes in their ordinal order; may include classes absent from
         both vectors.  Default: the sorted union of the observed labels.
+    n_classes : int, optional
+        Shorthand for ``labels=range(n_classes)`` (labels ``0, ..., K-1``).
+    sample_weight : array_like, shape (N,), optional
+        Non-negative weight of each sample, added to its cell instead of 1
+        (scikit-learn's convention).  Integer-valued weights give an
+        ``int64`` matrix; other weights a ``float64`` matrix, which the
+        metrics refuse ("must hold integer counts"): they are defined on
+        counts.
 
     Returns
     -------
-    numpy.ndarray of int64, shape (K, K)
+    numpy.ndarray of int64 (float64 for non-integer weights), shape (K, K)
 
     Raises
     ------
     ValueError
-        Mismatched or non-1-D label vectors, repeated entries in ``labels``,
-        or a label outside ``labels``.
+        Mismatched or non-1-D label vectors, missing labels, repeated
+        entries in ``labels``, a label outside ``labels``, or bad weights.
+    TypeError
+        Labels of types that cannot be ordered together (``1`` and ``"a"``).
 
     Examples
     --------
@@ -39,9 +73,17 @@ def confusion_matrix(y_true, y_pred, *, labels=None):
     array([[1, 0, 1],
            [0, 2, 0],
            [0, 1, 0]])
+    >>> confusion_matrix([0, 1], [1, 1], n_classes=3)          # class 2 kept
+    array([[0, 1, 0],
+           [0, 1, 0],
+           [0, 0, 0]])
+    >>> confusion_matrix([0, 1], [1, 1], sample_weight=[2, 3])
+    array([[0, 2],
+           [0, 3]])
     """
-    t = np.asarray(y_true)
-    p = np.asarray(y_pred)
+    labels = _resolve_labels(y_true, y_pred, labels, n_classes)
+    t = _label_vector(y_true, "y_true")
+    p = _label_vector(y_pred, "y_pred")
     if t.ndim != 1 or p.ndim != 1:
         raise ValueError(
             f"label vectors must be 1-D, got shapes {t.shape} and {p.shape}"
@@ -52,35 +94,208 @@ def confusion_matrix(y_true, y_pred, *, labels=None):
         )
     if labels is None and t.size == 0:
         raise ValueError("label vectors are empty and no labels were given: there are no classes")
-    if labels is None:
-        if _all_integer(t, p) and t.size:
-            return _integer_fast_path(t, p)
-        lab = np.unique(np.concatenate([t, p]))
-    else:
-        lab = np.asarray(labels)
+    lab = None
+    if labels is not None:
+        lab = _label_vector(labels, "labels")
         if lab.ndim != 1 or lab.size == 0:
             raise ValueError("labels must be a non-empty 1-D sequence")
+    t, p, lab = _common_integers(t, p, lab)
+    if sample_weight is not None:
+        w = _weights(sample_weight, t.shape[0])
+        if lab is None:
+            lab = _observed(t, p)
+        return _count(t, p, lab, w)
+    if lab is None:
+        if _all_integer(t, p) and t.size:
+            return _integer_fast_path(t, p)
+        return _count(t, p, _observed(t, p))
+    if lab.dtype.kind in "iu" and _all_integer(t, p) and t.size:
         if np.unique(lab).size != lab.size:
             raise ValueError("labels must not repeat")
-        if lab.dtype.kind in "iu" and _all_integer(t, p) and t.size:
-            cm = _integer_labels_fast_path(t, p, lab)
-            if cm is not None:
-                return cm
+        cm = _integer_labels_fast_path(t, p, lab)
+        if cm is not None:
+            return cm
+    return _count(t, p, lab)
+
+
+def _resolve_labels(y_true, y_pred, labels, n_classes):
+    """``labels`` from ``n_classes`` or from ordered categoricals."""
+    if n_classes is not None:
+        if labels is not None:
+            raise ValueError("give labels= or n_classes=, not both")
+        if isinstance(n_classes, (bool, np.bool_)) or not isinstance(n_classes, (int, np.integer)) \
+                or n_classes < 1:
+            raise ValueError(f"n_classes must be a positive integer, got {n_classes!r}")
+        return np.arange(int(n_classes))
+    cats = [_categories(y) for y in (y_true, y_pred)]
+    if labels is not None or all(c is None for c in cats):
+        return labels
+    ordered = [c for c in cats if c is not None]
+    if len(ordered) == 2 and list(ordered[0]) != list(ordered[1]):
+        raise ValueError(
+            "y_true and y_pred are categoricals with different categories; pass labels=")
+    return ordered[0]
+
+
+def _categories(y):
+    """The categories of an ordered pandas categorical (duck-typed), else None."""
+    dtype = getattr(y, "dtype", None)
+    cats = getattr(dtype, "categories", None)
+    if cats is None:
+        return None
+    if not getattr(dtype, "ordered", False):
+        warnings.warn(
+            "an unordered categorical: its classes are taken in sorted order; pass labels= "
+            "(or an ordered categorical) to give the ordinal order", LabelWarning, stacklevel=4)
+        return None
+    return np.asarray(cats)
+
+
+def _label_vector(y, what):
+    """``np.asarray(y)`` for labels, refusing missing values by name."""
+    from ._validation import unmasked
+
+    y = unmasked(y, what)
+    if getattr(getattr(y, "dtype", None), "categories", None) is not None:
+        y = np.asarray(y, dtype=object)
+    try:
+        a = np.asarray(y)
+    except (ValueError, TypeError):
+        raise ValueError(f"{what} must be a 1-D sequence of labels") from None
+    if a.dtype.kind in "US" and not isinstance(y, np.ndarray):
+        # numpy reads [1, "a"] as strings ("1", "a"): 1 and "1" would merge
+        kinds = {type(v).__name__ for v in np.asarray(y, dtype=object).reshape(-1).tolist()}
+        if len(kinds) > 1:
+            raise TypeError(
+                f"{what} mixes label types ({', '.join(sorted(kinds))}), which cannot be "
+                "ordered together")
+    if a.dtype.kind == "f" and not isinstance(y, np.ndarray):
+        # numpy reads [0, 3**40] as float64: big Python ints would collide
+        obj = np.asarray(y, dtype=object)
+        if any(isinstance(v, int) and abs(v) > 2**53 for v in obj.reshape(-1).tolist()):
+            a = obj
+    if a.dtype == object:
+        flat = a.reshape(-1).tolist()
+        if any(v is None for v in flat):
+            raise ValueError(f"{what} contains None (a missing label); drop or fill it first")
+        if any(isinstance(v, float) and v != v for v in flat):
+            raise ValueError(f"{what} contains NaN (a missing label); drop or fill it first")
+    elif a.dtype.kind in "fc" and np.isnan(a).any():
+        raise ValueError(f"{what} contains NaN (a missing label); drop or fill it first")
+    elif a.dtype.kind in "mM" and np.isnat(a).any():
+        raise ValueError(f"{what} contains NaT (a missing label); drop or fill it first")
+    return a
+
+
+def _common_integers(t, p, lab):
+    """uint64 and signed labels together: numpy would compare them as float64
+    (2**63 + 1 == 2**63 + 2); cast to int64 when every value fits, else to
+    Python ints (exact)."""
+    arrays = [a for a in (t, p, lab) if a is not None]
+    kinds = {a.dtype.kind for a in arrays}
+    if not ("u" in kinds and "i" in kinds) or not kinds <= {"u", "i"}:
+        return t, p, lab
+    big = any(a.dtype.kind == "u" and a.size and int(a.max()) > _INT64_MAX for a in arrays)
+
+    def cast(a):
+        if a is None:
+            return None
+        if not big:
+            return a.astype(np.int64)
+        out = np.empty(a.shape, dtype=object)
+        out[...] = [int(v) for v in a.tolist()]
+        return out
+
+    return cast(t), cast(p), cast(lab)
+
+
+def _observed(t, p):
+    """The sorted union of the observed labels, with a LabelWarning when they
+    are not contiguous integers (a class absent from both would be dropped)."""
+    try:
+        lab = np.unique(np.concatenate([t, p]))
+    except TypeError:
+        kinds = sorted({type(v).__name__ for v in np.concatenate([t, p]).tolist()})
+        raise TypeError(
+            f"labels of types {', '.join(kinds)} cannot be ordered together") from None
+    _warn_unless_contiguous(lab)
+    return lab
+
+
+def _warn_unless_contiguous(lab):
+    vals = lab.tolist()
+    ints = all(isinstance(v, int) and not isinstance(v, bool) for v in vals)
+    if ints and vals[-1] - vals[0] == len(vals) - 1:
+        return
+    what = ("the observed integer labels are not contiguous" if ints
+            else "the labels are not integers: their order is the sort order")
+    warnings.warn(
+        f"confusion_matrix without labels=: {what} ({_preview(vals)}); a class absent from "
+        "both vectors is dropped. Pass labels= (or n_classes=) in ordinal order.",
+        LabelWarning, stacklevel=4)
+
+
+def _preview(vals):
+    return ", ".join(repr(v) for v in vals[:6]) + (", ..." if len(vals) > 6 else "")
+
+
+def _weights(sample_weight, n):
+    from ._validation import numeric_array
+
+    w = numeric_array(sample_weight, "sample_weight")
+    if w.ndim != 1 or w.shape[0] != n:
+        raise ValueError(f"sample_weight must have shape ({n},), got {w.shape}")
+    w = np.asarray(w, dtype=np.float64) if w.dtype == object else w
+    if not np.all(np.isfinite(w)):
+        raise ValueError("sample_weight contains NaN or infinite values")
+    if np.any(w < 0):
+        raise ValueError("sample_weight must be non-negative")
+    if w.dtype.kind in "iu" or np.all(w == np.floor(w)):
+        if np.any(w >= 2.0**62):
+            raise ValueError("sample_weight has weights too large for int64 counts")
+        return w.astype(np.int64)
+    return w.astype(np.float64)
+
+
+def _count(t, p, lab, w=None):
+    """The general path: codes of the labels in ``lab``, then a (weighted) count."""
+    try:
+        if np.unique(lab).size != lab.size:
+            raise ValueError("labels must not repeat")
+        order = np.argsort(lab, kind="stable")
+    except TypeError:
+        raise TypeError("labels of different types cannot be ordered together") from None
     K = lab.size
-    order = np.argsort(lab, kind="stable")
     sorted_lab = lab[order]
     codes = []
     for name, v in (("y_true", t), ("y_pred", p)):
-        pos = np.searchsorted(sorted_lab, v)
+        try:
+            pos = np.searchsorted(sorted_lab, v)
+        except TypeError:
+            raise TypeError(
+                f"{name} holds labels that cannot be compared with labels={_preview(lab.tolist())}"
+            ) from None
         pos_c = np.minimum(pos, K - 1)
-        bad = sorted_lab[pos_c] != v
+        bad = sorted_lab[pos_c] != v if v.size else np.zeros(0, dtype=bool)
         if np.any(bad):
             bad_label = v[np.argmax(bad)]
             bad_label = bad_label.item() if hasattr(bad_label, "item") else bad_label
             raise ValueError(f"label {bad_label!r} in {name} is not in labels")
         codes.append(order[pos_c])
-    flat = np.bincount(codes[0] * K + codes[1], minlength=K * K)
-    return flat.reshape(K, K).astype(np.int64)
+    flat_codes = codes[0] * K + codes[1]
+    if w is None:
+        flat = np.bincount(flat_codes, minlength=K * K).astype(np.int64)
+    elif w.dtype == np.int64:
+        flat = np.zeros(K * K, dtype=np.int64)
+        np.add.at(flat, flat_codes, w)
+        if np.any(flat < 0):  # wrapped around
+            raise ValueError("sample_weight sums are too large for int64 counts")
+    else:
+        flat = np.bincount(flat_codes, weights=w, minlength=K * K)
+    return flat.reshape(K, K)
+
+
+_INT64_MAX = 2**63 - 1
 
 
 #: Labels per chunk of the integer fast path: the chunk's index buffer stays in
@@ -96,12 +311,12 @@ def _integer_fast_path(t, p):
     """Integer labels, no ``labels``: count on the value range, keep observed classes."""
     counted = _count_value_range(t, p)
     if counted is None:
-        lab = np.unique(np.concatenate([t, p]))
-        return confusion_matrix(t, p, labels=lab)
+        return _count(t, p, _observed(t, p))
     acc, _ = counted
     present = (acc.sum(axis=0) + acc.sum(axis=1)) > 0
     if present.all():
         return acc.astype(np.int64, copy=False)
+    _warn_unless_contiguous(np.flatnonzero(present))
     return acc[np.ix_(present, present)].astype(np.int64)
 
 

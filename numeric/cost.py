@@ -23,8 +23,9 @@ from __future__ import annotations
 import numpy as np
 
 from ._arith import get_arithmetic
-from ._common import prepare
+from ._common import amax, prepare
 from ._validation import integer_counts, numeric_array
+from .registry import metric
 
 __all__ = [
     "cost_matrix", "tc", "tc_max", "tc_max_matrix", "stc", "george_d",
@@ -92,6 +93,20 @@ def _asum(a, axis=-1):
     return np.asarray(a.sum(axis=axis), dtype=a.dtype)
 
 
+def others(w):
+    """``out[..., t] = sum_{k != t} w[..., k]``, the weight of the other classes.
+
+    Exclusive prefix plus exclusive suffix sums: only additions of
+    non-negative numbers, so ``N - n_t`` has no cancellation at any count
+    (``W - w_t`` in float loses every digit when ``n_t`` holds most of ``N``).
+    """
+    zero = w[..., :1] * 0
+    before = np.cumsum(np.concatenate([zero, w[..., :-1]], axis=-1), axis=-1)
+    after = np.flip(np.cumsum(np.concatenate([zero, np.flip(w[..., 1:], axis=-1)], axis=-1),
+                              axis=-1), axis=-1)
+    return before + after
+
+
 def _index_distance(K, ctx):
     idx = np.arange(K)
     return ctx.asarray(np.abs(idx[:, None] - idx[None, :]))
@@ -110,8 +125,7 @@ def _cost(n, D, w=None, normalize=True):
     if w is None:
         w = n
     N = _asum(n)
-    W = _asum(w)
-    c = ((W[..., None] - w)[..., :, None] / w[..., None, :]) * D
+    c = (others(w)[..., :, None] / w[..., None, :]) * D
     if normalize:
         c = c / N[..., None, None]
     return c
@@ -128,9 +142,8 @@ def _tc_max(n, D, w=None):
     if w is None:
         w = n
     N = _asum(n)
-    W = _asum(w)
-    best = (D / w[..., :, None]).max(axis=-2)
-    return (n * (W[..., None] - w) * best).sum(axis=-1) / N
+    best = amax(D / w[..., :, None], axis=-2)
+    return (n * others(w) * best).sum(axis=-1) / N
 
 
 def _worst_rows(n, D):
@@ -185,6 +198,8 @@ def cost_matrix(class_counts, *, normalize=True, arithmetic="float"):
     return ctx.finalize(_cost(n, _index_distance(n.shape[-1], ctx), normalize=normalize))
 
 
+@metric(
+        label="TC", better="lower", symmetric=False, bounds=(0, None), source="binotto2024 eq. 3")
 def tc(cm, *, arithmetic="float"):
     r"""Total misclassification cost TC.
 
@@ -284,6 +299,9 @@ def tc_max_matrix(class_counts):
     return out
 
 
+@metric(
+        label="STC (= MC)", better="lower", symmetric=False, bounds=(0, 1),
+        source="binotto2024 Definition 1; george2016 §2.3")
 def stc(cm, *, arithmetic="float"):
     r"""Standardized total misclassification cost, STC = TC / TC_max.
 
@@ -316,13 +334,19 @@ def _stc(p):
     return (p.n * _cost(n, D)).sum(axis=(-2, -1)) / _tc_max(n, D)
 
 
-def _acc_mc(cm, arithmetic):
+def _err_mc(cm, arithmetic):
+    """``(p, 1 - Acc, MC)``; ``1 - Acc`` = off-diagonal count / N, the count
+    in int64 (``1 - trace/N`` in float cancels when Acc is near 1)."""
     p = prepare(cm, arithmetic, min_classes=2)
     mc = _stc(p)
-    acc = p.accuracy()
-    return p, acc, mc
+    c = p.integers
+    off = c.sum(axis=(-2, -1)) - np.trace(c, axis1=-2, axis2=-1)
+    return p, p.ctx.asarray(off) / p.total(), mc
 
 
+@metric(
+        label="George's d", better="lower", symmetric=False, bounds=(0, "sqrt(2)"),
+        source="george2016 eq. 7")
 def george_d(cm, *, arithmetic="float"):
     r"""George's distance to the ideal point (Acc, MC) = (1, 0).
 
@@ -344,11 +368,13 @@ def george_d(cm, *, arithmetic="float"):
     >>> george_d([[1, 1], [0, 2]], arithmetic="exact")
     sqrt(2)/4
     """
-    p, acc, mc = _acc_mc(cm, arithmetic)
-    one = p.ctx.number(1)
-    return p.ctx.finalize(p.ctx.sqrt((one - acc) ** 2 + mc ** 2))
+    p, err, mc = _err_mc(cm, arithmetic)
+    return p.ctx.finalize(p.ctx.sqrt(err ** 2 + mc ** 2))
 
 
+@metric(
+        label="George's tie-break", better="higher", symmetric=False,
+        bounds=(0, "sqrt(2)/2"), source="george2016 §2.3")
 def george_tiebreak(cm, *, arithmetic="float"):
     r"""George's tie-break: distance of (Acc, MC) from the line of random chance.
 
@@ -368,6 +394,5 @@ def george_tiebreak(cm, *, arithmetic="float"):
     >>> george_tiebreak([[2, 1], [0, 2]], arithmetic="exact")
     0
     """
-    p, acc, mc = _acc_mc(cm, arithmetic)
-    one = p.ctx.number(1)
-    return p.ctx.finalize(np.abs(acc + mc - one) / p.ctx.sqrt(p.ctx.number(2)))
+    p, err, mc = _err_mc(cm, arithmetic)
+    return p.ctx.finalize(np.abs(mc - err) / p.ctx.sqrt(p.ctx.number(2)))

@@ -27,7 +27,9 @@ import sympy
 
 from ._arith import get_arithmetic
 from ._common import prepare
-from .cost import _asum, _class_counts_of, _cost, _tc_max, check_class_counts
+from ._validation import unmasked
+from .cost import _asum, _class_counts_of, _cost, _tc_max, check_class_counts, others
+from .registry import Variant, consecutive_lengths, metric
 
 __all__ = [
     "hausdorff_distances", "interval_cost_matrix", "interval_tc",
@@ -45,8 +47,10 @@ def check_lengths(lengths, *, K=None, what="lengths"):
     Returns the input as a numpy array (object dtype kept, so that exact
     inputs such as ``sympy.sqrt(2)/2`` or ``Fraction(1, 3)`` stay exact).
     """
+    lengths = unmasked(lengths, what)
     a = np.asarray(lengths, dtype=object if _is_exact_like(lengths) else None)
-    if a.dtype != object and (a.dtype == bool or not np.issubdtype(a.dtype, np.number)
+    if a.dtype != object and (a.dtype == bool or a.dtype.kind in "mM"
+                              or not np.issubdtype(a.dtype, np.number)
                               or np.issubdtype(a.dtype, np.complexfloating)):
         raise ValueError(f"{what} must hold real numbers, got dtype {a.dtype}")
     if a.ndim < 1:
@@ -58,6 +62,8 @@ def check_lengths(lengths, *, K=None, what="lengths"):
             fv = float(v)
         except (TypeError, ValueError):
             raise ValueError(f"{what} must hold real numbers, got {v!r}") from None
+        except OverflowError:
+            raise ValueError(f"{what} are too large (beyond the float range), got {v!r:.60}") from None
         if math.isnan(fv) or math.isinf(fv):
             raise ValueError(f"{what} contain NaN or infinite values")
         if not fv > 0 or (isinstance(v, sympy.Basic) and not bool(v > 0)):
@@ -134,6 +140,10 @@ def interval_cost_matrix(class_counts, lengths, *, arithmetic="float"):
     return ctx.finalize(_cost(n, D, w=delta))
 
 
+@metric(
+        label="interval TC", input="matrix, lengths", better="lower", symmetric=False,
+        bounds=(0, None), source="binotto2024 eq. 9",
+        variants=(Variant("interval TC, lengths 1..K", consecutive_lengths),))
 def interval_tc(cm, lengths, *, arithmetic="float"):
     r"""Interval total misclassification cost.
 
@@ -190,6 +200,10 @@ def interval_tc_max(class_counts, lengths, *, arithmetic="float"):
     return ctx.finalize(_tc_max(n, D, w=delta))
 
 
+@metric(
+        label="interval STC", input="matrix, lengths", better="lower", symmetric=False,
+        bounds=(0, 1), source="binotto2024 Definition 3",
+        variants=(Variant("interval STC, lengths 1..K", consecutive_lengths),))
 def interval_stc(cm, lengths, *, arithmetic="float"):
     r"""Interval standardized total misclassification cost.
 
@@ -265,6 +279,7 @@ def _structure(counts, first, ctx):
     zero = ctx.number(0)
     delta = n[:R] / l
     Delta0 = _asum(delta)[()]
+    rest = others(delta)  # Delta0 - delta_j without cancellation
     b = np.cumsum(l)
     a = b - l
     B = b[-1]
@@ -277,7 +292,7 @@ def _structure(counts, first, ctx):
             (zero, (B - a[j]) / nR, zero),
             (zero, (B - b[j]) / nR, 1 / nR),
         ]
-        sets.append((n[j] * (Delta0 - delta[j]), n[j] * nR, branches))
+        sets.append((n[j] * rest[j], n[j] * nR, branches))
     branches = []
     for k in range(R):
         branches.append((l[k] * (B - a[k]) / n[k], zero, zero))
@@ -346,12 +361,11 @@ def _cubic_positive_root(a, c, e, ctx):
     """The positive root of ``2 e x^3 + c x^2 - a`` (``a, e > 0``, ``c >= 0``): one sign change."""
     if ctx.exact:
         X = sympy.Dummy("x", positive=True)
-        poly = sympy.Poly(2 * e * X**3 + c * X**2 - a, X)
-        try:
-            roots = poly.real_roots()
-        except (sympy.polys.polyerrors.PolynomialError, NotImplementedError):
-            roots = [r for r in sympy.roots(poly, multiple=True) if r.is_real]
-        return [r for r in roots if r > 0][0]
+        expr = 2 * e * X**3 + c * X**2 - a
+        poly = sympy.Poly(expr, X)
+        if poly.domain.is_QQ or poly.domain.is_ZZ:
+            return [r for r in poly.real_roots() if r > 0][0]
+        return _algebraic_positive_root(expr, X)
     # Newton from the upper bound (a / 2e)^(1/3): the cubic is increasing and
     # convex on x > 0, so the iterates decrease monotonically to the root.
     x = ctx.power(a / (2 * e), Fraction(1, 3))
@@ -363,6 +377,44 @@ def _cubic_positive_root(a, c, e, ctx):
             break
         x = xn
     return x
+
+
+def _algebraic_positive_root(expr, X):
+    """The positive root of a polynomial with one sign change whose
+    coefficients are algebraic numbers (lengths such as ``sqrt(2)``), as a
+    :class:`sympy.CRootOf` of a rational polynomial.
+
+    Cardano's formula in casus irreducibilis gives a real root as an
+    expression in ``I`` whose sign SymPy cannot decide, so instead each
+    algebraic generator ``g`` is replaced by a symbol ``t`` and eliminated
+    with the resultant against its minimal polynomial: the rational
+    polynomial obtained vanishes at the root; its real root nearest a
+    60-digit approximation is the root (checked to be isolated).
+    """
+    gens = sorted({g for g in expr.atoms(sympy.Pow)
+                   if g.exp.is_Rational and not g.exp.is_Integer and g.is_number},
+                  key=sympy.count_ops, reverse=True)
+    P = expr
+    for k, g in enumerate(gens):
+        t = sympy.Dummy(f"t{k}")
+        P = sympy.resultant(sympy.minimal_polynomial(g, t), P.xreplace({g: t}), t)
+    try:
+        rational = sympy.Poly(P, X, domain="QQ")
+    except (sympy.polys.polyerrors.PolynomialError, sympy.polys.polyerrors.CoercionFailed):
+        raise ValueError(
+            "exact arithmetic needs lengths that are algebraic numbers (radicals), "
+            f"got a coefficient outside QQ(radicals): {expr}") from None
+    with mpmath.workdps(60):
+        approx = [r for r in mpmath.polyroots(
+                      [mpmath.mpf(str(sympy.N(co, 70))) for co in sympy.Poly(expr, X).all_coeffs()],
+                      maxsteps=200, extraprec=200)
+                  if abs(mpmath.im(r)) < mpmath.mpf(10) ** -40 and mpmath.re(r) > 0]
+    target = sympy.Float(str(mpmath.re(approx[0])), 60)
+    cands = sorted(rational.real_roots(), key=lambda r: abs(sympy.N(r - target, 60)))
+    if len(cands) > 1 and not abs(sympy.N(cands[1] - target, 60)) > 10**6 * abs(
+            sympy.N(cands[0] - target, 60)):
+        raise ValueError(f"cannot isolate the positive root of {expr}")  # pragma: no cover
+    return cands[0]
 
 
 def _pieces(counts, first, ctx):
@@ -471,7 +523,9 @@ def optimal_last_length(class_counts, lengths, *, arithmetic="float"):
     critical point of each piece (``sqrt(a/c)`` when ``e = 0``, the positive
     root of ``2 e x^3 + c x^2 = a`` otherwise).  No local search: in
     ``"exact"`` the breakpoints are exact radicals and the critical points
-    radicals or :class:`sympy.CRootOf`; in ``"mp"`` everything is computed with
+    radicals or :class:`sympy.CRootOf` (with algebraic lengths such as
+    ``sqrt(2)``, a root of the rational polynomial obtained by eliminating the
+    radicals); in ``"mp"`` everything is computed with
     guard bits and is exact to the working precision.
 
     If several x attain the minimum the smallest candidate is returned.  For

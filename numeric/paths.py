@@ -8,7 +8,7 @@ to cell (K,K), a cost of the form
 
 with a *benefit* ``b`` and a *penalty* ``q`` per cell.  For a fixed path this
 is a line in beta; the index is the lower envelope of those lines, a concave
-piecewise-linear function of beta.  :func:`_optimal_path` is the dynamic
+piecewise-linear function of beta.  :func:`numeric._dp.path_dp` is the dynamic
 programme of cardoso2011 §3.4 (vectorised over a stack of matrices, one
 anti-diagonal at a time); :func:`path_envelope` finds the envelope's
 breakpoints exactly by parametric search (Eisner and Severance 1976): the
@@ -19,15 +19,18 @@ confirms the envelope or reveals a new line.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from math import lcm
 
 import numpy as np
+from mpmath import isinf as mpmath_isinf
 
-from ._arith import get_arithmetic
+from ._arith import FRACTION, get_arithmetic
 from ._common import Prepared, prepare
+from ._dp import INT_SENTINEL, cells_dp, path_dp
 from ._validation import check_beta, check_counts, check_gamma
+from .envelope import Envelope, merge, piece_areas, search
+from .registry import Variant, metric, table_beta
 
 __all__ = ["oc", "uoc", "a_uoc", "path_envelope", "Envelope", "optimal_path"]
 
@@ -87,76 +90,8 @@ def _uoc_weights(p: Prepared, gamma):
 
 
 # ---------------------------------------------------------------------------
-# the dynamic programme
+# evaluation at given betas
 # ---------------------------------------------------------------------------
-def _optimal_path(b, q, beta, ctx, *, slopes=True, trace=None):
-    """Minimum path cost at ``beta`` and the penalty (slope) of a minimiser.
-
-    cardoso2011 §3.4: ``W[r,c] = w[r,c] + min(W[r-1,c-1], W[r-1,c], W[r,c-1])``
-    with ``w = -b + beta q`` and ``W[1,1] = 1 + w[1,1]``.  One recurrence for
-    every arithmetic: ``b``, ``q`` of shape ``(B, K, K)`` and ``beta`` of
-    shape ``(B,)`` hold float64 or ``ctx`` numbers (object arrays).
-
-    Layout: the stack is the last (contiguous) axis.  ``w`` is laid out as
-    ``(K*K, B)``, so the cells ``(r, d - r)`` of anti-diagonal ``d`` are a
-    strided slice; each diagonal of ``W`` is kept in a ``(K + 2, B)`` buffer
-    (cell ``(r, d - r)`` at index ``r + 1``, ``+inf`` elsewhere) and only three
-    diagonals are alive, so the Python loop has 2K - 1 steps whatever the
-    stack size.  On ties the diagonal step is preferred, then the step from
-    above (as ``argmin`` over ``(diagonal, above, left)``).
-
-    ``slopes=False`` skips the penalty bookkeeping (the value is unchanged).
-    If ``trace`` is a list, ``(r, c, k)`` is appended per anti-diagonal, ``k``
-    (shape ``(B, len(r))``) the chosen predecessor: 0 diagonal, 1 above, 2
-    left (used by :func:`optimal_path` to backtrack).  Returns ``(value,
-    slope)``; ``slope`` is ``None`` when ``slopes=False``.
-    """
-    B, K, _ = b.shape
-    dtype = b.dtype
-    qT = np.moveaxis(q, 0, -1).reshape(K * K, B)
-    # w = beta q - b (the same IEEE result as -b + beta q)
-    w = np.empty((K, K, B), dtype=dtype)
-    np.multiply(np.moveaxis(q, 0, -1), beta, out=w)
-    np.subtract(w, np.moveaxis(b, 0, -1), out=w)
-    w = w.reshape(K * K, B)
-    track = slopes or trace is not None
-    # entries outside the cells written so far stay +inf: on the way up the
-    # written ranges only grow; on the way down every neighbour read is a cell
-    prev2, prev1, cur = (np.full((K + 2, B), ctx.inf, dtype=dtype) for _ in range(3))
-    prev1[1] = 1 + w[0]
-    if slopes:
-        zero = ctx.number(0)
-        s2, s1, sc = (np.full((K + 2, B), zero, dtype=dtype) for _ in range(3))
-        s1[1] = qT[0]
-    for d in range(1, 2 * K - 1):
-        lo, hi = max(0, d - K + 1), min(d, K - 1)
-        cells = slice(lo * K + d - lo, hi * K + d - hi + 1, K - 1)  # (r, d - r), r = lo..hi
-        # neighbours of cell (r, c): diagonal (r-1, c-1), above (r-1, c), left (r, c-1)
-        diag, above, left = prev2[lo:hi + 1], prev1[lo:hi + 1], prev1[lo + 1:hi + 2]
-        m = cur[lo + 1:hi + 2]
-        if track:
-            from_diag = diag <= above
-            best = np.where(from_diag, diag, above)
-            keep = best <= left
-            m[...] = np.where(keep, best, left)
-            if slopes:
-                sc[lo + 1:hi + 2] = np.where(
-                    keep, np.where(from_diag, s2[lo:hi + 1], s1[lo:hi + 1]), s1[lo + 1:hi + 2]
-                ) + qT[cells]
-            if trace is not None:
-                k = np.where(keep, np.where(from_diag, 0, 1), 2)
-                r = np.arange(lo, hi + 1)
-                trace.append((r, d - r, k.T))
-        else:
-            np.minimum(diag, above, out=m)
-            np.minimum(m, left, out=m)
-        m += w[cells]
-        prev2, prev1, cur = prev1, cur, prev2
-        if slopes:
-            s2, s1, sc = s1, sc, s2
-    return prev1[K], (s1[K] if slopes else None)
-
-
 def _beta_array(beta, lead, ctx):
     """``check_beta`` then conversion; for float arithmetic a numeric array is
     checked with numpy (no Python loop); anything else, or anything invalid,
@@ -173,9 +108,30 @@ def _beta_array(beta, lead, ctx):
     return ctx.asarray(check_beta(beta, lead))
 
 
+def _float_gamma_range(counts, gamma, metric):
+    """Float64 holds the penalties ``w |r - c|**gamma`` only up to a ``gamma_max``.
+
+    The largest penalty weight is ``N`` (OC) or 1 (UOC) times ``(K-1)**gamma``,
+    and sums of ``K*K`` of them must stay finite.  Beyond that a ValueError
+    names the supported range (``arithmetic="mp"`` or ``"exact"`` have it).
+    """
+    K = counts.shape[-1]
+    if K < 3 or counts.size == 0:
+        return
+    top = float(counts.sum(axis=(-2, -1)).max()) if metric == "oc" else 1.0
+    g_max = (math.log(np.finfo(np.float64).max) - math.log(4.0 * K * K * max(top, 1.0))) / math.log(K - 1)
+    if float(gamma) > g_max:
+        raise ValueError(
+            f"gamma={gamma} is outside the range of float64 arithmetic for this matrix: "
+            f"float supports 0 < gamma <= {g_max:.4g} here ((K-1)**gamma times the counts "
+            "overflows beyond); use arithmetic='mp' or 'exact'")
+
+
 def _weights(cm, metric, gamma, arithmetic, min_classes=1):
     check_gamma(gamma)
     p = prepare(cm, arithmetic, min_classes=min_classes)
+    if p.ctx.name == "float":
+        _float_gamma_range(p.counts, gamma, metric)
     b, q = (_oc_weights if metric == "oc" else _uoc_weights)(p, gamma)
     return p, b, q
 
@@ -193,7 +149,7 @@ def _evaluate(cm, beta, gamma, arithmetic, metric):
     lead = p.lead_shape
     beta = _beta_array(beta, lead, p.ctx)
     K = p.K
-    value, _ = _optimal_path(
+    value, _ = path_dp(
         b.reshape(-1, K, K), q.reshape(-1, K, K), beta.reshape(-1), p.ctx, slopes=False
     )
     return p.ctx.finalize(value.reshape(lead))
@@ -208,6 +164,7 @@ def _evaluate_float(cm, beta, gamma, metric):
     ctx = get_arithmetic("float")
     check_gamma(gamma)
     counts = check_counts(cm)
+    _float_gamma_range(counts, gamma, metric)
     lead, K = counts.shape[:-2], counts.shape[-1]
     beta = _beta_array(beta, lead, ctx).reshape(-1)
     flat = counts.reshape(-1, K, K)
@@ -217,10 +174,15 @@ def _evaluate_float(cm, beta, gamma, metric):
     for s in range(0, flat.shape[0], step):
         c = flat[s:s + step]
         b, q = weights(Prepared(counts=c, n=ctx.asarray(c), ctx=ctx), gamma)
-        out[s:s + step] = _optimal_path(b, q, beta[s:s + step], ctx, slopes=False)[0]
+        out[s:s + step] = path_dp(b, q, beta[s:s + step], ctx, slopes=False)[0]
     return ctx.finalize(out.reshape(lead))
 
 
+@metric(
+        label="OC", input="matrix, beta", better="lower", symmetric=True, bounds=(0, 1),
+        source="cardoso2011 eq. 7",
+        variants=(Variant("OC, beta=0.25/(N(K-1))", table_beta("0.25")),
+                  Variant("OC, beta=0.75/(N(K-1))", table_beta("0.75"))))
 def oc(cm, beta, *, gamma=1, arithmetic="float"):
     r"""Ordinal Classification Index :math:`OC_\beta^\gamma`.
 
@@ -254,6 +216,11 @@ def oc(cm, beta, *, gamma=1, arithmetic="float"):
     return _evaluate(cm, beta, gamma, arithmetic, "oc")
 
 
+@metric(
+        label="UOC", input="matrix, beta", better="lower", symmetric=False, bounds=(0, 1),
+        source="silva2018 eq. 28",
+        variants=(Variant("UOC, beta=0.25", {"beta": Fraction(1, 4)}),
+                  Variant("UOC, beta=0.75", {"beta": Fraction(3, 4)})))
 def uoc(cm, beta, *, gamma=1, arithmetic="float"):
     r"""Uniform Ordinal Classification Index :math:`UOC_\beta^\gamma`.
 
@@ -280,149 +247,192 @@ def uoc(cm, beta, *, gamma=1, arithmetic="float"):
 # ---------------------------------------------------------------------------
 # the envelope over beta
 # ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Envelope:
-    """A concave piecewise-linear function of beta, ``min_i (a_i + s_i beta)``.
+#: A float stack is searched in blocks of about this many cells, and each
+#: round's DP runs over chunks of ``_DP_CHUNK`` intervals (cache-sized buffers).
+_SEARCH_CELLS = 1 << 20
+_DP_CHUNK = 4096
 
-    ``breakpoints[i]`` and ``breakpoints[i+1]`` bound the piece on which
-    ``intercepts[i] + slopes[i] * beta`` is the value; the last breakpoint is
-    ``None`` when the last piece extends to infinity.
+
+def _stack_pieces(b, q, ctx, lo, hi):
+    """Envelope pieces of every matrix of a stack ``(n, K, K)`` over ``[lo, hi]``.
+
+    ``hi=None`` searches ``[lo, inf)``; the last line is then the diagonal
+    path's: every penalty is >= 0, and the paths of zero penalty gain at most
+    the diagonal's benefit.  Each round of the search is one DP call for all
+    pending intervals of all matrices.  Slack (float, mp): the context's
+    relative tolerance times the problem's scale, ``1 + sum |b| + |beta| sum
+    q`` for values and ``sum q`` for slopes.  Returns the arrays ``(idx, lo,
+    hi, a, s)`` of :func:`numeric.envelope.search`.
     """
+    n, K, _ = b.shape
+    dtype = b.dtype
+    # cell-major copies once: each round gathers the pending matrices' columns
+    every = np.arange(n)
+    bT = np.ascontiguousarray(np.moveaxis(b, 0, -1).reshape(K * K, n))
+    qT = np.ascontiguousarray(np.moveaxis(q, 0, -1).reshape(K * K, n))
 
-    breakpoints: tuple
-    intercepts: tuple
-    slopes: tuple
-    arithmetic: Any = None
+    def lines_at(idx, x):
+        # the DP in chunks of _DP_CHUNK matrices, so that its buffers stay in cache
+        v = np.empty(len(idx), dtype=dtype)
+        s = np.empty(len(idx), dtype=dtype)
+        for c in range(0, len(idx), _DP_CHUNK):
+            part = slice(c, c + _DP_CHUNK)
+            i = idx[part]
+            bi, qi = (bT[:, part], qT[:, part]) if idx is every else (bT[:, i], qT[:, i])
+            v[part], s[part] = cells_dp(qi * x[part] - bi, qi, ctx)
+        return v - s * x, s
 
-    def __call__(self, beta):
-        for i in range(len(self.slopes)):
-            hi = self.breakpoints[i + 1]
-            if hi is None or beta <= hi:
-                return self.intercepts[i] + self.slopes[i] * beta
-        return self.intercepts[-1] + self.slopes[-1] * beta
-
-    def integral(self):
-        """Integral over the (finite) range of the breakpoints."""
-        if self.breakpoints[-1] is None:
-            raise ValueError("the envelope extends to infinity; its integral diverges")
-        total = 0
-        for i, (a, s) in enumerate(zip(self.intercepts, self.slopes)):
-            lo, hi = self.breakpoints[i], self.breakpoints[i + 1]
-            total = total + a * (hi - lo) + s * (hi * hi - lo * lo) / 2
-        return total
-
-
-def _envelopes(b, q, ctx, lo, hi):
-    """Batched parametric search over a stack ``(B, K, K)``.
-
-    Returns, per matrix, a list of ``(lo, hi, intercept, slope)`` pieces.  With
-    ``hi=None`` the range is ``[lo, inf)`` and the last line is the one of the
-    diagonal path: every penalty is >= 0, and the paths of zero penalty gain
-    at most the diagonal's benefit.
-    """
-    B = b.shape[0]
-    zero = ctx.number(0)
-
-    def lines_at(idx, betas):
-        v, s = _optimal_path(b[idx], q[idx], betas, ctx)
-        return v - s * betas, s
-
-    idx = np.arange(B)
-    a_lo, s_lo = lines_at(idx, np.full(B, lo, dtype=b.dtype))
+    lo_arr = np.full(n, lo, dtype=dtype)
+    end_lo = lines_at(every, lo_arr)
     if hi is None:
-        a_hi = 1 - np.diagonal(b, axis1=-2, axis2=-1).sum(axis=-1)
-        s_hi = np.full(B, zero, dtype=b.dtype)
+        hi_arr = np.full(n, ctx.inf, dtype=dtype)
+        end_hi = (1 - np.diagonal(b, axis1=-2, axis2=-1).sum(axis=-1),
+                  np.full(n, ctx.number(0), dtype=dtype))
     else:
-        a_hi, s_hi = lines_at(idx, np.full(B, hi, dtype=b.dtype))
-    pieces = [[] for _ in range(B)]
-    tasks = [(int(i), lo, hi, a_lo[i], s_lo[i], a_hi[i], s_hi[i]) for i in range(B)]
-    for _round in range(10_000):
-        if not tasks:
-            break
-        pending = []
-        for t in tasks:
-            i, l, h, aa, sa, ab, sb = t
-            if abs(sa - sb) <= ctx.tolerance() or (h is not None and h == l):
-                pieces[i].append((l, h, aa, sa))
-            else:
-                pending.append(t)
-        if not pending:
-            break
-        who = np.array([t[0] for t in pending])
-        # the two lines cross inside [l, h]: a_a + s_a x = a_b + s_b x
-        xs = [(t[5] - t[3]) / (t[4] - t[6]) for t in pending]
-        xs = [min(max(x, t[1]), t[2]) if t[2] is not None else max(x, t[1]) for x, t in zip(xs, pending)]
-        xs_arr = np.empty(len(xs), dtype=b.dtype)
-        xs_arr[:] = xs
-        a_new, s_new = lines_at(who, xs_arr)
-        tasks = []
-        for t, x, an, sn in zip(pending, xs, a_new, s_new):
-            i, l, h, aa, sa, ab, sb = t
-            on_envelope = aa + sa * x
-            if an + sn * x >= on_envelope - ctx.tolerance():
-                pieces[i].append((l, x, aa, sa))
-                pieces[i].append((x, h, ab, sb))
-            else:
-                tasks.append((i, l, x, aa, sa, an, sn))
-                tasks.append((i, x, h, an, sn, ab, sb))
-    else:  # pragma: no cover - a guard, never reached for finite inputs
-        raise RuntimeError("parametric search did not converge")
-    return [_merge(sorted(pc, key=_piece_key), ctx) for pc in pieces]
+        hi_arr = np.full(n, hi, dtype=dtype)
+        end_hi = lines_at(every, hi_arr)
+    if ctx.exact:
+        return search(lines_at, lo_arr, hi_arr, end_lo, end_hi, ctx)
+    eps = ctx.tolerance(1)
+    b_scale = 1 + np.abs(b).sum(axis=(-2, -1))
+    q_scale = q.sum(axis=(-2, -1))
+    return search(lines_at, lo_arr, hi_arr, end_lo, end_hi, ctx,
+                  tol_value=lambda i, x: eps * (b_scale[i] + q_scale[i] * np.abs(x)),
+                  tol_slope=lambda i: eps * q_scale[i])
 
 
-def _piece_key(piece):
-    lo, hi = piece[0], piece[1]
-    if isinstance(lo, Fraction):  # exact keys: two close breakpoints never tie
-        return (lo, math.inf if hi is None else hi)
-    return (float(lo), float("inf") if hi is None else float(hi))
+def _merge_one(pieces, b, q, ctx):
+    """:func:`numeric.envelope.merge` of one matrix's pieces with the slack of
+    :func:`_stack_pieces` (none when exact)."""
+    _, lo, hi, a, s = pieces
+    if ctx.exact:
+        return merge(lo, hi, a, s)
+    eps = ctx.tolerance(1)
+    finite = [abs(v) for v in list(lo) + list(hi) if v != ctx.inf]
+    x_max = max(finite, default=0)
+    q_scale = q.sum()
+    return merge(lo, hi, a, s, tol_width=eps * x_max,
+                 tol_value=eps * (1 + np.abs(b).sum() + q_scale * x_max),
+                 tol_slope=eps * q_scale)
 
 
-def _merge(pieces, ctx):
-    """Drop empty pieces and fuse neighbours that carry the same line."""
-    out = []
-    for lo, hi, a, s in pieces:
-        if hi is not None and hi - lo <= ctx.tolerance():
-            if hi == lo or out:
-                continue
-        if out and abs(out[-1][3] - s) <= ctx.tolerance() and abs(out[-1][2] - a) <= ctx.tolerance():
-            out[-1] = (out[-1][0], hi, out[-1][2], out[-1][3])
-        else:
-            out.append((lo, hi, a, s))
-    return out
+def _fraction(v):
+    """A Fraction, int or SymPy Rational as a Fraction; ``None`` if irrational."""
+    if isinstance(v, (Fraction, int)):
+        return Fraction(v)
+    if getattr(v, "is_Rational", False):
+        return Fraction(int(v.p), int(v.q))
+    return None
 
 
-class _FractionArithmetic:
-    """Python :class:`fractions.Fraction` numbers for the exact parametric search.
+def _rationals(a):
+    """An array of exact numbers as a list of Fractions, or ``None`` if one is irrational."""
+    out = [_fraction(v) for v in a.reshape(-1).tolist()]
+    return None if any(v is None for v in out) else out
 
-    The search only adds, multiplies, divides and compares, so rational data
-    stays rational; Fractions are several times faster than SymPy Rationals
-    in ``dtype=object`` arrays.
+
+def _exact_parts(cm, metric, gamma, arithmetic):
+    """``(prepared, numer, D, q)`` of :func:`_oc_parts` / :func:`_uoc_parts`; for an
+    exact ``gamma = 1`` in Fractions (rational, and much faster than SymPy numbers)."""
+    parts = _oc_parts if metric == "oc" else _uoc_parts
+    ctx = get_arithmetic(arithmetic)
+    if ctx.exact and _fraction(ctx.number(gamma)) == 1:
+        p = prepare(cm, FRACTION)
+        return (Prepared(counts=p.counts, n=p.n, ctx=ctx),) + parts(p, 1)
+    p = prepare(cm, ctx)
+    if ctx.name == "float":
+        _float_gamma_range(p.counts, gamma, metric)
+    return (p,) + parts(p, gamma)
+
+
+def _integer_pieces(numer, q, K, t_hi):
+    """Exact envelope of the lines ``1 - sum numer + t sum q`` over ``[0, t_hi]``.
+
+    ``numer``, ``q``: the ``K*K`` weights as Fractions.  With ``L`` their
+    common denominator the DP runs in integers: at ``t = p / r`` it minimises
+    ``p Q - r B`` over the paths (``B = L sum numer``, ``Q = L sum q``), in
+    int64 when the packed values fit, otherwise in Python integers.
+    ``t_hi=None`` searches ``[0, inf)``.  Returns merged pieces ``(lo, hi, a,
+    s)`` in ``t`` (Fractions, ``hi`` of the last piece ``inf`` when unbounded).
     """
+    L = lcm(*(v.denominator for v in numer), *(v.denominator for v in q))
+    nI = np.array([int(v * L) for v in numer], dtype=object).reshape(K, K)
+    qI = np.array([int(v * L) for v in q], dtype=object).reshape(K, K)
+    n_sum, q_sum = int(sum(nI.flat)), int(sum(qI.flat))
 
-    name = "fraction"
-    exact = True
-    inf = math.inf
+    # (value, penalty) packed as value * 2**k + penalty, 0 <= penalty <= q_sum < 2**k:
+    # one integer per cell, ordered lexicographically, so the DP only takes minima
+    k = q_sum.bit_length() + 1
+    n_col, q_col = nI.reshape(-1, 1), qI.reshape(-1, 1)
 
-    @staticmethod
-    def number(x):
-        return Fraction(x)
+    def lines_at(idx, x):
+        ps = np.array([v.numerator if isinstance(v, Fraction) else int(v) for v in x], dtype=object)
+        rs = np.array([v.denominator if isinstance(v, Fraction) else 1 for v in x], dtype=object)
+        z = (q_col * ps - n_col * rs) * (1 << k) + q_col  # (K*K, m) Python integers
+        small = (max(max(ps), 1) * q_sum + max(rs) * n_sum + 1) << k < INT_SENTINEL >> 1
+        z, _ = cells_dp(z.astype(np.int64) if small else z, None, FRACTION, slopes=False, start=0)
+        a = np.empty(len(z), dtype=object)
+        s = np.empty(len(z), dtype=object)
+        mask = (1 << k) - 1
+        for j, (zj, p, r) in enumerate(zip(z.tolist(), ps, rs)):
+            v, sj = zj >> k, zj & mask
+            a[j] = L - (p * sj - v) // r  # L (1 - B/L); (p Q - V) / r = B exactly
+            s[j] = sj
+        return a, s
 
-    @staticmethod
-    def tolerance(scale=1):
-        return 0
+    zero = np.array([Fraction(0)], dtype=object)
+    end_lo = lines_at(zero, zero)
+    if t_hi is None:
+        hi = np.array([FRACTION.inf], dtype=object)
+        end_hi = (np.array([L - int(np.trace(nI))], dtype=object), np.array([0], dtype=object))
+    else:
+        hi = np.array([t_hi], dtype=object)
+        end_hi = lines_at(hi, hi)
+    _, lo, hi, a, s = search(lines_at, zero, hi, end_lo, end_hi, FRACTION)
+    return [(l, h, Fraction(ai, L), Fraction(si, L)) for l, h, ai, si in merge(lo, hi, a, s)]
 
 
-_FRACTION = _FractionArithmetic()
+def _is_inf(v):
+    """``+inf`` of the Fraction search (``math.inf``) or of the guarded one."""
+    return mpmath_isinf(v.v) if hasattr(v, "v") else v == FRACTION.inf
 
 
-def _to_fraction(a):
-    """A SymPy-number array as Fractions, or ``None`` if an entry is irrational."""
-    flat = a.reshape(-1).tolist()
-    if not all(getattr(v, "is_Rational", False) for v in flat):
-        return None
-    out = np.empty(len(flat), dtype=object)
-    out[:] = [Fraction(int(v.p), int(v.q)) for v in flat]
-    return out.reshape(a.shape)
+def _guarded_pieces(numer, q, K, t_hi):
+    """Exact envelope in ``t`` when the penalties ``q`` are irrational (non-integer gamma).
+
+    The search and the DP run on :class:`numeric._guarded.Guarded` numbers
+    (exact, compared at guarded precision); the line of a minimiser is summed
+    exactly over the cells of its path (backtracked from the DP's trace), so
+    intercepts stay rational and slopes stay sums of radicals.
+    """
+    from ._guarded import GUARDED  # SymPy-backed: imported when first needed
+
+    nG, qG = GUARDED.asarray(numer), GUARDED.asarray(q)
+
+    def lines_at(idx, x):
+        m = len(idx)
+        trace = []
+        path_dp(np.broadcast_to(nG, (m, K, K)), np.broadcast_to(qG, (m, K, K)), x, GUARDED,
+                slopes=False, trace=trace)
+        a = np.empty(m, dtype=object)
+        s = np.empty(m, dtype=object)
+        for j in range(m):
+            cells = _backtrack(trace, K, j)
+            a[j] = GUARDED.number(1 - sum(numer[c] for c in cells))
+            s[j] = GUARDED.number(sum(q[c] for c in cells))
+        return a, s
+
+    zero = np.array([GUARDED.number(0)], dtype=object)
+    end_lo = lines_at(zero, zero)
+    if t_hi is None:
+        hi = np.array([GUARDED.inf], dtype=object)
+        end_hi = (np.array([GUARDED.number(1 - np.trace(numer))], dtype=object),
+                  np.array([GUARDED.number(0)], dtype=object))
+    else:
+        hi = np.array([t_hi], dtype=object)
+        end_hi = lines_at(hi, hi)
+    _, lo, hi, a, s = search(lines_at, zero, hi, end_lo, end_hi, GUARDED)
+    return merge(lo, hi, a, s)
 
 
 def _exact_pieces(numer, D, q, beta_max):
@@ -431,34 +441,48 @@ def _exact_pieces(numer, D, q, beta_max):
     With ``b = numer / D`` the cost of a path is
     ``1 - B/D + beta Q = 1 - (1/D) (B - t Q)`` with ``t = beta D``: the
     parametric search over ``t`` sees only the rational ``numer`` and ``q``,
-    even when ``D`` is irrational (``gamma != 1``).  A line
-    ``1 - B + t Q`` in ``t`` maps back to ``1 - B/D + beta Q`` and a breakpoint
-    ``t`` to ``beta = t / D``.  Returns ``None`` when ``numer`` or ``q`` has an
-    irrational entry (non-integer ``gamma``); the caller then searches in
-    SymPy numbers directly.
+    even when ``D`` is irrational (``gamma != 1``), and runs in integers
+    (:func:`_integer_pieces`), or for irrational penalties (non-integer
+    ``gamma``) in guarded exact numbers (:func:`_guarded_pieces`).  A line
+    ``1 - B + t Q`` in ``t`` maps back to ``1 - B/D + beta Q`` and a
+    breakpoint ``t`` to ``beta = t / D``.
     """
     import sympy
 
-    nF, qF = _to_fraction(numer), _to_fraction(q)
-    if nF is None or qF is None:
+    nF, qF = _rationals(numer), _rationals(q)
+    K = numer.shape[-1]
+    D_f = _fraction(D)
+    if nF is None:  # pragma: no cover - the benefits n / N_r and n are rational
         return None
-    K = nF.shape[-1]
-    (pieces,) = _envelopes(nF.reshape(1, K, K), qF.reshape(1, K, K), _FRACTION,
-                           Fraction(0), None)
+    if qF is None:
+        from ._guarded import GUARDED
+
+        t_hi = None if beta_max is None else GUARDED.number(beta_max * D)
+        pieces = _guarded_pieces(numer, q, K, t_hi)
+    else:
+        t_hi = None
+        if beta_max is not None and D_f is not None:
+            t_hi = _fraction(beta_max) * D_f
+        pieces = _integer_pieces(nF, qF, K, t_hi)
     # 1/D once, with a rational denominator when D is a surd (gamma != 1)
-    rational_D = getattr(D, "is_Rational", False)
-    inv_D = 1 / D if rational_D else sympy.radsimp(1 / D)
-    tidy = (lambda v: v) if rational_D else sympy.expand
+    # (a small surd only: radsimp of (sum of 1000th roots)**1000 does not finish)
+    simple = D_f is None and all(
+        e.exp.is_Rational and abs(e.exp.p) <= 2 and e.exp.q <= 2 for e in D.atoms(sympy.Pow))
+    inv_D = sympy.Rational(D_f.denominator, D_f.numerator) if D_f is not None else (
+        sympy.radsimp(1 / D) if simple else 1 / D)
+    tidy = sympy.expand if simple else (lambda v: v)
 
     def num(f):
-        return sympy.Rational(f.numerator, f.denominator)
+        if isinstance(f, Fraction):
+            return sympy.Rational(f.numerator, f.denominator)
+        return f.x  # a Guarded number
 
     out = []
     for lo, hi, a, s in pieces:
         lo_b = tidy(num(lo) * inv_D)
         if beta_max is not None and out and not lo_b < beta_max:
             break
-        hi_b = None if hi is None else tidy(num(hi) * inv_D)
+        hi_b = None if _is_inf(hi) else tidy(num(hi) * inv_D)
         out.append((lo_b, hi_b, tidy(1 - (1 - num(a)) * inv_D), num(s)))
     if beta_max is not None:
         lo_b, hi_b, a, s = out[-1]
@@ -475,9 +499,11 @@ def path_envelope(cm, *, metric="uoc", gamma=1, beta_max=None, arithmetic="exact
     (silva2018 eq. 28 for ``metric="uoc"``, cardoso2011 eq. 7 for ``"oc"``).
     The breakpoints are found by parametric search with the DP of
     cardoso2011 §3.4; in ``"exact"`` arithmetic they are exact numbers.  In
-    ``"exact"`` arithmetic the search runs over Python Fractions in the
-    scaled parameter ``t = beta (N + M)`` (``beta (K' + K'^{1-gamma} M')`` for
-    UOC), so an irrational normaliser (``gamma = 2``) costs nothing extra.
+    ``"exact"`` arithmetic the search runs in integers over a common
+    denominator, in the scaled parameter ``t = beta (N + M)`` (``beta (K' +
+    K'^{1-gamma} M')`` for UOC), so an irrational normaliser (``gamma = 2``)
+    costs nothing extra.  In ``"float"`` and ``"mp"`` the comparisons allow
+    the context's relative tolerance times the problem's scale.
 
     Parameters
     ----------
@@ -499,31 +525,53 @@ def path_envelope(cm, *, metric="uoc", gamma=1, beta_max=None, arithmetic="exact
     if metric not in ("uoc", "oc"):
         raise ValueError(f"metric must be 'uoc' or 'oc', got {metric!r}")
     check_gamma(gamma)
-    p = prepare(cm, arithmetic)
+    p, numer, D, q = _exact_parts(cm, metric, gamma, arithmetic)
     if p.counts.ndim != 2:
         raise ValueError("path_envelope takes one matrix, not a stack")
     ctx = p.ctx
     if beta_max is not None:
         check_beta(beta_max)
     hi = None if beta_max is None else ctx.number(beta_max)
-    numer, D, q = (_oc_parts if metric == "oc" else _uoc_parts)(p, gamma)
     pieces = _exact_pieces(numer, D[()], q, hi) if ctx.exact else None
     if pieces is None:
-        b = numer / D[..., None, None]
-        K = p.K
-        (pieces,) = _envelopes(b.reshape(1, K, K), q.reshape(1, K, K), ctx, ctx.number(0), hi)
+        if ctx.name == "float" and not np.isfinite(D).all():
+            top = float(p.counts.sum()) if metric == "oc" else 1.0
+            g_min = math.log(4.0 * p.K * p.K * max(top, 1.0)) / math.log(np.finfo(np.float64).max)
+            raise ValueError(
+                f"gamma={gamma} is outside the range of float64 arithmetic for this matrix: "
+                f"the normaliser (sum ...)**(1/gamma) overflows, so the breakpoints underflow; "
+                f"float supports gamma >= about {g_min:.3g} here; use arithmetic='mp' or 'exact'")
+        b = (numer / D[..., None, None]).reshape(1, p.K, p.K)
+        q = q.reshape(1, p.K, p.K)
+        pieces = _merge_one(_stack_pieces(b, q, ctx, ctx.number(0), hi), b, q, ctx)
+    last = pieces[-1][1]
     return Envelope(
-        breakpoints=tuple(pc[0] for pc in pieces) + (pieces[-1][1],),
+        breakpoints=tuple(pc[0] for pc in pieces) + (None if last == ctx.inf else last,),
         intercepts=tuple(pc[2] for pc in pieces),
         slopes=tuple(pc[3] for pc in pieces),
         arithmetic=ctx.name,
     )
 
 
-def _integral(pieces, zero):
-    return sum((a * (hi - lo) + s * (hi * hi - lo * lo) / 2 for lo, hi, a, s in pieces), zero)
+def _auoc_float(cm):
+    """Float :func:`a_uoc` of a stack, searched block by block (bounded temporaries)."""
+    ctx = get_arithmetic("float")
+    counts = check_counts(cm)
+    lead, K = counts.shape[:-2], counts.shape[-1]
+    flat = counts.reshape(-1, K, K)
+    out = np.empty(flat.shape[0])
+    step = max(1, _SEARCH_CELLS // (K * K))
+    for s in range(0, flat.shape[0], step):
+        c = flat[s:s + step]
+        numer, D, q = _uoc_parts(Prepared(counts=c, n=ctx.asarray(c), ctx=ctx), 1)
+        b = numer / D[..., None, None]
+        idx, lo, hi, a, sl = _stack_pieces(b, q, ctx, 0.0, 1.0)
+        out[s:s + step] = np.bincount(idx, piece_areas(lo, hi, a, sl), minlength=len(c))
+    return ctx.finalize(out.reshape(lead))
 
 
+@metric(
+        label="A_UOC", better="lower", symmetric=False, bounds=(0, 1), source="silva2018 eq. 23")
 def a_uoc(cm, *, arithmetic="float"):
     r"""Area under the UOC curve, :math:`A_{UOC} = \int_0^1 UOC_\beta^1\,d\beta`.
 
@@ -533,7 +581,7 @@ def a_uoc(cm, *, arithmetic="float"):
     one line per path; the integral is taken exactly over the envelope's
     pieces, whose breakpoints come from a parametric search (see
     :func:`path_envelope`), not on a grid of beta values.  Float stacks are
-    searched together, one batched DP per round.
+    searched together, one batched DP per round, in blocks.
 
     Examples
     --------
@@ -541,21 +589,22 @@ def a_uoc(cm, *, arithmetic="float"):
     ...       arithmetic="exact")
     5/9
     """
-    p = prepare(cm, arithmetic)
+    if get_arithmetic(arithmetic).name == "float":
+        return _auoc_float(cm)
+    p, numer, D, q = _exact_parts(cm, "uoc", 1, arithmetic)
     ctx, K, lead = p.ctx, p.K, p.lead_shape
-    numer, D, q = _uoc_parts(p, 1)
     one, zero = ctx.number(1), ctx.number(0)
-    all_pieces = None
-    if ctx.exact:
-        numer_s, D_s, q_s = numer.reshape(-1, K, K), D.reshape(-1), q.reshape(-1, K, K)
-        all_pieces = [_exact_pieces(numer_s[i], D_s[i], q_s[i], one) for i in range(len(D_s))]
-        if any(pc is None for pc in all_pieces):  # pragma: no cover - gamma = 1 is rational
-            all_pieces = None
-    if all_pieces is None:
-        b = numer / D[..., None, None]
-        all_pieces = _envelopes(b.reshape(-1, K, K), q.reshape(-1, K, K), ctx, zero, one)
-    out = np.empty(len(all_pieces), dtype=object if ctx.name != "float" else np.float64)
-    out[:] = [_integral(pc, zero) for pc in all_pieces]
+    numer, D, q = numer.reshape(-1, K, K), D.reshape(-1), q.reshape(-1, K, K)
+    out = np.empty(len(D), dtype=object)
+    if ctx.exact:  # gamma = 1: the weights are rational
+        for i in range(len(D)):
+            lo, hi, a, s = zip(*_exact_pieces(numer[i], D[i], q[i], one))
+            out[i] = piece_areas(np.array(lo), np.array(hi), np.array(a), np.array(s)).sum()
+    else:
+        idx, lo, hi, a, s = _stack_pieces(numer / D[:, None, None], q, ctx, zero, one)
+        areas = piece_areas(lo, hi, a, s)
+        for i in range(len(D)):
+            out[i] = areas[idx == i].sum()
     return ctx.finalize(out.reshape(lead))
 
 
@@ -604,10 +653,15 @@ def optimal_path(cm, beta, *, metric="uoc", gamma=1, arithmetic="exact"):
     ctx, K = p.ctx, p.K
     beta = ctx.asarray(check_beta(beta).reshape(1))
     trace = []
-    _optimal_path(b.reshape(1, K, K), q.reshape(1, K, K), beta, ctx, trace=trace)
+    path_dp(b.reshape(1, K, K), q.reshape(1, K, K), beta, ctx, trace=trace)
+    return _backtrack(trace, K, 0)
+
+
+def _backtrack(trace, K, j):
+    """The cells of matrix ``j``'s optimal path from a :func:`path_dp` trace."""
     move = {}
     for r, c, k in trace:
-        for ri, ci, ki in zip(r.tolist(), c.tolist(), k[0].tolist()):
+        for ri, ci, ki in zip(r.tolist(), c.tolist(), k[j].tolist()):
             move[(ri, ci)] = int(ki)
     steps = ((-1, -1), (-1, 0), (0, -1))
     cell = (K - 1, K - 1)

@@ -4,6 +4,16 @@ Spearman's R_s, Kendall's tau_b and Pinto da Costa's r_int are defined on the
 N pairs of labels; here every pair sum is rewritten with 2-D cumulative sums of
 the matrix, so the cost is O(K^2) whatever N is, and exact arithmetic gives
 the exact value (no int64 products of counts).
+
+No cancellation at any count (issue 10): every difference of counts (the
+complement ``N - N_r``, the rank offsets, ``S - 1``) is taken in ``int64``,
+where it is exact (:func:`numeric._validation.check_counts` keeps every total
+below ``2**62``), before the counts enter the chosen arithmetic; what the
+arithmetic then computes are sums of products of non-negative numbers (and one
+difference, the numerator of tau_b and R_s, which is the metric's own value).
+So a float result at counts up to ``10**15`` is within a few ulps of exact
+when the metric is not near zero (``[[10**15, 0], [0, 1]]`` has tau_b = 1,
+not 1.015).
 """
 
 from __future__ import annotations
@@ -11,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._common import prepare
+from .registry import metric
 
 __all__ = ["spearman_rs", "kendall_tau_b", "r_int"]
 
@@ -21,9 +32,9 @@ def _suffix2d(n):
     return np.flip(np.cumsum(np.flip(s, axis=-2), axis=-2), axis=-2)
 
 
-def _shift(a, di, dj, fill):
-    """``out[..., i, j] = a[..., i + di, j + dj]`` (``fill`` outside)."""
-    out = np.full_like(a, fill)
+def _shift(a, di, dj):
+    """``out[..., i, j] = a[..., i + di, j + dj]`` (0 outside)."""
+    out = np.zeros_like(a)
     K = a.shape[-1]
     src_i = slice(max(di, 0), K + min(di, 0))
     dst_i = slice(max(-di, 0), K + min(-di, 0))
@@ -45,20 +56,31 @@ def _require_two_classes(p, which):
         )
 
 
-def _pairs(p):
-    """Concordant and discordant (unordered) pair counts, and the ties."""
-    n = p.n
-    zero = p.ctx.number(0)
-    S = _suffix2d(n)
-    below_right = _shift(S, 1, 1, zero)  # i' > i, j' > j
-    # i' > i, j' < j: rows below, columns to the left
-    rows_below = _shift(np.flip(np.cumsum(np.flip(n, axis=-2), axis=-2), axis=-2), 1, 0, zero)
-    left = _shift(np.cumsum(rows_below, axis=-1), 0, -1, zero)
-    concordant = (n * below_right).sum(axis=(-2, -1))
-    discordant = (n * left).sum(axis=(-2, -1))
-    return concordant, discordant
+def _concordance(p):
+    """``C - D`` (concordant minus discordant unordered pairs).
+
+    ``C - D = sum_ij n_ij (S_ij^{>,>} - S_ij^{>,<})`` where ``S^{>,>}`` counts
+    the samples below and to the right of cell ``(i, j)`` and ``S^{>,<}``
+    below and to the left; both, and their difference, in int64 (exact).
+    """
+    c = p.integers
+    below_right = _shift(_suffix2d(c), 1, 1)  # i' > i, j' > j
+    rows_below = _shift(np.flip(np.cumsum(np.flip(c, axis=-2), axis=-2), axis=-2), 1, 0)
+    below_left = _shift(np.cumsum(rows_below, axis=-1), 0, -1)  # i' > i, j' < j
+    return (p.n * p.ctx.asarray(below_right - below_left)).sum(axis=(-2, -1))
 
 
+def _untied_pairs(p, marginals):
+    """``sum_r m_r (N - m_r)`` = twice the pairs in different classes,
+    ``N(N-1) - sum_r m_r (m_r - 1)`` without the cancellation: ``N - m_r``
+    is taken in int64 (the other classes' counts) before the product."""
+    rest = marginals.sum(axis=-1, keepdims=True) - marginals
+    return (p.ctx.asarray(marginals) * p.ctx.asarray(rest)).sum(axis=-1)
+
+
+@metric(
+        label="tau_b", better="higher", symmetric=True, bounds=(-1, 1), source="silva2018 eqs. 5-6",
+        peers=("scipy.stats.kendalltau",))
 def kendall_tau_b(cm, *, arithmetic="float"):
     r"""Kendall's :math:`\tau_b` from the confusion matrix.
 
@@ -83,22 +105,25 @@ def kendall_tau_b(cm, *, arithmetic="float"):
     1/2
     """
     p = prepare(cm, arithmetic)
-    C, D = _pairs(p)
-    N = p.total()
-    R, Cc = p.rows(), p.cols()
-    n0 = N * (N - 1) / 2
-    n1 = (R * (R - 1) / 2).sum(axis=-1)
-    n2 = (Cc * (Cc - 1) / 2).sum(axis=-1)
     _require_two_classes(p, "tau_b")
-    return p.ctx.finalize((C - D) / p.ctx.sqrt((n0 - n1) * (n0 - n2)))
+    # n0 - n1 = sum_r N_r (N - N_r) / 2, n0 - n2 likewise: the 1/2 goes in the root
+    rows = _untied_pairs(p, p.integers.sum(axis=-1))
+    cols = _untied_pairs(p, p.integers.sum(axis=-2))
+    return p.ctx.finalize(2 * _concordance(p) / p.ctx.sqrt(rows * cols))
 
 
-def _midranks(p, marginals):
-    """Average rank of each class: samples before it plus (n_k + 1) / 2."""
-    before = np.cumsum(marginals, axis=-1) - marginals
-    return before + (marginals + 1) / 2
+def _rank_offsets(p, marginals):
+    """Twice the mid-rank minus the mean rank of each class, in int64:
+    ``2 (p_r - (N + 1) / 2) = (samples before r) - (samples after r)``."""
+    upto = np.cumsum(marginals, axis=-1)
+    before = upto - marginals
+    after = upto[..., -1:] - upto
+    return p.ctx.asarray(before - after)
 
 
+@metric(
+        label="R_s", better="higher", symmetric=True, bounds=(-1, 1), source="silva2018 eq. 4",
+        peers=("scipy.stats.spearmanr",))
 def spearman_rs(cm, *, arithmetic="float"):
     r"""Spearman's rank correlation :math:`R_s` with mid-ranks for ties.
 
@@ -121,16 +146,17 @@ def spearman_rs(cm, *, arithmetic="float"):
     p = prepare(cm, arithmetic)
     _require_two_classes(p, "R_s")
     R, C = p.rows(), p.cols()
-    N = p.total()
-    mean = np.expand_dims(np.asarray((N + 1) / 2, dtype=p.n.dtype), -1)
-    a = _midranks(p, R) - mean
-    b = _midranks(p, C) - mean
+    # a, b are twice the centred mid-ranks: the factors 4 cancel in the ratio
+    a = _rank_offsets(p, p.integers.sum(axis=-1))
+    b = _rank_offsets(p, p.integers.sum(axis=-2))
     cov = (p.n * a[..., :, None] * b[..., None, :]).sum(axis=(-2, -1))
     va = (R * a * a).sum(axis=-1)
     vb = (C * b * b).sum(axis=-1)
     return p.ctx.finalize(cov / p.ctx.sqrt(va * vb))
 
 
+@metric(
+        label="r_int", better="higher", symmetric=True, bounds=(-1, 1), source="silva2018 eqs. 7-10")
 def r_int(cm, *, arithmetic="float"):
     r"""Pinto da Costa's :math:`r_{int}` coefficient.
 
@@ -172,13 +198,12 @@ def r_int(cm, *, arithmetic="float"):
             "r_int is undefined for a single sample: card(S_1) = card(S_2) = 0 "
             "(it needs at least two samples)"
         )
-    N = p.total()
-    S = _suffix2d(p.n)
-    both = (p.n * S).sum(axis=(-2, -1)) - N
+    # sum n S - N = sum n (S - 1): the - 1 in int64 (no cancellation), likewise s1, s2
+    both = (p.n * p.ctx.asarray(_suffix2d(p.integers) - 1)).sum(axis=(-2, -1))
 
     def ordered(m):
         tail = np.flip(np.cumsum(np.flip(m, axis=-1), axis=-1), axis=-1)
-        return (m * tail).sum(axis=-1) - N
+        return (p.ctx.asarray(m) * p.ctx.asarray(tail - 1)).sum(axis=-1)
 
-    s1, s2 = ordered(p.rows()), ordered(p.cols())
+    s1, s2 = ordered(p.integers.sum(axis=-1)), ordered(p.integers.sum(axis=-2))
     return p.ctx.finalize(-1 + 2 * both / p.ctx.sqrt(s1 * s2))

@@ -7,6 +7,8 @@ from fractions import Fraction
 
 import sympy
 
+from .parsing import parse_number
+
 __all__ = ["round_half_up", "matches_printed", "printed_interval"]
 
 
@@ -32,7 +34,7 @@ def round_half_up(value, digits: int = 2):
     """
     if isinstance(value, float):
         raise TypeError("round_half_up takes an exact value (int, Fraction, SymPy number), not a float")
-    x = sympy.sympify(value)
+    x = parse_number(value, what="value", symbols=False)
     scale = sympy.Integer(10) ** digits
     mag = sympy.floor(abs(x) * scale + sympy.Rational(1, 2))
     sign = -1 if x.is_negative else 1

@@ -16,6 +16,7 @@ import pytest
 import sympy
 
 import numeric
+from numeric.registry import REGISTRY
 from analytic.sources import cardoso2011 as C11
 
 CM = np.array([[3, 1, 0], [1, 2, 2], [0, 1, 4]])
@@ -25,13 +26,41 @@ RATIONAL = {
     "mmae": numeric.mmae, "a_uoc": numeric.a_uoc,
     "oc": lambda c, **k: numeric.oc(c, C11.oc_table_beta(c, C11.BETA_NUMERATORS[0]), **k),
     "uoc": lambda c, **k: numeric.uoc(c, sympy.Rational(3, 4), **k),
+    "kappa_quadratic": lambda c, **k: numeric.cohen_kappa(c, weights="quadratic", **k),
+    "within_one_accuracy": numeric.within_one_accuracy,
+    "minimum_sensitivity": numeric.minimum_sensitivity,
+    "somers_d": numeric.somers_d, "tau_c": numeric.kendall_tau_c,
 }
 ALGEBRAIC = {
     "rmse": numeric.rmse, "macro_rmse": numeric.macro_rmse, "R_s": numeric.spearman_rs,
     "tau_b": numeric.kendall_tau_b, "r_int": numeric.r_int,
+    "gm_sensitivity": numeric.geometric_mean_sensitivity,
     "oc_gamma2": lambda c, **k: numeric.oc(c, sympy.Rational(1, 100), gamma=2, **k),
 }
 ALL = {**RATIONAL, **ALGEBRAIC}
+
+
+def _registered(m, v):
+    return lambda c, **k: m.function(c, **v.kwargs(c), **k)
+
+
+#: every variant of every registered metric (numeric.registry), for the precision test
+CASES = {(m.name if len(m.cases()) == 1 else f"{m.name}[{v.label}]"): _registered(m, v)
+         for m in REGISTRY.values() if m.takes_matrix for v in m.cases()}
+
+
+def test_every_registered_metric_has_its_kind_of_exact_value():
+    """A new metric must be classified: rational values, algebraic values, or other."""
+    classified = {"mer", "mae", "mse", "amae", "mmae", "a_uoc", "oc", "uoc", "tc", "stc",
+                  "interval_tc", "interval_stc",  # rational (checked below or in test_cost_metrics)
+                  "rmse", "macro_rmse", "spearman_rs", "kendall_tau_b", "r_int",
+                  "cohen_kappa", "within_one_accuracy", "minimum_sensitivity", "somers_d",
+                  "kendall_tau_c",  # rational (new metrics: checked below)
+                  "george_d", "george_tiebreak", "geometric_mean_sensitivity",  # algebraic
+                  "cem_ord",  # transcendental (logarithms): test_new_metrics checks it by hand
+                  "ranked_probability_score"}  # rational, from probabilities: test_new_metrics
+    assert set(REGISTRY) <= classified, set(REGISTRY) - classified
+
 
 
 @pytest.mark.parametrize("name", RATIONAL)
@@ -67,14 +96,14 @@ def test_exact_reads_a_float_as_its_shortest_decimal():
     assert numeric.uoc(CM, 0.75, arithmetic="exact") == numeric.uoc(CM, sympy.Rational(3, 4), arithmetic="exact")
 
 
-@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("name", CASES)
 @pytest.mark.parametrize("dps", [15, 30, 80])
 def test_mp_follows_the_callers_precision(name, dps):
     """An mpf result at mp.dps = dps, within 10^(3-dps) of the exact value; precision restored after."""
     before = mpmath.mp.dps
-    exact = ALL[name](CM, arithmetic="exact")
+    exact = CASES[name](CM, arithmetic="exact")
     with mpmath.workdps(dps):
-        v = ALL[name](CM, arithmetic="mp")
+        v = CASES[name](CM, arithmetic="mp")
         assert isinstance(v, mpmath.mpf)
         assert abs(v - mpmath.mpf(str(sympy.N(exact, dps + 20)))) <= mpmath.mpf(10) ** (3 - dps) * max(1, abs(v))
     assert mpmath.mp.dps == before
@@ -99,22 +128,44 @@ for idx in np.ndindex(2, 3):  # two observed classes in every matrix (tau_b, R_s
 STACK[1, 2, 1] = 0  # an empty row
 STACK[0, 1, :, 2] = 0  # an empty column
 
-NO_BETA = {
-    "mer": numeric.mer, "mae": numeric.mae, "mse": numeric.mse, "rmse": numeric.rmse,
-    "amae": numeric.amae, "mmae": numeric.mmae, "macro_rmse": numeric.macro_rmse,
-    "amae_zero": lambda c, **k: numeric.amae(c, missing="zero", **k),
-    "R_s": numeric.spearman_rs, "tau_b": numeric.kendall_tau_b, "r_int": numeric.r_int,
-    "a_uoc": numeric.a_uoc,
-}
+def _constant_parameters(m, v):
+    """The variant's parameters, when they are the same for every matrix of STACK."""
+    kw = [v.kwargs(STACK[idx]) for idx in np.ndindex(2, 3)]
+    return kw[0] if all(str(k) == str(kw[0]) for k in kw) else None
 
 
-@pytest.mark.parametrize("name", NO_BETA)
+#: the registered cases whose parameters do not depend on the matrix (OC's
+#: table beta does: the broadcast-beta test below covers it)
+STACK_CASES = {name: (m, kw) for m in REGISTRY.values() if m.takes_matrix for v in m.cases()
+               for name in [m.name if len(m.cases()) == 1 else f"{m.name}[{v.label}]"]
+               for kw in [_constant_parameters(m, v)] if kw is not None}
+
+
+def test_stack_cases_cover_the_registry():
+    matrix_metrics = {m.name for m in REGISTRY.values() if m.takes_matrix}
+    assert {m.name for m, _ in STACK_CASES.values()} == matrix_metrics - {"oc"}
+
+
+@pytest.mark.parametrize("name", STACK_CASES)
 def test_stack_equals_per_matrix_calls(name):
-    f = NO_BETA[name]
-    got = f(STACK)
+    """A stack gives the per-matrix values; a stack with an undefined member is
+    refused as a whole, with that member's message."""
+    m, kw = STACK_CASES[name]
+    try:
+        got = m.function(STACK, **kw)
+    except ValueError as exc:
+        refused = []
+        for idx in np.ndindex(2, 3):
+            try:
+                m.function(STACK[idx], **kw)
+            except ValueError as one:
+                refused.append(str(one))
+        # the stack's message may add the member's index before the problem
+        assert refused and str(exc).split(": ", 1)[1] in {r.split(": ", 1)[1] for r in refused}
+        return
     assert got.shape == (2, 3)
     for idx in np.ndindex(2, 3):
-        assert got[idx] == pytest.approx(f(STACK[idx]), rel=1e-14, abs=1e-15), idx
+        assert got[idx] == pytest.approx(m.function(STACK[idx], **kw), rel=1e-14, abs=1e-15), idx
 
 
 def _table_betas(stack):

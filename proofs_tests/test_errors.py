@@ -7,17 +7,22 @@ import pytest
 import sympy
 
 import numeric
+from numeric.registry import REGISTRY
 
-#: every metric, as a one-argument callable, for the checks that concern the matrix
-METRICS = {
-    "mer": numeric.mer, "mae": numeric.mae, "mse": numeric.mse, "rmse": numeric.rmse,
-    "amae": numeric.amae, "mmae": numeric.mmae, "macro_rmse": numeric.macro_rmse,
-    "spearman_rs": numeric.spearman_rs, "kendall_tau_b": numeric.kendall_tau_b,
-    "r_int": numeric.r_int,
-    "oc": lambda cm, **k: numeric.oc(cm, 0.1, **k),
-    "uoc": lambda cm, **k: numeric.uoc(cm, 0.1, **k),
-    "a_uoc": numeric.a_uoc,
-}
+#: fixed parameters for the metrics that take more than a matrix (a bad matrix
+#: cannot supply its own: the registry's variants read N and K from it)
+FIXED = {"matrix": lambda cm: {}, "matrix, beta": lambda cm: {"beta": 0.1},
+         "matrix, lengths": lambda cm: {"lengths": np.ones(np.shape(cm)[-1] if np.ndim(cm) else 1)}}
+
+
+def _one_argument(m):
+    def f(cm, **kwargs):
+        return m.function(cm, **FIXED[m.input](cm), **kwargs)
+    return f
+
+
+#: every registered metric (numeric.registry), as a one-argument callable
+METRICS = {m.name: _one_argument(m) for m in REGISTRY.values() if m.takes_matrix}
 ALL = pytest.mark.parametrize("f", METRICS.values(), ids=METRICS.keys())
 
 

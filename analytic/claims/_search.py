@@ -3,12 +3,15 @@
 
 from __future__ import annotations
 
-import itertools
 import math
 from fractions import Fraction
 
 import numpy as np
 import sympy
+
+from analytic.generators import compositions
+
+__all__ = ["random_matrices", "compositions", "exhaustive_argmax", "exhaustive_max"]
 
 
 def random_matrices(count: int, k_range=(2, 6), max_count=6, seed=0, zero_prob=0.4):
@@ -22,18 +25,6 @@ def random_matrices(count: int, k_range=(2, 6), max_count=6, seed=0, zero_prob=0
         if m.sum() > 0:
             out.append(m)
     return out
-
-
-def compositions(n: int, r: int):
-    """Every way to spread ``n`` samples of one true class over ``r`` predicted
-    classes (stars and bars): all non-negative integer rows of length ``r``
-    summing to ``n``, for exhaustive searches over matrices with fixed row sums."""
-    for bars in itertools.combinations(range(n + r - 1), r - 1):
-        prev, row = -1, []
-        for b in bars + (n + r - 1,):
-            row.append(b - prev - 1)
-            prev = b
-        yield row
 
 
 def exhaustive_argmax(M, counts):

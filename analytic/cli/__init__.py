@@ -1,0 +1,77 @@
+"""The ``ordinal-verify`` command (also ``python -m analytic``).
+
+``ordinal-verify``
+    runs the claims ledger and prints a table and a summary line;
+    ``--json FILE`` (``-`` for stdout), ``--markdown FILE``, ``--only PREFIX``.
+``ordinal-verify metrics FILE``
+    every metric of a user's confusion matrix, exact and float.
+``ordinal-verify auoc FILE``
+    the piecewise UOC(beta) and the exact A_UOC of a matrix.
+``ordinal-verify audit [METRIC]``
+    the formal properties of a registered metric (or the property table of
+    all), by exhaustive and random search in exact arithmetic.
+``ordinal-verify --claims PATH``
+    the ledger of a user's claims module or folder.
+
+A matrix file is CSV or whitespace-separated, one row per line, rows = true
+class (``--predicted-rows`` for the transpose); ``#`` starts a comment.  A
+malformed file gets a one-line error naming the file, line and problem, and
+exit status 2.
+
+One module per subcommand: each has ``add_parsers(sub)`` (or
+``add_arguments`` for the top-level ledger options) and sets ``run``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from . import audit_cmd, ledger_cmd, matrix_cmds
+from .inputs import InputError, read_matrix
+
+__all__ = ["main", "build_parser", "InputError", "read_matrix"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="ordinal-verify",
+        description="Verify the claims of the ordinal-metric papers, or compute the metrics of a matrix.",
+    )
+    ledger_cmd.add_arguments(p)
+    p.set_defaults(run=ledger_cmd.cmd_ledger)
+    sub = p.add_subparsers(dest="command")
+    matrix_cmds.add_parsers(sub)
+    audit_cmd.add_parsers(sub)
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except BrokenPipeError:
+        # the reader went away (``ordinal-verify | head -1``): stop quietly; stdout
+        # is pointed at devnull so that the interpreter's final flush cannot fail
+        # (the recipe of the Python documentation, "Note on SIGPIPE")
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError, AttributeError):  # stdout without a file descriptor
+            pass
+        return 1
+    except MemoryError:
+        print("ordinal-verify: out of memory (the input is too large)", file=sys.stderr)
+        return 2
+    except InputError as exc:
+        print(f"ordinal-verify: {exc}", file=sys.stderr)
+        return 2
+    except ValueError as exc:
+        target = getattr(args, "file", None)
+        print(f"ordinal-verify: {target + ': ' if target else ''}{exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

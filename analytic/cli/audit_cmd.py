@@ -1,0 +1,77 @@
+"""``ordinal-verify audit [METRIC]``: the property auditor (:mod:`analytic.audit`).
+
+``METRIC`` is a name of :data:`numeric.registry.REGISTRY`; every report
+variant is audited and printed as a table (property, verdict, minimal
+counterexample, witness).  Without ``METRIC`` every registered metric is
+audited and the property table printed; ``--markdown FILE`` writes it
+(``docs/properties.md``), ``--json FILE`` (``-`` for stdout) the verdicts.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from .table import format_table
+
+__all__ = ["add_parsers", "cmd_audit"]
+
+
+def add_parsers(sub) -> None:
+    from analytic.audit import DEFAULTS
+
+    p = sub.add_parser("audit", help="decide formal properties of a metric (exhaustive + random, exact)")
+    p.add_argument("metric", nargs="?", help="a registered metric name (default: every metric)")
+    p.add_argument("--max-k", type=int, default=DEFAULTS["max_k"], help="largest K of the exhaustive search")
+    p.add_argument("--max-n", type=int, default=DEFAULTS["max_n"], help="largest N of the exhaustive search")
+    p.add_argument("--random", type=int, default=DEFAULTS["random"], help="number of random matrices")
+    p.add_argument("--seed", type=int, default=DEFAULTS["seed"], help="seed of the random search")
+    p.add_argument("--markdown", metavar="FILE", help="write the property table as Markdown")
+    p.add_argument("--json", metavar="FILE", help="write the verdicts as JSON ('-' for stdout)")
+    p.set_defaults(run=cmd_audit)
+
+
+def _as_dict(name, label, rep):
+    return {"metric": name, "variant": label, "better": rep.better,
+            "properties": {p: {"verdict": r.verdict,
+                               "counterexample": r.counterexample_text() if r.verdict == "fails" else None,
+                               "witness": r.witness, "searched": r.searched, "how": r.how}
+                           for p, r in rep.results.items()}}
+
+
+def cmd_audit(args) -> int:
+    from analytic import audit as A
+    from numeric.registry import REGISTRY, matrix_metrics
+
+    sizes = dict(max_k=args.max_k, max_n=args.max_n, random=args.random, seed=args.seed)
+    if args.metric is not None:
+        if args.metric not in REGISTRY:
+            raise ValueError(f"unknown metric {args.metric!r}; expected one of {sorted(REGISTRY)}")
+        metrics = [REGISTRY[args.metric]]
+    else:
+        metrics = matrix_metrics()
+    rows = [(m.name, v.label, A.audit_registered(m.name, v.label, **sizes))
+            for m in metrics for v in m.cases()]
+    if args.json == "-":
+        json.dump([_as_dict(*r) for r in rows], sys.stdout, indent=1)
+        sys.stdout.write("\n")
+    elif args.metric is not None:
+        for name, label, rep in rows:
+            print(f"{label} ({name}, {rep.better} is better):")
+            table = []
+            for p, r in rep.results.items():
+                ce = r.counterexample_text() if r.verdict == "fails" else ""
+                table.append((p, r.verdict, ce, r.witness if r.verdict != "holds" else r.searched))
+            print(format_table(("property", "verdict", "counterexample", "witness / searched"), table))
+            print()
+    else:
+        names = list(A.PROPERTIES)
+        table = [(label,) + tuple(rep.results[p].verdict for p in names) for _, label, rep in rows]
+        print(format_table(("metric",) + tuple(names), table))
+    if args.json and args.json != "-":
+        with open(args.json, "w", encoding="utf-8") as fh:
+            json.dump([_as_dict(*r) for r in rows], fh, indent=1)
+    if args.markdown:
+        with open(args.markdown, "w", encoding="utf-8") as fh:
+            fh.write(A.table_markdown(rows, **sizes))
+    return 0

@@ -1,0 +1,178 @@
+"""Lower envelopes of the path lines over beta: one piecewise-linear type, one search.
+
+For a fixed path the cost ``a + s beta`` of OC or UOC is a line; the index is
+the lower envelope of those lines, a concave piecewise-linear function.
+:func:`search` finds its pieces by parametric search (Eisner and Severance
+1976): the minimising lines at the two ends of an interval meet at a point
+where the DP either confirms the envelope or reveals a new line.  The search
+runs on a whole stack at once: each round evaluates the DP of every pending
+interval of every matrix in one vectorised call.
+
+Boundary convention: a piece is ``(lo, hi, a, s)`` with ``lo < hi`` (``hi =
++inf`` for the last piece of an unbounded range); :class:`Envelope` stores
+the breakpoints ``b_0 < b_1 < ... < b_m`` with ``None`` for ``+inf``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .errors import UndecidedError
+
+__all__ = ["Envelope", "search", "merge", "piece_areas"]
+
+
+@dataclass(frozen=True)
+class Envelope:
+    """A concave piecewise-linear function of beta, ``min_i (a_i + s_i beta)``.
+
+    ``breakpoints[i]`` and ``breakpoints[i+1]`` bound the piece on which
+    ``intercepts[i] + slopes[i] * beta`` is the value; the last breakpoint is
+    ``None`` when the last piece extends to infinity.
+
+    >>> env = Envelope((0, 1, None), (0.5, 1.0), (0.5, 0.0))
+    >>> env(0.5), env(2)
+    (0.75, 1.0)
+    """
+
+    breakpoints: tuple
+    intercepts: tuple
+    slopes: tuple
+    arithmetic: Any = None
+
+    def __call__(self, beta):
+        for i in range(len(self.slopes)):
+            hi = self.breakpoints[i + 1]
+            if hi is None or beta <= hi:
+                return self.intercepts[i] + self.slopes[i] * beta
+        return self.intercepts[-1] + self.slopes[-1] * beta
+
+    def integral(self):
+        """Integral over the (finite) range of the breakpoints."""
+        if self.breakpoints[-1] is None:
+            raise ValueError("the envelope extends to infinity; its integral diverges")
+        bp = self.breakpoints
+        areas = [piece_areas(*piece) for piece in zip(bp[:-1], bp[1:], self.intercepts, self.slopes)]
+        return sum(areas[1:], areas[0])
+
+
+def piece_areas(lo, hi, a, s):
+    r"""The integral of each piece ``a + s beta`` over ``[lo, hi]`` (elementwise).
+
+    .. math:: \int_{lo}^{hi} (a + s\beta)\,d\beta = a(hi - lo) + s(hi^2 - lo^2)/2
+
+    >>> piece_areas(1, 2, 0.5, 2.0)
+    3.5
+    """
+    return a * (hi - lo) + s * (hi * hi - lo * lo) / 2
+
+
+def _bool(a):
+    return np.asarray(a, dtype=bool)
+
+
+def _cat(parts, dtype):
+    return np.concatenate(parts) if parts else np.empty(0, dtype=dtype)
+
+
+def search(lines_at, lo, hi, end_lo, end_hi, ctx, *, tol_value=None, tol_slope=None,
+           max_rounds=None):
+    """Batched parametric search of lower envelopes (Eisner and Severance 1976).
+
+    Parameters
+    ----------
+    lines_at : callable ``(idx, x) -> (a, s)``
+        The line ``a + s beta`` of a minimiser at ``beta = x[k]`` for matrix
+        ``idx[k]`` (one DP call for the whole batch).
+    lo, hi : arrays, shape (n,)
+        The range per matrix; ``hi`` may hold ``ctx.inf``.
+    end_lo, end_hi : pairs of arrays ``(a, s)``
+        The minimising lines at ``lo`` and at ``hi`` (for an infinite ``hi``,
+        the line of least slope).
+    tol_value, tol_slope : callables ``(idx, x) -> slack`` / ``idx -> slack``
+        The context's slack for comparing two values / two slopes (None: exact).
+
+    Returns
+    -------
+    (idx, lo, hi, a, s)
+        Arrays of pieces, unsorted; a matrix's pieces tile its range.
+    """
+    n = len(lo)
+    dtype = np.asarray(lo).dtype
+    if max_rounds is None:
+        max_rounds = 100_000
+    ti = np.arange(n)
+    tl, th = np.asarray(lo), np.asarray(hi)
+    a0, s0 = end_lo
+    a1, s1 = end_hi
+    out = [[], [], [], [], []]
+
+    def emit(mask, l, h, a, s):
+        for lst, v in zip(out, (ti[mask], l[mask], h[mask], a[mask], s[mask])):
+            lst.append(v)
+
+    for _ in range(max_rounds):
+        if ti.size == 0:
+            break
+        ds = s0 - s1
+        same = _bool(np.abs(ds) <= (0 if tol_slope is None else tol_slope(ti))) | _bool(th == tl)
+        if same.any():
+            emit(same, tl, th, a0, s0)
+            keep = ~same
+            ti, tl, th, a0, s0, a1, s1, ds = (v[keep] for v in (ti, tl, th, a0, s0, a1, s1, ds))
+            if ti.size == 0:
+                break
+        # the two lines cross at a0 + s0 x = a1 + s1 x, clamped into [tl, th]
+        x = ctx.divide(a1 - a0, ds)
+        x = np.where(_bool(x < tl), tl, x)
+        x = np.where(_bool(x > th), th, x)
+        a, s = lines_at(ti, x)
+        slack = 0 if tol_value is None else tol_value(ti, x)
+        ok = _bool(a + s * x >= a0 + s0 * x - slack)
+        emit(ok, tl, x, a0, s0)
+        emit(ok, x, th, a1, s1)
+        new = ~ok
+        ti, tl, x, th, a0, s0, a, s, a1, s1 = (
+            v[new] for v in (ti, tl, x, th, a0, s0, a, s, a1, s1))
+        ti = np.concatenate([ti, ti])
+        tl, th = np.concatenate([tl, x]), np.concatenate([x, th])
+        a0, s0 = np.concatenate([a0, a]), np.concatenate([s0, s])
+        a1, s1 = np.concatenate([a, a1]), np.concatenate([s, s1])
+    else:
+        raise UndecidedError(f"parametric search did not converge in {max_rounds} rounds")
+    return tuple(_cat(v, dtype if k in (1, 2) else None) for k, v in enumerate(out))
+
+
+def merge(lo, hi, a, s, *, tol_width=0, tol_value=0, tol_slope=0, key=None):
+    """One matrix's pieces sorted by ``lo``: empty pieces dropped, equal neighbours fused.
+
+    Returns a list of ``(lo, hi, a, s)``.
+
+    >>> merge([1, 0], [2, 1], [3, 3], [0, 0])
+    [(0, 2, 3, 0)]
+    >>> merge([0, 1, 1], [1, 2, 1], [1, 2, 3], [1, 0, 5])    # [1, 1] is empty
+    [(0, 1, 1, 1), (1, 2, 2, 0)]
+    """
+    # by (lo, hi): an empty piece [x, x] comes before the piece [x, y] that continues
+    k = (lambda v: v) if key is None else key
+    order = sorted(range(len(lo)), key=lambda i: (k(lo[i]), k(hi[i])))
+    pieces = [(lo[i], hi[i], a[i], s[i]) for i in order]
+    out = []
+    start = None
+    for k, (l, h, ai, si) in enumerate(pieces):
+        if start is not None:
+            l, start = start, None
+        if h - l <= tol_width and len(pieces) > 1:
+            if out:
+                out[-1] = (out[-1][0], h, out[-1][2], out[-1][3])
+            else:
+                start = l  # the next piece starts where the range starts
+            continue
+        if out and abs(out[-1][3] - si) <= tol_slope and abs(out[-1][2] - ai) <= tol_value:
+            out[-1] = (out[-1][0], h, out[-1][2], out[-1][3])
+        else:
+            out.append((l, h, ai, si))
+    return out

@@ -1,0 +1,134 @@
+"""User values to exact SymPy numbers, without evaluating a string as Python.
+
+:func:`sympy.sympify` on a string calls ``eval`` (SymPy's documentation warns:
+"sympify uses eval. Don't use it on unsanitized input"), and on an unknown
+object it parses ``str(obj)``.  Every public function that takes a number from
+a user converts it with :func:`parse_number` instead: a string is parsed by
+:mod:`ast` and only numbers, named symbols, ``+ - * / **``, parentheses and the
+functions ``sqrt``, ``Rational``, ``Max``, ``Min``, ``Abs`` and the constants
+``pi`` and ``E`` are accepted; anything else raises ``ValueError``.
+"""
+
+from __future__ import annotations
+
+import ast
+from fractions import Fraction
+from numbers import Integral, Rational as _RationalABC
+
+import numpy as np
+import sympy
+
+__all__ = ["parse_number"]
+
+_FUNCTIONS = {"sqrt": sympy.sqrt, "Rational": sympy.Rational, "Max": sympy.Max,
+              "Min": sympy.Min, "Abs": sympy.Abs}
+_CONSTANTS = {"pi": sympy.pi, "E": sympy.E}
+_BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
+           ast.Mult: lambda a, b: a * b, ast.Div: lambda a, b: a / b,
+           ast.Pow: lambda a, b: a**b}
+#: longest string accepted (a number typed by hand, not a file)
+MAX_LENGTH = 1000
+
+
+def parse_number(value, *, what="value", symbols=True):
+    r"""Convert a user value to a SymPy number (or expression) without ``eval``.
+
+    .. math:: \text{"0.1"} \mapsto \tfrac{1}{10},\qquad
+              \text{"sqrt(2)/2"} \mapsto \tfrac{\sqrt 2}{2}
+
+    Integers stay integers; a float is read as the shortest decimal that
+    prints it (``0.1 -> 1/10``); :class:`fractions.Fraction`, mpmath and
+    SymPy numbers convert exactly.  A string is parsed with :mod:`ast`
+    (numbers, named symbols when ``symbols`` is true, ``+ - * / **``,
+    ``sqrt Rational Max Min Abs pi E``); it is never evaluated as Python
+    (SymPy's :func:`~sympy.core.sympify.sympify` warns that it uses ``eval``).
+
+    Parameters
+    ----------
+    value : int, float, Fraction, str, SymPy or mpmath number
+    what : str
+        The name of the value in error messages.
+    symbols : bool
+        Allow named symbols (``"n"`` -> ``Symbol("n")``) in strings.
+
+    Raises
+    ------
+    ValueError
+        A string that is not such an expression, or a NaN/infinite float.
+    TypeError
+        A value of another type (bool, None, list, arbitrary objects).
+
+    Examples
+    --------
+    >>> parse_number("sqrt(2)/2")
+    sqrt(2)/2
+    >>> parse_number(0.1)
+    1/10
+    >>> parse_number("__import__('os').getcwd()")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: value: "__import__('os').getcwd()" is not a number or expression (...)
+    """
+    if isinstance(value, sympy.Basic):
+        return value
+    if isinstance(value, (bool, np.bool_)) or value is None:
+        raise TypeError(f"{what} must be a number, got {value!r}")
+    if isinstance(value, (Integral, np.integer)):
+        return sympy.Integer(int(value))
+    if isinstance(value, (Fraction, _RationalABC)):
+        return sympy.Rational(value.numerator, value.denominator)
+    if isinstance(value, (float, np.floating)):
+        if not np.isfinite(value):
+            raise ValueError(f"{what} must be finite, got {value!r}")
+        return sympy.Rational(repr(float(value)))
+    if isinstance(value, str):
+        return _parse_string(value, what, symbols)
+    try:  # types SymPy converts without parsing a string (mpmath, gmpy, ...)
+        return sympy.sympify(value, strict=True)
+    except (sympy.SympifyError, TypeError, ValueError):
+        raise TypeError(
+            f"{what} must be a number, got {type(value).__name__} {value!r:.60}") from None
+
+
+def _parse_string(text, what, symbols):
+    bad = ValueError(
+        f"{what}: {text!r:.80} is not a number or expression (only numbers"
+        f"{', named symbols' if symbols else ''}, + - * / **, sqrt, Rational, Max, Min, "
+        "Abs, pi, E are accepted)")
+    if len(text) > MAX_LENGTH:
+        raise ValueError(f"{what}: a string of {len(text)} characters is too long for a number")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except (SyntaxError, ValueError):
+        raise bad from None
+
+    def ev(node):
+        if isinstance(node, ast.Constant) and type(node.value) in (int, float):
+            v = node.value
+            return sympy.Integer(v) if isinstance(v, int) else parse_number(v, what=what)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.UAdd, ast.USub)):
+            v = ev(node.operand)
+            return -v if isinstance(node.op, ast.USub) else v
+        if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
+            left, right = ev(node.left), ev(node.right)
+            if isinstance(node.op, ast.Pow) and right.is_number and abs(right) > 10**4:
+                raise ValueError(f"{what}: exponent {right} in {text!r:.80} is too large")
+            return _BINOPS[type(node.op)](left, right)
+        if isinstance(node, ast.Name):
+            if node.id in _CONSTANTS:
+                return _CONSTANTS[node.id]
+            if symbols and node.id not in _FUNCTIONS:
+                return sympy.Symbol(node.id)
+            raise bad
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in _FUNCTIONS and not node.keywords):
+            return _FUNCTIONS[node.func.id](*[ev(a) for a in node.args])
+        raise bad
+
+    try:
+        out = ev(tree.body)
+    except (TypeError, ZeroDivisionError, RecursionError):
+        raise bad from None
+    if not out.free_symbols and (out.is_finite is False or out.is_extended_real is False):
+        raise ValueError(f"{what}: {text!r:.80} is not a finite real number")
+    return out

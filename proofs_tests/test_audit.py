@@ -1,0 +1,121 @@
+"""The property auditor (issue 12, parts 2-3): known counterexamples found and
+minimal, known properties hold on the search space, the registry's symmetric
+flag agrees with the auditor, and docs/properties.md is current."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import pytest
+import sympy
+
+import numeric
+from analytic import audit as A
+from analytic.generators import all_matrices
+from numeric.registry import matrix_metrics
+
+ROOT = Path(__file__).resolve().parents[1]
+CASES = [(m.name, v.label) for m in matrix_metrics() for v in m.cases()]
+
+
+@pytest.mark.parametrize("metric", matrix_metrics(), ids=lambda m: m.name)
+def test_symmetric_flag_agrees_with_the_auditor(metric):
+    """numeric.registry's ``symmetric`` is True exactly when the auditor finds no
+    transposition counterexample, for every report variant."""
+    verdicts = {A.audit_registered(metric.name, v.label).verdict("symmetry") for v in metric.cases()}
+    assert verdicts == ({"holds"} if metric.symmetric else {"fails"}), verdicts
+
+
+def test_uoc_symmetry_minimal_witness():
+    """UOC_{1/4} of [[0,0],[1,2]] (rows = true) by hand, silva2018 eq. 28, gamma = 1:
+    row 0 is unobserved, K' = 1, p = (1/3, 2/3), D = K' + sum p|r-c| = 4/3; the path
+    (0,0),(1,0),(1,1) gives 1 - 1/(4/3) + (1/4)(1/3) = 1/3, the diagonal 1 - (2/3)/(4/3) = 1/2:
+    UOC = 1/3.  Transposed [[0,1],[0,2]]: K' = 2, p = [[0,1],[0,1]], D = 2 + 1 = 3; the path
+    through (0,1) gives 1 - 2/3 + (1/4)(1/2) = 11/24, the two others 2/3: UOC = 11/24."""
+    r = A.audit("uoc", ["symmetry"], max_k=3, max_n=3, random=0).results["symmetry"]
+    assert r.verdict == "fails"
+    assert r.counterexample.tolist() == [[0, 0], [1, 2]]
+    assert "= 1/3" in r.witness and "= 11/24" in r.witness
+    # minimal: no matrix with N <= 2 (K <= 3) is a counterexample, checked directly
+    quarter = sympy.Rational(1, 4)
+    for m in all_matrices(3, 2):
+        assert numeric.uoc(m, quarter, arithmetic="exact") == numeric.uoc(m.T.copy(), quarter, arithmetic="exact")
+
+
+def test_mer_ordinal_monotonicity_minimal_witness():
+    """MER counts a wrong prediction as 1 wherever it is: one sample of true class 2
+    predicted 0 moved to predicted 1 leaves MER = 1 (not strictly better).  With K <= 2
+    every one-step move reaches the diagonal (strictly better).  At K = 3, N = 1 the
+    flattened order puts a 1 in a later cell first: cell (2,2) (diagonal), then (2,1)
+    (distance 1: its move reaches the diagonal), then (2,0), the first counterexample."""
+    r = A.audit("mer", ["ordinal_monotonicity", "monotonicity"], random=0).results
+    assert r["ordinal_monotonicity"].counterexample.tolist() == [[0, 0, 0], [0, 0, 0], [1, 0, 0]]
+    assert r["monotonicity"].verdict == "holds"
+
+
+def test_known_properties_hold():
+    """MAE is an average of |true - predicted| (silva2018 eq. 2): symmetric, a
+    (pseudo)metric on label vectors, strictly monotone in each prediction, invariant
+    under 2A; OC is symmetric and 0 exactly on diagonal matrices (cardoso2011 §3.3)."""
+    mae = A.audit_registered("mae", "MAE")
+    for p in ("range", "identity", "symmetry", "triangle", "monotonicity",
+              "ordinal_monotonicity", "scale", "empty_class", "unobserved_class"):
+        assert mae.verdict(p) == "holds", p
+        assert mae.results[p].checked > 0
+    oc = A.audit_registered("oc", "OC, beta=0.75/(N(K-1))")
+    assert oc.verdict("symmetry") == oc.verdict("identity") == "holds"
+
+
+def test_mae_not_ordinally_invariant():
+    """Inserting an empty class between classes 0 and 1 doubles the distance of a
+    sample of true 1 predicted 0: MAE goes from 1 to 2 (silva2018 eq. 2, by hand)."""
+    r = A.audit_registered("mae", "MAE").results["ordinal_invariance"]
+    assert r.counterexample.tolist() == [[0, 0], [1, 0]]
+    assert "= 1 but" in r.witness and r.witness.endswith("= 2")
+
+
+def test_mse_triangle_counterexample():
+    """Squared error: d(0, 2) = 4 > d(0, 1) + d(1, 2) = 1 + 1, the smallest triple (n = 1)."""
+    r = A.audit_registered("mse", "MSE").results["triangle"]
+    assert r.counterexample == "a=[0], b=[1], c=[2] (K=3)"
+
+
+def test_user_callable_any_arithmetic():
+    """A user's metric in floats: the number of errors over N (= MER) in float64 and a
+    deliberately asymmetric one (errors above the diagonal count double)."""
+    def mer_float(cm):
+        return float(cm.sum() - np.trace(cm)) / float(cm.sum())
+
+    def upper_double(cm):
+        return Fraction(int(np.triu(cm, 1).sum()) * 2 + int(np.tril(cm, -1).sum()), int(cm.sum()))
+
+    r = A.audit(mer_float, ["symmetry", "scale", "identity"], bounds=(0, 1), random=2)
+    assert [r.verdict(p) for p in ("symmetry", "scale", "identity")] == ["holds"] * 3
+    r = A.audit(upper_double, ["symmetry"], random=0).results["symmetry"]
+    # the smallest: N = 1, K = 2, lexicographically first off-diagonal cell (1, 0)
+    assert r.counterexample.tolist() == [[0, 0], [1, 0]]
+    with pytest.raises(ValueError, match="unknown property"):
+        A.audit(mer_float, ["nonsense"])
+    with pytest.raises(ValueError, match="unknown metric"):
+        A.audit("nonsense")
+
+
+def test_identity_oriented_by_better():
+    """A higher-is-better metric: the best value is the upper bound.  Kendall's tau_b
+    is 1 on [[0,0,0],[1,0,0],[0,0,1]]-like matrices that are not diagonal: all pairs
+    concordant (silva2018 eqs. 5-6) -- identity fails; MER (lower) holds."""
+    tb = A.audit_registered("kendall_tau_b", "tau_b").results["identity"]
+    assert tb.verdict == "fails" and "not diagonal" in tb.witness
+    assert numeric.kendall_tau_b(tb.counterexample, arithmetic="exact") == 1
+
+
+def test_properties_md_is_current():
+    """docs/properties.md is the rendered property table of the current registry."""
+    expected = A.table_markdown()
+    actual = (ROOT / "docs" / "properties.md").read_text(encoding="utf-8")
+    assert actual == expected, ("docs/properties.md is stale: run "
+                                "`ordinal-verify audit --markdown docs/properties.md`")
+    for _, label, _ in A.property_table():
+        assert label in actual

@@ -1,0 +1,275 @@
+"""Fuzz: every registered metric and ``confusion_matrix`` on random matrices
+and random bad inputs (issue 10).
+
+The contract checked on every call:
+
+* a random valid matrix: the float (and mp) value is finite and agrees with
+  the exact value, ``|float - exact| <= 1e-12 * max(1, |exact|)`` (relative
+  1e-12 above 1, absolute 1e-12 below; the metrics below 1 are bounded
+  ratios, so this is a relative error on their scale), or every arithmetic
+  raises the same ``ValueError`` (an undefined metric, e.g. tau_b with one
+  observed class); counts go up to ``10**15``;
+* a random bad input: ``ValueError`` or ``TypeError`` whose message is not
+  empty -- never another exception type, never NaN or inf.
+
+The generators take a :class:`numpy.random.Generator`, so hypothesis drives
+them through a seed (``derandomize=True``: the same examples on every run)
+and ``python proofs_tests/test_fuzz.py --report N`` runs a bigger campaign
+(N random matrices, N/2 bad inputs per target) and prints the counts.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import warnings
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import numeric
+from numeric.registry import REGISTRY
+
+TOL = 1e-12
+ARGS_OF = {"matrix": lambda K: {}, "matrix, beta": lambda K: {"beta": Fraction(1, 4)},
+           "matrix, lengths": lambda K: {"lengths": list(range(1, K + 1))}}
+
+
+def call(m, cm, arithmetic, K=None):
+    """The metric ``m`` on ``cm`` with a parameter its input needs."""
+    if K is None:
+        K = np.shape(cm)[-1] if np.ndim(cm) >= 1 else 2
+    kw = ARGS_OF[m.input](max(int(K), 1))
+    if "lengths" in kw:
+        return m.function(cm, kw.pop("lengths"), arithmetic=arithmetic)
+    return m.function(cm, arithmetic=arithmetic, **kw)
+
+
+# ---------------------------------------------------------------------------
+# generators
+# ---------------------------------------------------------------------------
+def random_matrix(rng):
+    """A K x K matrix (K = 1..5) of small or large counts (up to 10**15),
+    sometimes with zero rows or columns."""
+    K = int(rng.integers(1, 6))
+    scale = [10, 1000, 10**9, 10**15][int(rng.integers(0, 4))]
+    cm = rng.integers(0, scale + 1, size=(K, K), dtype=np.int64)
+    cm[rng.random((K, K)) < 0.3] = 0
+    if rng.random() < 0.3:
+        cm[int(rng.integers(K)), :] = 0
+    if rng.random() < 0.3:
+        cm[:, int(rng.integers(K))] = 0
+    if rng.random() < 0.3:  # one huge cell among small ones (the cancellation case)
+        cm[int(rng.integers(K)), int(rng.integers(K))] = 10**15
+    if cm.sum() == 0:
+        cm[0, 0] = 1
+    return cm
+
+
+def _bad_inputs():
+    nan, inf = float("nan"), float("inf")
+    ok = [[3, 1], [0, 2]]
+    return [
+        lambda r: [1, 2, 3],  # 1-D
+        lambda r: [[1, 2, 3], [4, 5, 6]],  # not square
+        lambda r: np.zeros((0, 0)),
+        lambda r: [[0, 0], [0, 0]],
+        lambda r: [[1, 2], [3]],  # ragged
+        lambda r: [[1.0, nan], [0.0, 1.0]],
+        lambda r: [[1.0, inf], [0.0, 1.0]],
+        lambda r: [[1, -int(r.integers(1, 10))], [0, 1]],
+        lambda r: [[1.5, 0], [0, 2]],
+        lambda r: [[10**int(r.integers(19, 400)), 0], [0, 1]],
+        lambda r: [[2**63, 0], [0, 1]],
+        lambda r: np.array([[2**64 - 1, 0], [0, 1]], dtype=np.uint64),
+        lambda r: np.full((2, 2), 2**61, dtype=np.int64),  # total beyond int64
+        lambda r: np.array(ok, dtype=object).astype(str),
+        lambda r: [["1", "2"], ["3", "4"]],
+        lambda r: np.array([[1, None], [0, 1]], dtype=object),
+        lambda r: None,
+        lambda r: "1 2; 3 4",
+        lambda r: 7,
+        lambda r: np.array(ok, dtype="m8[s]"),
+        lambda r: np.array(ok, dtype="M8[D]"),
+        lambda r: np.ma.array(ok, mask=[[0, 1], [0, 0]]),
+        lambda r: np.array(ok, dtype=complex),
+        lambda r: np.array(ok, dtype=bool),
+        lambda r: np.array([[1, Fraction(1, 3)], [0, 1]], dtype=object),
+        lambda r: np.array([[1, mpmath.inf], [0, 1]], dtype=object),
+        lambda r: np.array([[1, object()], [0, 1]], dtype=object),
+        lambda r: {"a": 1},
+        lambda r: np.ones((2, 2, 0)),
+        lambda r: np.ones((int(r.integers(2, 4)), 2, 3)),
+    ]
+
+
+BAD = _bad_inputs()
+
+
+def bad_matrix(rng):
+    return BAD[int(rng.integers(len(BAD)))](rng)
+
+
+def _bad_labels():
+    return [
+        lambda r: ([0, 1, 2], [0, 1]),
+        lambda r: ([[0, 1]], [[0, 1]]),
+        lambda r: ([0, None, 1], [0, 1, 1]),
+        lambda r: ([0.0, float("nan")], [0.0, 1.0]),
+        lambda r: ([1, "a"], ["a", 1]),
+        lambda r: (np.ma.array([0, 1], mask=[0, 1]), [0, 1]),
+        lambda r: ([], []),
+        lambda r: ([0, 1], [0, 1], {"labels": [0, 0, 1]}),
+        lambda r: ([0, 1], [0, 2], {"labels": [0, 1]}),
+        lambda r: ([0, 1], [0, 1], {"labels": [0, 1], "n_classes": 2}),
+        lambda r: ([0, 1], [0, 1], {"n_classes": 0}),
+        lambda r: ([0, 1], [0, 1], {"sample_weight": [1, -1]}),
+        lambda r: ([0, 1], [0, 1], {"sample_weight": [1, float("nan")]}),
+        lambda r: ([0, 1], [0, 1], {"sample_weight": [1]}),
+        lambda r: ([0, 1], [0, 1], {"sample_weight": ["a", "b"]}),
+        lambda r: (np.array([1, 2**63], dtype=np.uint64), np.array([1, -1])),  # valid: exact
+        lambda r: (np.array([0, 1], dtype="m8[s]"), np.array([0, 1], dtype="m8[s]")),  # valid
+        lambda r: (r.integers(0, 5, 20), r.integers(0, 5, 20)),  # valid
+    ]
+
+
+BAD_LABELS = _bad_labels()
+
+
+def bad_labels(rng):
+    case = BAD_LABELS[int(rng.integers(len(BAD_LABELS)))](rng)
+    return case[0], case[1], (case[2] if len(case) > 2 else {})
+
+
+# ---------------------------------------------------------------------------
+# the contract
+# ---------------------------------------------------------------------------
+def _finite(v):
+    return all(mpmath.isfinite(mpmath.mpf(x)) for x in np.asarray(v, dtype=object).reshape(-1))
+
+
+def check_valid(m, cm):
+    """None when the contract holds, else a description of the failure."""
+    outcomes = {}
+    for a in ("exact", "float", "mp"):
+        try:
+            outcomes[a] = ("value", call(m, cm, a))
+        except ValueError as exc:
+            outcomes[a] = ("ValueError", str(exc))
+        except Exception as exc:  # noqa: BLE001 - the failure being reported
+            return f"{m.name} {a}: {type(exc).__name__}: {exc}"
+    kinds = {k: o[0] for k, o in outcomes.items()}
+    if len(set(kinds.values())) != 1:
+        return f"{m.name}: arithmetics disagree on raising: {kinds}"
+    if kinds["exact"] == "ValueError":
+        return None if outcomes["exact"][1] else f"{m.name}: empty message"
+    exact = float(outcomes["exact"][1])
+    for a in ("float", "mp"):
+        v = outcomes[a][1]
+        if not _finite(v):
+            return f"{m.name} {a}: non-finite {v}"
+        if abs(float(v) - exact) > TOL * max(1.0, abs(exact)):
+            return f"{m.name} {a}: {float(v)!r} vs exact {exact!r}"
+    return None
+
+
+def check_bad(f):
+    """``f()`` raises ValueError/TypeError with a message, or returns finite numbers."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = f()
+    except (ValueError, TypeError) as exc:
+        if type(exc) not in (ValueError, TypeError) and "numpy" in type(exc).__module__:
+            return f"numpy internal {type(exc).__name__}: {exc}"
+        return None if str(exc) else f"{type(exc).__name__} without a message"
+    except Exception as exc:  # noqa: BLE001
+        return f"{type(exc).__name__}: {exc}"
+    try:
+        vals = np.asarray(out, dtype=object).reshape(-1)
+        if not all(mpmath.isfinite(mpmath.mpf(x)) for x in vals.tolist()):
+            return f"non-finite result {out!r}"
+    except (TypeError, ValueError) as exc:
+        return f"result not numeric: {out!r} ({exc})"
+    return None
+
+
+METRICS = [m for m in REGISTRY.values() if m.takes_matrix]  # RPS: test_new_metrics
+SEEDS = st.integers(0, 2**32 - 1)
+
+
+@settings(derandomize=True, max_examples=80, deadline=None)
+@given(seed=SEEDS)
+def test_random_matrices_agree_with_exact(seed):
+    cm = random_matrix(np.random.default_rng(seed))
+    failures = [f for m in METRICS if (f := check_valid(m, cm))]
+    assert not failures, (cm.tolist(), failures)
+
+
+@settings(derandomize=True, max_examples=100, deadline=None)
+@given(seed=SEEDS)
+def test_bad_matrices_raise_value_or_type_error(seed):
+    rng = np.random.default_rng(seed)
+    x = bad_matrix(rng)
+    arithmetic = ["float", "exact", "mp"][int(rng.integers(3))]
+    failures = [f for m in METRICS
+                if (f := check_bad(lambda: call(m, x, arithmetic, K=2)))]
+    assert not failures, (repr(x), failures)
+
+
+@settings(derandomize=True, max_examples=100, deadline=None)
+@given(seed=SEEDS)
+def test_bad_labels_raise_value_or_type_error(seed):
+    t, p, kw = bad_labels(np.random.default_rng(seed))
+    failure = check_bad(lambda: numeric.confusion_matrix(t, p, **kw))
+    assert failure is None, (t, p, kw, failure)
+
+
+@pytest.mark.parametrize("case", range(len(BAD)))
+def test_every_bad_matrix_case_is_refused(case):
+    """Each generator once, through every metric (the random tests may miss one)."""
+    x = BAD[case](np.random.default_rng(case))
+    failures = [f for m in METRICS if (f := check_bad(lambda: call(m, x, "float", K=2)))]
+    assert not failures, failures
+    with pytest.raises((ValueError, TypeError)):
+        call(METRICS[0], x, "float", K=2)
+
+
+# ---------------------------------------------------------------------------
+# the campaign
+# ---------------------------------------------------------------------------
+def report(n, seed=2024, out=sys.stdout):
+    """Run ``n`` random matrices through every metric (float, mp vs exact) and
+    ``n // 2`` bad matrices and ``n // 2`` bad label sets; print the counts."""
+    rng = np.random.default_rng(seed)
+    fails = {"matrices": [], "bad matrices": [], "bad labels": []}
+    for _ in range(n):
+        cm = random_matrix(rng)
+        fails["matrices"] += [(cm.tolist(), f) for m in METRICS if (f := check_valid(m, cm))]
+    for _ in range(n // 2):
+        x = bad_matrix(rng)
+        a = ["float", "exact", "mp"][int(rng.integers(3))]
+        fails["bad matrices"] += [(repr(x), f) for m in METRICS
+                                  if (f := check_bad(lambda: call(m, x, a, K=2)))]
+    for _ in range(n // 2):
+        t, p, kw = bad_labels(rng)
+        if (f := check_bad(lambda: numeric.confusion_matrix(t, p, **kw))):
+            fails["bad labels"].append(((t, p, kw), f))
+    counts = {"matrices": n, "bad matrices": n // 2, "bad labels": n // 2}
+    print(f"metrics: {len(METRICS)} ({', '.join(m.name for m in METRICS)})", file=out)
+    for k, v in fails.items():
+        calls = counts[k] * (len(METRICS) if k != "bad labels" else 1)
+        print(f"{k}: inputs tried {counts[k]}, calls {calls}, failures {len(v)}", file=out)
+        for item in v[:5]:
+            print("   ", item, file=out)
+    return fails
+
+
+if __name__ == "__main__":
+    if len(sys.argv) >= 3 and sys.argv[1] == "--report":
+        sys.exit(1 if any(report(int(sys.argv[2])).values()) else 0)
+    print("usage: python proofs_tests/test_fuzz.py --report N", file=sys.stderr)
+    sys.exit(2)

@@ -1,0 +1,314 @@
+"""Regression tests of issue 10: no silent wrong number at any count or input.
+
+Each expected value is an exact derivation stated next to it, the exact
+arithmetic of the same function (the reference), or scikit-learn.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+import sympy
+
+import numeric
+from analytic.cli import main
+from analytic.cli.inputs import InputError, read_matrix
+from numeric.parsing import parse_number
+from numeric.registry import REGISTRY
+
+METRICS = [m for m in REGISTRY.values() if m.takes_matrix]  # RPS: test_new_metrics
+
+
+def rel(a, b):
+    return abs(float(a) - float(b)) / max(1.0, abs(float(b)))
+
+
+# ---------------------------------------------------------------------------
+# cancellation
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("big", [10**15, 2**53, 10**17])
+def test_tau_b_huge_diagonal_is_one(big):
+    # [[big, 0], [0, 1]]: C = big, D = 0, n0 - n1 = n0 - n2 = big (one pair per
+    # sample of class 0 with the sample of class 1), so tau_b = big / big = 1
+    # (it was 1.015 at 1e15 and inf at 2**53)
+    cm = [[big, 0], [0, 1]]
+    assert numeric.kendall_tau_b(cm) == 1.0
+    assert numeric.kendall_tau_b(cm, arithmetic="exact") == 1
+    assert numeric.kendall_tau_b(cm, arithmetic="mp") == 1  # default dps: no 0 / 0
+
+
+@pytest.mark.parametrize("name", ["kendall_tau_b", "spearman_rs", "r_int"])
+def test_ranking_float_matches_exact_at_large_counts(name):
+    f = getattr(numeric, name)
+    rng = np.random.default_rng(10)
+    for _ in range(20):
+        K = int(rng.integers(2, 5))
+        cm = rng.integers(0, 20, (K, K))
+        cm[int(rng.integers(K)), int(rng.integers(K))] = 10**15
+        cm[np.arange(K), np.arange(K)] += 1
+        # reference: the exact arithmetic of the same formula
+        assert rel(f(cm), f(cm, arithmetic="exact")) <= 1e-12, cm.tolist()
+
+
+def test_exact_sqrt_of_integers_where_sympy_1_14_raises():
+    """sympy/sympy#28621: in SymPy 1.14.0 ``sqrt`` of this integer (from the
+    issue's report) raises ValueError inside ``factorint``; the exact
+    arithmetic must return its root (checked by squaring), and metrics whose
+    exact value holds such roots must not raise."""
+    from numeric._arith import get_arithmetic
+
+    m = 978188756923448938700236182276357436
+    root = get_arithmetic("exact").sqrt(np.array(m, dtype=object))
+    assert root**2 == m
+    cm = np.array([[10**15 + 7, 3, 0], [5, 10**15, 2], [0, 1, 10**15 - 4]])
+    for f in (numeric.r_int, numeric.rmse, numeric.kendall_tau_b, numeric.spearman_rs):
+        exact = f(cm, arithmetic="exact")
+        assert abs(float(exact) - f(cm)) <= 1e-12
+
+
+def test_spearman_and_r_int_huge_diagonal():
+    # [[big, 0], [0, 1]] is a perfect ranking: R_s = 1 (perfect correlation);
+    # r_int: S_1 = S_2 = S_1 & S_2 (identical orders), so -1 + 2 = 1
+    for big in (10**15, 10**17):
+        cm = [[big, 0], [0, 1]]
+        assert numeric.spearman_rs(cm) == 1.0
+        assert numeric.r_int(cm) == 1.0
+
+
+@pytest.mark.parametrize("name", ["stc", "tc", "george_d"])
+def test_cost_metrics_at_1e17(name):
+    f = getattr(numeric, name)
+    # true class 0 holds almost every sample: N - n_0 = 11 is lost in float
+    # N = 1e17 + 11 (its ulp is 16); the reference is the exact arithmetic
+    for cm in ([[10**17 + 1, 0], [1, 10]], [[10**17, 3, 0], [1, 2, 3], [0, 5, 6]],
+               [[9, 4], [10**17, 10]]):
+        assert rel(f(cm), f(cm, arithmetic="exact")) <= 1e-12, cm
+
+
+def test_george_d_error_term_at_high_accuracy():
+    # 1 - Acc = 1 / (1e17 + 1); MC = STC; d = sqrt((1 - Acc)^2 + MC^2) is of order
+    # 1e-17 and must not be rounded to the MC term alone (1 - trace/N = 0 in float)
+    cm = [[10**17, 1], [0, 1]]
+    assert rel(numeric.george_d(cm) * 1e17, numeric.george_d(cm, arithmetic="exact") * 10**17) \
+        <= 1e-12
+
+
+# ---------------------------------------------------------------------------
+# optimal_last_length with algebraic lengths
+# ---------------------------------------------------------------------------
+def test_optimal_last_length_algebraic_lengths():
+    # the cubic piece's critical point of this case was an IndexError (Cardano in
+    # casus irreducibilis); the reference is the float computation of the same
+    # piecewise minimisation
+    n, first = [2, 3, 4, 5], [1, sympy.sqrt(2), sympy.Rational(1, 3)]
+    ex = numeric.optimal_last_length(n, first, arithmetic="exact")
+    fl = numeric.optimal_last_length(n, [float(v) for v in first])
+    assert rel(ex.x, fl.x) <= 1e-12 and rel(ex.minimum, fl.minimum) <= 1e-12
+    # the minimum is the value of interval_tc_max at x (its definition)
+    at = numeric.interval_tc_max(n, [*first, ex.x], arithmetic="exact")
+    assert abs(sympy.N(at - ex.minimum, 50)) < 1e-40
+
+
+def test_cubic_root_with_radical_coefficients():
+    from numeric._arith import get_arithmetic
+    from numeric.intervals import _cubic_positive_root
+
+    a, c, e = 5 * sympy.sqrt(2) / 7 + 1, sympy.sqrt(3), sympy.sqrt(2) / 5
+    x = _cubic_positive_root(a, c, e, get_arithmetic("exact"))
+    # x is the root of 2 e x^3 + c x^2 - a: the residual vanishes to 50 digits
+    assert x > 0 and abs(sympy.N(2 * e * x**3 + c * x**2 - a, 60)) < 1e-50
+
+
+# ---------------------------------------------------------------------------
+# bad counts: ValueError naming the problem
+# ---------------------------------------------------------------------------
+BAD_COUNTS = [
+    ([[10**400, 0], [0, 1]], "too large for int64"),
+    (np.array([[1, 2], [3, 4]], dtype="m8[s]"), "times, not counts"),
+    (np.ma.array([[1, 2], [3, 4]], mask=[[0, 1], [0, 0]]), "masked array"),
+    (np.array([[1, 2], [3, None]], dtype=object), "must hold real numbers"),
+]
+
+
+@pytest.mark.parametrize("cm, message", BAD_COUNTS, ids=["1e400", "timedelta", "masked", "None"])
+@pytest.mark.parametrize("m", METRICS, ids=[m.name for m in METRICS])
+def test_bad_counts_named(m, cm, message):
+    from proofs_tests.test_fuzz import call
+
+    with pytest.raises(ValueError, match=message):
+        call(m, cm, "float", K=2)
+
+
+def test_unmasked_masked_array_is_used():
+    # a masked array with nothing masked is its data: MAE of [[1, 2], [3, 4]] = 5/10
+    assert numeric.mae(np.ma.array([[1, 2], [3, 4]]), arithmetic="exact") == sympy.Rational(1, 2)
+
+
+def test_huge_beta_and_lengths_named():
+    with pytest.raises(ValueError, match="beta is too large"):
+        numeric.uoc([[1, 0], [0, 1]], 10**400)
+    with pytest.raises(ValueError, match="too large"):
+        numeric.interval_tc([[1, 0], [0, 1]], [1, 10**400])
+
+
+# ---------------------------------------------------------------------------
+# labels
+# ---------------------------------------------------------------------------
+def test_none_and_nan_labels_named():
+    with pytest.raises(ValueError, match="contains None"):
+        numeric.confusion_matrix([None, 1], [1, None])
+    with pytest.raises(ValueError, match="contains NaN"):
+        numeric.confusion_matrix([0.0, np.nan], [0.0, 1.0])
+    with pytest.raises(ValueError, match="masked array"):
+        numeric.confusion_matrix(np.ma.array([0, 1], mask=[0, 1]), [0, 1])
+    with pytest.raises(TypeError, match="cannot be ordered"):
+        numeric.confusion_matrix([1, "a"], ["a", 1])
+
+
+def test_uint64_int64_labels_exact():
+    from sklearn.metrics import confusion_matrix as sk
+
+    # 2**63 and 2**63 + 1 are distinct classes (numpy's common type float64 merges them)
+    t = np.array([2**63, 2**63 + 1, 5], dtype=np.uint64)
+    p = np.array([2**63 + 1, 2**63, 5], dtype=np.uint64)
+    labels = [5, 2**63, 2**63 + 1]
+    expected = [[1, 0, 0], [0, 0, 1], [0, 1, 0]]  # by hand: 5->5, the two big ones swapped
+    assert numeric.confusion_matrix(t, p, labels=np.array(labels, dtype=np.uint64)).tolist() \
+        == expected
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", numeric.LabelWarning)
+        assert numeric.confusion_matrix(t, p).tolist() == expected
+    # uint64 with int64 labels that fit: as int64 (scikit-learn agrees)
+    t2, p2 = np.array([1, 2, 3], dtype=np.uint64), np.array([3, 2, 1], dtype=np.int64)
+    assert numeric.confusion_matrix(t2, p2).tolist() == sk(t2, p2).tolist()
+    # big Python ints in lists are not read as float64
+    big = 3**40
+    assert numeric.confusion_matrix([big, big + 1], [big + 1, big], labels=[big, big + 1]) \
+        .tolist() == [[0, 1], [1, 0]]
+
+
+def test_ordered_categorical_order_respected():
+    pd = pytest.importorskip("pandas")
+    cats = ["low", "mid", "high", "top"]
+    t = pd.Categorical(["low", "high", "mid"], categories=cats, ordered=True)
+    p = pd.Categorical(["low", "low", "low"], categories=cats, ordered=True)
+    cm = numeric.confusion_matrix(t, p)
+    # rows/columns in the declared order, with the unobserved class "top" kept
+    assert cm.tolist() == [[1, 0, 0, 0], [1, 0, 0, 0], [1, 0, 0, 0], [0, 0, 0, 0]]
+    # MAE = (0 + 2 + 1) / 3 = 1 with high = 2 (alphabetical order would give high = 0)
+    assert numeric.mae(pd.Series(t), pd.Series(p), arithmetic="exact") == 1
+    with pytest.warns(numeric.LabelWarning, match="unordered categorical"):
+        numeric.confusion_matrix(pd.Categorical(["a", "b"]), pd.Categorical(["b", "a"]))
+
+
+def test_label_warning_and_n_classes():
+    with pytest.warns(numeric.LabelWarning, match="not contiguous"):
+        cm = numeric.confusion_matrix([0, 1, 3], [0, 3, 3])
+    assert cm.shape == (3, 3)  # class 2 dropped: the documented trap
+    with pytest.warns(numeric.LabelWarning, match="not integers"):
+        numeric.confusion_matrix(["a", "b"], ["b", "a"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        numeric.confusion_matrix([1, 2, 3], [3, 2, 1])  # contiguous: no warning
+        # n_classes keeps class 2: by hand, 0->0, 1->3, 3->3
+        cm = numeric.confusion_matrix([0, 1, 3], [0, 3, 3], n_classes=4)
+    assert cm.tolist() == [[1, 0, 0, 0], [0, 0, 0, 1], [0, 0, 0, 0], [0, 0, 0, 1]]
+    assert issubclass(numeric.LabelWarning, UserWarning) and "LabelWarning" in numeric.__all__
+    with pytest.raises(ValueError, match="not both"):
+        numeric.confusion_matrix([0], [0], labels=[0], n_classes=1)
+
+
+def test_sample_weight_matches_sklearn():
+    from sklearn.metrics import confusion_matrix as sk
+
+    rng = np.random.default_rng(11)
+    t, p = rng.integers(0, 4, 50), rng.integers(0, 4, 50)
+    for w in (rng.integers(0, 5, 50), rng.random(50), np.ones(50)):
+        ours = numeric.confusion_matrix(t, p, sample_weight=w, n_classes=4)
+        peer = sk(t, p, sample_weight=w, labels=[0, 1, 2, 3])
+        assert np.allclose(ours, peer, rtol=1e-15, atol=0)  # peer: scikit-learn
+        integral = np.all(w == np.floor(w))
+        assert ours.dtype == (np.int64 if integral else np.float64)
+    frac = numeric.confusion_matrix([0, 1], [0, 1], sample_weight=[0.5, 1])
+    with pytest.raises(ValueError, match="must hold integer counts"):
+        numeric.mae(frac)
+    with pytest.raises(ValueError, match="non-negative"):
+        numeric.confusion_matrix([0, 1], [0, 1], sample_weight=[1, -1])
+    with pytest.raises(ValueError, match="shape"):
+        numeric.confusion_matrix([0, 1], [0, 1], sample_weight=[1])
+
+
+# ---------------------------------------------------------------------------
+# no eval of user strings
+# ---------------------------------------------------------------------------
+EVIL = "__import__('os').system('echo pwned')"
+
+
+def test_no_public_function_evaluates_a_string():
+    from analytic.intervals import interval_tc_max_symbolic
+    from analytic.tc_max import tc_max_symbolic
+    from numeric.rounding import round_half_up
+
+    for f in (lambda: numeric.get_arithmetic("exact").number(EVIL),
+              lambda: round_half_up(EVIL),
+              lambda: tc_max_symbolic([EVIL, 1]),
+              lambda: interval_tc_max_symbolic([1, 2], [EVIL, 1]),
+              lambda: numeric.interval_tc([[1, 0], [0, 1]], [EVIL, 1], arithmetic="exact")):
+        with pytest.raises(ValueError, match="not a number|real numbers"):
+            f()
+
+
+def test_parse_number_accepts_numbers_and_symbols():
+    # exact readings: "0.1" = 1/10, "sqrt(2)/2" = sqrt(2)/2, "n + 1" a symbolic sum
+    assert parse_number("0.1") == sympy.Rational(1, 10)
+    assert parse_number("sqrt(2)/2") == sympy.sqrt(2) / 2
+    assert parse_number("n + 1") == sympy.Symbol("n") + 1
+    assert numeric.get_arithmetic("exact").number("3/4") == sympy.Rational(3, 4)
+    for bad in ("n", "1/0", "sqrt(-1)", "2**10**9", "x.__class__", "[1]", "lambda: 1"):
+        with pytest.raises(ValueError):
+            parse_number(bad, symbols=False)
+
+
+# ---------------------------------------------------------------------------
+# CLI
+# ---------------------------------------------------------------------------
+def test_cli_empty_cell(tmp_path):
+    f = tmp_path / "m.csv"
+    f.write_text("1,,2\n3,4,5\n0,1,2\n")
+    with pytest.raises(InputError, match="empty cell"):
+        read_matrix(str(f))
+    f.write_text("1,2,\n3,4,5\n0,1,2\n")
+    with pytest.raises(InputError, match="empty cell"):
+        read_matrix(str(f))
+
+
+def test_cli_size_guards(tmp_path, capsys):
+    from analytic.cli import inputs
+
+    wide = tmp_path / "wide.csv"
+    wide.write_text(",".join(["1"] * (inputs.MAX_CLASSES + 1)) + "\n")
+    assert main(["metrics", str(wide)]) == 2
+    assert "classes are supported" in capsys.readouterr().err
+    big = tmp_path / "big.txt"
+    with open(big, "wb") as fh:  # a sparse file of MAX_BYTES + 1 bytes
+        fh.seek(inputs.MAX_BYTES)
+        fh.write(b"1")
+    assert main(["metrics", str(big)]) == 2
+    assert "MB" in capsys.readouterr().err
+
+
+def test_cli_broken_pipe_is_quiet(tmp_path):
+    f = tmp_path / "m.txt"
+    f.write_text("5 1 0\n1 5 1\n0 1 5\n")
+    code = ("import sys\nfrom analytic.cli import main\n"
+            "class Pipe:\n"
+            "    def write(self, s): raise BrokenPipeError(32, 'Broken pipe')\n"
+            "    def flush(self): pass\n"
+            "    def fileno(self): return sys.__stdout__.fileno()\n"
+            f"sys.stdout = Pipe()\nsys.exit(main(['metrics', {str(f)!r}]))\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 1 and "Traceback" not in r.stderr, r.stderr

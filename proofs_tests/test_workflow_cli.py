@@ -1,0 +1,191 @@
+"""``ordinal-verify metrics/auoc`` on label columns, and README's quick start run as written.
+
+Expected values come from :func:`numeric.report` / :func:`numeric.compare`
+(tested against their peers in test_workflow.py) and from silva2018 Table I
+(matrix B: A_UOC = 5/9).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import numeric
+from analytic.cli import main
+from numeric.registry import matrix_metrics
+
+ROOT = Path(__file__).resolve().parents[1]
+LABELS = [v.label for m in matrix_metrics() for v in m.cases()]
+
+
+def _write_preds(path, N=60, seed=0, header=True):
+    rng = np.random.default_rng(seed)
+    t = rng.integers(1, 6, N)
+    a = np.clip(t + rng.integers(-1, 2, N), 1, 5)
+    b = np.clip(t + rng.integers(-2, 3, N), 1, 5)
+    lines = (["y_true,y_pred_A,y_pred_B"] if header else []) + [
+        f"{x},{y},{z}" for x, y, z in zip(t, a, b)]
+    path.write_text("\n".join(lines) + "\n")
+    return t, a, b
+
+
+def _run(capsys, *argv):
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_side_by_side_with_difference_and_interval(tmp_path, capsys):
+    f = tmp_path / "preds.csv"
+    _write_preds(f)
+    status, out, _ = _run(capsys, "metrics", str(f), "--true", "y_true", "--pred", "y_pred_A",
+                          "--pred", "y_pred_B", "--resamples", "200", "--no-progress")
+    assert status == 0
+    lines = out.splitlines()
+    head = lines[1]
+    for col in ("y_pred_A", "y_pred_B", "y_pred_B - y_pred_A", "95% CI of y_pred_B - y_pred_A",
+                "better"):
+        assert col in head
+    body = lines[3:3 + len(LABELS)]
+    assert [ln[:len(lab)] for ln, lab in zip(body, LABELS)] == LABELS
+    assert all(re.search(r"\b(lower|higher)\b", ln) for ln in body)
+
+
+def test_json_and_csv_equal_report_and_compare(tmp_path, capsys):
+    f = tmp_path / "preds.csv"
+    t, a, b = _write_preds(f)
+    args = ("metrics", str(f), "--true", "y_true", "--pred", "y_pred_A", "--pred", "y_pred_B",
+            "--resamples", "300", "--seed", "4")
+    status, out, _ = _run(capsys, *args, "--json", "-")
+    assert status == 0
+    data = json.loads(out)                       # nothing but JSON on stdout
+    assert [p["name"] for p in data["predictions"]] == ["y_pred_A", "y_pred_B"]
+    rep = numeric.report(t, b, labels=[1, 2, 3, 4, 5])
+    got = data["predictions"][1]["metrics"]
+    assert [m["label"] for m in got] == LABELS
+    assert [m["value"] for m in got] == pytest.approx([r.value for r in rep.rows], abs=1e-12)
+    assert all(m["better"] in ("lower", "higher") for m in got)
+    cmp = numeric.compare(t, a, b, labels=[1, 2, 3, 4, 5], n_resamples=300, seed=4)
+    assert [m["diff_ci"] for m in data["comparisons"][0]["metrics"]] == [
+        list(r.diff_ci) for r in cmp.rows]
+    status, out, _ = _run(capsys, *args, "--csv", "-")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    diff_rows = [r for r in rows if r["prediction"] == "y_pred_B - y_pred_A"]
+    assert [r["label"] for r in diff_rows] == LABELS
+    assert float(diff_rows[0]["ci_low"]) == pytest.approx(cmp.rows[0].diff_ci[0])
+
+
+def test_columns_by_index_without_header(tmp_path, capsys):
+    f = tmp_path / "p.csv"
+    t, a, _ = _write_preds(f, header=False)
+    status, out, _ = _run(capsys, "metrics", str(f), "--true", "0", "--pred", "1", "--json", "-")
+    assert status == 0
+    data = json.loads(out)
+    assert data["N"] == 60
+    assert data["predictions"][0]["metrics"][1]["value"] == pytest.approx(
+        float(numeric.mae(t, a)), abs=1e-15)
+
+
+def test_string_labels_need_their_order(tmp_path, capsys):
+    f = tmp_path / "s.csv"
+    f.write_text("truth,guess\nlow,mid\nhigh,high\nmid,mid\nlow,low\n")
+    status, _, err = _run(capsys, "metrics", str(f), "--true", "truth", "--pred", "guess")
+    assert status == 2 and "--labels" in err and err.count("\n") == 1
+    status, out, _ = _run(capsys, "metrics", str(f), "--true", "truth", "--pred", "guess",
+                          "--labels", "low,mid,high", "--json", "-")
+    assert status == 0
+    # MAE with low=0, mid=1, high=2: one error of one class in 4 samples
+    assert json.loads(out)["predictions"][0]["metrics"][1]["exact"] == "1/4"
+
+
+@pytest.mark.parametrize("argv_tail, message", [
+    (("--true", "y_true", "--pred", "nope"), "no column 'nope' in the header (y_true, y_pred_A, y_pred_B)"),
+    (("--pred", "y_pred_A"), "--pred needs --true"),
+    (("--true", "y_true", "--pred", "y_pred_A", "--labels", "1,2,3"), "is not in --labels"),
+])
+def test_label_column_errors(tmp_path, capsys, argv_tail, message):
+    f = tmp_path / "preds.csv"
+    _write_preds(f)
+    status, _, err = _run(capsys, "metrics", str(f), *argv_tail)
+    assert status == 2 and message in err and err.count("\n") == 1
+
+
+def test_total_beyond_int64_is_one_message_not_undefined_rows(tmp_path, capsys):
+    # issue 10: every metric used to print "undefined"
+    f = tmp_path / "big.csv"
+    f.write_text("9000000000000000000 1\n1 9000000000000000000\n")
+    status, out, err = _run(capsys, "metrics", str(f))
+    assert status == 2 and out == ""
+    assert "too large for int64" in err and err.count("\n") == 1
+
+
+def test_long_closed_forms_are_decimals_unless_exact(tmp_path, capsys):
+    f = tmp_path / "preds.csv"
+    _write_preds(f, N=500)      # R_s of these labels has a closed form of > 40 characters
+    args = ("metrics", str(f), "--true", "y_true", "--pred", "y_pred_A")
+    _, out, _ = _run(capsys, *args)
+    assert any("≈" in ln for ln in out.splitlines())
+    _, out_exact, _ = _run(capsys, *args, "--exact")
+    assert "≈" not in out_exact
+    assert max(len(ln) for ln in out_exact.splitlines()) > max(len(ln) for ln in out.splitlines())
+
+
+def test_auoc_json_csv_and_plot(tmp_path, capsys):
+    f = tmp_path / "B.csv"
+    f.write_text("0,4,0,0\n0,0,6,0\n0,0,5,0\n0,0,0,3\n")   # silva2018 matrix B
+    status, out, _ = _run(capsys, "auoc", str(f), "--json", "-")
+    assert status == 0
+    curve = json.loads(out)["curves"][0]
+    assert curve["a_uoc"]["exact"] == "5/9"                 # silva2018 Table I
+    assert [p["beta_lo"] for p in curve["pieces"]] == ["0", "2/3"]
+    status, out, _ = _run(capsys, "auoc", str(f), "--csv", "-", "--plot", str(tmp_path / "u.png"))
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [r["uoc"] for r in rows] == ["beta/2 + 1/3", "2/3"]
+    assert (tmp_path / "u.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# ---------------------------------------------------------------------------
+# README: "Quick start for your own classifier", run as written
+# ---------------------------------------------------------------------------
+def _quick_start_blocks():
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("## Quick start for your own classifier")
+    end = text.index("\n## ", start + 3)
+    return re.findall(r"```(\w+)\n(.*?)```", text[start:end], flags=re.S)
+
+
+def test_quick_start_runs_as_written(tmp_path, monkeypatch):
+    blocks = _quick_start_blocks()
+    kinds = [k for k, _ in blocks]
+    assert kinds.count("sh") >= 2 and kinds.count("python") == 1
+    exe = Path(sys.executable).parent / "ordinal-verify"
+    exe = str(exe) if exe.exists() else shutil.which("ordinal-verify")
+    assert exe, "ordinal-verify is not installed (pip install -e .)"
+    _write_preds(tmp_path / "preds.csv", N=80)
+    monkeypatch.chdir(tmp_path)
+    for kind, body in blocks:
+        if kind == "sh":
+            for line in body.strip().splitlines():
+                argv = shlex.split(line)
+                assert argv[0] == "ordinal-verify"
+                out = subprocess.run([exe, *argv[1:]], capture_output=True, text=True,
+                                     cwd=tmp_path, timeout=600,
+                                     env=dict(os.environ, PYTHONPATH=str(ROOT)))
+                assert out.returncode == 0, (line, out.stderr)
+                assert "MAE" in out.stdout or "A_UOC" in out.stdout
+        elif kind == "python":
+            exec(compile(body, "README quick start", "exec"), {})
+    for name in ("metrics.json", "metrics.csv", "uoc.png", "auoc.json"):
+        assert (tmp_path / name).stat().st_size > 0, name
+    assert json.loads((tmp_path / "metrics.json").read_text())["comparisons"]
