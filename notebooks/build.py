@@ -6,9 +6,12 @@ Each notebook is written as code in ``notebooks/src/NN_name.py``, in the
 * ``# %%`` starts a code cell;
 * ``# %% [markdown]`` starts a markdown cell, whose lines are comments
   (``# `` is stripped);
-* ``tags=["figure:silva2018-fig1", ...]`` after the marker sets cell tags.
-  A cell tagged ``figure:<key>`` must produce a PNG (checked by
-  ``proofs_tests/test_notebooks.py``);
+* ``key=<JSON>`` pairs after the marker set cell metadata (jupytext's
+  syntax): ``tags=["figure:silva2018-fig1", ...]`` sets cell tags, and
+  ``alt="..."`` the alt text of the figure the cell draws.  A cell tagged
+  ``figure:<key>`` must produce a PNG and have an alt text (checked by
+  ``proofs_tests/test_notebooks.py``); a cell tagged ``solution`` belongs to
+  the answers and is left out of the student version;
 * IPython magics are written commented out (``# %matplotlib inline``), as
   jupytext does, so that every source is valid Python; they are uncommented
   in the notebook.
@@ -18,6 +21,8 @@ Usage (from the repository root)::
     python notebooks/build.py              # build and execute every notebook
     python notebooks/build.py 02 05        # only the notebooks whose name starts so
     python notebooks/build.py --no-execute # write the cells only, no outputs
+    python notebooks/build.py --student    # student versions in build/student/:
+                                           # no cell tagged "solution", not executed
 
 Executed notebooks are written to ``notebooks/NN_name.ipynb`` with their
 outputs, so the figures show on a repository page.  Execution starts a fresh
@@ -27,6 +32,7 @@ kernel in ``notebooks/`` (nbclient).
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import re
 import sys
@@ -42,7 +48,9 @@ KERNEL = "python3"
 TIMEOUT = 300  # seconds per cell
 
 _MARKER = re.compile(r"^# %%(?P<md>\s*\[markdown\])?(?P<rest>.*)$")
-_TAGS = re.compile(r"tags\s*=\s*(\[.*\])")
+_KEY = re.compile(r"\s*(\w+)\s*=\s*")
+SOLUTION_TAG = "solution"
+STUDENT_DIR = HERE.parent / "build" / "student"
 _MAGIC = re.compile(r"^# (%(?!%)\w.*)$")
 
 
@@ -51,7 +59,18 @@ def sources():
     return [(p.stem, p) for p in sorted(SRC.glob("[0-9][0-9]_*.py"))]
 
 
-def _cell(kind, lines, tags):
+def marker_metadata(rest):
+    """Cell metadata written after a ``# %%`` marker as ``key=<JSON>`` pairs."""
+    meta, decoder, i = {}, json.JSONDecoder(), 0
+    while rest[i:].strip():
+        m = _KEY.match(rest, i)
+        if not m:
+            raise ValueError(f"cell marker metadata is not key=<JSON> pairs: {rest!r}")
+        meta[m.group(1)], i = decoder.raw_decode(rest, m.end())
+    return meta
+
+
+def _cell(kind, lines, meta):
     while lines and not lines[-1].strip():
         lines.pop()
     while lines and not lines[0].strip():
@@ -61,23 +80,21 @@ def _cell(kind, lines, tags):
         cell = nbformat.v4.new_markdown_cell(text)
     else:
         cell = nbformat.v4.new_code_cell(text)
-    if tags:
-        cell.metadata["tags"] = tags
+    cell.metadata.update(meta)
     return cell
 
 
 def parse(text):
     """Cells of a percent-format source (anything before the first marker is dropped)."""
     cells = []
-    kind, tags, lines = None, [], []
+    kind, meta, lines = None, {}, []
     for line in text.splitlines():
         m = _MARKER.match(line)
         if m:
             if kind is not None:
-                cells.append(_cell(kind, lines, tags))
+                cells.append(_cell(kind, lines, meta))
             kind = "markdown" if m.group("md") else "code"
-            t = _TAGS.search(m.group("rest"))
-            tags = json.loads(t.group(1)) if t else []
+            meta = marker_metadata(m.group("rest"))
             lines = []
             continue
         if kind == "code":
@@ -89,7 +106,7 @@ def parse(text):
                 line = line[1:]
         lines.append(line)
     if kind is not None:
-        cells.append(_cell(kind, lines, tags))
+        cells.append(_cell(kind, lines, meta))
     return cells
 
 
@@ -114,8 +131,25 @@ def execute(nb, *, cwd=HERE, timeout=TIMEOUT):
     return nb
 
 
-def write(nb, name):
-    out = HERE / f"{name}.ipynb"
+def strip_solutions(nb):
+    """A copy of ``nb`` without the cells tagged ``solution`` (the answers)."""
+    nb = copy.deepcopy(nb)
+    nb.cells = [c for c in nb.cells if SOLUTION_TAG not in c.get("metadata", {}).get("tags", [])]
+    return nb
+
+
+def student(nb):
+    """The student version of ``nb``: no solution cell (:func:`strip_solutions`), no outputs."""
+    nb = strip_solutions(nb)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    return nb
+
+
+def write(nb, name, folder=HERE):
+    folder.mkdir(parents=True, exist_ok=True)
+    out = folder / f"{name}.ipynb"
     nb.metadata.pop("widgets", None)
     nbformat.write(nb, str(out))
     return out
@@ -125,6 +159,8 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("only", nargs="*", help="name prefixes, e.g. 01 02")
     ap.add_argument("--no-execute", action="store_true")
+    ap.add_argument("--student", action="store_true",
+                    help=f"write student versions (no solution cells, not executed) to {STUDENT_DIR}")
     args = ap.parse_args(argv)
     todo = [(n, p) for n, p in sources() if not args.only or any(n.startswith(o) for o in args.only)]
     if not todo:
@@ -133,6 +169,10 @@ def main(argv=None):
     for name, path in todo:
         nb = build(path)
         t0 = time.perf_counter()
+        if args.student:
+            out = write(student(nb), name, STUDENT_DIR)
+            print(f"{out}: {len(student(nb).cells)} cells (student version)")
+            continue
         if not args.no_execute:
             execute(nb)
         out = write(nb, name)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import importlib.util
+import re
 from pathlib import Path
 
 import nbformat
@@ -41,6 +42,7 @@ FIGURES = {
     "05_intervals": [
         "hausdorff-densities", "tc-max-of-x", "binotto2024-fig1",
     ],
+    "06_explorer": ["explorer"],
 }
 
 NAMES = [name for name, _ in build.sources()]
@@ -112,6 +114,27 @@ def test_committed_notebook_is_executed_and_matches_its_source(name):
     tags = _figure_tags(committed)
     for key in FIGURES.get(name, []):
         assert tags.get(key), f"{name}.ipynb: figure:{key} has no committed PNG"
+    for cell in committed.cells:  # issue 14: every figure has an alt text (the site shows it)
+        if any("image/png" in o.get("data", {}) for o in cell.get("outputs", [])):
+            assert len(cell.metadata.get("alt", "")) > 30, f"{name}.ipynb: a figure cell without alt text"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_student_version_keeps_the_questions_and_drops_the_answers(name):
+    """Exercises (issue 14): questions in the lesson, answers only in cells tagged ``solution``."""
+    nb = build.build(NB_DIR / "src" / f"{name}.py")
+    student = build.student(nb)
+    questions = [c for c in nb.cells if c.cell_type == "markdown" and "**Exercise " in c.source]
+    if name == "06_explorer":
+        assert not questions and student.cells == nb.cells  # the explorer has no exercise
+        return
+    assert questions, f"{name}: no exercise"
+    assert [c for c in student.cells if "**Exercise " in c.source] == questions
+    assert not [c for c in student.cells if "solution" in c.metadata.get("tags", [])]
+    start = next(i for i, c in enumerate(student.cells) if re.search(r"^## \d+\. Exercises", c.source, re.M))
+    assert not [c for c in student.cells[start:] if c.cell_type == "code"], (
+        f"{name}: a code cell of the exercises (it shows an answer) is not tagged solution")
+    assert any("## Answers" in c.source for c in nb.cells) and not any("## Answers" in c.source for c in student.cells)
 
 
 def test_sources_are_valid_python():
@@ -123,12 +146,13 @@ def test_sources_are_valid_python():
 def test_parser_round_trip():
     src = (
         "# %% [markdown]\n# # Title\n#\n# Some *text*.\n\n"
-        "# %% tags=[\"figure:k\"]\n# %matplotlib inline\nx = 1  # a comment\n\n# %%\nassert x == 1\n"
+        "# %% tags=[\"figure:k\"] alt=\"a plot, x = 1\"\n# %matplotlib inline\nx = 1  # a comment\n\n# %%\nassert x == 1\n"
     )
     cells = build.parse(src)
     assert [c.cell_type for c in cells] == ["markdown", "code", "code"]
     assert cells[0].source == "# Title\n\nSome *text*."
     assert cells[1].metadata["tags"] == ["figure:k"]
+    assert cells[1].metadata["alt"] == "a plot, x = 1"
     assert cells[1].source == "%matplotlib inline\nx = 1  # a comment"
     nb = copy.deepcopy(nbformat.v4.new_notebook())
     nb.cells = cells

@@ -109,7 +109,7 @@ def md_table(header, rows):
 # that reproduces its whole row of Table 1 (they are silva2018's $CM_C$ and
 # $CM_E$ with class 3 emptied).  Class 3 has no sample in this task.
 
-# %% tags=["figure:heatmaps-cardoso2011"]
+# %% tags=["figure:heatmaps-cardoso2011"] alt="Heat maps of the confusion matrices of cardoso2011 Table 1 (classifiers A to D) and of section 4, rows the true class and columns the predicted class, each cell showing its count; darker cells hold more samples."
 table1 = {
     "A": cardoso2011.MATRICES["A"],
     "B": cardoso2011.MATRICES["B"],
@@ -242,7 +242,7 @@ md_table(["table", "matrix"] + list(COLS), rows)
 # A fair metric should give D and F the same value: per class, the two
 # classifiers behave identically.
 
-# %% tags=["figure:heatmaps-silva2018"]
+# %% tags=["figure:heatmaps-silva2018"] alt="Heat maps of silva2018's simulated 4-class confusion matrices A to F, rows the true class and columns the predicted class, each cell showing its count."
 fig, axes = plt.subplots(1, 6, figsize=(15, 2.9))
 for ax, (name, cm) in zip(axes, silva2018.MATRICES.items()):
     show_matrix(ax, cm, f"$CM_{name}$", cmap="Oranges")
@@ -290,8 +290,12 @@ md_table(["matrix"] + list(SCOLS),
 # three orange panels (the correlations) **higher is better**; everywhere
 # else lower is better.
 
-# %% tags=["figure:metrics-side-by-side"]
+# %% tags=["figure:metrics-side-by-side"] alt="Thirteen bar charts, one per metric of silva2018 Table I (MER, MSE, MAE, MMAE, AMAE, Spearman R_s, Kendall tau_b, r_int, OC and UOC at two betas, A_UOC), each with one bar per matrix A to F for the value computed by the toolkit and a black tick for the value printed in the paper; every tick sits on top of its bar."
 colors = plt.cm.tab10(np.arange(6))
+TITLES = {"MER": "MER", "MSE": "MSE", "MAE": "MAE", "MMAE": "MMAE", "AMAE": "AMAE",
+          "R_s": "Spearman $R_s$", "tau_b": "Kendall $\\tau_b$", "r_int": "$r_{int}$",
+          "OC_beta1": f"OC, β = {B1}", "OC_beta2": f"OC, β = {B2}",
+          "UOC_beta1": f"UOC, β = {B1}", "UOC_beta2": f"UOC, β = {B2}", "A_UOC": "$A_{UOC}$"}
 fig, axes = plt.subplots(2, 7, figsize=(15, 4.6), sharex=True)
 for ax, col in zip(axes.flat, SCOLS):
     vals = [float(silva_values[k][col]) for k in silva2018.MATRICES]
@@ -299,12 +303,19 @@ for ax, col in zip(axes.flat, SCOLS):
     ax.bar(range(6), vals, color=colors)
     ax.scatter(range(6), printed, marker="_", s=200, color="black", zorder=3)
     correlation = col in ("R_s", "tau_b", "r_int")
-    ax.set_title(col.replace("_beta", " β"), color="tab:orange" if correlation else "black")
+    ax.set_title(TITLES[col], color="tab:orange" if correlation else "black")
     ax.set_xticks(range(6), list(silva2018.MATRICES))
     ax.tick_params(labelbottom=True)
     ax.axhline(0, color="grey", lw=0.5)
 axes.flat[-1].axis("off")
-fig.suptitle("silva2018 Table I: computed (bars) and printed (black ticks)")
+axes.flat[-1].legend(
+    handles=[plt.Rectangle((0, 0), 1, 1, color="grey"),
+             plt.Line2D([], [], marker="_", ms=14, mew=2, ls="none", color="black"),
+             plt.Line2D([], [], color="tab:orange", lw=4)],
+    labels=["value computed by the toolkit", "value printed in silva2018 Table I",
+            "rank correlation (orange title):\nhigher is better"],
+    loc="center", frameon=False)
+fig.suptitle("silva2018 Table I: computed (bars) and printed (black ticks) for matrices A–F")
 fig.tight_layout()
 plt.show()
 
@@ -327,25 +338,13 @@ plt.show()
 # %% [markdown]
 # ## 5. Exercises
 #
-# Each exercise stores its answer in a variable; the cell after it checks
-# the answer with `assert`.  A worked answer is filled in — change it, break
-# it, and re-run the check.
+# Answer each question in a new cell below it.  Worked answers, each
+# checked by an `assert` cell, are in the *Answers* section at the end of
+# the lesson (the student version leaves that section out).
 #
 # **Exercise 1.**  Compute, exactly, MER and Kendall's $\tau_b$ of
 # cardoso2011's CM(B).  Which of the two notices that ten of the thirteen
 # samples are wrong?
-
-# %%
-cm_B = cardoso2011.MATRICES["B"]
-mer_B = numeric.mer(cm_B, arithmetic="exact")
-tau_B = numeric.kendall_tau_b(cm_B, arithmetic="exact")
-notices = "MER"      # "MER" or "tau_b"
-mer_B, tau_B
-
-# %%
-assert mer_B == sp.Rational(10, 13)
-assert tau_B == 1
-assert notices == "MER"
 
 # %% [markdown]
 # **Exercise 2.**  silva2018 says that, of the metrics of Table I, only
@@ -353,27 +352,10 @@ assert notices == "MER"
 # same value.  Collect, from `silva_values`, the set of columns whose exact
 # values for D and F are equal, and check the claim.
 
-# %%
-same_for_D_and_F = {c for c in SCOLS if sp.simplify(silva_values["D"][c] - silva_values["F"][c]) == 0}
-same_for_D_and_F
-
-# %%
-assert same_for_D_and_F == {"MMAE", "AMAE", "UOC_beta1", "UOC_beta2", "A_UOC"}
-
 # %% [markdown]
 # **Exercise 3.**  Build a 3×3 confusion matrix with $N=6$ samples in which
 # **every** sample is misclassified (MER = 1) and yet $\tau_b = 1$.
 # *Hint:* a class may have no sample.
-
-# %%
-cm_trick = np.array([[0, 3, 0],
-                     [0, 0, 3],
-                     [0, 0, 0]])
-
-# %%
-assert cm_trick.shape == (3, 3) and cm_trick.sum() == 6
-assert numeric.mer(cm_trick, arithmetic="exact") == 1
-assert numeric.kendall_tau_b(cm_trick, arithmetic="exact") == 1
 
 # %% [markdown]
 # **Exercise 4.**  Matrix E has no sample of class 3.  Compute its AMAE
@@ -382,14 +364,63 @@ assert numeric.kendall_tau_b(cm_trick, arithmetic="exact") == 1
 # `missing="zero"` (the unobserved class counts as zero error, average over
 # all K classes).  Which one reproduces the printed 0.50?
 
-# %%
+# %% [markdown] tags=["solution"]
+# ## Answers
+#
+# Each answer stores its result in a variable; the `assert` cell after it
+# checks the result.  The student version of the lesson (`python -m
+# notebooks.site --student`, `python notebooks/build.py --student`) leaves
+# this section out.
+
+# %% [markdown] tags=["solution"]
+# **Answer 1.**
+
+# %% tags=["solution"]
+cm_B = cardoso2011.MATRICES["B"]
+mer_B = numeric.mer(cm_B, arithmetic="exact")
+tau_B = numeric.kendall_tau_b(cm_B, arithmetic="exact")
+notices = "MER"      # "MER" or "tau_b"
+mer_B, tau_B
+
+# %% tags=["solution"]
+assert mer_B == sp.Rational(10, 13)
+assert tau_B == 1
+assert notices == "MER"
+
+# %% [markdown] tags=["solution"]
+# **Answer 2.**
+
+# %% tags=["solution"]
+same_for_D_and_F = {c for c in SCOLS if sp.simplify(silva_values["D"][c] - silva_values["F"][c]) == 0}
+same_for_D_and_F
+
+# %% tags=["solution"]
+assert same_for_D_and_F == {"MMAE", "AMAE", "UOC_beta1", "UOC_beta2", "A_UOC"}
+
+# %% [markdown] tags=["solution"]
+# **Answer 3.**
+
+# %% tags=["solution"]
+cm_trick = np.array([[0, 3, 0],
+                     [0, 0, 3],
+                     [0, 0, 0]])
+
+# %% tags=["solution"]
+assert cm_trick.shape == (3, 3) and cm_trick.sum() == 6
+assert numeric.mer(cm_trick, arithmetic="exact") == 1
+assert numeric.kendall_tau_b(cm_trick, arithmetic="exact") == 1
+
+# %% [markdown] tags=["solution"]
+# **Answer 4.**
+
+# %% tags=["solution"]
 cm_E = silva2018.MATRICES["E"]
 amae_ignore = numeric.amae(cm_E, missing="ignore", arithmetic="exact")
 amae_zero = numeric.amae(cm_E, missing="zero", arithmetic="exact")
 convention = "zero"      # "ignore" or "zero"
 amae_ignore, amae_zero
 
-# %%
+# %% tags=["solution"]
 printed = silva2018.TABLE_I["E"][SCOLS.index("AMAE")]
 assert (amae_ignore, amae_zero) == (sp.Rational(2, 3), sp.Rational(1, 2))
 assert matches_printed({"ignore": amae_ignore, "zero": amae_zero}[convention], printed)

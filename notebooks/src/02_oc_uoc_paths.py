@@ -84,7 +84,7 @@ def draw_path(ax, path, **style):
 # paths (left, drawn on top of each other) and six of them, each with its
 # *benefit*, the number of samples it collects.
 
-# %% tags=["figure:consistent-paths"]
+# %% tags=["figure:consistent-paths"] alt="Confusion matrices with consistent paths drawn over them: each path starts at the top-left cell, ends at the bottom-right cell and moves right, down or diagonally; the diagonal path is highlighted."
 @lru_cache(None)
 def consistent_paths(K, start=(0, 0)):
     """Every monotone path of 0-based cells from start to (K-1, K-1) (geometry only)."""
@@ -157,7 +157,7 @@ plt.show()
 # Table I uses $\beta_1 = 0.25$ and $\beta_2 = 0.75$ for UOC.  Red: the
 # optimal path; the title gives the exact $UOC^1_\beta$.
 
-# %% tags=["figure:optimal-paths"]
+# %% tags=["figure:optimal-paths"] alt="silva2018's matrices with the optimal consistent path of UOC drawn over each one for two values of beta; for the larger beta the path keeps closer to the diagonal."
 B1, B2 = (sp.Rational(b) for b in silva2018.TABLE_BETAS)
 names = ["B", "C", "D", "E", "F"]
 fig, axes = plt.subplots(2, 5, figsize=(14, 6.4))
@@ -206,7 +206,7 @@ uoc_C = uoc_piecewise(cm_C)
 A_C = numeric.a_uoc(cm_C, arithmetic="exact")
 display(Markdown(f"$$UOC^1_\\beta(CM_C) = {sp.latex(uoc_C)}, \\qquad A_{{UOC}} = {sp.latex(A_C)} \\approx {float(A_C):.4f}$$"))
 
-# %% tags=["figure:silva2018-fig1"]
+# %% tags=["figure:silva2018-fig1"] alt="UOC of silva2018's matrix CM_C against beta from 0 to 1: one straight line per consistent path, their lower envelope drawn bold, and the area under the envelope, A_UOC, shaded."
 env = numeric.path_envelope(cm_C, beta_max=1)
 bs = np.linspace(0, 1, 401)
 curve = np.array([float(env(b)) for b in bs])
@@ -290,7 +290,7 @@ assert single["oc"] == single["uoc"]      # one sample: N = 1 and K' = 1, so OC 
 # crosses are `numeric.uoc` / `numeric.oc` on the actual one-sample
 # matrices, as a check.
 
-# %% tags=["figure:silva2018-fig2"]
+# %% tags=["figure:silva2018-fig2"] alt="Reproduction of silva2018 Fig. 2: UOC for several values of beta and A_UOC of a single misclassified sample, plotted against the sample's distance to the diagonal; every curve rises with the distance."
 ds = np.arange(0, 11)
 
 
@@ -322,7 +322,7 @@ ax.set_title("silva2018 Fig. 2: UOC and $A_{UOC}$ of a single sample")
 ax.legend(loc="lower right", fontsize=8)
 plt.show()
 
-# %% tags=["figure:cardoso2011-fig4"]
+# %% tags=["figure:cardoso2011-fig4"] alt="Reproduction of cardoso2011 Fig. 4: OC of a single sample against its distance to the diagonal for several values of beta, with MER for comparison."
 fig, axes = plt.subplots(1, 2, figsize=(12, 4.2), sharey=True)
 for ax, forms, g in ((axes[0], single, 1), (axes[1], single_g2, 2)):
     for b, col in zip((0, 0.05, 0.1, 0.25, 0.5), plt.cm.plasma(np.linspace(0, 0.8, 5))):
@@ -363,59 +363,20 @@ plt.show()
 # Delannoy numbers*; check the answer against
 # $D(K-1) = \sum_{k} \binom{K-1}{k}^2 2^k$.
 
-# %%
-n_paths = [len(consistent_paths(K)) for K in range(1, 7)]
-n_paths
-
-# %%
-assert n_paths == [sum(sp.binomial(K - 1, k) ** 2 * 2 ** k for k in range(K)) for K in range(1, 7)]
-assert n_paths[3] == 63
-
 # %% [markdown]
 # **Exercise 2.**  For silva2018's $CM_C$, from which β on is the optimal
 # path the main diagonal?  Read it off `env` (the last breakpoint before 1)
 # and check it with `numeric.optimal_path` just below and just above it.
-
-# %%
-beta_diag = env.breakpoints[-2]
-beta_diag
-
-# %%
-diagonal = [(k, k) for k in range(4)]
-assert beta_diag == sp.Rational(4, 7)
-assert numeric.optimal_path(cm_C, beta_diag + sp.Rational(1, 100)) == diagonal
-assert numeric.optimal_path(cm_C, beta_diag - sp.Rational(1, 100)) != diagonal
 
 # %% [markdown]
 # **Exercise 3.**  Integrate the `Piecewise` `uoc_C` over $[0, 1]$ with
 # `sympy.integrate` and check that you get `numeric.a_uoc` exactly.  Then
 # check that the value rounds to the 0.65 printed in silva2018 Table I.
 
-# %%
-A_by_hand = sp.integrate(uoc_C, (beta, 0, 1))
-A_by_hand
-
-# %%
-from numeric.rounding import matches_printed
-assert A_by_hand == numeric.a_uoc(cm_C, arithmetic="exact") == sp.Rational(32, 49)
-assert matches_printed(A_by_hand, silva2018.TABLE_I["C"][silva2018.TABLE_I_COLUMNS.index("A_UOC")])
-
 # %% [markdown]
 # **Exercise 4.**  UOC ignores the size of each class.  Multiply row 2 of
 # $CM_B$ by 7 and check that the optimal path and the whole function
 # $UOC(\beta)$ (the `Piecewise`) do not change, while OC's does.
-
-# %%
-cm_B = np.asarray(silva2018.MATRICES["B"])
-cm_B7 = cm_B.copy()
-cm_B7[1] *= 7
-same_uoc = uoc_piecewise(cm_B7) == uoc_piecewise(cm_B)
-same_oc = numeric.path_envelope(cm_B7, metric="oc") == numeric.path_envelope(cm_B, metric="oc")
-same_uoc, same_oc
-
-# %%
-assert same_uoc and not same_oc
-assert numeric.optimal_path(cm_B7, B1) == numeric.optimal_path(cm_B, B1)
 
 # %% [markdown]
 # **Exercise 5.**  cardoso2011 §3.2 says that for β = 0.5 the single-sample
@@ -424,11 +385,73 @@ assert numeric.optimal_path(cm_B7, B1) == numeric.optimal_path(cm_B, B1)
 # and check with `numeric.oc` that at that β every $d = 1, \dots, 8$ scores
 # 1.
 
-# %%
+# %% [markdown] tags=["solution"]
+# ## Answers
+#
+# Each answer stores its result in a variable; the `assert` cell after it
+# checks the result.  The student version of the lesson (`python -m
+# notebooks.site --student`, `python notebooks/build.py --student`) leaves
+# this section out.
+
+# %% [markdown] tags=["solution"]
+# **Answer 1.**
+
+# %% tags=["solution"]
+n_paths = [len(consistent_paths(K)) for K in range(1, 7)]
+n_paths
+
+# %% tags=["solution"]
+assert n_paths == [sum(sp.binomial(K - 1, k) ** 2 * 2 ** k for k in range(K)) for K in range(1, 7)]
+assert n_paths[3] == 63
+
+# %% [markdown] tags=["solution"]
+# **Answer 2.**
+
+# %% tags=["solution"]
+beta_diag = env.breakpoints[-2]
+beta_diag
+
+# %% tags=["solution"]
+diagonal = [(k, k) for k in range(4)]
+assert beta_diag == sp.Rational(4, 7)
+assert numeric.optimal_path(cm_C, beta_diag + sp.Rational(1, 100)) == diagonal
+assert numeric.optimal_path(cm_C, beta_diag - sp.Rational(1, 100)) != diagonal
+
+# %% [markdown] tags=["solution"]
+# **Answer 3.**
+
+# %% tags=["solution"]
+A_by_hand = sp.integrate(uoc_C, (beta, 0, 1))
+A_by_hand
+
+# %% tags=["solution"]
+from numeric.rounding import matches_printed
+assert A_by_hand == numeric.a_uoc(cm_C, arithmetic="exact") == sp.Rational(32, 49)
+assert matches_printed(A_by_hand, silva2018.TABLE_I["C"][silva2018.TABLE_I_COLUMNS.index("A_UOC")])
+
+# %% [markdown] tags=["solution"]
+# **Answer 4.**
+
+# %% tags=["solution"]
+cm_B = np.asarray(silva2018.MATRICES["B"])
+cm_B7 = cm_B.copy()
+cm_B7[1] *= 7
+same_uoc = uoc_piecewise(cm_B7) == uoc_piecewise(cm_B)
+same_oc = numeric.path_envelope(cm_B7, metric="oc") == numeric.path_envelope(cm_B, metric="oc")
+same_uoc, same_oc
+
+# %% tags=["solution"]
+assert same_uoc and not same_oc
+assert numeric.optimal_path(cm_B7, B1) == numeric.optimal_path(cm_B, B1)
+
+# %% [markdown] tags=["solution"]
+# **Answer 5.**
+
+# %% tags=["solution"]
 beta_mer = sp.solve(sp.Eq(single["oc"].args[0][0].subs(d, 1), 1), beta)[0]
 beta_mer
 
-# %%
+# %% tags=["solution"]
 assert beta_mer == sp.Rational(1, 2)
 assert all(numeric.oc(one_sample(k), beta_mer, arithmetic="exact") == 1 for k in range(1, 9))
 assert numeric.oc(one_sample(1), beta_mer - sp.Rational(1, 100), arithmetic="exact") < 1

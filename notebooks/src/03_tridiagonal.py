@@ -38,7 +38,7 @@ from analytic.sources import cardoso2011
 
 plt.rcParams.update({"figure.dpi": 90, "font.size": 9, "axes.titlesize": 10})
 
-# %% tags=["figure:tridiagonal-heatmap"]
+# %% tags=["figure:tridiagonal-heatmap"] alt="Heat maps of the tridiagonal confusion matrices for a few numbers of classes K: one sample in each cell of the main diagonal and of the two diagonals next to it."
 fig, axes = plt.subplots(1, 5, figsize=(14, 3))
 for ax, k in zip(axes, (2, 3, 4, 6, 10)):
     cm = np.asarray(cardoso2011.tridiagonal(k))
@@ -149,7 +149,7 @@ checks = {
 for name, f in checks.items():   # the closed forms agree with numeric (float) at the check points
     assert np.allclose([f(tri[k]) for k in check_K], curves[name][[list(Ks).index(k) for k in check_K]])
 
-# %% tags=["figure:cardoso2011-fig5"]
+# %% tags=["figure:cardoso2011-fig5"] alt="Reproduction of cardoso2011 Fig. 5: metric values of the tridiagonal matrix against the number of classes K, the closed forms drawn as lines and the numeric values as markers that lie on them."
 style = {"MER = MAE": ("tab:grey", "-"), "OC, b = 0.25": ("tab:blue", "-"), "OC, b = 0.75": ("tab:blue", "--"),
          "UOC, β = 0.25": ("tab:red", "-"), "UOC, β = 0.75": ("tab:red", "--"), "A_UOC": ("tab:purple", "-")}
 corr_style = {"R_s": ("tab:green", "o"), "tau_b": ("tab:olive", "s"), "r_int": ("tab:cyan", "^")}
@@ -178,7 +178,7 @@ for value, label in ((lim["mer"], "2/3"), (lim["oc"], "3/5"), (1, "1")):
 ax.set_ylabel("metric value")
 plt.show()
 
-# %% tags=["figure:silva2018-fig3"]
+# %% tags=["figure:silva2018-fig3"] alt="Reproduction of silva2018 Fig. 3: MER, MAE, the rank correlations, OC, UOC and A_UOC of the tridiagonal matrix against the number of classes K; the correlations climb towards 1 while MER stays near 2/3."
 fig, ax = plt.subplots(figsize=(9, 4.8))
 panel(ax, ["MER = MAE", "UOC, β = 0.25", "UOC, β = 0.75", "A_UOC"],
       "silva2018 Fig. 3: evolution of the metrics with K on tridiagonal matrices")
@@ -205,33 +205,18 @@ plt.show()
 #   says: limits $\beta/3 + 3/5$ (for $\beta < 3/5$) and $4/5$ otherwise,
 #   and $A_{UOC} \to 37/50 = 0.74$.  Since silva2018 uses β unscaled, the
 #   UOC limit depends on β; OC's does not.
-#
+
+# %% [markdown]
 # ## 3. Exercises
 #
 # **Exercise 1.**  Use the closed form `forms["uoc"]` to compute exactly
 # $UOC_{1/3}$ of the 7-class tridiagonal matrix, and check it against
 # `numeric.uoc` in exact arithmetic.
 
-# %%
-uoc_7 = forms["uoc"].subs({K: 7, beta: sp.Rational(1, 3)})
-uoc_7
-
-# %%
-assert uoc_7 == numeric.uoc(cardoso2011.tridiagonal(7), sp.Rational(1, 3), arithmetic="exact")
-
 # %% [markdown]
 # **Exercise 2.**  From which number of classes on does Kendall's $\tau_b$
 # of the tridiagonal matrix exceed 0.9 — i.e. call a classifier that is
 # wrong two times in three "90 % perfect"?  (Use `correlations`.)
-
-# %%
-first_K_above = int(Ks[np.argmax(correlations["tau_b"] > 0.9)])
-first_K_above
-
-# %%
-assert correlations["tau_b"][list(Ks).index(first_K_above)] > 0.9
-assert correlations["tau_b"][list(Ks).index(first_K_above) - 1] <= 0.9
-assert all(curves["MER = MAE"] < 2 / 3)          # ...while MER stays below, and tends to, 2/3
 
 # %% [markdown]
 # **Exercise 3.**  cardoso2011 argues that one may want the score of a
@@ -240,24 +225,60 @@ assert all(curves["MER = MAE"] < 2 / 3)          # ...while MER stays below, and
 # check for $K = 2, \dots, 40$ whether $OC$ decreases with $K$ for
 # $b = 0.25$ and for $b = 0.75$.
 
-# %%
-decreasing = {bb: bool(np.all(np.diff(at_K(forms["oc"], b=bb)) < 0)) for bb in (0.25, 0.75)}
-increasing = {bb: bool(np.all(np.diff(at_K(forms["oc"], b=bb)) > 0)) for bb in (0.25, 0.75)}
-decreasing, increasing
-
-# %%
-assert decreasing == {0.25: False, 0.75: True}
-assert increasing == {0.25: True, 0.75: False}
-
 # %% [markdown]
 # **Exercise 4.**  Take the limit yourself: compute
 # $\lim_{K\to\infty} A_{UOC}$ with `sympy.limit` on `forms["a_uoc"]`'s
 # general branch and compare with `forms["limits"]["a_uoc"]`.
 
-# %%
+# %% [markdown] tags=["solution"]
+# ## Answers
+#
+# Each answer stores its result in a variable; the `assert` cell after it
+# checks the result.  The student version of the lesson (`python -m
+# notebooks.site --student`, `python notebooks/build.py --student`) leaves
+# this section out.
+
+# %% [markdown] tags=["solution"]
+# **Answer 1.**
+
+# %% tags=["solution"]
+uoc_7 = forms["uoc"].subs({K: 7, beta: sp.Rational(1, 3)})
+uoc_7
+
+# %% tags=["solution"]
+assert uoc_7 == numeric.uoc(cardoso2011.tridiagonal(7), sp.Rational(1, 3), arithmetic="exact")
+
+# %% [markdown] tags=["solution"]
+# **Answer 2.**
+
+# %% tags=["solution"]
+first_K_above = int(Ks[np.argmax(correlations["tau_b"] > 0.9)])
+first_K_above
+
+# %% tags=["solution"]
+assert correlations["tau_b"][list(Ks).index(first_K_above)] > 0.9
+assert correlations["tau_b"][list(Ks).index(first_K_above) - 1] <= 0.9
+assert all(curves["MER = MAE"] < 2 / 3)          # ...while MER stays below, and tends to, 2/3
+
+# %% [markdown] tags=["solution"]
+# **Answer 3.**
+
+# %% tags=["solution"]
+decreasing = {bb: bool(np.all(np.diff(at_K(forms["oc"], b=bb)) < 0)) for bb in (0.25, 0.75)}
+increasing = {bb: bool(np.all(np.diff(at_K(forms["oc"], b=bb)) > 0)) for bb in (0.25, 0.75)}
+decreasing, increasing
+
+# %% tags=["solution"]
+assert decreasing == {0.25: False, 0.75: True}
+assert increasing == {0.25: True, 0.75: False}
+
+# %% [markdown] tags=["solution"]
+# **Answer 4.**
+
+# %% tags=["solution"]
 general_branch = forms["a_uoc"].args[-1][0]     # the (expression, True) branch
 a_limit = sp.limit(general_branch, K, sp.oo)
 a_limit
 
-# %%
+# %% tags=["solution"]
 assert a_limit == lim["a_uoc"] == sp.Rational(37, 50)

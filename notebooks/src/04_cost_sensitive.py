@@ -82,7 +82,7 @@ def md_table(header, rows):
 # factor matrix, the distance matrix and their product (rounded, "≈"),
 # all *predicted × true*.
 
-# %% tags=["figure:cost-matrix"]
+# %% tags=["figure:cost-matrix"] alt="Two heat maps of the class-size-weighted cost matrix for class sizes 10, 20 and 70, as the papers print it and transposed, each cell showing its cost."
 counts = george2016.COST_EXAMPLE_COUNTS
 cost_unnormalised = numeric.cost_matrix(counts, normalize=False, arithmetic="exact")   # rows = true
 printed = np.array([[sp.nsimplify(v) for v in row] for row in george2016.COST_EXAMPLE_ROUNDED], dtype=object)
@@ -150,7 +150,7 @@ display(Markdown(
     f"$TC_{{max}}(2k+2) - TC_{{max}}(2k+1) = {sp.latex(d2)}$, both positive for every $k \\ge 1$: "
     f"**{positive_for_integers_from(d1, k, 1) and positive_for_integers_from(d2, k, 1)}**"))
 
-# %% tags=["figure:tc-max-matrix"]
+# %% tags=["figure:tc-max-matrix"] alt="Left and middle: heat maps of the worst classifier's confusion matrix for the colon data and for 6 balanced classes, every sample predicted into a far class. Right: maximum total cost for balanced classes against the number of classes r, the symbolic closed form as a line and the worst matrix's cost as dots on it, increasing with r."
 colon_counts = np.asarray(george2016.MATRICES["SVM"]).sum(axis=1)        # rows = true class
 worst = numeric.tc_max_matrix(colon_counts)
 balanced = numeric.tc_max_matrix([5] * 6)
@@ -164,9 +164,9 @@ show_matrix(axes[1], balanced,
             cmap="Reds")
 rs = np.arange(2, 16)
 axes[2].plot(rs, [float(tcmax_r.subs(r, int(k))) for k in rs], "-", color="black", lw=1,
-             label="analytic.tc_max.tc_max_balanced (Prop. 3)")
+             label="closed form derived symbolically (Prop. 3)")
 axes[2].plot(rs, [float(numeric.tc_max([1] * int(k))) for k in rs], "o", color="tab:red",
-             label="numeric.tc_max (Prop. 1)")
+             label="worst matrix of Prop. 1, computed per r")
 axes[2].axhline(1, color="grey", lw=0.6, ls=":")
 axes[2].set_xlabel("number of classes r")
 axes[2].set_ylabel("$TC_{max}$, balanced classes")
@@ -203,7 +203,7 @@ plt.show()
 # `numeric.george_d` and `numeric.george_tiebreak` compute both from a
 # confusion matrix, with the closed-form $TC_{max}$.
 
-# %% tags=["figure:george2016-fig1"]
+# %% tags=["figure:george2016-fig1"] alt="Reproduction of george2016 Fig. 1: the accuracy-cost grid, accuracy on the horizontal axis and misclassification cost on the vertical one, quarter circles of equal distance d from the ideal point (1, 0) marked with a star, and the dashed line of random chance Acc + MC = 1."
 def grid(ax, title=""):
     """george2016 Fig. 1: the (Acc, MC) square, the ideal corner, circles of equal d, the chance line."""
     t = np.linspace(0, np.pi / 2, 100)
@@ -279,7 +279,7 @@ md_table(["classifier", "MC (not printed)"] + list(george2016.TABLE_2_ROWS),
 # the source (corrected candidate 0.70).  The diagnosis, with exact
 # intervals, is in `proofs_tests/test_tables_george2016.py`.
 
-# %% tags=["figure:george2016-fig2"]
+# %% tags=["figure:george2016-fig2"] alt="Reproduction of george2016 Fig. 2: the classifiers of george2016 Table 1 placed on the accuracy-cost grid, each labelled with its distance d to the ideal point."
 markers = "osD^"
 fig, axes = plt.subplots(1, 3, figsize=(15, 5))
 for ax, (group, label) in zip(axes, [("colon", "(a) colon cancer"), ("lung", "(b) lung cancer"),
@@ -344,19 +344,13 @@ md_table(["matrix", "N", "Acc", "MC %", "d", "tie-break"], rows)
 # says 800; the tests show that $f_{2,4} = 53 \to 52$ is the only one-unit
 # correction that restores $N = 800$ and the class sizes of the other three
 # matrices and reproduces every printed value.
-#
+
+# %% [markdown]
 # ## 6. Exercises
 #
 # **Exercise 1.**  binotto2024 Prop. 2: for two classes $TC_{max} = 1$
 # whatever the class sizes.  Check it exactly for all sizes
 # $1 \le n_1, n_2 \le 12$.
-
-# %%
-binary_maxima = {numeric.tc_max([a, b], arithmetic="exact") for a in range(1, 13) for b in range(1, 13)}
-binary_maxima
-
-# %%
-assert binary_maxima == {1}
 
 # %% [markdown]
 # **Exercise 2.**  The worst classifier of Prop. 1 really is the worst: for
@@ -364,7 +358,45 @@ assert binary_maxima == {1}
 # `numeric.tc_max_matrix`, check that its STC is exactly 1, and check that
 # 200 random matrices with the same class sizes all have $STC \le 1$.
 
-# %%
+# %% [markdown]
+# **Exercise 3.**  Sig24 and Shuffle24 have the same accuracy.  Which one
+# does $d$ prefer, which one does AMAE prefer, and which does $\tau_b$ prefer?
+# (Answer with the classifier names; lower $d$ and AMAE are better, higher
+# $\tau_b$ is better.)
+
+# %% [markdown]
+# **Exercise 4.**  Transposition matters.  Compute TC of Sig24 from the
+# matrix *as printed* (`george2016.PRINTED["Sig24"]`, rows = predicted),
+# wrongly used as if rows were true classes, and compare with the correct
+# value.  Are they equal?
+
+# %% [markdown]
+# **Exercise 5.**  Check the closed form of the balanced case against
+# `numeric.tc_max` exactly for $r = 1, \dots, 30$ (balanced sizes, e.g. 7
+# samples per class), and find the smallest $r$ with $TC_{max} > 100$.
+
+# %% [markdown] tags=["solution"]
+# ## Answers
+#
+# Each answer stores its result in a variable; the `assert` cell after it
+# checks the result.  The student version of the lesson (`python -m
+# notebooks.site --student`, `python notebooks/build.py --student`) leaves
+# this section out.
+
+# %% [markdown] tags=["solution"]
+# **Answer 1.**
+
+# %% tags=["solution"]
+binary_maxima = {numeric.tc_max([a, b], arithmetic="exact") for a in range(1, 13) for b in range(1, 13)}
+binary_maxima
+
+# %% tags=["solution"]
+assert binary_maxima == {1}
+
+# %% [markdown] tags=["solution"]
+# **Answer 2.**
+
+# %% tags=["solution"]
 lung_counts = np.asarray(george2016.MATRICES["Sig24"]).sum(axis=1)
 worst_lung = numeric.tc_max_matrix(lung_counts)
 rng = np.random.default_rng(0)
@@ -373,18 +405,15 @@ random_stc = [numeric.stc(np.array([rng.multinomial(n, rng.dirichlet(np.ones(3))
 stc_of_worst = numeric.stc(worst_lung, arithmetic="exact")
 stc_of_worst, max(random_stc)
 
-# %%
+# %% tags=["solution"]
 assert (worst_lung.sum(axis=1) == lung_counts).all()
 assert stc_of_worst == 1
 assert max(random_stc) <= 1
 
-# %% [markdown]
-# **Exercise 3.**  Sig24 and Shuffle24 have the same accuracy.  Which one
-# does $d$ prefer, which one does AMAE prefer, and which does $\tau_b$ prefer?
-# (Answer with the classifier names; lower $d$ and AMAE are better, higher
-# $\tau_b$ is better.)
+# %% [markdown] tags=["solution"]
+# **Answer 3.**
 
-# %%
+# %% tags=["solution"]
 prefers = {
     "d": min(["Sig24", "Shuffle24"], key=lambda k: values[k]["d"]),
     "AMAE": min(["Sig24", "Shuffle24"], key=lambda k: values[k]["AMAE"]),
@@ -392,36 +421,31 @@ prefers = {
 }
 prefers
 
-# %%
+# %% tags=["solution"]
 assert values["Sig24"]["Accuracy"] == values["Shuffle24"]["Accuracy"]
 assert prefers == {"d": "Sig24", "AMAE": "Shuffle24", "tau_b": "Sig24"}
 
-# %% [markdown]
-# **Exercise 4.**  Transposition matters.  Compute TC of Sig24 from the
-# matrix *as printed* (`george2016.PRINTED["Sig24"]`, rows = predicted),
-# wrongly used as if rows were true classes, and compare with the correct
-# value.  Are they equal?
+# %% [markdown] tags=["solution"]
+# **Answer 4.**
 
-# %%
+# %% tags=["solution"]
 tc_right = numeric.tc(george2016.MATRICES["Sig24"], arithmetic="exact")
 tc_wrong = numeric.tc(george2016.PRINTED["Sig24"], arithmetic="exact")
 same = tc_right == tc_wrong
 tc_right, tc_wrong
 
-# %%
+# %% tags=["solution"]
 assert not same
 assert tc_right == numeric.tc(np.asarray(george2016.PRINTED["Sig24"]).T, arithmetic="exact")
 
-# %% [markdown]
-# **Exercise 5.**  Check the closed form of the balanced case against
-# `numeric.tc_max` exactly for $r = 1, \dots, 30$ (balanced sizes, e.g. 7
-# samples per class), and find the smallest $r$ with $TC_{max} > 100$.
+# %% [markdown] tags=["solution"]
+# **Answer 5.**
 
-# %%
+# %% tags=["solution"]
 agree = all(tcmax_r.subs(r, q) == numeric.tc_max([7] * q, arithmetic="exact") for q in range(1, 31))
 first_above_100 = next(q for q in range(1, 100) if tcmax_r.subs(r, q) > 100)
 agree, first_above_100
 
-# %%
+# %% tags=["solution"]
 assert agree
 assert tcmax_r.subs(r, first_above_100) > 100 >= tcmax_r.subs(r, first_above_100 - 1)

@@ -60,7 +60,7 @@ def printed(expr):
 # **density** $\delta_k = n_k/\ell_k$ (eq. 8).  With equal lengths $\ell$
 # everything reduces to lesson 4 scaled by $\ell$: $d(I_i,I_j) = \ell|i-j|$.
 
-# %% tags=["figure:hausdorff-densities"]
+# %% tags=["figure:hausdorff-densities"] alt="Left: four classes drawn as intervals of a numeric variable with their densities. Middle: their Hausdorff distance matrix. Right: the interval cost matrix with rows the true class."
 lengths = [1, 3, 0.5, 2]
 counts = [10, 30, 20, 8]
 edges = np.concatenate([[0], np.cumsum(lengths)])
@@ -204,7 +204,7 @@ print("paper: x~ =", binotto2024.TOY_PRINTED["x_opt"], " TC_max(x~) =", binotto2
 print("equal:", sp.simplify(opt.x - printed(binotto2024.TOY_PRINTED["x_opt"])) == 0,
       sp.simplify(opt.minimum - printed(binotto2024.TOY_PRINTED["TC_max_opt"])) == 0)
 
-# %% tags=["figure:tc-max-of-x"]
+# %% tags=["figure:tc-max-of-x"] alt="Left: maximum interval total cost of the toy example against the length x of the last interval, the derived piecewise curve with its pieces between dotted lines and the cost of classifier C_A for comparison. Right: the difference of standardised cost between classifiers C_B and C_A against x."
 xs = np.linspace(0.05, 3, 500)
 tcmax = sp.lambdify(x, tcmax_x, "numpy")(xs)
 assert np.allclose(tcmax[::50], [numeric.interval_tc_max([5, 5, 5], [1, 1, v]) for v in xs[::50]])
@@ -280,7 +280,7 @@ for (xe, xc), (te, tc), (bound, xf, vf) in zip(x_opt.args, tc_opt.args, binotto2
     case = f"L <= {bound}" if bound is not None else "the last case"
     print(f"{case:22s} boundary {same_bound}   x~ {same_x}   TC_max(x~) {same_tc}")
 
-# %% tags=["figure:binotto2024-fig1"]
+# %% tags=["figure:binotto2024-fig1"] alt="Reproduction of binotto2024 Fig. 1 on two ranges of L: the optimal last length against L, the closed form derived here, Prop. 6 as printed and the values computed per L all on one curve, with dotted vertical lines at the branch boundaries."
 prop6 = sp.Piecewise(*[(printed(xf), L <= printed(bound) if bound is not None else True)
                        for bound, xf, vf in binotto2024.PROP6])
 Lgrid = np.linspace(0.02, 10, 400)
@@ -293,21 +293,23 @@ f_prop6 = sp.lambdify(L, prop6, "numpy")
 fig, axes = plt.subplots(1, 2, figsize=(13, 4.3))
 for ax, Lmax in zip(axes, (2, 10)):
     sel = Lgrid <= Lmax
-    ax.plot(Lgrid[sel], x_derived[sel], color="tab:blue", lw=3, alpha=0.6, label="derived Piecewise (analytic)")
+    ax.plot(Lgrid[sel], x_derived[sel], color="tab:blue", lw=3, alpha=0.6, label="closed form derived here (SymPy)")
     ax.plot(Lgrid[sel], f_prop6(Lgrid[sel]), "--", color="black", lw=1, label="Prop. 6 as printed")
     ax.plot(Lcheck[Lcheck <= Lmax], x_numeric[Lcheck <= Lmax], "o", ms=4, mfc="none", color="tab:red",
-            label="numeric.optimal_last_length")
+            label="kinks and critical points, computed per L")
     for bound, _, _ in binotto2024.PROP6[:-1]:
         bv = float(printed(bound))
         if bv <= Lmax:
             ax.axvline(bv, color="grey", ls=":", lw=0.8)
-            ax.annotate(f"L = {bound}", (bv, 0.05), fontsize=8, color="grey", rotation=90, va="bottom")
+            ax.annotate("L = " + str(bound).replace("sqrt(5)", "√5").replace(" ", ""), (bv, 0.02),
+                        xytext=(3, 0), textcoords="offset points",
+                        fontsize=8, color="dimgrey", rotation=90, va="bottom", ha="left")
     ax.set_xlim(0, Lmax)
     ax.set_ylim(0, None)
     ax.set_xlabel("L = ℓ₂/ℓ₁")
     ax.set_ylabel("optimal last length $\\tilde x$")
     ax.set_title(f"binotto2024 Fig. 1: $\\tilde x$ as a function of L, L in [0, {Lmax}]")
-    ax.legend(loc="upper left", fontsize=8)
+    ax.legend(loc="upper left", fontsize=8, title="dotted lines: branch boundaries", title_fontsize=8)
 fig.tight_layout()
 plt.show()
 
@@ -317,33 +319,18 @@ plt.show()
 # worst-case assignment of Prop. 4 switches from one interval to another.
 # For large $L$ it follows $\sqrt L$ (the geometric mean of the two other
 # lengths, 1 and $L$).
-#
+
+# %% [markdown]
 # ## 5. Exercises
 #
 # **Exercise 1.**  Equal lengths reduce to lesson 4: check that with all
 # lengths equal to 3, the interval TC of $C_A$ is 3 times its ordinary TC
 # (binotto2024 §4.1, "$\widehat{TC} = L \times TC$").
 
-# %%
-tc_equal = numeric.interval_tc(CA, [3, 3, 3], arithmetic="exact")
-tc_plain = numeric.tc(CA, arithmetic="exact")
-tc_equal, tc_plain
-
-# %%
-assert tc_equal == 3 * tc_plain
-
 # %% [markdown]
 # **Exercise 2.**  Prop. 5: for two classes, $\widehat{TC}_{max} =
 # \max(\ell_1, \ell_2)$ whatever the counts.  Check it exactly for a few
 # counts and lengths of your choice.
-
-# %%
-cases = [((4, 9), (2, 5)), ((1, 1), (3, 1)), ((7, 2), (sp.Rational(1, 2), sp.Rational(1, 3)))]
-prop5 = [(numeric.interval_tc_max(n, l, arithmetic="exact"), max(l)) for n, l in cases]
-prop5
-
-# %%
-assert all(a == b for a, b in prop5)
 
 # %% [markdown]
 # **Exercise 3.**  In the toy example, show that any length other than
@@ -351,7 +338,45 @@ assert all(a == b for a, b in prop5)
 # at $x = 0.6$, $1/\sqrt2$ and $0.8$ exactly and check that the middle one
 # is the largest, and that it equals the printed $(14 - 8/\sqrt2)/205$.
 
-# %%
+# %% [markdown]
+# **Exercise 4.**  Prop. 6's last case says $\tilde x = \sqrt L$ for
+# $L > (3 + \sqrt5)/2$.  Check it with `numeric.optimal_last_length` in exact
+# arithmetic at $L = 4$ and $L = 9$.
+
+# %% [markdown] tags=["solution"]
+# ## Answers
+#
+# Each answer stores its result in a variable; the `assert` cell after it
+# checks the result.  The student version of the lesson (`python -m
+# notebooks.site --student`, `python notebooks/build.py --student`) leaves
+# this section out.
+
+# %% [markdown] tags=["solution"]
+# **Answer 1.**
+
+# %% tags=["solution"]
+tc_equal = numeric.interval_tc(CA, [3, 3, 3], arithmetic="exact")
+tc_plain = numeric.tc(CA, arithmetic="exact")
+tc_equal, tc_plain
+
+# %% tags=["solution"]
+assert tc_equal == 3 * tc_plain
+
+# %% [markdown] tags=["solution"]
+# **Answer 2.**
+
+# %% tags=["solution"]
+cases = [((4, 9), (2, 5)), ((1, 1), (3, 1)), ((7, 2), (sp.Rational(1, 2), sp.Rational(1, 3)))]
+prop5 = [(numeric.interval_tc_max(n, l, arithmetic="exact"), max(l)) for n, l in cases]
+prop5
+
+# %% tags=["solution"]
+assert all(a == b for a, b in prop5)
+
+# %% [markdown] tags=["solution"]
+# **Answer 3.**
+
+# %% tags=["solution"]
 def stc_gap(xv):
     return numeric.interval_stc(CB, [1, 1, xv], arithmetic="exact") - numeric.interval_stc(CA, [1, 1, xv], arithmetic="exact")
 
@@ -359,19 +384,17 @@ def stc_gap(xv):
 gaps = [stc_gap(xv) for xv in (sp.Rational(3, 5), 1 / sp.sqrt(2), sp.Rational(4, 5))]
 [float(g) for g in gaps]
 
-# %%
+# %% tags=["solution"]
 assert gaps[1] > gaps[0] and gaps[1] > gaps[2]
 assert sp.simplify(gaps[1] - printed(binotto2024.TOY_PRINTED["STC_B_minus_STC_A"])) == 0
 
-# %% [markdown]
-# **Exercise 4.**  Prop. 6's last case says $\tilde x = \sqrt L$ for
-# $L > (3 + \sqrt5)/2$.  Check it with `numeric.optimal_last_length` in exact
-# arithmetic at $L = 4$ and $L = 9$.
+# %% [markdown] tags=["solution"]
+# **Answer 4.**
 
-# %%
+# %% tags=["solution"]
 x4 = numeric.optimal_last_length([1, 1, 1], [1, 4], arithmetic="exact").x
 x9 = numeric.optimal_last_length([1, 1, 1], [1, 9], arithmetic="exact").x
 x4, x9
 
-# %%
+# %% tags=["solution"]
 assert (x4, x9) == (2, 3)
