@@ -216,6 +216,13 @@ def _poly_sign(p):
         return _POS if const > 0 else _NONNEG
     if all(c <= 0 for c in coeffs):
         return _NEG if const < 0 else _NONPOS
+    for q, flip in ((p, False), (-p, True)):
+        rest = _complete_squares(q)
+        if rest is not None:
+            s = _poly_sign(rest)
+            if _ge0(s):
+                s = _POS if s == _POS else _NONNEG
+                return _FLIP[s] if flip else s
     if len(coeffs) <= _FACTOR_TERMS:
         c, factors = p.sqf_list()
         if len(factors) > 1 or any(m > 1 for _, m in factors):
@@ -228,6 +235,44 @@ def _poly_sign(p):
                     parts.append(s)
             return _mul_signs(parts)
     return None
+
+
+def _complete_squares(p):
+    """``2p - sum(g u (x - y)**2)``, ``g > 0``, ``u`` a monomial: each negative
+    term ``-2 g x y u`` of ``2p`` absorbed with ``g x**2 u`` and ``g y**2 u``
+    (so that ``p >= 0`` wherever the rest is >= 0, and ``p > 0`` wherever it
+    is > 0); None when no term can be absorbed.
+
+    >>> from sympy.polys.rings import ring
+    >>> R, a, b, c = ring("a, b, c", ZZ)
+    >>> _complete_squares(a*b + a*c + b**2 - 2*b*c + c**2)   # a(b + c) + (b - c)**2
+    2*a*b + 2*a*c
+    """
+    R = p.ring
+    n = len(R.gens)
+    terms = {m: 2 * c for m, c in p.terms()}
+    changed = False
+    for mono, coeff in sorted(p.terms()):
+        if coeff >= 0 or terms.get(mono, 0) >= 0:
+            continue
+        for i, j in itertools.combinations([v for v in range(n) if mono[v]], 2):
+            u = list(mono)
+            u[i] -= 1
+            u[j] -= 1
+            ma, mb = list(u), list(u)
+            ma[i] += 2
+            mb[j] += 2
+            ma, mb = tuple(ma), tuple(mb)
+            half = -terms[mono] // 2
+            if terms.get(ma, 0) >= half and terms.get(mb, 0) >= half:
+                terms[ma] -= half
+                terms[mb] -= half
+                terms[mono] = 0
+                changed = True
+                break
+    if not changed:
+        return None
+    return R.from_dict({m: c for m, c in terms.items() if c})
 
 
 #: largest number of terms of a polynomial whose square-free factorisation
@@ -295,24 +340,33 @@ def _pow_sign(base, ex):
 
 
 def _add_rewrite(e):
-    """The sign of ``a - Max(...)``, ``a - sqrt(x)``, ``P - Q`` and similar.
+    """The sign of ``a - Max(...)``, ``a - sqrt(x)``, ``P + Q`` and similar.
 
-    ``P - Q`` with ``P, Q >= 0`` single terms has the sign of ``P^2 - Q^2``
-    (their sum is positive unless both vanish); otherwise one special term
-    ``t`` with coefficient ``c = +-1`` and the rest ``a``.
+    ``P + Q`` of two terms whose squares have no roots, ``P >= 0``: if also
+    ``Q <= 0`` it has the sign of ``P^2 - Q^2`` (``P - |Q|`` times the
+    positive ``P + |Q|``, or both vanish); else ``P^2 > Q^2`` (``>= 0``)
+    gives ``P > |Q| >= -Q`` (``P + Q >= 0``).  ``P <= 0`` likewise with
+    signs reversed.  Otherwise one special term ``t`` with coefficient
+    ``c = +-1`` and the rest ``a``.
     """
     if len(e.args) == 2:
-        p, q = e.args
-        sp_, sq = sign(p), sign(-q)
-        if _ge0(sp_) and _ge0(sq) and _square_roots_only(p, q):
-            s = sign(p ** 2 - q ** 2)
-            if s is not None:
-                return s
-        sp_, sq = sign(-p), sign(q)
-        if _ge0(sp_) and _ge0(sq) and _square_roots_only(p, q):
-            s = sign(q ** 2 - p ** 2)
-            if s is not None:
-                return s
+        for flip in (False, True):
+            for x, y in (e.args, e.args[::-1]):
+                if flip:
+                    x, y = -x, -y
+                if not (_ge0(sign(x)) and _square_roots_only(x, y)):
+                    continue
+                s2 = sign(x ** 2 - y ** 2)
+                if _ge0(sign(-y)):
+                    out = s2
+                elif s2 == _POS:
+                    out = _POS
+                elif s2 in (_NONNEG, _ZERO):
+                    out = _NONNEG
+                else:
+                    out = None
+                if out is not None:
+                    return _FLIP[out] if flip else out
     for t in e.args:
         coeff, core = t.as_coeff_Mul()
         if coeff not in (1, -1):
@@ -335,16 +389,23 @@ def _add_rewrite(e):
 
 
 def _square_roots_only(p, q):
-    """``p`` and ``q`` (products) have square roots and no other roots: their
-    squares have none."""
-    exps = [x.exp for e in (p, q) for x in e.atoms(sp.Pow) if not x.exp.is_Integer]
-    return bool(exps) and all(x.is_Rational and x.q == 2 for x in exps) and \
-        not any(e.is_Add for e in (p, q))
+    """``p`` and ``q`` (numbers or products, not sums) have square roots, of
+    radicands without roots, and no other roots: their squares have none."""
+    if p.is_Add or q.is_Add:
+        return False
+    roots = [x for e in (p, q) for x in e.atoms(sp.Pow) if not x.exp.is_Integer]
+    return bool(roots) and all(
+        x.exp.is_Rational and x.exp.q == 2
+        and all(y.exp.is_Integer for y in x.base.atoms(sp.Pow)) for x in roots)
 
 
 def _is_rational(e):
-    return all(x.exp.is_Integer for x in e.atoms(sp.Pow)) and not e.atoms(sp.Function) \
-        and all(a.is_Symbol or a.is_Rational for a in e.atoms())
+    """``e`` is built from symbols and rationals by ``+``, ``*`` and integer powers."""
+    for x in sp.preorder_traversal(e):
+        if not (x.is_Add or x.is_Mul or x.is_Symbol or x.is_Rational
+                or (x.is_Pow and x.exp.is_Integer)):
+            return False
+    return True
 
 
 def _max_sign(parts):
@@ -1192,7 +1253,9 @@ def prove(symbolic: Callable, prop: str, *, better: str = "lower", bounds=(None,
     scopes : sequence of Scope
     exact : callable, optional
         ``exact(int64 matrix)`` -> the exact value, or ``None`` where the
-        metric raises ``ValueError`` (default: ``symbolic`` on the numbers).
+        metric raises ``ValueError``: the reference of the instance checks
+        (default: ``symbolic`` itself on the numbers, which checks the
+        expression but not the contract: pass the metric in exact arithmetic).
 
     Returns
     -------
