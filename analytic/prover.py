@@ -281,7 +281,11 @@ _FACTOR_TERMS = 12
 
 
 def _rational_sign(e):
-    """The sign of a rational function of the symbols (numerator and denominator)."""
+    """The sign of a rational function of the symbols (numerator and denominator);
+    None unless every symbol is declared a positive integer (the certificate
+    assumes values >= 1)."""
+    if not all(x.is_integer and x.is_positive for x in e.free_symbols):
+        return None
     fz = _Frozen()
     r = fz.freeze(e)
     if fz.atoms:
@@ -428,10 +432,20 @@ def _min_sign(parts):
 def sign(e):
     """The certified sign of ``e`` for every positive integer value of its symbols.
 
-    One of ``"pos"``, ``"nonneg"``, ``"zero"``, ``"nonpos"``, ``"neg"`` or
-    ``None`` (not certified).  Structural rules (sums and products of signed
-    terms, powers, ``Max``, ``Min``, ``Abs``, ``log``, ``c - Max``,
-    ``c - sqrt``), then the positivity certificate of a rational function.
+    Structural rules (sums and products of signed terms, powers, ``Max``,
+    ``Min``, ``Abs``, ``log``, ``c - Max``, ``P + Q`` by squares), then the
+    positivity certificate of a rational function (module docstring).
+
+    Parameters
+    ----------
+    e : sympy.Expr
+        An expression in symbols declared positive integers.
+
+    Returns
+    -------
+    str or None
+        ``"pos"``, ``"nonneg"``, ``"zero"``, ``"nonpos"``, ``"neg"``, or
+        ``None`` when no sign is certified (which proves nothing either way).
 
     >>> a, b = sp.symbols("a b", integer=True, positive=True)
     >>> sign(a / (a + b)), sign(1 - a / (a + b)), sign(a - 1), sign(a - b)
@@ -477,9 +491,14 @@ _TOTAL = (sp.Add, sp.Mul, sp.Max, sp.Min, sp.Abs)
 
 
 def defined(e) -> str | None:
-    """``None`` when ``e`` is certified to be a real number at every positive
-    integer value of its symbols (no zero denominator, no root or logarithm
-    of a negative number), else the offending subexpression.
+    """Whether ``e`` is certified to be a real number at every positive
+    integer value of its symbols: no zero denominator, no root or logarithm
+    of a negative number (signs by :func:`sign`).
+
+    Returns
+    -------
+    str or None
+        ``None`` when certified, else the first offending subexpression.
 
     >>> a, b = sp.symbols("a b", integer=True, positive=True)
     >>> defined(a / (a + b)), defined(1 / (a - 1)), defined(sp.sqrt(a - b))
@@ -867,6 +886,12 @@ def equal(a, b) -> tuple[bool, str]:
     complete (SymPy's ``simplify`` is not tried; polynomials beyond
     :data:`MAX_TERMS` terms are not formed).
 
+    Returns
+    -------
+    (bool, str)
+        True when the identity is proved, and the reason (for False: the
+        numerical difference found, or what was not decided).
+
     >>> a, k = sp.symbols("a k", integer=True, positive=True)
     >>> equal(sp.sqrt(k * a) / sp.sqrt(k), sp.sqrt(a))[0], equal(a / (a + 1), 1)[0]
     (True, False)
@@ -1033,6 +1058,10 @@ def _p_symmetry(ev, m, spec):
     return _both(ev, m, np.ascontiguousarray(m.T), "f(A^T) = f(A)")
 
 
+#: where the class-inserting properties put the empty class (K classes before)
+INSERTIONS = {"ordinal_invariance": lambda K: range(1, K), "empty_class": lambda K: (0, K)}
+
+
 def _p_insert(positions):
     def check(ev, m, spec):
         for p in positions(m.shape[0]):
@@ -1134,9 +1163,9 @@ _PROVERS = {
     "symmetry": _p_symmetry,
     "monotonicity": _p_monotone(strict=False),
     "ordinal_monotonicity": _p_monotone(strict=True),
-    "ordinal_invariance": _p_insert(lambda K: range(1, K)),
+    "ordinal_invariance": _p_insert(INSERTIONS["ordinal_invariance"]),
     "scale": _p_scale,
-    "empty_class": _p_insert(lambda K: (0, K)),
+    "empty_class": _p_insert(INSERTIONS["empty_class"]),
     "unobserved_class": _p_unobserved,
 }
 
