@@ -17,11 +17,10 @@ from __future__ import annotations
 
 import functools
 import itertools
+import warnings
 from fractions import Fraction
 
 import mpmath
-import warnings
-
 import numpy as np
 import pytest
 import scipy.stats
