@@ -29,68 +29,10 @@ from dataclasses import dataclass
 import sympy as sp
 
 from analytic._pl import PL, lower_envelope
+from analytic._rowkinds import RowKind, matrix_rows, path_weights, totals
 from analytic.symbols import K, b, beta, d
 
 __all__ = ["single_sample_forms", "tridiagonal_forms", "tridiagonal_new_metric_forms"]
-
-
-# ---------------------------------------------------------------------------
-# weights of eq. 7 / eq. 28 for a matrix described by row kinds
-# ---------------------------------------------------------------------------
-@dataclass(frozen=True)
-class _Row:
-    """``mult`` rows whose counts are ``counts[offset]`` at column ``r + offset``."""
-
-    name: str
-    mult: object
-    counts: dict
-
-
-def _dist(offset, gamma):
-    return sp.Abs(sp.sympify(offset)) ** gamma
-
-
-def _totals(rows):
-    N = sum((r.mult * sum(r.counts.values()) for r in rows), sp.Integer(0))
-    diag = sum((r.mult * r.counts.get(0, 0) for r in rows), sp.Integer(0))
-    err = sum((r.mult * n * _dist(o, 1) for r in rows for o, n in r.counts.items()), sp.Integer(0))
-    return sp.cancel(N), sp.cancel(diag), sp.cancel(err)
-
-
-def _weights(rows, metric, gamma):
-    r"""``{(row, offset): (b, q)}`` of every cell of the description.
-
-    OC, cardoso2011 eq. 7: :math:`b = n/(N+M)`, :math:`q = n|r-c|^\gamma`,
-    :math:`M = (\sum n|r-c|^\gamma)^{1/\gamma}`.
-    UOC, silva2018 eq. 28: :math:`\hat p = n/N_r` on observed rows,
-    :math:`b = \hat p/(K' + K'^{1-\gamma}M')`, :math:`q = \hat p|r-c|^\gamma/K'`,
-    :math:`M' = (\sum \hat p|r-c|^\gamma)^{1/\gamma}`.
-    """
-    g = sp.sympify(gamma)
-    out = {}
-    if metric == "oc":
-        N, _, _ = _totals(rows)
-        S = sum((r.mult * n * _dist(o, g) for r in rows for o, n in r.counts.items()), sp.Integer(0))
-        D = N + sp.cancel(S) ** (1 / g)
-        for r in rows:
-            for o, n in r.counts.items():
-                out[(r.name, o)] = (sp.cancel(n / D), sp.cancel(n * _dist(o, g)))
-        return out
-    if metric != "uoc":
-        raise ValueError(f"metric must be 'uoc' or 'oc', got {metric!r}")
-    observed = [r for r in rows if sp.cancel(sum(r.counts.values())) != 0]
-    Kp = sp.cancel(sum((r.mult for r in observed), sp.Integer(0)))
-    S = sp.Integer(0)
-    for r in observed:
-        Nr = sum(r.counts.values())
-        S += r.mult * sum(n / Nr * _dist(o, g) for o, n in r.counts.items())
-    D = Kp + Kp ** (1 - g) * sp.cancel(S) ** (1 / g)
-    for r in rows:
-        Nr = sum(r.counts.values())
-        for o, n in r.counts.items():
-            p = n / Nr if r in observed else sp.Integer(0)
-            out[(r.name, o)] = (sp.cancel(p / D), sp.cancel(p * _dist(o, g) / Kp))
-    return out
 
 
 # ---------------------------------------------------------------------------
@@ -146,14 +88,9 @@ def _band1_function(rows, gaps, w, n, n0):
 def _band1_rows_of_matrix(cm):
     """Row kinds and gaps of a concrete band-1 matrix (each row its own kind)."""
     Kc = len(cm)
-    rows = [_Row(f"r{i}", 1, {o: sp.Integer(int(cm[i][i + o])) for o in (-1, 0, 1)
-                              if 0 <= i + o < Kc and cm[i][i + o]}) for i in range(Kc)]
-    gaps = [(f"r{g}", f"r{g + 1}", 1) for g in range(Kc - 1)]
-    for i in range(Kc):
-        for j in range(Kc):
-            if abs(i - j) > 1 and cm[i][j]:
-                raise ValueError("the matrix is not band-1 (tridiagonal)")
-    return rows, gaps
+    if any(abs(i - j) > 1 and cm[i][j] for i in range(Kc) for j in range(Kc)):
+        raise ValueError("the matrix is not band-1 (tridiagonal)")
+    return matrix_rows(cm), [(f"r{g}", f"r{g + 1}", 1) for g in range(Kc - 1)]
 
 
 def band1_envelope(cm, metric="uoc", gamma=1):
@@ -168,17 +105,17 @@ def band1_envelope(cm, metric="uoc", gamma=1):
     Piecewise((beta/4 + 1/2, beta < 2/3), (2/3, True))
     """
     rows, gaps = _band1_rows_of_matrix(cm)
-    return _band1_function(rows, gaps, _weights(rows, metric, gamma), None, 1)
+    return _band1_function(rows, gaps, path_weights(rows, metric, gamma), None, 1)
 
 
 # ---------------------------------------------------------------------------
 # single sample
 # ---------------------------------------------------------------------------
 def _single_sample_functions(gamma=1):
-    rows = [_Row("sample", sp.Integer(1), {d: sp.Integer(1)})]
+    rows = [RowKind("sample", sp.Integer(1), {d: sp.Integer(1)})]
     out = {}
     for metric in ("oc", "uoc"):
-        w = _weights(rows, metric, gamma)
+        w = path_weights(rows, metric, gamma)
         out[metric] = lower_envelope(_single_cell_lines(w, ("sample", d)), d, 1)
     return out
 
@@ -240,11 +177,11 @@ def _tridiagonal_description(k):
     ``k = K`` (symbolic, valid for K >= 3) or ``k = 2``.
     """
     one = sp.Integer(1)
-    first = _Row("first", one, {0: one, 1: one})
-    last = _Row("last", one, {-1: one, 0: one})
+    first = RowKind("first", one, {0: one, 1: one})
+    last = RowKind("last", one, {-1: one, 0: one})
     if k == 2:
         return [first, last], [("first", "last", one)]
-    interior = _Row("interior", k - 2, {-1: one, 0: one, 1: one})
+    interior = RowKind("interior", k - 2, {-1: one, 0: one, 1: one})
     rows = [first, interior, last]
     gaps = [("first", "interior", one), ("interior", "interior", k - 3), ("interior", "last", one)]
     assert sp.cancel(sum(r.mult for r in rows) - k) == 0
@@ -257,9 +194,9 @@ def _tridiagonal_functions():
     out = {}
     for key, k, n, n0 in (("general", K, K, 3), (2, sp.Integer(2), None, 1)):
         rows, gaps = _tridiagonal_description(k)
-        out.setdefault("totals", {})[key] = _totals(rows)
+        out.setdefault("totals", {})[key] = totals(rows)
         for metric in ("oc", "uoc"):
-            w = _weights(rows, metric, 1)
+            w = path_weights(rows, metric, 1)
             out.setdefault(metric, {})[key] = _band1_function(rows, gaps, w, n, n0)
     return out
 
@@ -392,7 +329,7 @@ def tridiagonal_forms():
 
     Derivation (symbolic, for every integer ``K >= 2``): the matrix is
     described by its row kinds (one first row, ``K - 2`` interior rows, one
-    last row); :func:`_weights` computes the weights of cardoso2011 eq. 7 and
+    last row); :func:`analytic._rowkinds.path_weights` computes the weights of cardoso2011 eq. 7 and
     silva2018 eq. 28 from that description; the band-1 lemma of
     :func:`_band1_function` reduces the minimisation over paths to one
     three-line envelope per kind of gap between consecutive rows; the

@@ -19,7 +19,7 @@ from __future__ import annotations
 import sympy as sp
 
 from analytic._pl import lower_envelope
-from analytic.forms import _Row, _weights
+from analytic._rowkinds import matrix_rows, path_weights
 from analytic.symbols import N, beta
 
 __all__ = ["monotone_paths", "path_lines", "confusion_matrix_symbolic", "appendix_a_triangle",
@@ -62,11 +62,7 @@ def path_lines(matrix, metric="oc", gamma=1):
     [(1/2, 0), (1/2, 0), (1/4, 1)]
     """
     k = len(matrix)
-    rows = []
-    for i, row in enumerate(matrix):
-        counts = {j - i: sp.sympify(v) for j, v in enumerate(row) if sp.sympify(v) != 0}
-        rows.append(_Row(f"r{i}", sp.Integer(1), counts))
-    w = _weights(rows, metric, gamma)
+    w = path_weights(matrix_rows(matrix), metric, gamma)
     zero = (sp.Integer(0), sp.Integer(0))
     lines = []
     for path in monotone_paths(k):
