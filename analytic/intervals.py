@@ -136,7 +136,7 @@ def interval_tc_max_symbolic(class_counts, lengths, *, variable=None):
     ----------
     class_counts : sequence of positive integers (or positive symbols)
     lengths : sequence of positive numbers or expressions, one per class
-        Polynomials in positive symbols (e.g. ``analytic.x``, ``analytic.L``).
+        Polynomials in positive symbols (e.g. ``analytic.symbols.x``, ``analytic.symbols.L``).
     variable : sympy.Symbol, optional
         With two free symbols, the one the inner ``Piecewise`` is ordered in;
         default: the last length, if it is a symbol.

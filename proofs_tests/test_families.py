@@ -18,7 +18,7 @@ import numeric
 from analytic import tridiagonal_forms
 from analytic.families import guess_and_check, support_threshold, symbolic_metric
 from analytic.symbols import K, beta
-from analytic.uoc import a_uoc, oc_piecewise, uoc_piecewise
+from analytic.uoc import a_uoc_symbolic, oc_piecewise, uoc_piecewise
 from numeric._common import amax
 from numeric._symbolic import SymbolicArithmetic, support_from_assumptions
 from numeric.registry import REGISTRY
@@ -154,7 +154,7 @@ def test_path_family_equals_dp_on_both_sides_of_breakpoints(matrix, metric):
 
 @pytest.mark.parametrize("matrix", PATH_FAMILIES, ids=range(len(PATH_FAMILIES)))
 def test_a_uoc_family_equals_numeric(matrix):
-    form = a_uoc(matrix)
+    form = a_uoc_symbolic(matrix)
     for k in range(1, 31):
         # expected: numeric.a_uoc (exact envelope of one matrix, integrated)
         assert form.subs(n, k) == numeric.a_uoc(_at(matrix, n, k), arithmetic="exact"), k
@@ -170,7 +170,7 @@ def test_family_threshold_conditions():
 
 
 def test_symbolic_metric_routes_a_uoc():
-    assert symbolic_metric("a_uoc", [[n, 1], [1, n]]) == a_uoc([[n, 1], [1, n]])
+    assert symbolic_metric("a_uoc", [[n, 1], [1, n]]) == a_uoc_symbolic([[n, 1], [1, n]])
 
 
 # ---------------------------------------------------------------------------
