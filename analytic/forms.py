@@ -583,6 +583,11 @@ def _row_metrics(rows, gaps):
     return out
 
 
+_TRIDIAGONAL_METRICS_METHOD = (
+    "kappa from the row sums (sums over class distances by SymPy), within-one accuracy, MS, GM, "
+    "CEM-ORD, Somers' d and tau_c from the row-kind description")
+
+
 def tridiagonal_new_metric_forms():
     r"""Kappa (3 weightings), within-one accuracy, MS, GM, CEM-ORD, tau_c and Somers' d
     of the K-class tridiagonal matrix of ones, for every integer K >= 2.
@@ -620,9 +625,8 @@ def tridiagonal_new_metric_forms():
     for kind in ("kappa", "kappa_linear", "kappa_quadratic"):
         out[kind] = _tridiagonal_kappa(kind)
     return MetricForms(**out, undefined=MappingProxyType({}),
-                       method="symbolic for every integer K >= 2: kappa from the row sums "
-                              "(sums over class distances by SymPy), the others from the "
-                              "row-kind description; K = 2 derived separately")
+                       method="symbolic for every integer K >= 2 (K = 2 derived separately): "
+                              + _TRIDIAGONAL_METRICS_METHOD)
 
 
 def tridiagonal_forms():
@@ -705,5 +709,5 @@ def tridiagonal_forms():
         **forms, **new.metric_forms(), undefined=new.undefined, limits=MappingProxyType(limits),
         method="symbolic for every integer K >= 2: weights of cardoso2011 eq. 7 / silva2018 "
                "eq. 28 from the row-kind description, band-1 path lemma, envelopes decided for "
-               "all K >= 3 (K = 2 derived separately); limits pointwise as K -> oo; the other "
-               "metrics: " + new.method)
+               "all K >= 3 (K = 2 derived separately); limits pointwise as K -> oo; "
+               + _TRIDIAGONAL_METRICS_METHOD)
