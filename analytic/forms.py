@@ -83,13 +83,14 @@ class MetricForms:
         Cohen's kappa, unweighted and with linear or quadratic weights
         (:func:`numeric.cohen_kappa`; Cohen 1960, 1968).
     within_one_accuracy : sympy.Expr or None
-        :func:`numeric.within_one_accuracy`.
+        :func:`numeric.within_one_accuracy` (Levi & Hassner 2015).
     minimum_sensitivity, geometric_mean_sensitivity : sympy.Expr or None
-        :func:`numeric.minimum_sensitivity`, :func:`numeric.geometric_mean_sensitivity`.
+        :func:`numeric.minimum_sensitivity`, :func:`numeric.geometric_mean_sensitivity`
+        (Cruz-Ramírez et al. 2014; Kubat & Matwin 1997).
     somers_d : sympy.Expr or None
-        :math:`d(\hat y\,|\,y)`, :func:`numeric.somers_d`.
+        :math:`d(\hat y\,|\,y)`, :func:`numeric.somers_d` (Somers 1962).
     kendall_tau_c : sympy.Expr or None
-        Stuart's :math:`\tau_c`, :func:`numeric.kendall_tau_c`.
+        Stuart's :math:`\tau_c`, :func:`numeric.kendall_tau_c` (Stuart 1953).
     cem_ord : sympy.Expr or None
         :func:`numeric.cem_ord` (Amigó et al. 2020).
     undefined : Mapping[str, str]
@@ -350,8 +351,11 @@ def positioned_metric_forms(cells, positions):
     ``positions[i]`` predicted as the class at ``positions[j]`` (rows = true
     class).  Every class not listed is empty.
 
-    The formulas are those of the :mod:`numeric` functions (source and
-    equation in their docstrings), written over the listed classes, with
+    The formulas are those of the :mod:`numeric` functions (Cohen 1960 and
+    1968; 1-off accuracy, Levi & Hassner 2015; Cruz-Ramírez et al. 2014;
+    Kubat & Matwin 1997; Somers 1962; Stuart 1953; Amigó et al. 2020 -- the
+    references and equations are in their docstrings), written over the
+    listed classes, with
     :math:`R_i`, :math:`C_j` the row and column sums and
     :math:`w_{ij} = [i \ne j],\ |p_i - p_j|,\ (p_i - p_j)^2`:
 
@@ -381,10 +385,9 @@ def positioned_metric_forms(cells, positions):
     -------
     MetricForms
         Simplified expressions (CEM-ORD: logarithms expanded, factored);
-        ``None`` with the reason in ``undefined``
-        where :mod:`numeric` raises ``ValueError`` (kappa: every sample in
-        one class, true and predicted; Somers' d: one true class;
-        :math:`\tau_c`: ``m = 1``).
+        ``None``, with the reason in ``undefined``, where :mod:`numeric`
+        raises ``ValueError`` (kappa: every sample in one class, true and
+        predicted; Somers' d: one true class; :math:`\tau_c`: ``m = 1``).
 
     Raises
     ------
