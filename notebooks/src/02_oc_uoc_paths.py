@@ -278,11 +278,11 @@ from analytic.symbols import d
 single = single_sample_forms()
 single_g2 = single_sample_forms(gamma=2)
 display(Markdown(
-    f"$$OC^1_\\beta = UOC^1_\\beta = {sp.latex(single['uoc'])}$$\n\n"
-    f"$$A_{{UOC}} = {sp.latex(single['a_uoc'])}$$\n\n"
-    f"$$OC^2_\\beta = {sp.latex(single_g2['oc'])}$$\n\n"
-    f"*method:* {single['method']}"))
-assert single["oc"] == single["uoc"]      # one sample: N = 1 and K' = 1, so OC and UOC coincide
+    f"$$OC^1_\\beta = UOC^1_\\beta = {sp.latex(single.uoc)}$$\n\n"
+    f"$$A_{{UOC}} = {sp.latex(single.a_uoc)}$$\n\n"
+    f"$$OC^2_\\beta = {sp.latex(single_g2.oc)}$$\n\n"
+    f"*method:* {single.method}"))
+assert single.oc == single.uoc      # one sample: N = 1 and K' = 1, so OC and UOC coincide
 
 # %% [markdown]
 # The curves below are the closed forms at $d = 0, 1, \dots, 10$ ($d = 0$:
@@ -310,9 +310,9 @@ def one_sample(dist):
 
 fig, ax = plt.subplots(figsize=(7, 4.2))
 for b, col in zip((0, 0.01, 0.05, 0.1, 0.25, 1), plt.cm.viridis(np.linspace(0, 0.85, 6))):
-    ax.plot(ds, on_grid(single["uoc"], b), "o-", ms=4, color=col, label=f"$UOC_\\beta$, β = {b}")
+    ax.plot(ds, on_grid(single.uoc, b), "o-", ms=4, color=col, label=f"$UOC_\\beta$, β = {b}")
     ax.plot(ds, [float(numeric.uoc(one_sample(k), b)) for k in ds], "x", color="black", ms=4)
-ax.plot(ds, on_grid(single["a_uoc"]), "s--", ms=5, color="tab:red", lw=2, label="$A_{UOC}$")
+ax.plot(ds, on_grid(single.a_uoc), "s--", ms=5, color="tab:red", lw=2, label="$A_{UOC}$")
 ax.plot(ds, [float(numeric.a_uoc(one_sample(k))) for k in ds], "x", color="black", ms=4)
 ax.set_xlabel("distance of the sample to the diagonal, $d = |r - c|$")
 ax.set_ylabel("index")
@@ -326,7 +326,7 @@ plt.show()
 fig, axes = plt.subplots(1, 2, figsize=(12, 4.2), sharey=True)
 for ax, forms, g in ((axes[0], single, 1), (axes[1], single_g2, 2)):
     for b, col in zip((0, 0.05, 0.1, 0.25, 0.5), plt.cm.plasma(np.linspace(0, 0.8, 5))):
-        ax.plot(ds, on_grid(forms["oc"], b), "o-", ms=4, color=col, label=f"β = {b}")
+        ax.plot(ds, on_grid(forms.oc, b), "o-", ms=4, color=col, label=f"β = {b}")
         ax.plot(ds, [float(numeric.oc(one_sample(k), b, gamma=g)) for k in ds], "x", color="black", ms=4)
     ax.step(ds, [0] + [1] * (len(ds) - 1), where="post", color="grey", ls=":", label="MER")
     ax.set_xlabel("$d = |r - c|$")
@@ -380,7 +380,7 @@ plt.show()
 
 # %% [markdown]
 # **Exercise 5.**  cardoso2011 §3.2 says that for β = 0.5 the single-sample
-# OC "already equals the MER".  Using the closed form `single["oc"]`, find
+# OC "already equals the MER".  Using the closed form `single.oc`, find
 # the smallest β for which a sample at distance $d = 1$ already scores 1,
 # and check with `numeric.oc` that at that β every $d = 1, \dots, 8$ scores
 # 1.
@@ -448,7 +448,7 @@ assert numeric.optimal_path(cm_B7, B1) == numeric.optimal_path(cm_B, B1)
 # **Answer 5.**
 
 # %% tags=["solution"]
-beta_mer = sp.solve(sp.Eq(single["oc"].args[0][0].subs(d, 1), 1), beta)[0]
+beta_mer = sp.solve(sp.Eq(single.oc.args[0][0].subs(d, 1), 1), beta)[0]
 beta_mer
 
 # %% tags=["solution"]

@@ -59,7 +59,7 @@ plt.show()
 # %% [markdown]
 # ## 1. The closed forms
 #
-# How the toolkit derives them (`tridiagonal_forms()["method"]`): the matrix
+# How the toolkit derives them (`tridiagonal_forms().method`): the matrix
 # is described by its *row kinds* — one first row, $K-2$ interior rows, one
 # last row — and the weights of cardoso2011 eq. 7 and silva2018 eq. 28 are
 # computed symbolically from that description.  A path lemma then reduces
@@ -71,17 +71,17 @@ plt.show()
 
 # %%
 forms = tridiagonal_forms()
-lim = forms["limits"]
+lim = forms.limits
 rows = [
-    ("MER", forms["mer"], lim["mer"]),
-    ("MAE", forms["mae"], lim["mae"]),
-    ("UOC^1_\\beta", forms["uoc"], lim["uoc"]),
-    ("A_{UOC}", forms["a_uoc"], lim["a_uoc"]),
-    ("OC^1_{b/(N(K-1))}", forms["oc"], lim["oc"]),
+    ("MER", forms.mer, lim["mer"]),
+    ("MAE", forms.mae, lim["mae"]),
+    ("UOC^1_\\beta", forms.uoc, lim["uoc"]),
+    ("A_{UOC}", forms.a_uoc, lim["a_uoc"]),
+    ("OC^1_{b/(N(K-1))}", forms.oc, lim["oc"]),
 ]
 display(Markdown("\n\n".join(
     f"$${name} = {sp.latex(f)} \\qquad \\xrightarrow{{K\\to\\infty}} \\qquad {sp.latex(l)}$$"
-    for name, f, l in rows) + f"\n\n*method:* {forms['method']}"))
+    for name, f, l in rows) + f"\n\n*method:* {forms.method}"))
 
 # %% [markdown]
 # **Reading the forms.**
@@ -125,12 +125,12 @@ def at_K(form, **symbols):
 
 
 curves = {
-    "MER = MAE": at_K(forms["mer"]),
-    "OC, b = 0.25": at_K(forms["oc"], b=0.25),
-    "OC, b = 0.75": at_K(forms["oc"], b=0.75),
-    "UOC, β = 0.25": at_K(forms["uoc"], beta=0.25),
-    "UOC, β = 0.75": at_K(forms["uoc"], beta=0.75),
-    "A_UOC": at_K(forms["a_uoc"]),
+    "MER = MAE": at_K(forms.mer),
+    "OC, b = 0.25": at_K(forms.oc, b=0.25),
+    "OC, b = 0.75": at_K(forms.oc, b=0.75),
+    "UOC, β = 0.25": at_K(forms.uoc, beta=0.25),
+    "UOC, β = 0.75": at_K(forms.uoc, beta=0.75),
+    "A_UOC": at_K(forms.a_uoc),
 }
 correlations = {
     "R_s": np.array([numeric.spearman_rs(tri[k]) for k in Ks]),
@@ -209,7 +209,7 @@ plt.show()
 # %% [markdown]
 # ## 3. Exercises
 #
-# **Exercise 1.**  Use the closed form `forms["uoc"]` to compute exactly
+# **Exercise 1.**  Use the closed form `forms.uoc` to compute exactly
 # $UOC_{1/3}$ of the 7-class tridiagonal matrix, and check it against
 # `numeric.uoc` in exact arithmetic.
 
@@ -227,8 +227,8 @@ plt.show()
 
 # %% [markdown]
 # **Exercise 4.**  Take the limit yourself: compute
-# $\lim_{K\to\infty} A_{UOC}$ with `sympy.limit` on `forms["a_uoc"]`'s
-# general branch and compare with `forms["limits"]["a_uoc"]`.
+# $\lim_{K\to\infty} A_{UOC}$ with `sympy.limit` on `forms.a_uoc`'s
+# general branch and compare with `forms.limits["a_uoc"]`.
 
 # %% [markdown] tags=["solution"]
 # ## Answers
@@ -242,7 +242,7 @@ plt.show()
 # **Answer 1.**
 
 # %% tags=["solution"]
-uoc_7 = forms["uoc"].subs({K: 7, beta: sp.Rational(1, 3)})
+uoc_7 = forms.uoc.subs({K: 7, beta: sp.Rational(1, 3)})
 uoc_7
 
 # %% tags=["solution"]
@@ -264,8 +264,8 @@ assert all(curves["MER = MAE"] < 2 / 3)          # ...while MER stays below, and
 # **Answer 3.**
 
 # %% tags=["solution"]
-decreasing = {bb: bool(np.all(np.diff(at_K(forms["oc"], b=bb)) < 0)) for bb in (0.25, 0.75)}
-increasing = {bb: bool(np.all(np.diff(at_K(forms["oc"], b=bb)) > 0)) for bb in (0.25, 0.75)}
+decreasing = {bb: bool(np.all(np.diff(at_K(forms.oc, b=bb)) < 0)) for bb in (0.25, 0.75)}
+increasing = {bb: bool(np.all(np.diff(at_K(forms.oc, b=bb)) > 0)) for bb in (0.25, 0.75)}
 decreasing, increasing
 
 # %% tags=["solution"]
@@ -276,7 +276,7 @@ assert increasing == {0.25: True, 0.75: False}
 # **Answer 4.**
 
 # %% tags=["solution"]
-general_branch = forms["a_uoc"].args[-1][0]     # the (expression, True) branch
+general_branch = forms.a_uoc.args[-1][0]     # the (expression, True) branch
 a_limit = sp.limit(general_branch, K, sp.oo)
 a_limit
 
