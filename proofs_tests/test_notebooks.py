@@ -43,6 +43,11 @@ FIGURES = {
         "hausdorff-densities", "tc-max-of-x", "binotto2024-fig1",
     ],
     "06_explorer": ["explorer"],
+    "07_properties": [
+        "rps-cumulative", "property-map", "kappa-monotonicity", "weighted-kappa-invariance",
+        "somers-identity", "tau-c-monotonicity", "cem-ordinal-monotonicity", "cem-imbalance",
+        "within-one-invariance",
+    ],
 }
 
 NAMES = [name for name, _ in build.sources()]
