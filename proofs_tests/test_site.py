@@ -196,7 +196,7 @@ _STATE = """() => {
     body: document.body.innerText,
     font: (MathJax.OutputJax['HTML-CSS'] || {}).fontInUse || null,
     images: [...document.images].map(i => ({ok: i.complete && i.naturalWidth > 0, alt: i.alt,
-                                              w: i.getBoundingClientRect().width})),
+                                              w: i.getBoundingClientRect().width, natural: i.naturalWidth})),
     fontErrors: [...document.fonts].filter(f => f.status === 'error' && f.family !== 'MathJax_Blank').map(f => f.family),
   };
 }"""
@@ -250,3 +250,5 @@ def test_page_loads_in_a_browser_with_figures_and_math(browser, served, page):
     assert len(state["images"]) == expected, page
     for img in state["images"]:
         assert img["ok"] and img["w"] > 100 and len(img["alt"]) > 30, f"{page}: a figure does not show: {img}"
+        # at its own size: a figure scaled down shrinks its text (test_notebooks keeps them narrow enough)
+        assert img["w"] >= img["natural"] - 1, f"{page}: a figure is scaled down: {img['natural']} px shown at {img['w']:.0f}"

@@ -143,7 +143,7 @@ md_table(["metric", "function", "takes", "better", "range", "report variants", "
 # The matrices of lesson 1: A perfect, B with the order kept, C with class 1
 # two classes away, D with classes 1 and 2 swapped, E as D without class 3,
 # F as D with class 1 ten times larger.  `numeric.report` evaluates every
-# variant, exactly (decimals below; "undefined" where a metric raises).
+# variant, exactly (rounded to 3 decimals below; "undefined" where a metric raises).
 
 # %%
 LABELS = [label for _, label in VARIANTS]
@@ -152,7 +152,8 @@ for key, cm in silva2018.MATRICES.items():
     rep = numeric.report(cm, metrics=[n for n in NEW if REGISTRY[n].takes_matrix], arithmetic="exact")
     values[key] = {row.label: row.value for row in rep.rows}
 md_table(["metric"] + [f"$CM_{k}$" for k in values],
-         [[label] + [shown(values[k][label]) for k in values] for label in LABELS])
+         [[label] + [f"{float(values[k][label]):.3f}".replace("-", "−") if values[k][label] is not None
+                     else "undefined" for k in values] for label in LABELS])
 
 # %% [markdown]
 # **What to look at** (each point is checked by the cell below it).
@@ -267,10 +268,10 @@ md_table(["property", "what it asks", "source"],
 # variant of every registered metric, and `ordinal-verify audit --markdown
 # docs/properties.md` writes the result to the committed table
 # [`docs/properties.md`](../docs/properties.md), which a test keeps in
-# step with the code.  The whole table takes about 20 s to compute (exact
-# logarithms make CEM-ORD alone take a quarter of it), so this lesson
-# *reads* the committed table, and in §5 runs the auditor again on every
-# counterexample it draws.  "holds" means no counterexample among the
+# step with the code.  The whole table takes tens of seconds to compute
+# (the exact comparisons of CEM-ORD's logarithms are the slowest part), so
+# this lesson *reads* the committed table, and in §5 runs the auditor again
+# on every counterexample it draws.  "holds" means no counterexample among the
 # searched matrices, not a proof:
 
 # %%
