@@ -85,7 +85,8 @@ def picture(cm, beta):
                     color="white" if cm[r, c] > 0.6 * cm.max() else "black")
     path = numeric.optimal_path(cm, beta, arithmetic="float")
     rows, cols = zip(*path)
-    ax.plot(cols, rows, "-o", color="tab:orange", lw=2.5, ms=7, alpha=0.8, label="optimal path")
+    ax.plot(cols, rows, "-o", color="tab:orange", lw=2.5, ms=16, mfc="none", mew=2, alpha=0.8,
+            label="optimal path")
     ax.set_xticks(range(K), [str(k + 1) for k in range(K)])
     ax.set_yticks(range(K), [str(k + 1) for k in range(K)])
     ax.set_xlabel("predicted class")
