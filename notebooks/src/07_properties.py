@@ -345,9 +345,9 @@ plt.show()
 #   keep it.
 # * **Imbalance** holds for kappa, MS and GM (observed classes) on the
 #   searched matrices; CEM-ORD fails our version of it.
-# * Kappa, Somers' d and $\tau_c$ need two different true classes to be
-#   defined (**unobserved class**): on a matrix with one observed class
-#   they raise, as $\tau_b$ does.
+# * Kappa, Somers' d and $\tau_c$ are undefined on some matrices with an
+#   empty row (**unobserved class**): with a single observed class they
+#   raise, as $\tau_b$ does.
 
 # %%
 assert all(verdict(label, "ordinal_monotonicity") == "fails" for label in LABELS)
