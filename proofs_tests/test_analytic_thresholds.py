@@ -15,7 +15,7 @@ from analytic._pl import sign_for_all
 from analytic.claims._search import compositions
 from analytic.sources import cardoso2011 as C11
 from numeric._common import prepare
-from numeric.paths import _oc_parts
+from numeric.paths import oc_parts as _oc_parts
 
 TOL = mpmath.mpf(10) ** -45
 

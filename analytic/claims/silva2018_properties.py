@@ -6,7 +6,7 @@ import numpy as np
 import sympy
 
 import numeric
-from numeric.paths import _uoc_weights
+from numeric.paths import uoc_weights as _uoc_weights
 from numeric._common import prepare
 
 from ..ledger import Outcome, claim
