@@ -254,8 +254,9 @@ def _stack_pieces(b, q, ctx, lo, hi, *, diagonal_at_hi=False):
     # cell-major copies once: each round gathers the pending matrices' columns
     # (the pending intervals are a few sorted runs of matrices: near-sequential reads)
     every = np.arange(n)
-    bT = np.ascontiguousarray(np.moveaxis(b, 0, -1).reshape(K * K, n))
-    qT = np.ascontiguousarray(np.moveaxis(q, 0, -1).reshape(K * K, n))
+    bT, qT = np.empty((K * K, n), dtype=dtype), np.empty((K * K, n), dtype=dtype)
+    np.copyto(bT.reshape(K, K, n), np.moveaxis(b, 0, -1))
+    np.copyto(qT.reshape(K, K, n), np.moveaxis(q, 0, -1))
     chunk = max(256, _DP_CELLS // (K * K))
 
     def dp(idx, x, slopes):
