@@ -8,6 +8,8 @@ transpose of binotto2024's ``M``).
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from ._common import amax, axis_sum
@@ -51,10 +53,18 @@ def others(w):
     return before + after
 
 
+@functools.lru_cache(maxsize=64)
 def index_distance(K, ctx):
-    """``|t - p|`` as a ``(K, K)`` array of ctx numbers."""
+    """``|t - p|`` as a ``(K, K)`` array of ctx numbers (read-only: it is cached).
+
+    >>> from numeric._arith import get_arithmetic
+    >>> index_distance(3, get_arithmetic("float"))[0]
+    array([0., 1., 2.])
+    """
     idx = np.arange(K)
-    return ctx.asarray(np.abs(idx[:, None] - idx[None, :]))
+    d = ctx.asarray(np.abs(idx[:, None] - idx[None, :]))
+    d.flags.writeable = False
+    return d
 
 
 def cost_weights(n, D, w=None, normalize=True):
@@ -74,19 +84,23 @@ def cost_weights(n, D, w=None, normalize=True):
     return c
 
 
-def max_total_cost(n, D, w=None):
+def max_total_cost(n, D, w=None, *, rest=None, total=None):
     r"""binotto2024 Prop. 1 (``w = n``) and Prop. 4 (``w = delta``).
 
     .. math:: \mathrm{TC}_{max} = \frac{1}{N}\sum_j n_j (W - w_j) \max_l \frac{D_{lj}}{w_l}
 
     The columns of the paper's ``S`` (our rows) are independent, so the worst
     matrix puts the whole of true class ``j`` on a class maximising
-    ``D[l, j] / w_l`` (the construction of the proof).
+    ``D[l, j] / w_l`` (the construction of the proof).  ``rest`` (``W - w_j``,
+    default :func:`others`) and ``total`` (``N``) may be given when the caller
+    has them exactly (from integer counts).
     """
     if w is None:
         w = n
     best = amax(D / w[..., :, None], axis=-2)
-    return (n * others(w) * best).sum(axis=-1) / axis_sum(n)
+    if rest is None:
+        rest = others(w)
+    return (n * rest * best).sum(axis=-1) / (axis_sum(n) if total is None else total)
 
 
 def worst_rows(n, D):

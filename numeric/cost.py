@@ -55,6 +55,20 @@ def check_class_counts(class_counts, *, what="class_counts", min_classes=1):
         raise ValueError(f"{what} must be 1-D (or a stack of shape (..., K)), got a scalar")
     if a.size == 0 or a.shape[-1] == 0:
         raise ValueError(f"{what} is empty, got shape {a.shape}")
+    if a.dtype == np.int64 and a.min() > 0:  # the common case, in one pass
+        K = a.shape[-1]
+    else:
+        a = _positive_counts(a, what)
+        K = a.shape[-1]
+    if K < min_classes:
+        raise ValueError(
+            f"{what} has {K} class{'es' if K != 1 else ''}; this metric needs at least {min_classes}"
+        )
+    return a
+
+
+def _positive_counts(a, what):
+    """:func:`numeric._validation.integer_counts`, and no zero count."""
     a = integer_counts(a, what)
     if np.any(a == 0):
         where = stack_index(a == 0)
@@ -63,11 +77,6 @@ def check_class_counts(class_counts, *, what="class_counts", min_classes=1):
         raise ValueError(
             f"{what}{at}: class {k} has a zero count; the cost-based metrics divide by "
             "every class count (binotto2024 §1 assumes n_j > 0)"
-        )
-    K = a.shape[-1]
-    if K < min_classes:
-        raise ValueError(
-            f"{what} has {K} class{'es' if K != 1 else ''}; this metric needs at least {min_classes}"
         )
     return a
 
@@ -188,8 +197,11 @@ def tc_max(class_counts, *, arithmetic="float"):
     """
     ctx = get_arithmetic(arithmetic)
     counts = check_class_counts(class_counts)
-    n = ctx.asarray(counts)
-    return ctx.finalize(max_total_cost(n, index_distance(counts.shape[-1], ctx)))
+    # N and N - n_j of integer counts, exact (in Python integers if int64 could wrap)
+    big = int(counts.max()) * counts.shape[-1] >= 2**62
+    N = (counts.astype(object) if big else counts).sum(axis=-1, keepdims=True)
+    return ctx.finalize(max_total_cost(ctx.asarray(counts), index_distance(counts.shape[-1], ctx),
+                                       rest=ctx.asarray(N - counts), total=ctx.asarray(N[..., 0])))
 
 
 def tc_max_matrix(class_counts):
