@@ -238,16 +238,19 @@ class Arithmetic:
 
         .. math:: x = \frac{-c_1 \mp \sqrt{c_1^2 - 4 c_2 c_0}}{2 c_2}
 
-        (Numerical Recipes §5.6): a rounding arithmetic takes the
-        cancellation-free pair ``q / c2, c0 / q`` with
-        ``q = -(c1 + sign(c1) sqrt(disc)) / 2``.
+        The two distinct roots come from :meth:`root_pair`.
         """
         disc = c1 * c1 - 4 * c2 * c0
         if disc < 0:
             return []
         if disc == 0:
             return [-c1 / (2 * c2)]
-        s = self.sqrt(disc)
+        return self.root_pair(c0, c1, c2, self.sqrt(disc))
+
+    def root_pair(self, c0, c1, c2, s):
+        """The two roots of ``c0 + c1 x + c2 x^2`` given ``s = sqrt(disc) > 0``: in a
+        rounding arithmetic the cancellation-free pair ``q / c2, c0 / q`` with
+        ``q = -(c1 + sign(c1) s) / 2`` (Numerical Recipes §5.6)."""
         q = -(c1 + s) / 2 if c1 >= 0 else -(c1 - s) / 2
         return [q / c2, c0 / q]
 
@@ -441,14 +444,9 @@ class ExactArithmetic(Arithmetic):
         w = sympy.radsimp(sympy.expand(v))
         return w if sympy.count_ops(w) <= sympy.count_ops(v) else v
 
-    def quadratic_roots(self, c0, c1, c2):
-        """The textbook pair ``(-c1 -+ sqrt(disc)) / (2 c2)`` (no rounding to avoid)."""
-        disc = c1 * c1 - 4 * c2 * c0
-        if disc < 0:
-            return []
-        if disc == 0:
-            return [-c1 / (2 * c2)]
-        s = self.sqrt(disc)
+    def root_pair(self, c0, c1, c2, s):
+        """The textbook pair ``(-c1 -+ s) / (2 c2)`` (no rounding to avoid; radicals
+        stay in the numerators)."""
         return [(-c1 - s) / (2 * c2), (-c1 + s) / (2 * c2)]
 
     def positive_root(self, coeffs):
@@ -597,6 +595,11 @@ class FractionArithmetic(Arithmetic):
         if isinstance(v, Fraction):
             return v
         return Fraction(v) if isinstance(v, int) else None
+
+    def sympy_number(self, v):
+        """The same number as a SymPy Rational."""
+        v = Fraction(v)
+        return _sympy().Rational(v.numerator, v.denominator)
 
     def fractions(self, a):
         out = [self.fraction(v) for v in np.asarray(a).reshape(-1).tolist()]
