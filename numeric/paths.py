@@ -23,7 +23,6 @@ from fractions import Fraction
 from math import lcm
 
 import numpy as np
-from mpmath import isinf as mpmath_isinf
 
 from ._arith import FRACTION, get_arithmetic
 from ._common import Prepared, prepare, row_sums, stack
@@ -367,11 +366,6 @@ def _integer_pieces(numer, q, K, t_hi):
     return [(l, h, Fraction(ai, L), Fraction(si, L)) for l, h, ai, si in merge(lo, hi, a, s)]
 
 
-def _is_inf(v):
-    """``+inf`` of the Fraction search (``math.inf``) or of the guarded one."""
-    return mpmath_isinf(v.v) if hasattr(v, "v") else v == FRACTION.inf
-
-
 def _guarded_pieces(numer, q, K, t_hi):
     """Exact envelope in ``t`` when the penalties ``q`` are irrational (non-integer gamma).
 
@@ -432,11 +426,12 @@ def _exact_pieces(numer, D, q, beta_max, ctx):
     K = numer.shape[-1]
     D_f = ctx.fraction(D)
     if qF is None:
-        from ._guarded import GUARDED
+        from ._guarded import GUARDED as search
 
-        t_hi = None if beta_max is None else GUARDED.number(beta_max * D)
+        t_hi = None if beta_max is None else search.number(beta_max * D)
         pieces = _guarded_pieces(numer, q, K, t_hi)
     else:
+        search = FRACTION
         t_hi = None  # an irrational D: [0, inf), cut at beta_max below
         if beta_max is not None and D_f is not None:
             t_hi = ctx.fraction(beta_max) * D_f
@@ -449,17 +444,13 @@ def _exact_pieces(numer, D, q, beta_max, ctx):
         sympy.radsimp(1 / D) if simple else 1 / D)
     tidy = sympy.expand if simple else (lambda v: v)
 
-    def num(f):
-        if isinstance(f, Fraction):
-            return sympy.Rational(f.numerator, f.denominator)
-        return f.x  # a Guarded number
-
+    num = search.sympy_number
     out = []
     for lo, hi, a, s in pieces:
         lo_b = tidy(num(lo) * inv_D)
         if beta_max is not None and out and not lo_b < beta_max:
             break
-        hi_b = None if _is_inf(hi) else tidy(num(hi) * inv_D)
+        hi_b = None if hi == search.inf else tidy(num(hi) * inv_D)
         out.append((lo_b, hi_b, tidy(1 - (1 - num(a)) * inv_D), num(s)))
     if beta_max is not None:
         lo_b, hi_b, a, s = out[-1]
