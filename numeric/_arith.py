@@ -312,7 +312,8 @@ class FloatArithmetic(Arithmetic):
         return np.sqrt(a)
 
     def power(self, a, p):
-        return np.power(a, float(p))
+        p = float(p)
+        return a if p == 1 else np.power(a, p)
 
     def log2(self, a):
         return np.log2(a)

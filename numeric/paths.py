@@ -285,7 +285,7 @@ def _stack_pieces(b, q, ctx, lo, hi, *, diagonal_at_hi=False):
     lo_arr = np.full(n, lo, dtype=dtype)
     end_lo = lines_at(every, lo_arr)
     hi_arr = np.full(n, ctx.inf if hi is None else hi, dtype=dtype)
-    end_hi = (1 - np.diagonal(b, axis1=-2, axis2=-1).sum(axis=-1),
+    end_hi = (1 - bT[::K + 1].sum(axis=0),
               np.full(n, ctx.number(0), dtype=dtype))
     eps = ctx.tolerance(1)
     if hi is not None and not diagonal_at_hi:
@@ -293,8 +293,9 @@ def _stack_pieces(b, q, ctx, lo, hi, *, diagonal_at_hi=False):
                                               dtype=bool))
         if dp_needed.size:
             end_hi[0][dp_needed], end_hi[1][dp_needed] = lines_at(dp_needed, hi_arr[dp_needed])
-    b_scale = 1 + np.abs(b).sum(axis=(-2, -1))
-    q_scale = q.sum(axis=(-2, -1))
+    # benefits and penalties are >= 0: their sums are the sums of their sizes
+    b_scale = 1 + bT.sum(axis=0)
+    q_scale = qT.sum(axis=0)
     return search(lines_at, lo_arr, hi_arr, end_lo, end_hi, ctx, values_at=values_at,
                   tol_value=lambda i, x: eps * (b_scale[i] + q_scale[i] * np.abs(x)),
                   tol_slope=lambda i: eps * q_scale[i])
