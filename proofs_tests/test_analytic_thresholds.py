@@ -16,7 +16,7 @@ from analytic.claims._search import compositions
 from analytic.sources import cardoso2011 as C11
 from analytic.symbols import N, beta
 from numeric._common import prepare
-from numeric.paths import _oc_parts
+from numeric.paths import oc_parts as _oc_parts
 
 TOL = mpmath.mpf(10) ** -45
 
