@@ -1,4 +1,13 @@
-"""ordinal-verify analytic models: closed forms derived with SymPy."""
+"""ordinal-verify analytic models: closed forms derived with SymPy.
+
+The shared symbols (``K``, ``N``, ``beta``, ``d``, ...) with their
+assumptions are in :mod:`analytic.symbols`, not here.  :func:`a_uoc_symbolic`
+is the exact A_UOC of a matrix (the value of ``numeric.a_uoc(cm,
+arithmetic="exact")``) or the closed form of a one-parameter family;
+``analytic.a_uoc`` is its deprecated alias.
+"""
+
+import warnings as _warnings
 
 import sympy as _sympy
 
@@ -6,8 +15,9 @@ from numeric._arith import patch_factor_cache
 
 patch_factor_cache(_sympy)  # sympy/sympy#28621, see there
 
-from analytic.symbols import K, L, N, b, beta, d, r, x
-from analytic.uoc import a_uoc, oc_piecewise, uoc_piecewise
+from analytic import symbols as _symbols
+from analytic import uoc as _uoc
+from analytic.uoc import a_uoc_symbolic, oc_piecewise, uoc_piecewise
 from analytic.forms import single_sample_forms, tridiagonal_forms
 from analytic.metric_thresholds import appendix_a_triangle, diagonal_threshold
 from analytic.oc_general import covering_path, oc00_forms
@@ -16,10 +26,8 @@ from analytic.families import guess_and_check, symbolic_metric
 from analytic.intervals import interval_tc_max_symbolic, optimal_last_length_piecewise, derive_optimal_last_length
 
 __all__ = [
-    # symbols (with their assumptions)
-    "K", "L", "N", "b", "beta", "d", "r", "x",
     # silva2018 / cardoso2011: UOC and OC over beta, and the closed forms behind the figures
-    "uoc_piecewise", "oc_piecewise", "a_uoc",
+    "uoc_piecewise", "oc_piecewise", "a_uoc_symbolic",
     "single_sample_forms", "tridiagonal_forms",
     "appendix_a_triangle", "diagonal_threshold", "covering_path", "oc00_forms",
     # families: metrics of matrices with symbolic counts, fitted closed forms
@@ -28,3 +36,14 @@ __all__ = [
     "tc_max_balanced", "tc_max_symbolic", "derive_tc_max_balanced",
     "interval_tc_max_symbolic", "optimal_last_length_piecewise", "derive_optimal_last_length",
 ]
+
+
+def __getattr__(name):
+    """``a_uoc``: deprecated alias of :func:`a_uoc_symbolic` (warns); the symbols moved."""
+    if name == "a_uoc":
+        _warnings.warn(_uoc.A_UOC_RENAMED, DeprecationWarning, stacklevel=2)
+        return a_uoc_symbolic
+    if name in _symbols.__all__:
+        raise AttributeError(f"module 'analytic' has no attribute {name!r}: the symbols are in "
+                             f"analytic.symbols (from analytic.symbols import {name})")
+    raise AttributeError(f"module 'analytic' has no attribute {name!r}")

@@ -8,7 +8,7 @@ r"""Families of confusion matrices: metrics of matrices whose counts are SymPy e
   nothing is re-derived by hand.
 * :func:`family_parameter`, :func:`support_threshold`, :func:`split_by_parameter`
   — the one-parameter machinery shared with :mod:`analytic.uoc`, whose
-  ``uoc_piecewise``, ``oc_piecewise`` and ``a_uoc`` accept such families.
+  ``uoc_piecewise``, ``oc_piecewise`` and ``a_uoc_symbolic`` accept such families.
 * :func:`guess_and_check` — a rational function of ``K`` fitted to exact
   values of a family indexed by ``K``, then checked on further ``K``.
 
@@ -323,7 +323,7 @@ def symbolic_metric(metric, cm, *, n0=None, **kwargs):
     metric : str or callable
         A name of :data:`numeric.registry.REGISTRY` (``"mae"``,
         ``"kendall_tau_b"``, ...) or the function itself.  ``"a_uoc"`` is
-        passed to :func:`analytic.uoc.a_uoc`; ``"oc"``/``"uoc"`` depend on
+        passed to :func:`analytic.uoc.a_uoc_symbolic`; ``"oc"``/``"uoc"`` depend on
         beta: use :func:`analytic.uoc.oc_piecewise` / ``uoc_piecewise``.
     cm : array_like of SymPy expressions, shape (K, K)
         ``cm[i][j]``: true class ``i`` predicted as ``j``.
@@ -365,8 +365,8 @@ def symbolic_metric(metric, cm, *, n0=None, **kwargs):
     name, fn = _resolve_metric(metric)
     if name in _PATH_METRICS:
         if name == "a_uoc" and not kwargs:
-            from analytic.uoc import a_uoc
-            return a_uoc(cm, n0=n0)
+            from analytic.uoc import a_uoc_symbolic
+            return a_uoc_symbolic(cm, n0=n0)
         raise ValueError(f"{name} depends on beta: use analytic.uoc.{name}_piecewise")
     a = _matrix(cm)
     syms = _symbols(a)
@@ -459,7 +459,7 @@ def guess_and_check(f, K_values, check_K=(), *, var=K_symbol, holdout=2, proof=N
     check_K : sequence of int
         Further values to check the fitted form on.
     var : sympy.Symbol
-        The variable of the form (default :data:`analytic.K`).
+        The variable of the form (default :data:`analytic.symbols.K`).
     holdout : int
         How many values of ``K_values`` beyond the fit points must be predicted.
     proof : sympy.Expr, optional

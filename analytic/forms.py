@@ -5,6 +5,11 @@ r"""Closed forms behind the papers' figures, derived symbolically.
 * :func:`tridiagonal_forms` — the K-class tridiagonal matrix of ones
   (silva2018 Fig. 3, cardoso2011 §4 and Fig. 5), with the limits K -> oo.
 
+Both also carry the matrix metrics of :data:`METRIC_FUNCTIONS` (Cohen's kappa,
+within-one accuracy, MS, GM, Somers' d, tau_c, CEM-ORD).  The results are
+frozen dataclasses: :class:`SingleSampleForms`, :class:`TridiagonalForms`,
+:class:`MetricForms`.
+
 Method
 ------
 The matrices are described by *row kinds*: a kind is a row pattern (count per
@@ -20,77 +25,150 @@ lemma (stated and proved in :func:`_single_cell_lines` and
 :func:`analytic._pl.lower_envelope`, which decides every comparison for all
 integer values of the parameter (no sampling).  The tests confirm each form
 against :func:`numeric.path_envelope` exactly at many parameter values.
+
+The metrics of :data:`METRIC_FUNCTIONS` are the formulas of their
+:mod:`numeric` functions evaluated by SymPy on a description of the matrix:
+on its nonempty classes at symbolic positions (:func:`positioned_metric_forms`,
+the single sample) or on its row kinds (the tridiagonal matrix).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping
 
 import sympy as sp
 
 from analytic._pl import PL, lower_envelope
+from analytic._rowkinds import RowKind, matrix_rows, path_weights, totals
 from analytic.symbols import K, b, beta, d
 
-__all__ = ["single_sample_forms", "tridiagonal_forms", "tridiagonal_new_metric_forms"]
+__all__ = ["single_sample_forms", "tridiagonal_forms", "tridiagonal_new_metric_forms",
+           "positioned_metric_forms", "band1_envelope", "METRIC_FUNCTIONS", "MetricForms",
+           "SingleSampleForms", "TridiagonalForms"]
 
 
 # ---------------------------------------------------------------------------
-# weights of eq. 7 / eq. 28 for a matrix described by row kinds
+# results
 # ---------------------------------------------------------------------------
+#: The matrix metrics with closed forms here: field of :class:`MetricForms`
+#: -> ``(name of the numeric function, its keyword arguments)``.
+METRIC_FUNCTIONS = MappingProxyType({
+    "kappa": ("cohen_kappa", {}),
+    "kappa_linear": ("cohen_kappa", {"weights": "linear"}),
+    "kappa_quadratic": ("cohen_kappa", {"weights": "quadratic"}),
+    "within_one_accuracy": ("within_one_accuracy", {}),
+    "minimum_sensitivity": ("minimum_sensitivity", {}),
+    "geometric_mean_sensitivity": ("geometric_mean_sensitivity", {}),
+    "somers_d": ("somers_d", {}),
+    "kendall_tau_c": ("kendall_tau_c", {}),
+    "cem_ord": ("cem_ord", {}),
+})
+
+
 @dataclass(frozen=True)
-class _Row:
-    """``mult`` rows whose counts are ``counts[offset]`` at column ``r + offset``."""
+class MetricForms:
+    r"""Closed forms of the metrics of :data:`METRIC_FUNCTIONS` on a family of matrices.
 
-    name: str
-    mult: object
-    counts: dict
+    Each metric field holds the value of the :mod:`numeric` function that
+    :data:`METRIC_FUNCTIONS` names (with its defaults: MS and GM over the
+    observed true classes), a SymPy expression in the family's parameter; it
+    is ``None`` where the metric is undefined on the family (where
+    :mod:`numeric` raises ``ValueError``).
 
-
-def _dist(offset, gamma):
-    return sp.Abs(sp.sympify(offset)) ** gamma
-
-
-def _totals(rows):
-    N = sum((r.mult * sum(r.counts.values()) for r in rows), sp.Integer(0))
-    diag = sum((r.mult * r.counts.get(0, 0) for r in rows), sp.Integer(0))
-    err = sum((r.mult * n * _dist(o, 1) for r in rows for o, n in r.counts.items()), sp.Integer(0))
-    return sp.cancel(N), sp.cancel(diag), sp.cancel(err)
-
-
-def _weights(rows, metric, gamma):
-    r"""``{(row, offset): (b, q)}`` of every cell of the description.
-
-    OC, cardoso2011 eq. 7: :math:`b = n/(N+M)`, :math:`q = n|r-c|^\gamma`,
-    :math:`M = (\sum n|r-c|^\gamma)^{1/\gamma}`.
-    UOC, silva2018 eq. 28: :math:`\hat p = n/N_r` on observed rows,
-    :math:`b = \hat p/(K' + K'^{1-\gamma}M')`, :math:`q = \hat p|r-c|^\gamma/K'`,
-    :math:`M' = (\sum \hat p|r-c|^\gamma)^{1/\gamma}`.
+    Attributes
+    ----------
+    kappa, kappa_linear, kappa_quadratic : sympy.Expr or None
+        Cohen's kappa, unweighted and with linear or quadratic weights
+        (:func:`numeric.cohen_kappa`; Cohen 1960, 1968).
+    within_one_accuracy : sympy.Expr or None
+        :func:`numeric.within_one_accuracy` (Levi & Hassner 2015).
+    minimum_sensitivity, geometric_mean_sensitivity : sympy.Expr or None
+        :func:`numeric.minimum_sensitivity`, :func:`numeric.geometric_mean_sensitivity`
+        (Cruz-Ramírez et al. 2014; Kubat & Matwin 1997).
+    somers_d : sympy.Expr or None
+        :math:`d(\hat y\,|\,y)`, :func:`numeric.somers_d` (Somers 1962).
+    kendall_tau_c : sympy.Expr or None
+        Stuart's :math:`\tau_c`, :func:`numeric.kendall_tau_c` (Stuart 1953).
+    cem_ord : sympy.Expr or None
+        :func:`numeric.cem_ord` (Amigó et al. 2020).
+    undefined : Mapping[str, str]
+        For each metric field that is ``None``: why the metric is undefined.
+    method : str
+        How the forms were obtained.
     """
-    g = sp.sympify(gamma)
-    out = {}
-    if metric == "oc":
-        N, _, _ = _totals(rows)
-        S = sum((r.mult * n * _dist(o, g) for r in rows for o, n in r.counts.items()), sp.Integer(0))
-        D = N + sp.cancel(S) ** (1 / g)
-        for r in rows:
-            for o, n in r.counts.items():
-                out[(r.name, o)] = (sp.cancel(n / D), sp.cancel(n * _dist(o, g)))
-        return out
-    if metric != "uoc":
-        raise ValueError(f"metric must be 'uoc' or 'oc', got {metric!r}")
-    observed = [r for r in rows if sp.cancel(sum(r.counts.values())) != 0]
-    Kp = sp.cancel(sum((r.mult for r in observed), sp.Integer(0)))
-    S = sp.Integer(0)
-    for r in observed:
-        Nr = sum(r.counts.values())
-        S += r.mult * sum(n / Nr * _dist(o, g) for o, n in r.counts.items())
-    D = Kp + Kp ** (1 - g) * sp.cancel(S) ** (1 / g)
-    for r in rows:
-        Nr = sum(r.counts.values())
-        for o, n in r.counts.items():
-            p = n / Nr if r in observed else sp.Integer(0)
-            out[(r.name, o)] = (sp.cancel(p / D), sp.cancel(p * _dist(o, g) / Kp))
-    return out
+
+    kappa: sp.Expr | None
+    kappa_linear: sp.Expr | None
+    kappa_quadratic: sp.Expr | None
+    within_one_accuracy: sp.Expr | None
+    minimum_sensitivity: sp.Expr | None
+    geometric_mean_sensitivity: sp.Expr | None
+    somers_d: sp.Expr | None
+    kendall_tau_c: sp.Expr | None
+    cem_ord: sp.Expr | None
+    undefined: Mapping[str, str]
+    method: str
+
+    def metric_forms(self) -> dict:
+        """``{field: form}`` for every metric of :data:`METRIC_FUNCTIONS`."""
+        return {name: getattr(self, name) for name in METRIC_FUNCTIONS}
+
+
+@dataclass(frozen=True)
+class SingleSampleForms(MetricForms):
+    r"""The closed forms of :func:`single_sample_forms`: one sample at distance ``d``.
+
+    Besides the metrics of :class:`MetricForms` (in ``d``):
+
+    Attributes
+    ----------
+    gamma : int
+        The exponent of OC and UOC.
+    oc, uoc : sympy.Piecewise
+        :math:`OC_\beta^\gamma`, :math:`UOC_\beta^\gamma` in
+        :data:`analytic.symbols.d` and :data:`analytic.symbols.beta`.
+    a_uoc : sympy.Expr or None
+        :math:`A_{UOC} = \int_0^1 UOC_\beta^1\,d\beta` in ``d``; ``None``
+        unless ``gamma = 1`` (silva2018 eq. 23 is for ``gamma = 1``).
+    """
+
+    gamma: int
+    oc: sp.Expr
+    uoc: sp.Expr
+    a_uoc: sp.Expr | None
+
+
+@dataclass(frozen=True)
+class TridiagonalForms(MetricForms):
+    r"""The closed forms of :func:`tridiagonal_forms`: the K-class tridiagonal matrix of ones.
+
+    Besides the metrics of :class:`MetricForms` (in :data:`analytic.symbols.K`):
+
+    Attributes
+    ----------
+    mer, mae : sympy.Expr
+        In ``K``.
+    uoc : sympy.Expr
+        :math:`UOC_\beta^1` in ``K`` and :data:`analytic.symbols.beta`.
+    a_uoc : sympy.Expr
+        In ``K``.
+    oc : sympy.Expr
+        :math:`OC_\beta^1` at :math:`\beta = b/(N(K-1))` (cardoso2011 §4's
+        scaling), in ``K`` and :data:`analytic.symbols.b`.
+    limits : Mapping[str, sympy.Expr]
+        Field name -> limit of the form as ``K -> oo`` (every field above, and
+        the kappas, Somers' d, tau_c and MS; not GM, CEM-ORD and within-one
+        accuracy).
+    """
+
+    mer: sp.Expr
+    mae: sp.Expr
+    uoc: sp.Expr
+    a_uoc: sp.Expr
+    oc: sp.Expr
+    limits: Mapping[str, sp.Expr]
 
 
 # ---------------------------------------------------------------------------
@@ -146,14 +224,9 @@ def _band1_function(rows, gaps, w, n, n0):
 def _band1_rows_of_matrix(cm):
     """Row kinds and gaps of a concrete band-1 matrix (each row its own kind)."""
     Kc = len(cm)
-    rows = [_Row(f"r{i}", 1, {o: sp.Integer(int(cm[i][i + o])) for o in (-1, 0, 1)
-                              if 0 <= i + o < Kc and cm[i][i + o]}) for i in range(Kc)]
-    gaps = [(f"r{g}", f"r{g + 1}", 1) for g in range(Kc - 1)]
-    for i in range(Kc):
-        for j in range(Kc):
-            if abs(i - j) > 1 and cm[i][j]:
-                raise ValueError("the matrix is not band-1 (tridiagonal)")
-    return rows, gaps
+    if any(abs(i - j) > 1 and cm[i][j] for i in range(Kc) for j in range(Kc)):
+        raise ValueError("the matrix is not band-1 (tridiagonal)")
+    return matrix_rows(cm), [(f"r{g}", f"r{g + 1}", 1) for g in range(Kc - 1)]
 
 
 def band1_envelope(cm, metric="uoc", gamma=1):
@@ -168,35 +241,43 @@ def band1_envelope(cm, metric="uoc", gamma=1):
     Piecewise((beta/4 + 1/2, beta < 2/3), (2/3, True))
     """
     rows, gaps = _band1_rows_of_matrix(cm)
-    return _band1_function(rows, gaps, _weights(rows, metric, gamma), None, 1)
+    return _band1_function(rows, gaps, path_weights(rows, metric, gamma), None, 1)
 
 
 # ---------------------------------------------------------------------------
 # single sample
 # ---------------------------------------------------------------------------
 def _single_sample_functions(gamma=1):
-    rows = [_Row("sample", sp.Integer(1), {d: sp.Integer(1)})]
+    rows = [RowKind("sample", sp.Integer(1), {d: sp.Integer(1)})]
     out = {}
     for metric in ("oc", "uoc"):
-        w = _weights(rows, metric, gamma)
+        w = path_weights(rows, metric, gamma)
         out[metric] = lower_envelope(_single_cell_lines(w, ("sample", d)), d, 1)
     return out
 
 
 def single_sample_forms(gamma=1):
-    r"""OC, UOC and A_UOC of a matrix holding one sample at distance ``d`` from the diagonal.
+    r"""Closed forms of the metrics of a matrix holding one sample at distance ``d`` from the diagonal.
 
     .. math:: OC_\beta^\gamma = UOC_\beta^\gamma
               = \min\Big(1,\ \frac{d}{1+d} + \beta d^\gamma\Big), \qquad
-              A_{UOC} = 1 - \frac{1}{2d(d+1)^2}\ (\gamma = 1)
+              A_{UOC} = 1 - \frac{1}{2d(d+1)^2}\ (\gamma = 1),
 
-    (the display is what the derivation returns for ``gamma = 1``; it is not
-    typed into the code).  silva2018 Fig. 2 and §IV.A, cardoso2011 §3.2 and
-    Fig. 4.  Derived from the weights of eq. 7 and eq. 28 of a matrix whose
-    only nonzero cell holds one sample at distance ``d`` (``N = 1``,
-    ``M = d``; for UOC ``K' = 1``, ``M' = d``) and the two-line lemma of
+    .. math:: \kappa = \kappa_{lin} = \kappa_{quad} = \mathrm{MS} = \mathrm{GM}
+              = \mathrm{CEM} = 0,\qquad \mathrm{Acc}_{\pm 1} = [d \le 1],
+
+    Somers' d and :math:`\tau_c` undefined (the displays are what the
+    derivation returns; they are not typed into the code).  OC, UOC,
+    A_UOC: silva2018 Fig. 2 and §IV.A, cardoso2011 §3.2 and Fig. 4.  Derived
+    from the weights of eq. 7 and eq. 28 of a matrix whose only nonzero cell
+    holds one sample at distance ``d`` (``N = 1``, ``M = d``; for UOC
+    ``K' = 1``, ``M' = d``) and the two-line lemma of
     :func:`_single_cell_lines`; the breakpoint is decided for every integer
-    ``d >= 1``.  Valid for any ``K > d`` and any position of the cell.
+    ``d >= 1``.  The metrics of :data:`METRIC_FUNCTIONS`: the formulas of
+    :mod:`numeric` evaluated by :func:`positioned_metric_forms` on the two
+    nonempty classes at positions ``0`` and ``d``, for the sample above and
+    below the diagonal (the forms agree; they do not depend on ``gamma``).
+    Valid for any ``K > d`` and any position of the cell.
 
     Parameters
     ----------
@@ -204,31 +285,182 @@ def single_sample_forms(gamma=1):
 
     Returns
     -------
-    dict
-        ``"oc"``, ``"uoc"``: ``Piecewise`` in :data:`analytic.d` and
-        :data:`analytic.beta`; ``"a_uoc"``: expression in ``d``
-        (:math:`\int_0^1 UOC_\beta^1 d\beta`, only for ``gamma = 1``, else
-        ``None``); ``"method"``: how they were obtained.
+    SingleSampleForms
+        ``oc``, ``uoc``: ``Piecewise`` in :data:`analytic.symbols.d` and
+        :data:`analytic.symbols.beta`; ``a_uoc``: expression in ``d`` (only
+        for ``gamma = 1``, else ``None``); the metric fields of
+        :class:`MetricForms`, in ``d``, with ``somers_d`` and
+        ``kendall_tau_c`` ``None`` and their reason in ``undefined`` (one
+        sample forms no pair: :mod:`numeric` raises ``ValueError``);
+        ``method``.
 
     Examples
     --------
     >>> f = single_sample_forms()
-    >>> f["oc"]
+    >>> f.oc
     Piecewise((beta*d + d/(d + 1), beta < 1/(d*(d + 1))), (1, True))
-    >>> f["a_uoc"]
+    >>> f.a_uoc
     1 - 1/(2*d*(d + 1)**2)
+    >>> f.kappa_quadratic, f.within_one_accuracy, f.kendall_tau_c
+    (0, Piecewise((1, d <= 1), (0, True)), None)
     """
     fns = _single_sample_functions(gamma)
     a = None
     if gamma == 1:
         a = 1 + sp.factor(fns["uoc"].integral(0, 1) - 1)
-    return {
-        "oc": fns["oc"].piecewise(beta),
-        "uoc": fns["uoc"].piecewise(beta),
-        "a_uoc": a,
-        "method": "symbolic: weights of cardoso2011 eq. 7 / silva2018 eq. 28 for one sample "
-                  "at distance d, two-line lemma, envelope decided for all integers d >= 1",
-    }
+    metrics = _single_sample_metric_forms()
+    return SingleSampleForms(
+        **metrics.metric_forms(), undefined=metrics.undefined, gamma=gamma,
+        oc=fns["oc"].piecewise(beta), uoc=fns["uoc"].piecewise(beta), a_uoc=a,
+        method="symbolic: weights of cardoso2011 eq. 7 / silva2018 eq. 28 for one sample "
+               "at distance d, two-line lemma, envelope decided for all integers d >= 1; "
+               "the other metrics: numeric's formulas on the two nonempty classes at "
+               "positions 0 and d (positioned_metric_forms), the sample above and below "
+               "the diagonal")
+
+
+def _single_sample_metric_forms():
+    """:func:`positioned_metric_forms` of one sample at distance ``d``, above and below the diagonal.
+
+    The two must agree: the forms hold for either position of the cell.
+    """
+    above = positioned_metric_forms({(0, 1): 1}, (0, d))  # true class at 0, predicted at d
+    below = positioned_metric_forms({(1, 0): 1}, (0, d))  # true class at d, predicted at 0
+    for name, form in above.metric_forms().items():
+        other = getattr(below, name)
+        if (form is None) != (other is None) or (
+                form is not None and sp.simplify(form - other) != 0):  # pragma: no cover
+            raise AssertionError(f"{name} of one sample depends on its side: {form} vs {other}")
+    return above
+
+
+# ---------------------------------------------------------------------------
+# the metrics of METRIC_FUNCTIONS on a matrix given by its nonempty classes
+# ---------------------------------------------------------------------------
+def _log2(x):
+    return sp.log(x, 2)
+
+
+def positioned_metric_forms(cells, positions):
+    r"""The metrics of :data:`METRIC_FUNCTIONS` of a matrix given by its nonempty classes.
+
+    ``positions``: the ordinal positions :math:`p_0 < p_1 < \dots` of the
+    classes that are some sample's true or predicted class -- numbers or
+    SymPy expressions whose order the symbols' assumptions decide;
+    ``cells``: ``{(i, j): n}``, ``n`` samples of the class at
+    ``positions[i]`` predicted as the class at ``positions[j]`` (rows = true
+    class).  Every class not listed is empty.
+
+    The formulas are those of the :mod:`numeric` functions (Cohen 1960 and
+    1968; 1-off accuracy, Levi & Hassner 2015; Cruz-Ramírez et al. 2014;
+    Kubat & Matwin 1997; Somers 1962; Stuart 1953; Amigó et al. 2020 -- the
+    references and equations are in their docstrings), written over the
+    listed classes, with
+    :math:`R_i`, :math:`C_j` the row and column sums and
+    :math:`w_{ij} = [i \ne j],\ |p_i - p_j|,\ (p_i - p_j)^2`:
+
+    .. math:: \kappa_w = 1 - \frac{N\sum w_{ij} n_{ij}}{\sum w_{ij} R_i C_j},\quad
+              \mathrm{Acc}_{\pm1} = \frac1N\sum_{|p_i - p_j| \le 1} n_{ij},\quad
+              \mathrm{MS} = \min_{R_i > 0}\frac{n_{ii}}{R_i},\quad
+              \mathrm{GM} = \Big(\prod_{R_i > 0}\frac{n_{ii}}{R_i}\Big)^{1/K'},
+
+    .. math:: d = \frac{C - D}{\tfrac12(N^2 - \sum R_i^2)},\quad
+              \tau_c = \frac{2m(C - D)}{N^2(m - 1)},\quad
+              \mathrm{CEM} = \frac{\sum n_{ij}\,\mathrm{prox}(j, i)}{\sum R_i\,\mathrm{prox}(i, i)},
+
+    ``C``, ``D`` the concordant and discordant pairs, ``m`` the smaller
+    number of observed true and predicted classes,
+    :math:`\mathrm{prox}(j, i) = -\log_2\big((|\mu_j - \mu_i| + R_i/2)/N\big)`,
+    :math:`\mu_i = \sum_{k<i} R_k + R_i/2`.
+
+    Lemma (the listed classes suffice).  An empty class has zero row and
+    column sums, so it adds zero terms to every sum above, it is not counted
+    in ``K'`` or ``m``, it adds 0 to every :math:`\mu` (numeric.cem_ord's
+    docstring says the same), and it changes no order of the listed
+    classes; only the distances :math:`|p_i - p_j|` (kappa's weights,
+    within-one's band) depend on where the classes stand.  The tests compare
+    this function with :mod:`numeric` on random matrices with empty classes.
+
+    Returns
+    -------
+    MetricForms
+        Simplified expressions (CEM-ORD: logarithms expanded, factored);
+        ``None``, with the reason in ``undefined``, where :mod:`numeric`
+        raises ``ValueError`` (kappa: every sample in one class, true and
+        predicted; Somers' d: one true class; :math:`\tau_c`: ``m = 1``).
+
+    Raises
+    ------
+    ValueError
+        Positions whose order is not decided, a cell outside them, no sample.
+
+    Examples
+    --------
+    >>> f = positioned_metric_forms({(0, 0): 2, (0, 1): 1, (1, 1): 1}, (0, 3))
+    >>> f.within_one_accuracy, f.kappa_linear, f.somers_d
+    (3/4, 1/2, 2/3)
+    """
+    pos = [sp.sympify(p) for p in positions]
+    for lo, hi in zip(pos, pos[1:]):
+        if (hi - lo).is_positive is not True:
+            raise ValueError(f"positions must increase (as the assumptions decide), got {lo} "
+                             f"before {hi}")
+    k = len(pos)
+    n = {}
+    for (i, j), v in cells.items():
+        if not (0 <= i < k and 0 <= j < k):
+            raise ValueError(f"cell {(i, j)} lies outside the {k} positions")
+        if sp.sympify(v) != 0:
+            n[(i, j)] = sp.sympify(v)
+    if not n:
+        raise ValueError("the matrix holds no sample")
+    N = sum(n.values())
+    R = [sum((v for (i, _), v in n.items() if i == c), sp.Integer(0)) for c in range(k)]
+    C = [sum((v for (_, j), v in n.items() if j == c), sp.Integer(0)) for c in range(k)]
+    rows_seen = sorted({i for i, _ in n})
+    cols_seen = sorted({j for _, j in n})
+
+    def dist(i, j):
+        return sp.Abs(pos[i] - pos[j])
+
+    out, why = {}, {}
+    weights = {"kappa": lambda i, j: sp.Integer(int(i != j)), "kappa_linear": dist,
+               "kappa_quadratic": lambda i, j: dist(i, j) ** 2}
+    for name, w in weights.items():
+        if len(rows_seen) == 1 and rows_seen == cols_seen:
+            why[name] = ("the expected disagreement is 0 (every sample has the same true and "
+                         "predicted class)")
+            continue
+        observed = sum(w(i, j) * v for (i, j), v in n.items())
+        expected = sum(w(i, j) * R[i] * C[j] for i in range(k) for j in range(k))
+        out[name] = 1 - N * observed / expected
+    out["within_one_accuracy"] = sum(sp.Piecewise((v, dist(i, j) <= 1), (0, True))
+                                     for (i, j), v in n.items()) / N
+    recalls = [n.get((c, c), sp.Integer(0)) / R[c] for c in rows_seen]
+    out["minimum_sensitivity"] = sp.Min(*recalls)
+    out["geometric_mean_sensitivity"] = sp.Mul(*recalls) ** sp.Rational(1, len(recalls))
+    conc = sum(n[a] * n[b] for a in n for b in n if a[0] < b[0] and a[1] < b[1])
+    disc = sum(n[a] * n[b] for a in n for b in n if a[0] < b[0] and a[1] > b[1])
+    if len(rows_seen) < 2:
+        why["somers_d"] = ("all samples share one true class (no pair of samples differs in "
+                           "the true class)")
+    else:
+        out["somers_d"] = (conc - disc) / ((N**2 - sum(r**2 for r in R)) / 2)
+    m = min(len(rows_seen), len(cols_seen))
+    if m < 2:
+        why["kendall_tau_c"] = "all samples share one true class or one predicted class (m = 1)"
+    else:
+        out["kendall_tau_c"] = 2 * m * (conc - disc) / (N**2 * (m - 1))
+    mu = [sum(R[:c], sp.Integer(0)) + R[c] / 2 for c in range(k)]
+    num = sum(v * -_log2((sp.Abs(mu[j] - mu[i]) + R[i] / 2) / N) for (i, j), v in n.items())
+    den = sum(R[c] * -_log2(R[c] / (2 * N)) for c in rows_seen)
+    # logarithms of positive numbers: expanding them is valid (force=True)
+    out["cem_ord"] = sp.factor(sp.expand_log(num / den, force=True))
+    forms = {name: None if name in why else
+             out[name] if name == "cem_ord" else sp.simplify(out[name]) for name in METRIC_FUNCTIONS}
+    return MetricForms(**forms, undefined=MappingProxyType(why),
+                       method="the formulas of numeric's functions over the nonempty classes "
+                              "at their positions (positioned_metric_forms), simplified by SymPy")
 
 
 # ---------------------------------------------------------------------------
@@ -240,11 +472,11 @@ def _tridiagonal_description(k):
     ``k = K`` (symbolic, valid for K >= 3) or ``k = 2``.
     """
     one = sp.Integer(1)
-    first = _Row("first", one, {0: one, 1: one})
-    last = _Row("last", one, {-1: one, 0: one})
+    first = RowKind("first", one, {0: one, 1: one})
+    last = RowKind("last", one, {-1: one, 0: one})
     if k == 2:
         return [first, last], [("first", "last", one)]
-    interior = _Row("interior", k - 2, {-1: one, 0: one, 1: one})
+    interior = RowKind("interior", k - 2, {-1: one, 0: one, 1: one})
     rows = [first, interior, last]
     gaps = [("first", "interior", one), ("interior", "interior", k - 3), ("interior", "last", one)]
     assert sp.cancel(sum(r.mult for r in rows) - k) == 0
@@ -257,9 +489,9 @@ def _tridiagonal_functions():
     out = {}
     for key, k, n, n0 in (("general", K, K, 3), (2, sp.Integer(2), None, 1)):
         rows, gaps = _tridiagonal_description(k)
-        out.setdefault("totals", {})[key] = _totals(rows)
+        out.setdefault("totals", {})[key] = totals(rows)
         for metric in ("oc", "uoc"):
-            w = _weights(rows, metric, 1)
+            w = path_weights(rows, metric, 1)
             out.setdefault(metric, {})[key] = _band1_function(rows, gaps, w, n, n0)
     return out
 
@@ -312,7 +544,7 @@ def _row_metrics(rows, gaps):
 
     * within-one: every count of a band-1 matrix is within one class.
     * MS, GM: the recall of a row kind is its diagonal count over its row sum.
-    * CEM-ORD (numeric.cem): for adjacent classes
+    * CEM-ORD (numeric.cem_ord): for adjacent classes
       :math:`|\mu_{r+1} - \mu_r| = (R_r + R_{r+1})/2`, so the closeness of
       cell ``(u, u+1)`` is :math:`R_u + R_l/2` and of ``(l, l-1)`` is
       :math:`R_l + R_u/2` (``u`` the upper, ``l`` the lower row of a gap);
@@ -322,17 +554,17 @@ def _row_metrics(rows, gaps):
       ``(i', j')`` with ``i' > i``, ``j' < j`` and ``|i - j|, |i' - j'| <= 1``
       need ``i' - 1 <= j' < j <= i + 1 <= i'``, so ``i' = i + 1``,
       ``j = i + 1``, ``j' = i``.  Then ``D`` is a sum over gaps, and
-      :math:`C = inom N2 - T_r - T_c + T_{rc} - D` with the pairs tied on
+      :math:`C = \binom{N}{2} - T_r - T_c + T_{rc} - D` with the pairs tied on
       the row, on the column, and on both (the cell).
     """
     Rs = {r.name: sum(r.counts.values()) for r in rows}
     N = sp.cancel(sum(r.mult * Rs[r.name] for r in rows))
     out = {}
     inband = sum(r.mult * sum(n for o, n in r.counts.items() if abs(o) <= 1) for r in rows)
-    out["within_one"] = sp.cancel(inband / N)
+    out["within_one_accuracy"] = sp.cancel(inband / N)
     recalls = [(r.counts.get(0, 0) / Rs[r.name], r.mult) for r in rows]
-    out["ms"] = sp.Min(*[v for v, m in recalls])
-    out["gm"] = sp.powsimp(sp.Mul(*[v**m for v, m in recalls]) ** (1 / sp.cancel(
+    out["minimum_sensitivity"] = sp.Min(*[v for v, m in recalls])
+    out["geometric_mean_sensitivity"] = sp.powsimp(sp.Mul(*[v**m for v, m in recalls]) ** (1 / sp.cancel(
         sum(m for _, m in recalls))))
     L = lambda x: sp.log(x, 2)  # noqa: E731
     num = sum(r.mult * r.counts.get(0, 0) * -L(Rs[r.name] / (2 * N)) for r in rows)
@@ -342,32 +574,47 @@ def _row_metrics(rows, gaps):
         num += mult * (row_u.counts.get(1, 0) * -L((Rs[u] + Rs[l] / 2) / N)
                        + row_l.counts.get(-1, 0) * -L((Rs[l] + Rs[u] / 2) / N))
     den = sum(r.mult * Rs[r.name] * -L(Rs[r.name] / (2 * N)) for r in rows)
-    out["cem"] = sp.simplify(num / den)
+    out["cem_ord"] = sp.simplify(num / den)
     D = sum(mult * next(r for r in rows if r.name == u).counts.get(1, 0)
             * next(r for r in rows if r.name == l).counts.get(-1, 0) for u, l, mult in gaps)
     tied_row = sum(r.mult * Rs[r.name] * (Rs[r.name] - 1) / 2 for r in rows)
     tied_cell = sum(r.mult * n * (n - 1) / 2 for r in rows for n in r.counts.values())
     C = N * (N - 1) / 2 - 2 * tied_row + tied_cell - D  # column ties = row ties (symmetric)
     m = sp.cancel(sum(r.mult for r in rows))  # every class observed
-    out["tau_c"] = sp.factor(sp.cancel(2 * m * (C - D) / (N**2 * (m - 1))))
+    out["kendall_tau_c"] = sp.factor(sp.cancel(2 * m * (C - D) / (N**2 * (m - 1))))
     out["somers_d"] = sp.factor(sp.cancel((C - D) / (N * (N - 1) / 2 - tied_row)))
     return out
+
+
+_TRIDIAGONAL_METRICS_METHOD = (
+    "kappa from the row sums (sums over class distances by SymPy), within-one accuracy, MS, GM, "
+    "CEM-ORD, Somers' d and tau_c from the row-kind description")
 
 
 def tridiagonal_new_metric_forms():
     r"""Kappa (3 weightings), within-one accuracy, MS, GM, CEM-ORD, tau_c and Somers' d
     of the K-class tridiagonal matrix of ones, for every integer K >= 2.
 
-    Derived symbolically: kappa from the row sums (:func:`_tridiagonal_kappa`),
-    the others from the row-kind description of :func:`_tridiagonal_description`
-    (:func:`_row_metrics`), K >= 3 and K = 2 separately, a ``Piecewise`` with
-    an ``Eq(K, 2)`` branch only where they differ.  Part of
+    .. math:: \mathrm{MS} = \begin{cases}1/2 & K = 2\\ 1/3 & K \ge 3\end{cases},\qquad
+              \mathrm{Acc}_{\pm1} = 1
+
+    (two of the forms, as the derivation returns them).  Derived
+    symbolically: kappa from the row sums (:func:`_tridiagonal_kappa`), the
+    others from the row-kind description of :func:`_tridiagonal_description`
+    (:func:`_row_metrics`), K >= 3 and K = 2 separately, a ``Piecewise``
+    with an ``Eq(K, 2)`` branch only where they differ.  Part of
     :func:`tridiagonal_forms`.
+
+    Returns
+    -------
+    MetricForms
+        In :data:`analytic.symbols.K`; every metric is defined (``undefined``
+        is empty).
 
     Examples
     --------
     >>> f = tridiagonal_new_metric_forms()
-    >>> f["ms"], f["within_one"]
+    >>> f.minimum_sensitivity, f.within_one_accuracy
     (Piecewise((1/2, Eq(K, 2)), (1/3, True)), 1)
     """
     gen = _row_metrics(*_tridiagonal_description(K))
@@ -380,7 +627,9 @@ def tridiagonal_new_metric_forms():
                                                 evaluate=False)
     for kind in ("kappa", "kappa_linear", "kappa_quadratic"):
         out[kind] = _tridiagonal_kappa(kind)
-    return out
+    return MetricForms(**out, undefined=MappingProxyType({}),
+                       method="symbolic for every integer K >= 2 (K = 2 derived separately): "
+                              + _TRIDIAGONAL_METRICS_METHOD)
 
 
 def tridiagonal_forms():
@@ -392,7 +641,7 @@ def tridiagonal_forms():
 
     Derivation (symbolic, for every integer ``K >= 2``): the matrix is
     described by its row kinds (one first row, ``K - 2`` interior rows, one
-    last row); :func:`_weights` computes the weights of cardoso2011 eq. 7 and
+    last row); :func:`analytic._rowkinds.path_weights` computes the weights of cardoso2011 eq. 7 and
     silva2018 eq. 28 from that description; the band-1 lemma of
     :func:`_band1_function` reduces the minimisation over paths to one
     three-line envelope per kind of gap between consecutive rows; the
@@ -404,24 +653,23 @@ def tridiagonal_forms():
 
     Returns
     -------
-    dict
-        ``"mer"``, ``"mae"``: expressions in :data:`analytic.K`;
-        ``"uoc"``: in ``K`` and :data:`analytic.beta`;
-        ``"a_uoc"``: in ``K``;
-        ``"oc"``: :math:`OC_\beta^1` at :math:`\beta = b/(N(K-1))`
-        (cardoso2011 §4's scaling), in ``K`` and :data:`analytic.b`;
-        ``"kappa"``, ``"kappa_linear"``, ``"kappa_quadratic"``, ``"within_one"``,
-        ``"ms"``, ``"gm"``, ``"cem"``, ``"tau_c"``, ``"somers_d"``: the metrics
-        of :func:`tridiagonal_new_metric_forms`, in ``K``;
-        ``"limits"``: each form's limit as ``K -> oo`` (not GM and CEM-ORD);
-        ``"method"``: how the forms were obtained.
+    TridiagonalForms
+        ``mer``, ``mae``: expressions in :data:`analytic.symbols.K`;
+        ``uoc``: in ``K`` and :data:`analytic.symbols.beta`;
+        ``a_uoc``: in ``K``;
+        ``oc``: :math:`OC_\beta^1` at :math:`\beta = b/(N(K-1))`
+        (cardoso2011 §4's scaling), in ``K`` and :data:`analytic.symbols.b`;
+        the metric fields of :class:`MetricForms`, from
+        :func:`tridiagonal_new_metric_forms`, in ``K``;
+        ``limits``: the forms' limits as ``K -> oo`` (not GM, CEM-ORD and
+        within-one accuracy); ``method``.
 
     Examples
     --------
     >>> f = tridiagonal_forms()
-    >>> f["mer"], f["limits"]["mer"]
+    >>> f.mer, f.limits["mer"]
     (2*(K - 1)/(3*K - 2), 2/3)
-    >>> f["limits"]["oc"], f["limits"]["a_uoc"]
+    >>> f.limits["oc"], f.limits["a_uoc"]
     (3/5, 37/50)
     """
     fns = _tridiagonal_functions()
@@ -455,13 +703,14 @@ def tridiagonal_forms():
     limits["a_uoc"] = sp.limit(a_g, K, sp.oo)
     limits["oc"] = oc_b_g.limit().piecewise(b)
     new = tridiagonal_new_metric_forms()
-    forms.update(new)
-    for key in ("kappa", "kappa_linear", "kappa_quadratic", "tau_c", "somers_d", "ms"):
-        limits[key] = sp.limit(new[key].args[-1][0] if isinstance(new[key], sp.Piecewise)
-                               else new[key], K, sp.oo)
-    forms["limits"] = limits
-    forms["method"] = (
-        "symbolic for every integer K >= 2: weights of cardoso2011 eq. 7 / silva2018 eq. 28 "
-        "from the row-kind description, band-1 path lemma, envelopes decided for all K >= 3 "
-        "(K = 2 derived separately); limits pointwise as K -> oo")
-    return forms
+    for key in ("kappa", "kappa_linear", "kappa_quadratic", "kendall_tau_c", "somers_d",
+                "minimum_sensitivity"):
+        form = getattr(new, key)
+        limits[key] = sp.limit(form.args[-1][0] if isinstance(form, sp.Piecewise) else form,
+                               K, sp.oo)
+    return TridiagonalForms(
+        **forms, **new.metric_forms(), undefined=new.undefined, limits=MappingProxyType(limits),
+        method="symbolic for every integer K >= 2: weights of cardoso2011 eq. 7 / silva2018 "
+               "eq. 28 from the row-kind description, band-1 path lemma, envelopes decided for "
+               "all K >= 3 (K = 2 derived separately); limits pointwise as K -> oo; "
+               + _TRIDIAGONAL_METRICS_METHOD)

@@ -40,7 +40,7 @@ from numeric.parsing import parse_number
 __all__ = [
     "interval_tc_max_symbolic", "optimal_last_length_piecewise",
     "derive_optimal_last_length", "OptimalLengthForms", "LastLengthDerivation",
-    "Case", "Optimum",
+    "Case", "Optimum", "prop4_max_form",
 ]
 
 
@@ -96,11 +96,25 @@ def _model(n, ls):
     return coefs, atoms
 
 
-def _max_form(n, ls):
-    """Prop. 4 with ``Max`` (exact for every positive value of the symbols).
+def prop4_max_form(n, ls):
+    r"""binotto2024 Prop. 4 written with ``Max``, exact for every positive value of the symbols.
 
-    The factor ``l_l / n_l`` is kept outside the inner ``Max``: that is what
-    lets SymPy reduce Prop. 5 to ``Max(l_1, l_2)``.
+    .. math::
+
+        \widehat{\mathrm{TC}}_{max} = \frac1N \sum_{j} n_j\,(\Delta - \delta_j)
+            \max_{\ell \ne j} \frac{l_\ell}{n_\ell}\,
+            \max\big(|a_\ell - a_j|,\ |b_\ell - b_j|\big)
+
+    ``n``: class counts, ``ls``: lengths (SymPy numbers or expressions,
+    already validated; :func:`interval_tc_max_symbolic` is the checked entry
+    point).  The factor ``l_l / n_l`` is kept outside the inner ``Max``: that
+    is what lets SymPy reduce Prop. 5 to ``Max(l_1, l_2)``.  With unit
+    lengths it is Prop. 1 (:func:`analytic.tc_max.tc_max_symbolic`).
+
+    Examples
+    --------
+    >>> prop4_max_form([sp.Integer(5)] * 3, [sp.Integer(1)] * 3)   # binotto2024 Prop. 3, r = 3
+    10/3
     """
     N, terms = _prop4_terms(n, ls)
     return sp.Add(*[w * sp.Max(*[f * sp.Max(da, db) for f, da, db in others])
@@ -122,7 +136,7 @@ def interval_tc_max_symbolic(class_counts, lengths, *, variable=None):
     ----------
     class_counts : sequence of positive integers (or positive symbols)
     lengths : sequence of positive numbers or expressions, one per class
-        Polynomials in positive symbols (e.g. ``analytic.x``, ``analytic.L``).
+        Polynomials in positive symbols (e.g. ``analytic.symbols.x``, ``analytic.symbols.L``).
     variable : sympy.Symbol, optional
         With two free symbols, the one the inner ``Piecewise`` is ordered in;
         default: the last length, if it is a symbol.
@@ -168,7 +182,7 @@ def interval_tc_max_symbolic(class_counts, lengths, *, variable=None):
     counts_numeric = all(c.is_Rational for c in n)
     polynomial = all(v.is_polynomial(*free) for v in ls) if free else True
     if not free and counts_numeric:
-        return sp.simplify(_max_form(n, ls))
+        return sp.simplify(prop4_max_form(n, ls))
     if counts_numeric and polynomial and len(free) == 1:
         (s,) = free
         coefs, atoms = _model(n, ls)
@@ -180,7 +194,7 @@ def interval_tc_max_symbolic(class_counts, lengths, *, variable=None):
             raise ValueError("with two free symbols, give variable= (one of them)")
         (param,) = free - {variable}
         return _nested(_cases(n, ls, variable, param), variable, param)
-    return sp.cancel(_max_form(n, ls))
+    return sp.cancel(prop4_max_form(n, ls))
 
 
 def _piecewise_in(model, s):

@@ -16,14 +16,115 @@ integer values of the parameter by :func:`analytic._pl.lower_envelope`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Mapping
+
 import sympy as sp
 
 from analytic._pl import lower_envelope
-from analytic.forms import _Row, _weights
+from analytic._rowkinds import matrix_rows, path_weights
 from analytic.symbols import N, beta
 
 __all__ = ["monotone_paths", "path_lines", "confusion_matrix_symbolic", "appendix_a_triangle",
-           "diagonal_threshold"]
+           "diagonal_threshold", "TriangleViolation", "DiagonalThreshold", "Certificate",
+           "Witness"]
+
+
+@dataclass(frozen=True)
+class TriangleViolation:
+    r"""Result of :func:`appendix_a_triangle`: where OC violates the triangle inequality.
+
+    Attributes
+    ----------
+    gamma : int
+        The exponent of :math:`OC_\beta^\gamma`.
+    matrices : Mapping[str, list]
+        ``"ab"``, ``"bc"``, ``"ac"``: the 2 x 2 confusion matrices of the
+        vector pairs, nested lists in :data:`analytic.symbols.N`.
+    oc : Mapping[str, sympy.Expr]
+        The same keys: :math:`OC_\beta^\gamma` as ``Piecewise`` in
+        :data:`analytic.symbols.beta`, for every integer ``N >= 2``.
+    violation : tuple of tuple
+        The set :math:`\{\beta \ge 0 : OC(a,b) + OC(b,c) < OC(a,c)\}` as
+        intervals ``(lo, hi)``, each ``[lo, hi)``.
+    bound : sympy.Expr or None
+        ``hi`` when the set is one interval from 0, else ``None``.
+    method : str
+        How the result was obtained.
+    """
+
+    gamma: int
+    matrices: Mapping[str, list]
+    oc: Mapping[str, sp.Expr]
+    violation: tuple
+    bound: sp.Expr | None
+    method: str
+
+
+@dataclass(frozen=True)
+class Certificate:
+    """The inequality certificate of :class:`DiagonalThreshold`.
+
+    Attributes
+    ----------
+    gap : sympy.Expr
+        ``bound - threshold``, factored, in the symbols of the per-count
+        threshold (see :func:`diagonal_threshold`).
+    is_nonnegative : bool or None
+        SymPy's decision on ``gap >= 0`` from the symbols' assumptions.
+    """
+
+    gap: sp.Expr
+    is_nonnegative: bool | None
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A matrix (family) showing that the bound of :class:`DiagonalThreshold` cannot be lowered.
+
+    Attributes
+    ----------
+    matrix : list
+        Nested lists of counts, symbolic in ``N`` (OC) or ``n`` (UOC).
+    last_breakpoint : sympy.Expr
+        The last breakpoint of its derived envelope: from there on the
+        diagonal path is optimal.
+    attains : bool or None
+        OC: the last breakpoint equals the bound; ``None`` for UOC.
+    limit : sympy.Expr or None
+        UOC: the last breakpoint's limit as ``n -> oo`` (the bound); ``None``
+        for OC.
+    """
+
+    matrix: list
+    last_breakpoint: sp.Expr
+    attains: bool | None = None
+    limit: sp.Expr | None = None
+
+
+@dataclass(frozen=True)
+class DiagonalThreshold:
+    """Result of :func:`diagonal_threshold`.
+
+    Attributes
+    ----------
+    metric : str
+        ``"oc"`` or ``"uoc"``.
+    bound : sympy.Expr
+        The sufficient beta, the supremum over the dispersion of the
+        per-count threshold.
+    certificate : Certificate
+    witness : Witness
+    method : str
+        How the result was obtained.
+    """
+
+    metric: str
+    bound: sp.Expr
+    certificate: Certificate
+    witness: Witness
+    method: str
 
 
 def monotone_paths(k):
@@ -62,11 +163,7 @@ def path_lines(matrix, metric="oc", gamma=1):
     [(1/2, 0), (1/2, 0), (1/4, 1)]
     """
     k = len(matrix)
-    rows = []
-    for i, row in enumerate(matrix):
-        counts = {j - i: sp.sympify(v) for j, v in enumerate(row) if sp.sympify(v) != 0}
-        rows.append(_Row(f"r{i}", sp.Integer(1), counts))
-    w = _weights(rows, metric, gamma)
+    w = path_weights(matrix_rows(matrix), metric, gamma)
     zero = (sp.Integer(0), sp.Integer(0))
     lines = []
     for path in monotone_paths(k):
@@ -106,16 +203,11 @@ def appendix_a_triangle(gamma=1):
 
     Returns
     -------
-    dict
-        ``"matrices"``: ``{"ab", "bc", "ac"}`` nested lists in ``N``;
-        ``"oc"``: the same keys, ``Piecewise`` in :data:`analytic.beta`;
-        ``"violation"``: list of intervals ``(lo, hi)`` (``[lo, hi)``);
-        ``"bound"``: ``hi`` when the set is one interval from 0, else ``None``;
-        ``"method"``.
+    TriangleViolation
 
     Examples
     --------
-    >>> appendix_a_triangle()["bound"]
+    >>> appendix_a_triangle().bound
     (N - 1)/((N + 1)*(N + 2))
     """
     rep = ("repeat", 1, N - 2)
@@ -125,14 +217,12 @@ def appendix_a_triangle(gamma=1):
     diff = fns["ab"] + fns["bc"] + fns["ac"].scale(-1)
     neg = diff.negative_set()
     bound = sp.factor(neg[0][1]) if len(neg) == 1 and neg[0][0] == 0 else None
-    return {
-        "matrices": mats,
-        "oc": {xy: f.piecewise(beta) for xy, f in fns.items()},
-        "violation": neg,
-        "bound": bound,
-        "method": "symbolic for every integer N >= 2: all-path envelopes of cardoso2011 eq. 7, "
-                  "OC(a,b) + OC(b,c) - OC(a,c) decided piece by piece",
-    }
+    return TriangleViolation(
+        gamma=gamma, matrices=MappingProxyType(mats),
+        oc=MappingProxyType({xy: f.piecewise(beta) for xy, f in fns.items()}),
+        violation=tuple(neg), bound=bound,
+        method="symbolic for every integer N >= 2: all-path envelopes of cardoso2011 eq. 7, "
+               "OC(a,b) + OC(b,c) - OC(a,c) decided piece by piece")
 
 
 def diagonal_threshold(metric="oc"):
@@ -158,19 +248,18 @@ def diagonal_threshold(metric="oc"):
 
     Returns
     -------
-    dict
-        ``"bound"`` (the sufficient value, derived as the supremum over the
-        dispersion of the per-count threshold), ``"certificate"`` (``"gap"``,
-        the factored ``bound - threshold``, and ``"is_nonnegative"``, SymPy's
-        decision on it from the symbols' assumptions),
-        ``"witness"`` (matrix, its last breakpoint, and the limit or value
-        showing tightness), ``"method"``.
+    DiagonalThreshold
+        ``bound`` (the sufficient value, derived as the supremum over the
+        dispersion of the per-count threshold), ``certificate`` (the factored
+        ``bound - threshold`` and SymPy's decision that it is nonnegative),
+        ``witness`` (matrix, its last breakpoint, and the value or limit
+        showing tightness), ``method``.
 
     Examples
     --------
-    >>> diagonal_threshold("oc")["witness"]["last_breakpoint"]
+    >>> diagonal_threshold("oc").witness.last_breakpoint
     1/(N + 1)
-    >>> diagonal_threshold("uoc")["witness"]["limit"]
+    >>> diagonal_threshold("uoc").witness.limit
     1
     """
     if metric == "oc":
@@ -182,14 +271,12 @@ def diagonal_threshold(metric="oc"):
         gap = sp.factor(bound - threshold)
         matrix = [[N - 1, 0], [1, 0]]
         f = lower_envelope(path_lines(matrix, "oc"), N, 2)
-        return {
-            "bound": bound,
-            "certificate": {"gap": gap, "is_nonnegative": gap.is_nonnegative},
-            "witness": {"matrix": matrix, "last_breakpoint": sp.factor(f.breaks[-1]),
-                        "attains": sp.simplify(f.breaks[-1] - bound) == 0},
-            "method": "symbolic inequality chain (certificate) + all-path envelope of the "
-                      "witness matrix for every integer N >= 2",
-        }
+        return DiagonalThreshold(
+            metric=metric, bound=bound, certificate=Certificate(gap, gap.is_nonnegative),
+            witness=Witness(matrix, sp.factor(f.breaks[-1]),
+                            attains=sp.simplify(f.breaks[-1] - bound) == 0),
+            method="symbolic inequality chain (certificate) + all-path envelope of the "
+                   "witness matrix for every integer N >= 2")
     if metric == "uoc":
         n = sp.Symbol("n", integer=True, positive=True)
         Kp, Mp = sp.symbols("Kprime Mprime", positive=True)
@@ -201,12 +288,9 @@ def diagonal_threshold(metric="oc"):
         matrix = [[n, 1], [0, 1]]
         f = lower_envelope(path_lines(matrix, "uoc"), n, 1)
         last = sp.factor(f.breaks[-1])
-        return {
-            "bound": bound,
-            "certificate": {"gap": gap, "is_nonnegative": gap.is_nonnegative},
-            "witness": {"matrix": matrix, "last_breakpoint": last,
-                        "limit": sp.limit(last, n, sp.oo)},
-            "method": "symbolic inequality chain (certificate) + all-path envelope of the "
-                      "witness family for every integer n >= 1, limit n -> oo",
-        }
+        return DiagonalThreshold(
+            metric=metric, bound=bound, certificate=Certificate(gap, gap.is_nonnegative),
+            witness=Witness(matrix, last, limit=sp.limit(last, n, sp.oo)),
+            method="symbolic inequality chain (certificate) + all-path envelope of the "
+                   "witness family for every integer n >= 1, limit n -> oo")
     raise ValueError(f"metric must be 'uoc' or 'oc', got {metric!r}")

@@ -15,11 +15,38 @@ SymPy turns this into the paper's :math:`MAE/(1+MAE)`.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import sympy as sp
 
 from analytic.symbols import N
 
-__all__ = ["covering_path", "oc00_forms"]
+__all__ = ["covering_path", "oc00_forms", "OC00Forms"]
+
+
+@dataclass(frozen=True)
+class OC00Forms:
+    r""":math:`OC^1_{0;0}` in two forms (result of :func:`oc00_forms`).
+
+    Attributes
+    ----------
+    oc00 : sympy.Expr
+        :math:`1 - N/(N+M)` simplified, in :data:`analytic.symbols.N` and
+        the symbol ``M`` (the Minkowski dispersion of cardoso2011 eq. 7).
+    oc00_in_mae : sympy.Expr
+        The same after substituting :math:`M = N\,MAE` (``gamma = 1``), in
+        the symbol ``MAE``.
+    M, MAE : sympy.Symbol
+        The symbols of the two forms (nonnegative).
+    method : str
+        How the forms were obtained.
+    """
+
+    oc00: sp.Expr
+    oc00_in_mae: sp.Expr
+    M: sp.Symbol
+    MAE: sp.Symbol
+    method: str
 
 
 def covering_path(k):
@@ -52,16 +79,12 @@ def oc00_forms():
 
     Returns
     -------
-    dict
-        ``"oc00"``: :math:`1 - N/(N+M)` simplified (``M`` the symbol
-        ``M``, the Minkowski dispersion of eq. 7); ``"in_mae"``: the same
-        after substituting :math:`M = N\,MAE` (``gamma = 1``) and simplifying,
-        in the symbol ``MAE``; ``"symbols"``: ``(M, MAE)``; ``"method"``.
+    OC00Forms
 
     Examples
     --------
     >>> f = oc00_forms()
-    >>> f["oc00"], f["in_mae"]
+    >>> f.oc00, f.oc00_in_mae
     (M/(M + N), MAE/(MAE + 1))
     """
     M = sp.Symbol("M", nonnegative=True)
@@ -77,10 +100,7 @@ def oc00_forms():
             raise AssertionError(f"covering_path({k}) does not hold every cell once")  # pragma: no cover
     best_benefit = N
     oc00 = sp.simplify(1 - best_benefit / (N + M))
-    return {
-        "oc00": oc00,
-        "in_mae": sp.simplify(oc00.subs(M, N * mae)),
-        "symbols": (M, mae),
-        "method": "maximal benefit N attained by an explicit covering path; "
-                  "M = N*MAE for gamma = 1 substituted and simplified by SymPy",
-    }
+    return OC00Forms(
+        oc00=oc00, oc00_in_mae=sp.simplify(oc00.subs(M, N * mae)), M=M, MAE=mae,
+        method="maximal benefit N attained by an explicit covering path; "
+               "M = N*MAE for gamma = 1 substituted and simplified by SymPy")

@@ -27,7 +27,7 @@ from functools import lru_cache
 
 import sympy as sp
 
-from analytic.intervals import _max_form
+from analytic.intervals import prop4_max_form
 from analytic.symbols import r
 from numeric.parsing import parse_number
 
@@ -72,7 +72,7 @@ def tc_max_symbolic(class_counts):
     if len(n) == 1:
         return sp.Integer(0)
     # Prop. 1 is Prop. 4 with unit lengths (delta = n, Hausdorff distance |l - j|)
-    return sp.cancel(_max_form(n, [sp.Integer(1)] * len(n)))
+    return sp.cancel(prop4_max_form(n, [sp.Integer(1)] * len(n)))
 
 
 @dataclass(frozen=True)

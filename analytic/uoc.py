@@ -5,10 +5,10 @@ cardoso2011 eq. 7 (OC) is a line :math:`a_p + s_p\beta`; the index is their
 lower envelope, a concave piecewise-linear function of :math:`\beta \ge 0`.
 The envelope is found by the exact parametric search of
 :func:`numeric.path_envelope` (``arithmetic="exact"``); here it is turned into
-an ordered SymPy ``Piecewise`` in :data:`analytic.beta` and integrated exactly
-(silva2018 eq. 23).
+an ordered SymPy ``Piecewise`` in :data:`analytic.symbols.beta` and integrated
+exactly (silva2018 eq. 23) by :func:`a_uoc_symbolic`.
 
-Families: the three functions also take a matrix whose counts are
+Families: the three functions (and :func:`a_uoc_symbolic`) also take a matrix whose counts are
 polynomials in one integer symbol ``n`` (e.g. ``[[n, 1], [0, n]]``).  The
 lines of all monotone paths are then rational functions of ``n``
 (:func:`analytic.metric_thresholds.path_lines`), and their envelope is
@@ -23,6 +23,8 @@ Delannoy-many paths is listed); anything else raises ``NotImplementedError``.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import sympy as sp
 
@@ -32,7 +34,7 @@ from analytic.families import family_parameter, settle, split_by_parameter, supp
 from analytic.metric_thresholds import path_lines
 from analytic.symbols import beta
 
-__all__ = ["uoc_piecewise", "oc_piecewise", "a_uoc", "envelope_piecewise", "MAX_FAMILY_K"]
+__all__ = ["uoc_piecewise", "oc_piecewise", "a_uoc_symbolic", "envelope_piecewise", "MAX_FAMILY_K"]
 
 #: largest K of a symbolic family: all D(K) monotone paths are listed (D(6) = 1683)
 MAX_FAMILY_K = 6
@@ -133,7 +135,7 @@ def uoc_piecewise(cm, *, gamma=1, n0=None):
     Returns
     -------
     sympy.Piecewise
-        In :data:`analytic.beta`; branches ordered by beta, the last
+        In :data:`analytic.symbols.beta`; branches ordered by beta, the last
         ``(..., True)``; values in ``[0, 1]``.  For a family, a
         ``Piecewise`` in ``n`` of those.
 
@@ -188,30 +190,47 @@ def oc_piecewise(cm, *, gamma=1, n0=None):
     return envelope_piecewise(numeric.path_envelope(cm, metric="oc", gamma=gamma))
 
 
-def a_uoc(cm, *, n0=None):
-    r"""Exact :math:`A_{UOC} = \int_0^1 UOC_\beta^1\,d\beta` of a matrix.
+def a_uoc_symbolic(cm, *, n0=None):
+    r"""Exact :math:`A_{UOC} = \int_0^1 UOC_\beta^1\,d\beta` of a matrix, or its closed form for a family.
 
     .. math:: A_{UOC} = \sum_i \Big[a_i\beta + \tfrac{s_i}{2}\beta^2
               \Big]_{\beta_i}^{\beta_{i+1}}
 
     silva2018 eq. 23: the integral of :func:`uoc_piecewise` over ``[0, 1]``,
-    taken piece by piece over the exact envelope -- which is what
-    :func:`numeric.a_uoc` does in ``"exact"`` arithmetic, so this is that
-    function (the tests compare it with SymPy's own integral of the
-    ``Piecewise``).  A rational number.  For a one-parameter family (see
-    :func:`uoc_piecewise`) the integral of the envelope decided for all
-    ``n >= m``: a rational function of ``n``, in a ``Piecewise`` with the
-    values below ``m``.
+    taken piece by piece over the exact envelope.  The same quantity as
+    :func:`numeric.a_uoc`: for a matrix of numbers this *is*
+    ``numeric.a_uoc(cm, arithmetic="exact")``, a rational number (the tests
+    compare it with SymPy's own integral of the ``Piecewise``); what this
+    function adds is a matrix whose counts hold one integer symbol ``n``
+    (see :func:`uoc_piecewise`): the integral of the envelope decided for
+    all ``n >= m``, a rational function of ``n``, in a ``Piecewise`` with the
+    values below ``m``.  (Renamed from ``a_uoc``, which read as a second
+    :func:`numeric.a_uoc`; ``analytic.a_uoc`` and ``analytic.uoc.a_uoc``
+    remain as deprecated aliases.)
 
     Examples
     --------
-    >>> a_uoc([[0, 4, 0, 0], [0, 0, 6, 0], [0, 0, 5, 0], [0, 0, 0, 3]])
+    >>> a_uoc_symbolic([[0, 4, 0, 0], [0, 0, 6, 0], [0, 0, 5, 0], [0, 0, 0, 3]])
     5/9
     >>> n = sp.Symbol("n", integer=True, positive=True)
-    >>> a_uoc([[1, n], [2, 1]])
+    >>> a_uoc_symbolic([[1, n], [2, 1]])
     Piecewise((242/361, Eq(n, 1)), ((101*n**2 + 115*n + 32)/(11*n + 8)**2, n >= 2))
     """
     a = _symbolic(cm)
     if a is not None:
         return _family_index(a, "uoc", 1, n0, integrate=True)
     return numeric.a_uoc(cm, arithmetic="exact")
+
+
+#: The warning of the deprecated aliases ``analytic.a_uoc`` and ``analytic.uoc.a_uoc``.
+A_UOC_RENAMED = ("analytic.a_uoc is renamed analytic.a_uoc_symbolic (the exact value of a matrix "
+                 "or the closed form of a family); numeric.a_uoc computes the value in float, "
+                 "exact or mp arithmetic")
+
+
+def __getattr__(name):
+    """``a_uoc``: deprecated alias of :func:`a_uoc_symbolic` (warns)."""
+    if name == "a_uoc":
+        warnings.warn(A_UOC_RENAMED, DeprecationWarning, stacklevel=2)
+        return a_uoc_symbolic
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

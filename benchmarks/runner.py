@@ -156,7 +156,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     ap.add_argument("--quick", action="store_true", help="tiny sizes, runs in seconds")
     ap.add_argument("--output", metavar="FILE", help="also write the Markdown table to FILE")
-    ap.add_argument("--only", type=_parse_only, metavar="N,N", help="run only these workloads (1-8)")
+    ap.add_argument("--only", type=_parse_only, metavar="N,N", help="run only these workloads (1-12)")
     ap.add_argument("--seed", type=int, default=Config.seed, help="random seed of the data")
     ap.add_argument("-q", "--silent", action="store_true", help="no progress lines on stderr")
     args = ap.parse_args(argv)

@@ -1,4 +1,4 @@
-"""The eight workloads of issue 7, each timed against its peer.
+"""The workloads of issues 7, 11 and 13 (numbered 1-12), each timed against its peer.
 
 Every workload takes a :class:`~benchmarks.runner.Config` and returns table
 rows.  The data are random with a fixed seed; ``cfg.quick`` selects tiny

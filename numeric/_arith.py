@@ -83,20 +83,37 @@ def patch_factor_cache(sympy) -> bool:
     return True
 
 
-def _is_sympy(x):
+def is_sympy(x):
     """True for a SymPy object (without importing SymPy: none exists before it is)."""
     mod = sys.modules.get("sympy")
     return mod is not None and isinstance(x, mod.Basic)
 
-__all__ = ["Arithmetic", "get_arithmetic", "ARITHMETICS", "FRACTION"]
+__all__ = ["Arithmetic", "FloatArithmetic", "ExactArithmetic", "MpArithmetic",
+           "FractionArithmetic", "get_arithmetic", "ARITHMETICS", "FRACTION"]
 
 
 class Arithmetic:
-    """Base class of the three number systems (see the module docstring)."""
+    """Base class of the number systems (see the module docstring).
+
+    Besides the elementwise functions, a context owns the decisions that
+    depend on its numbers, so that a formula never asks which arithmetic it
+    runs in: how two computed values are compared (:meth:`tolerance`,
+    :meth:`same`, :meth:`sort_key`), which values are exact rationals
+    (:meth:`fraction`), how a stack is split into blocks (:meth:`blocks`),
+    how sums are kept (:meth:`sum`, :meth:`sum_by`), guard precision
+    (:meth:`guarded`, :meth:`rounded`) and the closed forms whose best
+    evaluation depends on rounding (:meth:`quadratic_roots`,
+    :meth:`positive_root`).  The defaults here are those of a rounding
+    arithmetic; the exact contexts override them.
+    """
 
     name: str = ""
     #: True when comparisons are exact (no tolerance is needed).
     exact: bool = False
+    #: dtype of the arrays of this context's numbers
+    dtype = object
+    #: natural logarithm of the largest finite number (``inf``: unbounded)
+    log_max: float = math.inf
 
     # -- conversion ---------------------------------------------------------
     def number(self, x):  # pragma: no cover - abstract
@@ -106,19 +123,21 @@ class Arithmetic:
     def asarray(self, a) -> np.ndarray:
         """Convert a numeric array (counts, distances, parameters) elementwise."""
         a = np.asarray(a)
-        if a.dtype == object or self.name != "float":
-            flat = [self.number(v) for v in a.reshape(-1).tolist()]
-            out = np.empty(len(flat), dtype=object)
-            out[:] = flat
-            return out.reshape(a.shape)
-        return a.astype(np.float64)
+        flat = [self.number(v) for v in a.reshape(-1).tolist()]
+        out = np.empty(len(flat), dtype=object)
+        out[:] = flat
+        return out.reshape(a.shape)
 
     def finalize(self, a):
         """Turn a result array into what the public function returns."""
-        a = np.asarray(a, dtype=object if self.name != "float" else np.float64)
+        a = np.asarray(a, dtype=self.dtype)
         if a.ndim == 0:
             return a[()]
         return a
+
+    def parameters(self, values, shape, check):
+        """``check(values, shape)`` (validation and broadcasting) converted to this context."""
+        return self.asarray(check(values, shape))
 
     # -- elementwise functions ---------------------------------------------
     def sqrt(self, a):  # pragma: no cover - abstract
@@ -135,13 +154,131 @@ class Arithmetic:
     def inf(self):  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def tolerance(self, scale=1):
-        """Absolute slack allowed when comparing two computed values."""
-        return 0
-
     def divide(self, a, b):
         """Elementwise quotient ``a / b`` in this number system."""
         return a / b
+
+    # -- comparisons ----------------------------------------------------------
+    def tolerance(self, scale=1):
+        r"""Absolute slack allowed when comparing two computed values of size ``scale``.
+
+        .. math:: \text{slack} = \epsilon \max(1, |\text{scale}|)
+
+        (0 in an exact context).
+        """
+        return 0
+
+    def same(self, u, v):
+        """Whether two computed values are the same number (exactly, in this context)."""
+        return u == v
+
+    def sort_key(self, v):
+        """A key that orders values as numbers (``sorted(..., key=ctx.sort_key)``)."""
+        return v
+
+    def point_between(self, lo, hi):
+        """A point strictly inside ``(lo, hi)`` (``hi=None``: infinity)."""
+        return lo + 1 if hi is None else (lo + hi) / 2
+
+    def all_finite(self, a):
+        """Whether every value of ``a`` is finite (no overflow happened)."""
+        return True
+
+    def rationals(self):
+        """The arithmetic in which this context computes with rational numbers
+        (the exact one: Python Fractions, much faster than SymPy numbers)."""
+        return self
+
+    def fraction(self, v):
+        """``v`` as a :class:`fractions.Fraction` if it is an exact rational, else ``None``
+        (always ``None`` in a rounding arithmetic: its values are not exact)."""
+        return None
+
+    def fractions(self, a):
+        """The values of ``a`` as a list of Fractions, or ``None`` if one is not an
+        exact rational (see :meth:`fraction`)."""
+        return None
+
+    # -- sums -----------------------------------------------------------------
+    def sum(self, a, axis=-1):
+        """``a.sum(axis)`` kept as an array of this context's numbers (a sum of a
+        1-D object array would be a bare scalar)."""
+        return np.asarray(np.asarray(a).sum(axis=axis), dtype=np.asarray(a).dtype)
+
+    def sum_by(self, idx, values, n):
+        """``out[i] = sum(values[idx == i])`` for ``i < n`` (grouped sums)."""
+        out = np.empty(n, dtype=object)
+        out[:] = [self.number(0)] * n
+        for i, v in zip(np.asarray(idx).tolist(), values.tolist()):
+            out[i] = out[i] + v
+        return out
+
+    def blocks(self, n, cells, *, size=None, least=1):
+        """Slices of a stack of ``n`` matrices of ``cells`` cells each, evaluated
+        one after the other (here one block, the whole stack: an array of
+        Python numbers is no faster in pieces)."""
+        return [slice(0, n)]
+
+    # -- precision ------------------------------------------------------------
+    def guarded(self, compute):
+        """``compute()`` at guard precision (see :meth:`rounded`)."""
+        return compute()
+
+    def rounded(self, v):
+        """A value computed under :meth:`guarded`, rounded to the working precision."""
+        return v
+
+    def tidy(self, v):
+        """The simplest form of a result (exact: radicals out of denominators)."""
+        return v
+
+    # -- closed forms whose evaluation depends on rounding ---------------------
+    def quadratic_roots(self, c0, c1, c2):
+        r"""The real roots of ``c0 + c1 x + c2 x^2`` (``c2 != 0``), in no particular order.
+
+        .. math:: x = \frac{-c_1 \mp \sqrt{c_1^2 - 4 c_2 c_0}}{2 c_2}
+
+        The two distinct roots come from :meth:`root_pair`.
+        """
+        disc = c1 * c1 - 4 * c2 * c0
+        if disc < 0:
+            return []
+        if disc == 0:
+            return [-c1 / (2 * c2)]
+        return self.root_pair(c0, c1, c2, self.sqrt(disc))
+
+    def root_pair(self, c0, c1, c2, s):
+        """The two roots of ``c0 + c1 x + c2 x^2`` given ``s = sqrt(disc) > 0``: in a
+        rounding arithmetic the cancellation-free pair ``q / c2, c0 / q`` with
+        ``q = -(c1 + sign(c1) s) / 2`` (Numerical Recipes §5.6)."""
+        q = -(c1 + s) / 2 if c1 >= 0 else -(c1 - s) / 2
+        return [q / c2, c0 / q]
+
+    def positive_root(self, coeffs):
+        r"""The positive root of ``p(x) = sum_k coeffs[k] x^(d-k)`` (highest degree
+        first) whose coefficients are all >= 0 except a negative constant term.
+
+        .. math:: x_{j+1} = x_j - p(x_j) / p'(x_j),\quad
+                  x_0 = \min_{k:\,c_k > 0} \big(|c_d| / c_k\big)^{1/(d-k)}
+
+        ``p`` is increasing and convex on ``x > 0`` (one sign change, Descartes:
+        one positive root), and ``p(x_0) >= c_k x_0^{d-k} - |c_d| = 0``, so
+        Newton's iterates from the upper bound ``x_0`` decrease monotonically
+        to the root; they stop when they no longer decrease.
+        """
+        d = len(coeffs) - 1
+        x = min(self.power(-coeffs[-1] / c, 1 / self.number(d - k))
+                for k, c in enumerate(coeffs[:-1]) if c != 0)
+        for _ in range(500):
+            value = slope = 0
+            for c in coeffs:  # Horner, value and derivative together
+                slope = slope * x + value
+                value = value * x + c
+            xn = x - value / slope
+            if not xn < x:
+                break
+            x = xn
+        return x
 
     def __repr__(self):
         return f"<Arithmetic {self.name!r}>"
@@ -151,11 +288,15 @@ def _decimal_string(x: float) -> str:
     return repr(float(x))
 
 
-class _Float(Arithmetic):
+class FloatArithmetic(Arithmetic):
+    """numpy float64, vectorised over stacks; comparisons with a relative slack."""
+
     name = "float"
+    dtype = np.float64
+    log_max = math.log(np.finfo(np.float64).max)
 
     def number(self, x):
-        if _is_sympy(x):
+        if is_sympy(x):
             return float(_sympy().N(x, 17))
         if isinstance(x, (mpmath.mpf,)):
             return float(x)
@@ -171,7 +312,8 @@ class _Float(Arithmetic):
         return np.sqrt(a)
 
     def power(self, a, p):
-        return np.power(a, float(p))
+        p = float(p)
+        return a if p == 1 else np.power(a, p)
 
     def log2(self, a):
         return np.log2(a)
@@ -183,8 +325,39 @@ class _Float(Arithmetic):
     def tolerance(self, scale=1):
         return 1e-12 * max(1.0, float(scale))
 
+    def parameters(self, values, shape, check):
+        """A finite non-negative numeric array is checked by numpy (no Python
+        loop over a stack); anything else goes through ``check`` and its messages."""
+        b = np.asarray(values)
+        if b.dtype.kind in "fiu":
+            bf = b.astype(np.float64, copy=False)
+            if np.isfinite(bf).all() and (bf >= 0).all():
+                try:
+                    return np.broadcast_to(bf, shape)
+                except ValueError:
+                    pass
+        return super().parameters(values, shape, check)
 
-class _Exact(Arithmetic):
+    def all_finite(self, a):
+        return bool(np.isfinite(a).all())
+
+    def sum_by(self, idx, values, n):
+        return np.bincount(idx, values, minlength=n)
+
+    def blocks(self, n, cells, *, size=None, least=1):
+        """Blocks of about ``size`` cells (default ``2**17``; at least ``least``
+        matrices): a block's temporaries stay in cache and the memory of a
+        stack's evaluation is bounded whatever its size."""
+        step = max(least, (size or 1 << 17) // max(cells, 1))
+        return [slice(s, s + step) for s in range(0, n, step)]
+
+    def rounded(self, v):
+        return float(v)
+
+
+class ExactArithmetic(Arithmetic):
+    """SymPy numbers: rationals stay rational, roots stay exact algebraic numbers."""
+
     name = "exact"
     exact = True
 
@@ -224,14 +397,124 @@ class _Exact(Arithmetic):
     def inf(self):
         return _sympy().oo
 
+    def same(self, u, v):
+        """Equal numbers: decided at 60 digits when they differ there, else
+        ``simplify(u - v) == 0``."""
+        if u == v:
+            return True
+        sympy = _sympy()
+        if abs(sympy.N(u - v, 60)) > sympy.Float("1e-45", 60) * max(1, abs(sympy.N(u, 60))):
+            return False
+        return sympy.simplify(u - v) == 0
 
-class _Mp(Arithmetic):
+    def sort_key(self, v):
+        return _sympy().N(v, 60)
+
+    def point_between(self, lo, hi):
+        """A rational point inside ``(lo, hi)`` when the midpoint is irrational
+        (the midpoint itself if its 40-digit rounding falls outside)."""
+        m = super().point_between(lo, hi)
+        if not m.is_Rational:
+            sympy = _sympy()
+            t = sympy.Rational(str(sympy.N(m, 40)))
+            if t > lo and (hi is None or t < hi):
+                return t
+        return m
+
+    def rationals(self):
+        return FRACTION
+
+    def fraction(self, v):
+        if isinstance(v, Fraction):
+            return v
+        if isinstance(v, int):
+            return Fraction(v)
+        if getattr(v, "is_Rational", False):
+            return Fraction(int(v.p), int(v.q))
+        return None
+
+    def fractions(self, a):
+        out = [self.fraction(v) for v in np.asarray(a).reshape(-1).tolist()]
+        return None if any(v is None for v in out) else out
+
+    def tidy(self, v):
+        """``radsimp(expand(v))`` when that has fewer operations (a CRootOf is kept)."""
+        sympy = _sympy()
+        if isinstance(v, sympy.Basic) and v.has(sympy.CRootOf):
+            return v
+        w = sympy.radsimp(sympy.expand(v))
+        return w if sympy.count_ops(w) <= sympy.count_ops(v) else v
+
+    def root_pair(self, c0, c1, c2, s):
+        """The textbook pair ``(-c1 -+ s) / (2 c2)`` (no rounding to avoid; radicals
+        stay in the numerators)."""
+        return [(-c1 - s) / (2 * c2), (-c1 + s) / (2 * c2)]
+
+    def positive_root(self, coeffs):
+        """The exact positive root: a real root of a rational polynomial
+        (:meth:`sympy.Poly.real_roots`), or for algebraic coefficients (lengths
+        such as ``sqrt(2)``) see :meth:`_algebraic_positive_root`."""
+        sympy = _sympy()
+        X = sympy.Dummy("x", positive=True)
+        d = len(coeffs) - 1
+        expr = sum(c * X ** (d - k) for k, c in enumerate(coeffs))
+        poly = sympy.Poly(expr, X)
+        if poly.domain.is_QQ or poly.domain.is_ZZ:
+            return [r for r in poly.real_roots() if r > 0][0]
+        return self._algebraic_positive_root(expr, X)
+
+    @staticmethod
+    def _algebraic_positive_root(expr, X):
+        """The positive root of a polynomial with one sign change whose
+        coefficients are algebraic numbers, as a :class:`sympy.CRootOf` of a
+        rational polynomial.
+
+        Cardano's formula in casus irreducibilis gives a real root as an
+        expression in ``I`` whose sign SymPy cannot decide, so instead each
+        algebraic generator ``g`` is replaced by a symbol ``t`` and eliminated
+        with the resultant against its minimal polynomial: the rational
+        polynomial obtained vanishes at the root; its real root nearest a
+        60-digit approximation is the root (checked to be isolated, else
+        :class:`~numeric.errors.UndecidedError`).
+        """
+        from .errors import UndecidedError
+
+        sympy = _sympy()
+        gens = sorted({g for g in expr.atoms(sympy.Pow)
+                       if g.exp.is_Rational and not g.exp.is_Integer and g.is_number},
+                      key=sympy.count_ops, reverse=True)
+        P = expr
+        for k, g in enumerate(gens):
+            t = sympy.Dummy(f"t{k}")
+            P = sympy.resultant(sympy.minimal_polynomial(g, t), P.xreplace({g: t}), t)
+        try:
+            rational = sympy.Poly(P, X, domain="QQ")
+        except (sympy.polys.polyerrors.PolynomialError, sympy.polys.polyerrors.CoercionFailed):
+            raise ValueError(
+                "exact arithmetic needs lengths that are algebraic numbers (radicals), "
+                f"got a coefficient outside QQ(radicals): {expr}") from None
+        with mpmath.workdps(60):
+            approx = [r for r in mpmath.polyroots(
+                          [mpmath.mpf(str(sympy.N(co, 70))) for co in sympy.Poly(expr, X).all_coeffs()],
+                          maxsteps=200, extraprec=200)
+                      if abs(mpmath.im(r)) < mpmath.mpf(10) ** -40 and mpmath.re(r) > 0]
+        target = sympy.Float(str(mpmath.re(approx[0])), 60)
+        cands = sorted(rational.real_roots(), key=lambda r: abs(sympy.N(r - target, 60)))
+        if len(cands) > 1 and not abs(sympy.N(cands[1] - target, 60)) > 10**6 * abs(
+                sympy.N(cands[0] - target, 60)):
+            raise UndecidedError(f"cannot isolate the positive root of {expr}")  # pragma: no cover
+        return cands[0]
+
+
+class MpArithmetic(Arithmetic):
+    """mpmath numbers at the caller's ``mp.dps``; comparisons with a relative slack."""
+
     name = "mp"
 
     def number(self, x):
         if isinstance(x, mpmath.mpf):
             return x
-        if _is_sympy(x):
+        if is_sympy(x):
             if x.is_Rational:
                 return mpmath.mpf(int(x.p)) / int(x.q)
             return mpmath.mpf(_sympy().N(x, mpmath.mp.dps + 10))
@@ -262,6 +545,14 @@ class _Mp(Arithmetic):
     def tolerance(self, scale=1):
         return mpmath.ldexp(1, -mpmath.mp.prec + 16) * max(1, abs(scale))
 
+    def guarded(self, compute):
+        """``compute()`` with 40 guard bits (round its results with :meth:`rounded`)."""
+        with mpmath.workprec(mpmath.mp.prec + 40):
+            return compute()
+
+    def rounded(self, v):
+        return +v
+
 
 def _map(f, a):
     a = np.asarray(a, dtype=object)
@@ -275,7 +566,7 @@ def _map(f, a):
     return out
 
 
-class _Fraction(Arithmetic):
+class FractionArithmetic(Arithmetic):
     """Python :class:`fractions.Fraction` numbers (and ints) for exact searches.
 
     Not a public ``arithmetic=`` choice: :mod:`numeric.paths` runs its exact
@@ -301,13 +592,27 @@ class _Fraction(Arithmetic):
     def divide(self, a, b):
         return _fraction_quotient(a, b)
 
+    def fraction(self, v):
+        if isinstance(v, Fraction):
+            return v
+        return Fraction(v) if isinstance(v, int) else None
+
+    def sympy_number(self, v):
+        """The same number as a SymPy Rational."""
+        v = Fraction(v)
+        return _sympy().Rational(v.numerator, v.denominator)
+
+    def fractions(self, a):
+        out = [self.fraction(v) for v in np.asarray(a).reshape(-1).tolist()]
+        return None if any(v is None for v in out) else out
+
 
 _fraction_quotient = np.frompyfunc(Fraction, 2, 1)
 
-#: The Fraction context (see :class:`_Fraction`).
-FRACTION = _Fraction()
+#: The Fraction context (see :class:`FractionArithmetic`).
+FRACTION = FractionArithmetic()
 
-ARITHMETICS = {"float": _Float(), "exact": _Exact(), "mp": _Mp()}
+ARITHMETICS = {"float": FloatArithmetic(), "exact": ExactArithmetic(), "mp": MpArithmetic()}
 
 
 def get_arithmetic(arithmetic) -> Arithmetic:

@@ -5,16 +5,18 @@ monotone paths from cell (1, 1) to cell (K, K), vectorised over a stack, and
 returns the penalty ``sum_{path} q`` of a minimiser.  :mod:`numeric.paths`
 evaluates OC and UOC with it; :mod:`numeric.envelope` searches the envelope
 over beta with it.
+
+:func:`certified_lines` is the exact variant used by the exact envelope
+search: the recurrence runs in float64 (:func:`value_table`) and every choice
+of a predecessor on the way back is certified against a rigorous bound on
+the rounding error, or decided in exact integers when the floats cannot.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["path_dp", "cells_dp", "INT_SENTINEL"]
-
-#: "+inf" of an int64 dynamic programme; values must stay below 2**61.
-INT_SENTINEL = 1 << 62
+__all__ = ["path_dp", "cells_dp", "value_table", "certified_lines"]
 
 
 def path_dp(b, q, beta, ctx, *, slopes=True, trace=None, start=1):
@@ -24,8 +26,8 @@ def path_dp(b, q, beta, ctx, *, slopes=True, trace=None, start=1):
               \\quad w = \\beta q - b,\\quad W_{1,1} = \\text{start} + w_{1,1}
 
     cardoso2011 §3.4 (``start = 1``).  ``b``, ``q`` of shape ``(B, K, K)``
-    and ``beta`` of shape ``(B,)`` hold float64, int64 or ``ctx`` numbers
-    (object arrays).
+    and ``beta`` of shape ``(B,)`` hold float64 or ``ctx`` numbers (object
+    arrays).
 
     Layout: the stack is the last (contiguous) axis.  ``w`` is laid out as
     ``(K*K, B)``, so the cells ``(r, d - r)`` of anti-diagonal ``d`` are a
@@ -61,12 +63,8 @@ def path_dp(b, q, beta, ctx, *, slopes=True, trace=None, start=1):
 def cells_dp(w, qT, ctx, *, slopes=True, trace=None, start=1):
     """:func:`path_dp` on cell-major arrays: ``w`` and ``qT`` of shape ``(K*K, B)``.
 
-    Row ``r K + c`` holds cell ``(r, c)`` of every matrix of the stack.  In
-    float64 with ``slopes`` and no ``trace``, value and penalty travel as one
-    complex number ``W + i S``: numpy orders complex numbers by real part,
-    then imaginary part, so ``np.minimum`` picks the smallest value and, among
-    exactly tied values, the smallest penalty, in the passes of the value-only
-    recurrence (the values are the same IEEE numbers).
+    Row ``r K + c`` holds cell ``(r, c)`` of every matrix of the stack.
+    ``+inf`` and zero are the context's (``ctx.inf``, ``ctx.number(0)``).
 
     >>> import numpy as np
     >>> from numeric._arith import get_arithmetic
@@ -77,19 +75,14 @@ def cells_dp(w, qT, ctx, *, slopes=True, trace=None, start=1):
     KK, B = w.shape
     K = int(round(KK ** 0.5))
     dtype = w.dtype
-    packed = slopes and trace is None and dtype == np.float64
-    if packed:
-        z = np.empty((KK, B), dtype=np.complex128)
-        z.real, z.imag = w, qT
-        w, dtype, slopes = z, z.dtype, False
+    rounding = dtype == np.float64  # np.minimum and the masks pick the same value
     track = slopes or trace is not None
-    inf = INT_SENTINEL if dtype.kind == "i" else (np.inf if dtype.kind in "fc" else ctx.inf)
     # entries outside the cells written so far stay +inf: on the way up the
     # written ranges only grow; on the way down every neighbour read is a cell
-    prev2, prev1, cur = (np.full((K + 2, B), inf, dtype=dtype) for _ in range(3))
+    prev2, prev1, cur = (np.full((K + 2, B), ctx.inf, dtype=dtype) for _ in range(3))
     prev1[1] = start + w[0]
     if slopes:
-        zero = 0 if dtype.kind == "i" else ctx.number(0)
+        zero = ctx.number(0)
         s2, s1, sc = (np.full((K + 2, B), zero, dtype=dtype) for _ in range(3))
         s1[1] = qT[0]
     for d in range(1, 2 * K - 1):
@@ -100,13 +93,20 @@ def cells_dp(w, qT, ctx, *, slopes=True, trace=None, start=1):
         m = cur[lo + 1:hi + 2]
         if track:
             from_diag = diag <= above
-            best = np.where(from_diag, diag, above)
-            keep = best <= left
-            m[...] = np.where(keep, best, left)
+            if rounding:
+                np.minimum(diag, above, out=m)
+            else:
+                m[...] = np.where(from_diag, diag, above)
+            keep = m <= left
+            if rounding:
+                np.minimum(m, left, out=m)
+            else:
+                m[...] = np.where(keep, m, left)
             if slopes:
-                sc[lo + 1:hi + 2] = np.where(
-                    keep, np.where(from_diag, s2[lo:hi + 1], s1[lo:hi + 1]), s1[lo + 1:hi + 2]
-                ) + qT[cells]
+                sv = sc[lo + 1:hi + 2]
+                sv[...] = np.where(keep, np.where(from_diag, s2[lo:hi + 1], s1[lo:hi + 1]),
+                                   s1[lo + 1:hi + 2])
+                sv += qT[cells]
             if trace is not None:
                 k = np.where(keep, np.where(from_diag, 0, 1), 2)
                 r = np.arange(lo, hi + 1)
@@ -118,6 +118,181 @@ def cells_dp(w, qT, ctx, *, slopes=True, trace=None, start=1):
         prev2, prev1, cur = prev1, cur, prev2
         if slopes:
             s2, s1, sc = s1, sc, s2
-    if packed:
-        return prev1[K].real.copy(), prev1[K].imag.copy()
     return prev1[K], (s1[K] if slopes else None)
+
+
+# ---------------------------------------------------------------------------
+# exact lines from a float recurrence
+# ---------------------------------------------------------------------------
+def value_table(w, *, start=0.0):
+    """Every cell's DP value in float64, in a table with a ``+inf`` border.
+
+    .. math:: T_{r,c} = \\tilde w_{r,c} \\oplus \\min(T_{r-1,c-1}, T_{r-1,c}, T_{r,c-1})
+
+    ``w`` of shape ``(K*K, B)`` as in :func:`cells_dp`.  Cell ``(r, c)`` is row
+    ``(r + 1)(K + 1) + c + 1`` of the ``((K+1)**2, B)`` result (row 0 and
+    column 0 of the padded grid are ``+inf``), so the three neighbours of
+    every cell of an anti-diagonal are strided slices at offsets
+    ``K + 2``, ``K + 1`` and ``1``.
+    """
+    KK, B = w.shape
+    K = int(round(KK ** 0.5))
+    T = np.empty(((K + 1) * (K + 1), B))
+    T[:K + 1] = np.inf
+    T[K + 1::K + 1] = np.inf
+    T[K + 2] = w[0] + start
+    for d in range(1, 2 * K - 1):
+        lo, hi = max(0, d - K + 1), min(d, K - 1)
+        s, e = lo * K + d + K + 2, hi * K + d + K + 3
+        m = T[s:e:K]
+        np.minimum(T[s - K - 2:e - K - 2:K], T[s - K - 1:e - K - 1:K], out=m)
+        np.minimum(m, T[s - 1:e - 1:K], out=m)
+        m += w[lo * K + d - lo:hi * K + d - hi + 1:K - 1]
+    return T
+
+
+#: float64 unit roundoff
+_U = 2.0 ** -53
+
+
+def certified_lines(nI, qI, nf, qf, points):
+    r"""Exact minimising lines ``(a, s)`` of integer weights at rational points.
+
+    The cost of a path at ``t`` is ``sum_{path} (t q - n)``; ``nI``, ``qI``
+    are ``L n`` and ``L q`` as Python integers (shape ``(K*K,)``, a common
+    denominator ``L``), ``nf``, ``qf`` float64 approximations of ``n`` and
+    ``q`` within a relative ``4u`` (``u = 2**-53``).  For each point
+    ``t = p / r`` (Fraction or int) the recurrence runs in float64
+    (:func:`value_table`, one vectorised call for all points); then a path of
+    least exact cost is followed back from cell ``(K-1, K-1)``.  A float
+    value ``T`` of a cell is within
+
+    .. math:: E = (4K + 20)\,u\,\big(1 + \sum_{r,c} (t q_{r,c} + n_{r,c})\big)
+
+    of the exact least cost ``V`` of that cell (the weights are within
+    ``11 u (t q + n)``, each of at most ``2K - 1`` additions rounds by ``u``
+    of a partial sum, factor 2 to spare), so a predecessor whose ``T`` is
+    above the smallest by more than ``2E`` is certainly not optimal.  Where
+    one predecessor remains at every cell of the way back (found for all
+    points at once, vectorised) the path is certified; otherwise the exact
+    costs ``V`` of the remaining ones are computed in integers
+    (``r L V = sum (p qI - r nI)`` along their own certified paths,
+    memoised) and the least is taken (ties: diagonal, above, left).  Returns
+    the lines of the paths found: ``a = -sum nI`` and ``s = sum qI``, lists of
+    Python integers (the path's cost times ``L`` is ``a + s t``).
+
+    >>> import numpy as np
+    >>> nI = [2, 0, 0, 2]; qI = [0, 1, 1, 0]     # L = 1
+    >>> certified_lines(nI, qI, np.array(nI, float), np.array(qI, float), [0, 5])
+    ([-4, -4], [0, 0])
+    """
+    KK = len(nI)
+    K = int(round(KK ** 0.5))
+    ts = list(points)
+    B = len(ts)
+    tf = np.array([float(t) for t in ts])
+    T = value_table(qf[:, None] * tf - nf[:, None])
+    slack = 2 * (4 * K + 20) * _U * (1 + tf * qf.sum() + nf.sum()) * (1 + 1e-9)
+    # the predecessors of every cell (r, c) in the padded grid: diagonal, above, left
+    G = T.reshape(K + 1, K + 1, B)
+    diag, above, left = G[:-1, :-1], G[:-1, 1:], G[1:, :-1]
+    limit = np.minimum(np.minimum(diag, above), left) + slack
+    near = [v <= limit for v in (diag, above, left)]
+    choice = np.where(near[0], 0, np.where(near[1], 1, 2)).reshape(KK, B)
+    several = (near[0].astype(np.int8) + near[1] + near[2] > 1).reshape(KK, B)
+    # follow the choices back from (K-1, K-1), every point at once
+    every = np.arange(B)
+    cell = np.full(B, KK - 1)
+    undecided = np.zeros(B, dtype=bool)
+    steps = np.array([K + 1, K, 1])
+    path = [cell]
+    for _ in range(2 * K - 2):
+        moving = cell > 0
+        undecided |= several[cell, every] & moving
+        cell = cell - steps[choice[cell, every]] * moving
+        path.append(cell)
+    path = np.array(path).T.tolist()
+    out_a, out_s = [], []
+    for j, t in enumerate(ts):
+        if undecided[j]:
+            a, s = _certified_path(T[:, j].tolist(), choice[:, j].tolist(), several[:, j].tolist(),
+                                   K, slack[j], nI, qI, t)
+        else:
+            cells = path[j][:path[j].index(0) + 1]
+            a, s = -sum(nI[c] for c in cells), sum(qI[c] for c in cells)
+        out_a.append(a)
+        out_s.append(s)
+    return out_a, out_s
+
+
+def _certified_path(col, choice, several, K, slack, nI, qI, t):
+    """:func:`certified_lines` for one point: the column ``col`` of the table, the
+    first near-least predecessor of every cell (``choice``) and whether it has
+    several (``several``)."""
+    p, r = (t.numerator, t.denominator) if hasattr(t, "denominator") else (int(t), 1)
+    P = K + 1
+    steps = (K + 1, K, 1)
+
+    def cands(cell):
+        """Predecessors of ``cell`` that may be optimal, in the tie order."""
+        if not several[cell]:
+            return [cell - steps[choice[cell]]]
+        i, c = divmod(cell, K)
+        at = (i + 1) * P + c + 1
+        preds = []
+        if i and c:
+            preds.append((cell - K - 1, col[at - P - 1]))
+        if i:
+            preds.append((cell - K, col[at - P]))
+        if c:
+            preds.append((cell - 1, col[at - 1]))
+        least = min(v for _, v in preds)
+        return [pc for pc, v in preds if v <= least + slack]
+
+    memo = {}
+
+    def exact(cell):
+        """The exact least cost at ``cell``, times ``r L`` (memoised, no recursion)."""
+        stack = [cell]
+        while stack:
+            top = stack[-1]
+            if top in memo:
+                stack.pop()
+                continue
+            total, z = 0, top
+            while True:
+                if z in memo:
+                    base = memo[z]
+                    break
+                w = p * qI[z] - r * nI[z]
+                if z == 0:
+                    base = memo[0] = w
+                    break
+                cs = cands(z)
+                if len(cs) == 1:
+                    total += w
+                    z = cs[0]
+                    continue
+                missing = [c for c in cs if c not in memo]
+                if missing:
+                    stack.extend(missing)
+                    base = None
+                    break
+                base = memo[z] = w + min(memo[c] for c in cs)
+                break
+            if base is not None:
+                memo[top] = total + base
+                stack.pop()
+        return memo[cell]
+
+    cell = KK = K * K - 1
+    a, s = -nI[KK], qI[KK]
+    while cell:
+        cs = cands(cell)
+        if len(cs) > 1:
+            values = [exact(c) for c in cs]
+            cs = [cs[values.index(min(values))]]
+        cell = cs[0]
+        a -= nI[cell]
+        s += qI[cell]
+    return a, s

@@ -136,6 +136,10 @@ class _GuardedArithmetic(Arithmetic):
     def number(self, x):
         return Guarded.of(x)
 
+    def sympy_number(self, v):
+        """The exact SymPy value of a guarded number."""
+        return v.x
+
     @property
     def inf(self):
         return Guarded(sympy.oo, mpmath.inf)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from ._arith import Arithmetic, get_arithmetic
+from ._arith import ExactArithmetic, get_arithmetic
 from ._common import is_symbolic, prepare
 from ._validation import check_counts
 
@@ -42,7 +42,7 @@ def support_from_assumptions(entry):
                      "(by the assumptions of its symbols)")
 
 
-class SymbolicArithmetic(Arithmetic):
+class SymbolicArithmetic(ExactArithmetic):
     """Exact arithmetic whose counts may be SymPy expressions in symbols.
 
     Pass an instance as ``arithmetic=`` to any metric of :mod:`numeric`: the

@@ -37,9 +37,7 @@ def numeric_array(cm, what):
             raise ValueError(f"{what} must hold real numbers")
         if _all_small(vals):
             a = np.asarray(vals, dtype=np.float64).reshape(a.shape)
-    if a.dtype == bool or not (
-        np.issubdtype(a.dtype, np.number) or a.dtype == object
-    ) or np.issubdtype(a.dtype, np.complexfloating):
+    if a.dtype.kind not in "iufO":  # not bool, complex, strings, bytes, void
         raise ValueError(f"{what} must hold real numbers, got dtype {a.dtype}")
     return a
 

@@ -220,13 +220,10 @@ class Comparison:
     warnings: tuple = field(default=())
 
     def __getitem__(self, label) -> MetricComparison:
-        for r in self.rows:
-            if r.label == label:
-                return r
-        hits = [r for r in self.rows if r.name == label]
-        if len(hits) == 1:
-            return hits[0]
-        raise KeyError(label)
+        """The row of a label (``"MAE"``) or, for a one-variant metric, its name."""
+        from .report import row_of
+
+        return row_of(self.rows, label)
 
     def to_dict(self) -> dict:
         return {"names": list(self.names), "n_resamples": self.n_resamples,

@@ -345,6 +345,56 @@ def _integer_labels_fast_path(t, p, lab):
 def _count_value_range(t, p):
     """Counts ``acc[i, j]`` of the pairs ``(lo + i, lo + j)`` over the value range, and ``lo``.
 
+    Non-negative labels below a power of two ``2**b`` (found on the first
+    chunk) are counted by :func:`_count_below_power_of_two`, whose range check
+    is one pass; otherwise (or when a later chunk leaves that range) by
+    :func:`_count_growing_range`.
+    """
+    counted = _count_below_power_of_two(t, p)
+    return counted if counted is not None else _count_growing_range(t, p)
+
+
+def _count_below_power_of_two(t, p):
+    """:func:`_count_value_range` with ``lo = 0`` for labels in ``[0, 2**b)``, or ``None``.
+
+    The pair code is ``(t << b) | p``; the range check of a chunk costs one
+    pass: ``max(p) < 2**b`` on the unsigned view (a negative label is huge
+    there), while a ``t`` at or beyond ``2**b`` makes a code at or beyond
+    ``4**b`` (a longer ``bincount``) and a negative ``t`` a negative code
+    (``bincount`` refuses it).  ``None`` when the first chunk's range is not of
+    that kind or a later chunk leaves it.
+    """
+    n = t.size
+    first = slice(0, min(n, _CHUNK))
+    lo = int(min(t[first].min(), p[first].min()))
+    hi = int(max(t[first].max(), p[first].max()))
+    bits = max(hi, 1).bit_length()
+    span = 1 << bits
+    if lo < 0 or span > 4096 or span * span > 8 * n + 4096:
+        return None
+    unsigned = np.dtype(f"u{p.dtype.itemsize}")
+    flat = np.zeros(span * span, dtype=np.intp)
+    buf = np.empty(min(n, _CHUNK), dtype=np.intp)
+    for s in range(0, n, _CHUNK):
+        tc, pc = t[s:s + _CHUNK], p[s:s + _CHUNK]
+        if pc.view(unsigned).max() >= span:
+            return None
+        x = buf[:tc.size]
+        np.left_shift(tc, bits, out=x, dtype=np.intp, casting="unsafe")
+        np.bitwise_or(x, pc, out=x, dtype=np.intp, casting="unsafe")
+        try:
+            counts = np.bincount(x, minlength=span * span)
+        except ValueError:  # a negative code: a negative t
+            return None
+        if counts.size > span * span:
+            return None
+        flat += counts
+    return flat.reshape(span, span), 0
+
+
+def _count_growing_range(t, p):
+    """Counts ``acc[i, j]`` of the pairs ``(lo + i, lo + j)`` over the value range, and ``lo``.
+
     The labels are counted chunk by chunk (``np.bincount`` of
     ``(t - lo) * span + (p - lo)`` over a cache-sized chunk); the value range
     ``[lo, hi]`` grows as chunks reveal new extremes.  ``None`` for a wide or

@@ -23,7 +23,9 @@ from __future__ import annotations
 import numpy as np
 
 from ._arith import get_arithmetic
-from ._common import amax, prepare
+from ._common import prepare
+from ._costs import (class_counts_of, cost_weights, index_distance, max_total_cost, stack_index,
+                     worst_rows)
 from ._validation import integer_counts, numeric_array
 from .registry import metric
 
@@ -36,11 +38,6 @@ __all__ = [
 # ---------------------------------------------------------------------------
 # validation of class counts (1-D, or a stack (..., K))
 # ---------------------------------------------------------------------------
-def _stack_index(mask):
-    idx = np.argwhere(mask)[0]
-    return tuple(int(i) for i in idx)
-
-
 def check_class_counts(class_counts, *, what="class_counts", min_classes=1):
     """Validate class counts: an array ``(..., K)`` of positive integers.
 
@@ -58,16 +55,11 @@ def check_class_counts(class_counts, *, what="class_counts", min_classes=1):
         raise ValueError(f"{what} must be 1-D (or a stack of shape (..., K)), got a scalar")
     if a.size == 0 or a.shape[-1] == 0:
         raise ValueError(f"{what} is empty, got shape {a.shape}")
-    a = integer_counts(a, what)
-    if np.any(a == 0):
-        where = _stack_index(a == 0)
-        k = where[-1]
-        at = f" at stack index {where[:-1]}" if a.ndim > 1 else ""
-        raise ValueError(
-            f"{what}{at}: class {k} has a zero count; the cost-based metrics divide by "
-            "every class count (binotto2024 §1 assumes n_j > 0)"
-        )
-    K = a.shape[-1]
+    if a.dtype == np.int64 and a.min() > 0:  # the common case, in one pass
+        K = a.shape[-1]
+    else:
+        a = _positive_counts(a, what)
+        K = a.shape[-1]
     if K < min_classes:
         raise ValueError(
             f"{what} has {K} class{'es' if K != 1 else ''}; this metric needs at least {min_classes}"
@@ -75,80 +67,18 @@ def check_class_counts(class_counts, *, what="class_counts", min_classes=1):
     return a
 
 
-def _class_counts_of(p, what="confusion matrix"):
-    """Row sums of a prepared matrix, with the zero-count check."""
-    rows = p.counts.sum(axis=-1)
-    if np.any(rows == 0):
-        where = _stack_index(rows == 0)
-        at = f" at stack index {where[:-1]}" if rows.ndim > 1 else ""
+def _positive_counts(a, what):
+    """:func:`numeric._validation.integer_counts`, and no zero count."""
+    a = integer_counts(a, what)
+    if np.any(a == 0):
+        where = stack_index(a == 0)
+        k = where[-1]
+        at = f" at stack index {where[:-1]}" if a.ndim > 1 else ""
         raise ValueError(
-            f"{what}{at}: true class {where[-1]} has no samples; the cost-based metrics "
-            "divide by every class count (binotto2024 §1 assumes n_j > 0)"
+            f"{what}{at}: class {k} has a zero count; the cost-based metrics divide by "
+            "every class count (binotto2024 §1 assumes n_j > 0)"
         )
-    return p.rows()
-
-
-def _asum(a, axis=-1):
-    """``a.sum(axis)`` kept as an array (object sums of a 1-D array are scalars)."""
-    return np.asarray(a.sum(axis=axis), dtype=a.dtype)
-
-
-def others(w):
-    """``out[..., t] = sum_{k != t} w[..., k]``, the weight of the other classes.
-
-    Exclusive prefix plus exclusive suffix sums: only additions of
-    non-negative numbers, so ``N - n_t`` has no cancellation at any count
-    (``W - w_t`` in float loses every digit when ``n_t`` holds most of ``N``).
-    """
-    zero = w[..., :1] * 0
-    before = np.cumsum(np.concatenate([zero, w[..., :-1]], axis=-1), axis=-1)
-    after = np.flip(np.cumsum(np.concatenate([zero, np.flip(w[..., 1:], axis=-1)], axis=-1),
-                              axis=-1), axis=-1)
-    return before + after
-
-
-def _index_distance(K, ctx):
-    idx = np.arange(K)
-    return ctx.asarray(np.abs(idx[:, None] - idx[None, :]))
-
-
-# ---------------------------------------------------------------------------
-# the formulas, once, over arrays of ctx numbers
-# ---------------------------------------------------------------------------
-def _cost(n, D, w=None, normalize=True):
-    r"""``cost[..., t, p] = (W - w_t) / w_p * D[t, p] (/ N)``, ``W = sum w``.
-
-    With ``w = n`` and ``D = |t - p|`` this is binotto2024 eq. 4 (transposed:
-    ``gamma_pt = (N - n_t) / n_p``); with densities ``w = delta`` and the
-    Hausdorff distance it is Remark 4 / eq. 9.  ``D`` is symmetric.
-    """
-    if w is None:
-        w = n
-    N = _asum(n)
-    c = (others(w)[..., :, None] / w[..., None, :]) * D
-    if normalize:
-        c = c / N[..., None, None]
-    return c
-
-
-def _tc_max(n, D, w=None):
-    r"""binotto2024 Prop. 1 (``w = n``) and Prop. 4 (``w = delta``).
-
-    ``K_j = n_j (W - w_j) \max_l D[l, j] / w_l``, ``TC_max = sum_j K_j / N``.
-    The columns of the paper's ``S`` (our rows) are independent, so the worst
-    matrix puts the whole of true class ``j`` on a class maximising
-    ``D[l, j] / w_l`` (the construction of the proof).
-    """
-    if w is None:
-        w = n
-    N = _asum(n)
-    best = amax(D / w[..., :, None], axis=-2)
-    return (n * others(w) * best).sum(axis=-1) / N
-
-
-def _worst_rows(n, D):
-    """``i_j = argmax_l D[l, j] / n_l`` (binotto2024 eq. 6), the first maximiser."""
-    return np.argmax(D / n[..., :, None], axis=-2)
+    return a
 
 
 # ---------------------------------------------------------------------------
@@ -195,7 +125,7 @@ def cost_matrix(class_counts, *, normalize=True, arithmetic="float"):
     """
     ctx = get_arithmetic(arithmetic)
     n = ctx.asarray(check_class_counts(class_counts))
-    return ctx.finalize(_cost(n, _index_distance(n.shape[-1], ctx), normalize=normalize))
+    return ctx.finalize(cost_weights(n, index_distance(n.shape[-1], ctx), normalize=normalize))
 
 
 @metric(
@@ -232,8 +162,8 @@ def tc(cm, *, arithmetic="float"):
     1/4
     """
     p = prepare(cm, arithmetic)
-    n = _class_counts_of(p)
-    return p.ctx.finalize((p.n * _cost(n, _index_distance(p.K, p.ctx))).sum(axis=(-2, -1)))
+    n = class_counts_of(p)
+    return p.ctx.finalize((p.n * cost_weights(n, index_distance(p.K, p.ctx))).sum(axis=(-2, -1)))
 
 
 def tc_max(class_counts, *, arithmetic="float"):
@@ -267,8 +197,11 @@ def tc_max(class_counts, *, arithmetic="float"):
     """
     ctx = get_arithmetic(arithmetic)
     counts = check_class_counts(class_counts)
-    n = ctx.asarray(counts)
-    return ctx.finalize(_tc_max(n, _index_distance(counts.shape[-1], ctx)))
+    # N and N - n_j of integer counts, exact (in Python integers if int64 could wrap)
+    big = int(counts.max()) * counts.shape[-1] >= 2**62
+    N = (counts.astype(object) if big else counts).sum(axis=-1, keepdims=True)
+    return ctx.finalize(max_total_cost(ctx.asarray(counts), index_distance(counts.shape[-1], ctx),
+                                       rest=ctx.asarray(N - counts), total=ctx.asarray(N[..., 0])))
 
 
 def tc_max_matrix(class_counts):
@@ -293,7 +226,7 @@ def tc_max_matrix(class_counts):
     counts = check_class_counts(class_counts)
     ctx = get_arithmetic("exact")
     K = counts.shape[-1]
-    i = _worst_rows(ctx.asarray(counts), _index_distance(K, ctx)).astype(np.int64)
+    i = worst_rows(ctx.asarray(counts), index_distance(K, ctx)).astype(np.int64)
     out = np.zeros(counts.shape + (K,), dtype=np.int64)
     np.put_along_axis(out, i[..., :, None], counts[..., :, None], axis=-1)
     return out
@@ -329,9 +262,9 @@ def stc(cm, *, arithmetic="float"):
 
 
 def _stc(p):
-    n = _class_counts_of(p)
-    D = _index_distance(p.K, p.ctx)
-    return (p.n * _cost(n, D)).sum(axis=(-2, -1)) / _tc_max(n, D)
+    n = class_counts_of(p)
+    D = index_distance(p.K, p.ctx)
+    return (p.n * cost_weights(n, D)).sum(axis=(-2, -1)) / max_total_cost(n, D)
 
 
 def _err_mc(cm, arithmetic):

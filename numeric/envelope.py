@@ -78,8 +78,8 @@ def _cat(parts, dtype):
     return np.concatenate(parts) if parts else np.empty(0, dtype=dtype)
 
 
-def search(lines_at, lo, hi, end_lo, end_hi, ctx, *, tol_value=None, tol_slope=None,
-           max_rounds=None):
+def search(lines_at, lo, hi, end_lo, end_hi, ctx, *, values_at=None, tol_value=None,
+           tol_slope=None, max_rounds=None):
     """Batched parametric search of lower envelopes (Eisner and Severance 1976).
 
     Parameters
@@ -87,6 +87,10 @@ def search(lines_at, lo, hi, end_lo, end_hi, ctx, *, tol_value=None, tol_slope=N
     lines_at : callable ``(idx, x) -> (a, s)``
         The line ``a + s beta`` of a minimiser at ``beta = x[k]`` for matrix
         ``idx[k]`` (one DP call for the whole batch).
+    values_at : callable ``(idx, x) -> value``, optional
+        The minimum alone (a cheaper DP): when given, a round evaluates every
+        pending crossing with it and asks ``lines_at`` only where the
+        envelope is not confirmed, i.e. where a new line is needed.
     lo, hi : arrays, shape (n,)
         The range per matrix; ``hi`` may hold ``ctx.inf``.
     end_lo, end_hi : pairs of arrays ``(a, s)``
@@ -129,14 +133,23 @@ def search(lines_at, lo, hi, end_lo, end_hi, ctx, *, tol_value=None, tol_slope=N
         x = ctx.divide(a1 - a0, ds)
         x = np.where(_bool(x < tl), tl, x)
         x = np.where(_bool(x > th), th, x)
-        a, s = lines_at(ti, x)
+        if values_at is None:
+            a, s = lines_at(ti, x)
+            value = a + s * x
+        else:
+            value = values_at(ti, x)
         slack = 0 if tol_value is None else tol_value(ti, x)
-        ok = _bool(a + s * x >= a0 + s0 * x - slack)
+        ok = _bool(value >= a0 + s0 * x - slack)
         emit(ok, tl, x, a0, s0)
         emit(ok, x, th, a1, s1)
         new = ~ok
-        ti, tl, x, th, a0, s0, a, s, a1, s1 = (
-            v[new] for v in (ti, tl, x, th, a0, s0, a, s, a1, s1))
+        ti, tl, x, th, a0, s0, a1, s1 = (v[new] for v in (ti, tl, x, th, a0, s0, a1, s1))
+        if values_at is None:
+            a, s = a[new], s[new]
+        elif ti.size:
+            a, s = lines_at(ti, x)
+        else:
+            break
         ti = np.concatenate([ti, ti])
         tl, th = np.concatenate([tl, x]), np.concatenate([x, th])
         a0, s0 = np.concatenate([a0, a]), np.concatenate([s0, s])

@@ -24,11 +24,11 @@ from typing import NamedTuple
 import mpmath
 import numpy as np
 
-from ._arith import get_arithmetic
-from ._arith import lazy_sympy as sympy  # import numeric stays SymPy-free
-from ._common import prepare
+from ._arith import get_arithmetic, is_sympy
+from ._common import axis_sum, prepare
+from ._costs import class_counts_of, cost_weights, max_total_cost, others
 from ._validation import unmasked
-from .cost import _asum, _class_counts_of, _cost, _tc_max, check_class_counts, others
+from .cost import check_class_counts
 from .registry import Variant, consecutive_lengths, metric
 
 __all__ = [
@@ -66,7 +66,7 @@ def check_lengths(lengths, *, K=None, what="lengths"):
             raise ValueError(f"{what} are too large (beyond the float range), got {v!r:.60}") from None
         if math.isnan(fv) or math.isinf(fv):
             raise ValueError(f"{what} contain NaN or infinite values")
-        if not fv > 0 or (isinstance(v, sympy.Basic) and not bool(v > 0)):
+        if not fv > 0 or (is_sympy(v) and not bool(v > 0)):
             raise ValueError(f"{what} must be positive, got {v!r}")
     return a
 
@@ -76,7 +76,7 @@ def _is_exact_like(x):
         flat = np.asarray(x, dtype=object).reshape(-1).tolist()
     except (TypeError, ValueError):
         return False
-    return any(isinstance(v, (sympy.Basic, Fraction, str, mpmath.mpf)) for v in flat)
+    return any(is_sympy(v) or isinstance(v, (Fraction, str, mpmath.mpf)) for v in flat)
 
 
 # ---------------------------------------------------------------------------
@@ -137,7 +137,7 @@ def interval_cost_matrix(class_counts, lengths, *, arithmetic="float"):
     """
     ctx = get_arithmetic(arithmetic)
     n, delta, D = _ingredients(class_counts, lengths, ctx)
-    return ctx.finalize(_cost(n, D, w=delta))
+    return ctx.finalize(cost_weights(n, D, w=delta))
 
 
 @metric(
@@ -172,10 +172,10 @@ def interval_tc(cm, lengths, *, arithmetic="float"):
     26/15
     """
     p = prepare(cm, arithmetic)
-    n = _class_counts_of(p)
+    n = class_counts_of(p)
     l = p.ctx.asarray(check_lengths(lengths, K=p.K))
     n, l = np.broadcast_arrays(n, l)
-    return p.ctx.finalize((p.n * _cost(n, _hausdorff(l), w=n / l)).sum(axis=(-2, -1)))
+    return p.ctx.finalize((p.n * cost_weights(n, _hausdorff(l), w=n / l)).sum(axis=(-2, -1)))
 
 
 def interval_tc_max(class_counts, lengths, *, arithmetic="float"):
@@ -197,7 +197,7 @@ def interval_tc_max(class_counts, lengths, *, arithmetic="float"):
     """
     ctx = get_arithmetic(arithmetic)
     n, delta, D = _ingredients(class_counts, lengths, ctx)
-    return ctx.finalize(_tc_max(n, D, w=delta))
+    return ctx.finalize(max_total_cost(n, D, w=delta))
 
 
 @metric(
@@ -219,12 +219,12 @@ def interval_stc(cm, lengths, *, arithmetic="float"):
     1
     """
     p = prepare(cm, arithmetic, min_classes=2)
-    n = _class_counts_of(p)
+    n = class_counts_of(p)
     l = p.ctx.asarray(check_lengths(lengths, K=p.K))
     n, l = np.broadcast_arrays(n, l)
     D = _hausdorff(l)
-    t = (p.n * _cost(n, D, w=n / l)).sum(axis=(-2, -1))
-    return p.ctx.finalize(t / _tc_max(n, D, w=n / l))
+    t = (p.n * cost_weights(n, D, w=n / l)).sum(axis=(-2, -1))
+    return p.ctx.finalize(t / max_total_cost(n, D, w=n / l))
 
 
 # ---------------------------------------------------------------------------
@@ -278,7 +278,7 @@ def _structure(counts, first, ctx):
     nR = n[R]
     zero = ctx.number(0)
     delta = n[:R] / l
-    Delta0 = _asum(delta)[()]
+    Delta0 = axis_sum(delta)[()]
     rest = others(delta)  # Delta0 - delta_j without cancellation
     b = np.cumsum(l)
     a = b - l
@@ -298,7 +298,7 @@ def _structure(counts, first, ctx):
         branches.append((l[k] * (B - a[k]) / n[k], zero, zero))
         branches.append((l[k] * (B - b[k]) / n[k], l[k] / n[k], zero))
     sets.append((nR * Delta0, zero, branches))
-    return _asum(n)[()], sets
+    return axis_sum(n)[()], sets
 
 
 def _max(values):
@@ -310,111 +310,26 @@ def _max(values):
 
 
 def _positive_roots_quadratic(d0, d1, d2, ctx):
-    """Positive roots of ``d0 + d1 x + d2 x^2``."""
+    """Positive roots of ``d0 + d1 x + d2 x^2`` (see :meth:`Arithmetic.quadratic_roots`)."""
     if d2 == 0:
         if d1 == 0:
             return []
         x = -d0 / d1
         return [x] if x > 0 else []
-    disc = d1 * d1 - 4 * d2 * d0
-    if disc < 0:
-        return []
-    if disc == 0:
-        roots = [-d1 / (2 * d2)]
-    else:
-        s = ctx.sqrt(disc)
-        if ctx.exact:
-            roots = [(-d1 - s) / (2 * d2), (-d1 + s) / (2 * d2)]
-        else:  # the cancellation-free pair
-            q = -(d1 + s) / 2 if d1 >= 0 else -(d1 - s) / 2
-            roots = [q / d2, d0 / q]
-    return [x for x in roots if x > 0]
+    return [x for x in ctx.quadratic_roots(d0, d1, d2) if x > 0]
 
 
-def _sort_key(ctx):
-    if ctx.exact:
-        return lambda v: sympy.N(v, 60)
-    return lambda v: v
+def cubic_positive_root(a, c, e, ctx):
+    r"""The positive root of ``2 e x^3 + c x^2 - a`` (``a, e > 0``, ``c >= 0``).
 
+    .. math:: 2 e x^3 + c x^2 = a
 
-def _same(u, v, ctx):
-    if not ctx.exact:
-        return u == v
-    if u == v:
-        return True
-    if abs(sympy.N(u - v, 60)) > sympy.Float("1e-45", 60) * max(1, abs(sympy.N(u, 60))):
-        return False
-    return sympy.simplify(u - v) == 0
-
-
-def _inside(lo, hi, ctx):
-    """A point strictly inside ``(lo, hi)`` (``hi=None``: infinity); rational in exact mode."""
-    m = lo + 1 if hi is None else (lo + hi) / 2
-    if ctx.exact and not m.is_Rational:
-        t = sympy.Rational(str(sympy.N(m, 40)))
-        if t > lo and (hi is None or t < hi):
-            return t
-    return m
-
-
-def _cubic_positive_root(a, c, e, ctx):
-    """The positive root of ``2 e x^3 + c x^2 - a`` (``a, e > 0``, ``c >= 0``): one sign change."""
-    if ctx.exact:
-        X = sympy.Dummy("x", positive=True)
-        expr = 2 * e * X**3 + c * X**2 - a
-        poly = sympy.Poly(expr, X)
-        if poly.domain.is_QQ or poly.domain.is_ZZ:
-            return [r for r in poly.real_roots() if r > 0][0]
-        return _algebraic_positive_root(expr, X)
-    # Newton from the upper bound (a / 2e)^(1/3): the cubic is increasing and
-    # convex on x > 0, so the iterates decrease monotonically to the root.
-    x = ctx.power(a / (2 * e), Fraction(1, 3))
-    for _ in range(500):
-        g = (2 * e * x + c) * x * x - a
-        gp = (6 * e * x + 2 * c) * x
-        xn = x - g / gp
-        if not xn < x:
-            break
-        x = xn
-    return x
-
-
-def _algebraic_positive_root(expr, X):
-    """The positive root of a polynomial with one sign change whose
-    coefficients are algebraic numbers (lengths such as ``sqrt(2)``), as a
-    :class:`sympy.CRootOf` of a rational polynomial.
-
-    Cardano's formula in casus irreducibilis gives a real root as an
-    expression in ``I`` whose sign SymPy cannot decide, so instead each
-    algebraic generator ``g`` is replaced by a symbol ``t`` and eliminated
-    with the resultant against its minimal polynomial: the rational
-    polynomial obtained vanishes at the root; its real root nearest a
-    60-digit approximation is the root (checked to be isolated).
+    The critical point of a piece ``a/x + b + c x + e x^2`` of
+    :func:`last_length_pieces` (binotto2024 §5); one sign change, so one
+    positive root (:meth:`numeric._arith.Arithmetic.positive_root`: Newton
+    from above in a rounding arithmetic, an exact algebraic number in exact).
     """
-    gens = sorted({g for g in expr.atoms(sympy.Pow)
-                   if g.exp.is_Rational and not g.exp.is_Integer and g.is_number},
-                  key=sympy.count_ops, reverse=True)
-    P = expr
-    for k, g in enumerate(gens):
-        t = sympy.Dummy(f"t{k}")
-        P = sympy.resultant(sympy.minimal_polynomial(g, t), P.xreplace({g: t}), t)
-    try:
-        rational = sympy.Poly(P, X, domain="QQ")
-    except (sympy.polys.polyerrors.PolynomialError, sympy.polys.polyerrors.CoercionFailed):
-        raise ValueError(
-            "exact arithmetic needs lengths that are algebraic numbers (radicals), "
-            f"got a coefficient outside QQ(radicals): {expr}") from None
-    with mpmath.workdps(60):
-        approx = [r for r in mpmath.polyroots(
-                      [mpmath.mpf(str(sympy.N(co, 70))) for co in sympy.Poly(expr, X).all_coeffs()],
-                      maxsteps=200, extraprec=200)
-                  if abs(mpmath.im(r)) < mpmath.mpf(10) ** -40 and mpmath.re(r) > 0]
-    target = sympy.Float(str(mpmath.re(approx[0])), 60)
-    cands = sorted(rational.real_roots(), key=lambda r: abs(sympy.N(r - target, 60)))
-    if len(cands) > 1 and not abs(sympy.N(cands[1] - target, 60)) > 10**6 * abs(
-            sympy.N(cands[0] - target, 60)):
-        raise ValueError(f"cannot isolate the positive root of {expr}")  # pragma: no cover
-    return cands[0]
+    return ctx.positive_root([2 * e, c, 0 * a, -a])
 
 
 def _pieces(counts, first, ctx):
@@ -425,16 +340,16 @@ def _pieces(counts, first, ctx):
             for k in range(i + 1, len(branches)):
                 d = [branches[i][m] - branches[k][m] for m in range(3)]
                 points.extend(_positive_roots_quadratic(*d, ctx))
-    points.sort(key=_sort_key(ctx))
+    points.sort(key=ctx.sort_key)
     bps = []
     for v in points:
-        if not bps or not _same(bps[-1], v, ctx):
+        if not bps or not ctx.same(bps[-1], v):
             bps.append(v)
     zero = ctx.number(0)
     edges = [zero] + bps + [None]
     pieces = []
     for lo, hi in zip(edges[:-1], edges[1:]):
-        m = _inside(lo, hi, ctx)
+        m = ctx.point_between(lo, hi)
         coef = [zero, zero, zero, zero]  # x^-1, x^0, x^1, x^2
         for w, v, branches in sets:
             vals = [u0 + u1 * m + u2 * m * m for u0, u1, u2 in branches]
@@ -444,7 +359,7 @@ def _pieces(counts, first, ctx):
             coef[2] += w * u1 + v * u2
             coef[3] += w * u2
         coef = [c / N for c in coef]
-        if pieces and all(_same(p, q, ctx) for p, q in zip(pieces[-1][2:], coef)):
+        if pieces and all(ctx.same(p, q) for p, q in zip(pieces[-1][2:], coef)):
             pieces[-1] = Piece(pieces[-1].lo, hi, *pieces[-1][2:])
         else:
             pieces.append(Piece(lo, hi, *coef))
@@ -459,15 +374,6 @@ def _check_last(class_counts, lengths):
     if first.ndim != 1:
         raise ValueError("lengths of the first r-1 intervals must be 1-D")
     return counts, first
-
-
-def _finish(ctx, compute):
-    """Run ``compute``; in mp with 40 guard bits (the caller rounds the results with unary ``+``)."""
-    if ctx.name != "mp":
-        return compute()
-    with mpmath.workprec(mpmath.mp.prec + 40):
-        out = compute()
-    return out
 
 
 def last_length_pieces(class_counts, lengths, *, arithmetic="float"):
@@ -503,11 +409,8 @@ def last_length_pieces(class_counts, lengths, *, arithmetic="float"):
     """
     ctx = get_arithmetic(arithmetic)
     counts, first = _check_last(class_counts, lengths)
-    pieces = _finish(ctx, lambda: _pieces(counts, first, ctx))
-    if ctx.name == "mp":
-        r = lambda v: None if v is None else +v  # noqa: E731 - round to caller precision
-        pieces = [Piece(*(r(v) for v in p)) for p in pieces]
-    return tuple(pieces)
+    pieces = ctx.guarded(lambda: _pieces(counts, first, ctx))  # mp: guard bits
+    return tuple(Piece(*(None if v is None else ctx.rounded(v) for v in p)) for p in pieces)
 
 
 def optimal_last_length(class_counts, lengths, *, arithmetic="float"):
@@ -562,37 +465,24 @@ def optimal_last_length(class_counts, lengths, *, arithmetic="float"):
             if p.hi is not None:
                 cands.append((p.hi, p(p.hi)))
             if p.a != 0 and not (p.c == 0 and p.e == 0):
-                xc = ctx.sqrt(p.a / p.c) if p.e == 0 else _cubic_positive_root(p.a, p.c, p.e, ctx)
+                xc = ctx.sqrt(p.a / p.c) if p.e == 0 else cubic_positive_root(p.a, p.c, p.e, ctx)
                 if xc > p.lo and (p.hi is None or xc < p.hi):
                     cands.append((xc, p(xc)))
         return _argmin(cands, ctx)
 
-    x, value = _finish(ctx, compute)
-    if ctx.name == "mp":
-        x, value = +x, +value
-    elif ctx.exact:
-        value = _tidy(value)
-    else:
-        x, value = float(x), float(value)
-    return OptimalLength(x, value)
+    x, value = ctx.guarded(compute)  # mp: guard bits, rounded here
+    return OptimalLength(ctx.rounded(x), ctx.tidy(ctx.rounded(value)))
 
 
 def _argmin(cands, ctx):
-    if not ctx.exact:
-        return min(cands, key=lambda xv: (xv[1], xv[0]))
-    approx = [(sympy.N(v, 60), sympy.N(x, 60)) for x, v in cands]
-    best = min(range(len(cands)), key=lambda i: approx[i])
-    for i in sorted(range(len(cands)), key=lambda i: approx[i][1]):
+    """The candidate ``(x, value)`` of least value, the smallest ``x`` among equal
+    values (compared by the context: exact ties of algebraic numbers are decided)."""
+    keys = [(ctx.sort_key(v), ctx.sort_key(x)) for x, v in cands]
+    best = min(range(len(cands)), key=lambda i: keys[i])
+    for i in sorted(range(len(cands)), key=lambda i: keys[i][1]):
         if i == best:
             break
-        if _same(cands[i][1], cands[best][1], ctx):
+        if ctx.same(cands[i][1], cands[best][1]):
             best = i  # an exact tie at a smaller x
             break
     return cands[best]
-
-
-def _tidy(v):
-    if isinstance(v, sympy.Basic) and v.has(sympy.CRootOf):
-        return v
-    w = sympy.radsimp(sympy.expand(v))
-    return w if sympy.count_ops(w) <= sympy.count_ops(v) else v

@@ -23,12 +23,11 @@ from fractions import Fraction
 from math import lcm
 
 import numpy as np
-from mpmath import isinf as mpmath_isinf
 
 from ._arith import FRACTION, get_arithmetic
-from ._common import Prepared, prepare
-from ._dp import INT_SENTINEL, cells_dp, path_dp
-from ._validation import check_beta, check_counts, check_gamma
+from ._common import Prepared, prepare, row_sums, stack
+from ._dp import cells_dp, certified_lines, path_dp
+from ._validation import check_beta, check_gamma
 from .envelope import Envelope, merge, piece_areas, search
 from .registry import Variant, metric, table_beta
 
@@ -38,11 +37,13 @@ __all__ = ["oc", "uoc", "a_uoc", "path_envelope", "Envelope", "optimal_path"]
 # ---------------------------------------------------------------------------
 # benefit and penalty of each index
 # ---------------------------------------------------------------------------
-def _oc_parts(p: Prepared, gamma):
-    """cardoso2011 eq. 7 as ``(numer, D, q)``: b = numer / D, q = n |r - c|^gamma.
+def oc_parts(p: Prepared, gamma):
+    r"""cardoso2011 eq. 7 as ``(numer, D, q)``: b = numer / D, q = n |r - c|^gamma.
 
-    ``numer = n`` and ``D = N + M`` with ``M = (sum n |r-c|^gamma)^{1/gamma}``;
-    ``D`` has the stack's leading shape.
+    .. math:: b = \frac{n}{N + M},\quad q = n|r-c|^\gamma,\quad
+              M = \Big(\sum_{r,c} n_{r,c}|r-c|^\gamma\Big)^{1/\gamma}
+
+    ``numer = n`` and ``D = N + M``; ``D`` has the stack's leading shape.
     """
     dist = p.distance(gamma)
     q = p.n * dist
@@ -51,22 +52,26 @@ def _oc_parts(p: Prepared, gamma):
     return p.n, D, q
 
 
-def _oc_weights(p: Prepared, gamma):
-    """cardoso2011 eq. 7: b = n / (N + M), q = n |r - c|^gamma."""
-    numer, D, q = _oc_parts(p, gamma)
+def oc_weights(p: Prepared, gamma):
+    r"""cardoso2011 eq. 7: b = n / (N + M), q = n |r - c|^gamma (see :func:`oc_parts`).
+
+    .. math:: b = \frac{n}{N + M},\quad q = n|r-c|^\gamma
+    """
+    numer, D, q = oc_parts(p, gamma)
     return numer / D[..., None, None], q
 
 
-def _uoc_parts(p: Prepared, gamma):
-    """silva2018 eq. 28 as ``(numer, D, q)``: b = numer / D.
+def uoc_parts(p: Prepared, gamma):
+    r"""silva2018 eq. 28 as ``(numer, D, q)``: b = numer / D.
 
-    ``numer = (n / N_r) 1_O(r)``, ``D = K' + K'^{1-gamma} M'`` and
-    ``q = (n / N_r) 1_O(r) |r-c|^gamma / K'`` with
-    ``M' = (sum (n / N_r) 1_O(r) |r-c|^gamma)^{1/gamma}`` and ``K'`` the number
-    of observed true classes.
+    .. math:: \hat p = \frac{n}{N_r}\mathbb 1_{\mathcal O}(r),\quad
+              D = K' + K'^{1-\gamma} M',\quad q = \frac{\hat p\,|r-c|^\gamma}{K'}
+
+    ``numer = (n / N_r) 1_O(r)``, ``M' = (sum (n / N_r) 1_O(r) |r-c|^gamma)^{1/gamma}``
+    and ``K'`` the number of observed true classes.
     """
     ctx = p.ctx
-    observed = p.counts.sum(axis=-1) > 0
+    observed = row_sums(p.counts) > 0
     rows = np.where(observed, p.rows(), 1)
     prob = p.n / rows[..., :, None]  # unobserved rows are zero rows already
     Kp = ctx.asarray(observed.sum(axis=-1))
@@ -78,104 +83,68 @@ def _uoc_parts(p: Prepared, gamma):
     return prob, D, q
 
 
-def _uoc_weights(p: Prepared, gamma):
-    """silva2018 eq. 28: rows normalised, unobserved classes ignored.
+def uoc_weights(p: Prepared, gamma):
+    r"""silva2018 eq. 28: rows normalised, unobserved classes ignored (see :func:`uoc_parts`).
 
-    b = (n / N_r) 1_O(r) / (K' + K'^{1-gamma} M'),  q = (n / N_r) 1_O(r) |r-c|^gamma / K'
-    with M' = (sum (n / N_r) 1_O(r) |r-c|^gamma)^{1/gamma} and K' the number
-    of observed true classes.
+    .. math:: b = \frac{(n / N_r) 1_{\mathcal O}(r)}{K' + K'^{1-\gamma} M'},\quad
+              q = \frac{(n / N_r) 1_{\mathcal O}(r) |r-c|^\gamma}{K'}
     """
-    numer, D, q = _uoc_parts(p, gamma)
+    numer, D, q = uoc_parts(p, gamma)
     return numer / D[..., None, None], q
+
+
+_PARTS = {"oc": oc_parts, "uoc": uoc_parts}
+_WEIGHTS = {"oc": oc_weights, "uoc": uoc_weights}
+
+
+def _check_metric(metric):
+    if metric not in _PARTS:
+        raise ValueError(f"metric must be 'uoc' or 'oc', got {metric!r}")
 
 
 # ---------------------------------------------------------------------------
 # evaluation at given betas
 # ---------------------------------------------------------------------------
-def _beta_array(beta, lead, ctx):
-    """``check_beta`` then conversion; for float arithmetic a numeric array is
-    checked with numpy (no Python loop); anything else, or anything invalid,
-    goes through :func:`check_beta` and its messages."""
-    if ctx.name == "float":
-        b = np.asarray(beta)
-        if b.dtype.kind in "fiu":
-            bf = b.astype(np.float64, copy=False)
-            if np.isfinite(bf).all() and (bf >= 0).all():
-                try:
-                    return np.broadcast_to(bf, lead)
-                except ValueError:
-                    pass
-    return ctx.asarray(check_beta(beta, lead))
-
-
-def _float_gamma_range(counts, gamma, metric):
-    """Float64 holds the penalties ``w |r - c|**gamma`` only up to a ``gamma_max``.
+def _check_gamma_range(ctx, counts, gamma, metric):
+    """The context holds the penalties ``w |r - c|**gamma`` only up to a ``gamma_max``.
 
     The largest penalty weight is ``N`` (OC) or 1 (UOC) times ``(K-1)**gamma``,
-    and sums of ``K*K`` of them must stay finite.  Beyond that a ValueError
-    names the supported range (``arithmetic="mp"`` or ``"exact"`` have it).
+    and sums of ``K*K`` of them must stay below the largest number of the
+    arithmetic (``exp(ctx.log_max)``: float64's; unbounded in exact and mp).
+    Beyond that a ValueError names the supported range.
     """
     K = counts.shape[-1]
-    if K < 3 or counts.size == 0:
+    if K < 3 or counts.size == 0 or math.isinf(ctx.log_max):
         return
     top = float(counts.sum(axis=(-2, -1)).max()) if metric == "oc" else 1.0
-    g_max = (math.log(np.finfo(np.float64).max) - math.log(4.0 * K * K * max(top, 1.0))) / math.log(K - 1)
+    g_max = (ctx.log_max - math.log(4.0 * K * K * max(top, 1.0))) / math.log(K - 1)
     if float(gamma) > g_max:
-        raise ValueError(
-            f"gamma={gamma} is outside the range of float64 arithmetic for this matrix: "
-            f"float supports 0 < gamma <= {g_max:.4g} here ((K-1)**gamma times the counts "
-            "overflows beyond); use arithmetic='mp' or 'exact'")
+        raise _range_error(ctx, gamma, f"{ctx.name} supports 0 < gamma <= {g_max:.4g} here "
+                                       "((K-1)**gamma times the counts overflows beyond)")
 
 
-def _weights(cm, metric, gamma, arithmetic, min_classes=1):
-    check_gamma(gamma)
-    p = prepare(cm, arithmetic, min_classes=min_classes)
-    if p.ctx.name == "float":
-        _float_gamma_range(p.counts, gamma, metric)
-    b, q = (_oc_weights if metric == "oc" else _uoc_weights)(p, gamma)
-    return p, b, q
-
-
-#: A float stack is evaluated in blocks of about this many cells (at least
-#: ``_BLOCK_MIN`` matrices), so that a block's temporaries stay in cache.
-_BLOCK_CELLS = 1 << 17
-_BLOCK_MIN = 256
+def _range_error(ctx, gamma, detail):
+    return ValueError(
+        f"gamma={gamma} is outside the range of {ctx.name} arithmetic for this matrix (its "
+        f"largest number is about 1e{ctx.log_max / math.log(10):.0f}): {detail}; "
+        "use arithmetic='mp' or 'exact'")
 
 
 def _evaluate(cm, beta, gamma, arithmetic, metric):
-    if get_arithmetic(arithmetic).name == "float":
-        return _evaluate_float(cm, beta, gamma, metric)
-    p, b, q = _weights(cm, metric, gamma, arithmetic)
-    lead = p.lead_shape
-    beta = _beta_array(beta, lead, p.ctx)
-    K = p.K
-    value, _ = path_dp(
-        b.reshape(-1, K, K), q.reshape(-1, K, K), beta.reshape(-1), p.ctx, slopes=False
-    )
-    return p.ctx.finalize(value.reshape(lead))
-
-
-def _evaluate_float(cm, beta, gamma, metric):
-    """:func:`_evaluate` in float64: validated once, then weights and DP block by block.
-
-    The same checks in the same order (gamma, counts, beta) and, per matrix,
-    the same operations as the unblocked evaluation, so the same values.
-    """
-    ctx = get_arithmetic("float")
+    """``oc``/``uoc`` at ``beta``: validated once, then weights and DP block by
+    block (:meth:`numeric._arith.Arithmetic.blocks`; bounded temporaries in float)."""
+    ctx = get_arithmetic(arithmetic)
     check_gamma(gamma)
-    counts = check_counts(cm)
-    _float_gamma_range(counts, gamma, metric)
-    lead, K = counts.shape[:-2], counts.shape[-1]
-    beta = _beta_array(beta, lead, ctx).reshape(-1)
-    flat = counts.reshape(-1, K, K)
-    weights = _oc_weights if metric == "oc" else _uoc_weights
-    out = np.empty(flat.shape[0])
-    step = max(_BLOCK_MIN, _BLOCK_CELLS // (K * K))
-    for s in range(0, flat.shape[0], step):
-        c = flat[s:s + step]
-        b, q = weights(Prepared(counts=c, n=ctx.asarray(c), ctx=ctx), gamma)
-        out[s:s + step] = path_dp(b, q, beta[s:s + step], ctx, slopes=False)[0]
-    return ctx.finalize(out.reshape(lead))
+    s = stack(cm, ctx)
+    _check_gamma_range(ctx, s.counts, gamma, metric)
+    beta = ctx.parameters(beta, s.lead, check_beta).reshape(-1)
+    weights = _WEIGHTS[metric]
+
+    def block(p, rows):
+        b, q = weights(p, gamma)
+        return path_dp(b, q, beta[rows], ctx, slopes=False)[0]
+
+    return s.map(block, least=256)
 
 
 @metric(
@@ -248,65 +217,94 @@ def uoc(cm, beta, *, gamma=1, arithmetic="float"):
 # the envelope over beta
 # ---------------------------------------------------------------------------
 #: A float stack is searched in blocks of about this many cells, and each
-#: round's DP runs over chunks of ``_DP_CHUNK`` intervals (cache-sized buffers).
+#: round's DP runs over chunks of about ``_DP_CELLS`` cells (bounded buffers).
 _SEARCH_CELLS = 1 << 20
-_DP_CHUNK = 4096
+_DP_CELLS = 1 << 18
 
 
-def _stack_pieces(b, q, ctx, lo, hi):
+def _diagonal_from(b, q, ctx):
+    """``beta*`` per matrix: from there on the main diagonal is a minimising path.
+
+    .. math:: \\beta^* = \\max_{q_{r,c} > 0} b_{r,c} / q_{r,c}
+
+    For ``beta >= beta*`` every cell off the diagonal has ``beta q - b >= 0``
+    (a diagonal cell has ``q = 0``, as ``|r - c| = 0``), so no path costs less
+    than the diagonal, which collects every diagonal benefit.
+    """
+    positive = q > 0
+    ratio = np.where(positive, b / np.where(positive, q, 1), 0)
+    return ratio.reshape(len(b), -1).max(axis=-1)
+
+
+def _stack_pieces(b, q, ctx, lo, hi, *, diagonal_at_hi=False):
     """Envelope pieces of every matrix of a stack ``(n, K, K)`` over ``[lo, hi]``.
 
-    ``hi=None`` searches ``[lo, inf)``; the last line is then the diagonal
-    path's: every penalty is >= 0, and the paths of zero penalty gain at most
-    the diagonal's benefit.  Each round of the search is one DP call for all
-    pending intervals of all matrices.  Slack (float, mp): the context's
-    relative tolerance times the problem's scale, ``1 + sum |b| + |beta| sum
-    q`` for values and ``sum q`` for slopes.  Returns the arrays ``(idx, lo,
+    ``hi=None`` searches ``[lo, inf)``.  Where ``hi >= beta*``
+    (:func:`_diagonal_from`; ``diagonal_at_hi``: known to the caller) the line
+    at ``hi`` is the diagonal path's, with no DP.  Each round of the search is one value-only DP call for all pending
+    intervals of all matrices, and a DP with slopes for those that reveal a
+    new line.  Slack (float, mp): the context's relative tolerance times the
+    problem's scale, ``1 + sum |b| + |beta| sum q`` for values and ``sum q``
+    for slopes (zero in an exact context).  Returns the arrays ``(idx, lo,
     hi, a, s)`` of :func:`numeric.envelope.search`.
     """
     n, K, _ = b.shape
     dtype = b.dtype
     # cell-major copies once: each round gathers the pending matrices' columns
+    # (the pending intervals are a few sorted runs of matrices: near-sequential reads)
     every = np.arange(n)
-    bT = np.ascontiguousarray(np.moveaxis(b, 0, -1).reshape(K * K, n))
-    qT = np.ascontiguousarray(np.moveaxis(q, 0, -1).reshape(K * K, n))
+    bT, qT = np.empty((K * K, n), dtype=dtype), np.empty((K * K, n), dtype=dtype)
+    np.copyto(bT.reshape(K, K, n), np.moveaxis(b, 0, -1))
+    np.copyto(qT.reshape(K, K, n), np.moveaxis(q, 0, -1))
+    chunk = max(256, _DP_CELLS // (K * K))
+
+    def dp(idx, x, slopes):
+        # the DP in chunks, so that its buffers stay bounded
+        v = np.empty(len(idx), dtype=dtype)
+        s = np.empty(len(idx), dtype=dtype) if slopes else None
+        for c in range(0, len(idx), chunk):
+            part = slice(c, c + chunk)
+            if idx is every:
+                bi, qi = bT[:, part], qT[:, part]
+            else:
+                bi, qi = bT.take(idx[part], axis=1), qT.take(idx[part], axis=1)
+            w = qi * x[part]
+            w -= bi
+            v[part], sp = cells_dp(w, qi, ctx, slopes=slopes)
+            if slopes:
+                s[part] = sp
+        return v, s
+
+    def values_at(idx, x):
+        return dp(idx, x, False)[0]
 
     def lines_at(idx, x):
-        # the DP in chunks of _DP_CHUNK matrices, so that its buffers stay in cache
-        v = np.empty(len(idx), dtype=dtype)
-        s = np.empty(len(idx), dtype=dtype)
-        for c in range(0, len(idx), _DP_CHUNK):
-            part = slice(c, c + _DP_CHUNK)
-            i = idx[part]
-            bi, qi = (bT[:, part], qT[:, part]) if idx is every else (bT[:, i], qT[:, i])
-            v[part], s[part] = cells_dp(qi * x[part] - bi, qi, ctx)
+        v, s = dp(idx, x, True)
         return v - s * x, s
 
     lo_arr = np.full(n, lo, dtype=dtype)
     end_lo = lines_at(every, lo_arr)
-    if hi is None:
-        hi_arr = np.full(n, ctx.inf, dtype=dtype)
-        end_hi = (1 - np.diagonal(b, axis1=-2, axis2=-1).sum(axis=-1),
-                  np.full(n, ctx.number(0), dtype=dtype))
-    else:
-        hi_arr = np.full(n, hi, dtype=dtype)
-        end_hi = lines_at(every, hi_arr)
-    if ctx.exact:
-        return search(lines_at, lo_arr, hi_arr, end_lo, end_hi, ctx)
+    hi_arr = np.full(n, ctx.inf if hi is None else hi, dtype=dtype)
+    end_hi = (1 - bT[::K + 1].sum(axis=0),
+              np.full(n, ctx.number(0), dtype=dtype))
     eps = ctx.tolerance(1)
-    b_scale = 1 + np.abs(b).sum(axis=(-2, -1))
-    q_scale = q.sum(axis=(-2, -1))
-    return search(lines_at, lo_arr, hi_arr, end_lo, end_hi, ctx,
+    if hi is not None and not diagonal_at_hi:
+        dp_needed = np.flatnonzero(np.asarray(hi_arr < _diagonal_from(b, q, ctx) * (1 + 8 * eps),
+                                              dtype=bool))
+        if dp_needed.size:
+            end_hi[0][dp_needed], end_hi[1][dp_needed] = lines_at(dp_needed, hi_arr[dp_needed])
+    # benefits and penalties are >= 0: their sums are the sums of their sizes
+    b_scale = 1 + bT.sum(axis=0)
+    q_scale = qT.sum(axis=0)
+    return search(lines_at, lo_arr, hi_arr, end_lo, end_hi, ctx, values_at=values_at,
                   tol_value=lambda i, x: eps * (b_scale[i] + q_scale[i] * np.abs(x)),
                   tol_slope=lambda i: eps * q_scale[i])
 
 
 def _merge_one(pieces, b, q, ctx):
     """:func:`numeric.envelope.merge` of one matrix's pieces with the slack of
-    :func:`_stack_pieces` (none when exact)."""
+    :func:`_stack_pieces` (none in an exact context)."""
     _, lo, hi, a, s = pieces
-    if ctx.exact:
-        return merge(lo, hi, a, s)
     eps = ctx.tolerance(1)
     finite = [abs(v) for v in list(lo) + list(hi) if v != ctx.inf]
     x_max = max(finite, default=0)
@@ -316,32 +314,16 @@ def _merge_one(pieces, b, q, ctx):
                  tol_slope=eps * q_scale)
 
 
-def _fraction(v):
-    """A Fraction, int or SymPy Rational as a Fraction; ``None`` if irrational."""
-    if isinstance(v, (Fraction, int)):
-        return Fraction(v)
-    if getattr(v, "is_Rational", False):
-        return Fraction(int(v.p), int(v.q))
-    return None
-
-
-def _rationals(a):
-    """An array of exact numbers as a list of Fractions, or ``None`` if one is irrational."""
-    out = [_fraction(v) for v in a.reshape(-1).tolist()]
-    return None if any(v is None for v in out) else out
-
-
-def _exact_parts(cm, metric, gamma, arithmetic):
-    """``(prepared, numer, D, q)`` of :func:`_oc_parts` / :func:`_uoc_parts`; for an
-    exact ``gamma = 1`` in Fractions (rational, and much faster than SymPy numbers)."""
-    parts = _oc_parts if metric == "oc" else _uoc_parts
-    ctx = get_arithmetic(arithmetic)
-    if ctx.exact and _fraction(ctx.number(gamma)) == 1:
-        p = prepare(cm, FRACTION)
+def _envelope_parts(cm, metric, gamma, ctx):
+    """``(prepared, numer, D, q)`` of :func:`oc_parts` / :func:`uoc_parts`; with
+    ``gamma = 1`` in the context's arithmetic of rationals
+    (:meth:`numeric._arith.Arithmetic.rationals`: Python Fractions for exact)."""
+    parts = _PARTS[metric]
+    if ctx.fraction(ctx.number(gamma)) == 1:
+        p = prepare(cm, ctx.rationals())
         return (Prepared(counts=p.counts, n=p.n, ctx=ctx),) + parts(p, 1)
     p = prepare(cm, ctx)
-    if ctx.name == "float":
-        _float_gamma_range(p.counts, gamma, metric)
+    _check_gamma_range(ctx, p.counts, gamma, metric)
     return (p,) + parts(p, gamma)
 
 
@@ -349,52 +331,40 @@ def _integer_pieces(numer, q, K, t_hi):
     """Exact envelope of the lines ``1 - sum numer + t sum q`` over ``[0, t_hi]``.
 
     ``numer``, ``q``: the ``K*K`` weights as Fractions.  With ``L`` their
-    common denominator the DP runs in integers: at ``t = p / r`` it minimises
-    ``p Q - r B`` over the paths (``B = L sum numer``, ``Q = L sum q``), in
-    int64 when the packed values fit, otherwise in Python integers.
-    ``t_hi=None`` searches ``[0, inf)``.  Returns merged pieces ``(lo, hi, a,
-    s)`` in ``t`` (Fractions, ``hi`` of the last piece ``inf`` when unbounded).
+    common denominator, the line of a path is ``(L - sum nI + t sum qI) / L``
+    (``nI = L numer``, ``qI = L q``, Python integers); the minimising lines
+    come from :func:`numeric._dp.certified_lines` (a float64 DP whose every
+    choice is certified, or decided in integers).  ``t_hi=None`` searches
+    ``[0, inf)``; from ``t* = max numer / q`` on the diagonal path is optimal
+    (:func:`_diagonal_from`), so at such a ``t_hi`` no DP runs.  Returns
+    merged pieces ``(lo, hi, a, s)`` in ``t`` (Fractions, ``hi`` of the last
+    piece ``inf`` when unbounded).
     """
     L = lcm(*(v.denominator for v in numer), *(v.denominator for v in q))
-    nI = np.array([int(v * L) for v in numer], dtype=object).reshape(K, K)
-    qI = np.array([int(v * L) for v in q], dtype=object).reshape(K, K)
-    n_sum, q_sum = int(sum(nI.flat)), int(sum(qI.flat))
-
-    # (value, penalty) packed as value * 2**k + penalty, 0 <= penalty <= q_sum < 2**k:
-    # one integer per cell, ordered lexicographically, so the DP only takes minima
-    k = q_sum.bit_length() + 1
-    n_col, q_col = nI.reshape(-1, 1), qI.reshape(-1, 1)
+    nI = [v.numerator * (L // v.denominator) for v in numer]
+    qI = [v.numerator * (L // v.denominator) for v in q]
+    nf = np.array([float(v) for v in numer])
+    qf = np.array([float(v) for v in q])
 
     def lines_at(idx, x):
-        ps = np.array([v.numerator if isinstance(v, Fraction) else int(v) for v in x], dtype=object)
-        rs = np.array([v.denominator if isinstance(v, Fraction) else 1 for v in x], dtype=object)
-        z = (q_col * ps - n_col * rs) * (1 << k) + q_col  # (K*K, m) Python integers
-        small = (max(max(ps), 1) * q_sum + max(rs) * n_sum + 1) << k < INT_SENTINEL >> 1
-        z, _ = cells_dp(z.astype(np.int64) if small else z, None, FRACTION, slopes=False, start=0)
-        a = np.empty(len(z), dtype=object)
-        s = np.empty(len(z), dtype=object)
-        mask = (1 << k) - 1
-        for j, (zj, p, r) in enumerate(zip(z.tolist(), ps, rs)):
-            v, sj = zj >> k, zj & mask
-            a[j] = L - (p * sj - v) // r  # L (1 - B/L); (p Q - V) / r = B exactly
-            s[j] = sj
-        return a, s
+        a, s = certified_lines(nI, qI, nf, qf, x.tolist())
+        return np.array([L + v for v in a], dtype=object), np.array(s, dtype=object)
 
     zero = np.array([Fraction(0)], dtype=object)
     end_lo = lines_at(zero, zero)
-    if t_hi is None:
-        hi = np.array([FRACTION.inf], dtype=object)
-        end_hi = (np.array([L - int(np.trace(nI))], dtype=object), np.array([0], dtype=object))
+    # t_hi >= t* = max nI / qI: every off-diagonal cell has t_hi q - n >= 0 (in
+    # floats with a margin far above their rounding, else decided in integers)
+    positive = qf > 0
+    t_star = float((nf[positive] / qf[positive]).max()) if positive.any() else 0.0
+    if t_hi is None or float(t_hi) >= 1.01 * t_star or all(
+            t_hi.numerator * qc >= t_hi.denominator * nc for nc, qc in zip(nI, qI) if qc > 0):
+        hi = np.array([FRACTION.inf if t_hi is None else t_hi], dtype=object)
+        end_hi = (np.array([L - sum(nI[::K + 1])], dtype=object), np.array([0], dtype=object))
     else:
         hi = np.array([t_hi], dtype=object)
         end_hi = lines_at(hi, hi)
     _, lo, hi, a, s = search(lines_at, zero, hi, end_lo, end_hi, FRACTION)
     return [(l, h, Fraction(ai, L), Fraction(si, L)) for l, h, ai, si in merge(lo, hi, a, s)]
-
-
-def _is_inf(v):
-    """``+inf`` of the Fraction search (``math.inf``) or of the guarded one."""
-    return mpmath_isinf(v.v) if hasattr(v, "v") else v == FRACTION.inf
 
 
 def _guarded_pieces(numer, q, K, t_hi):
@@ -435,8 +405,9 @@ def _guarded_pieces(numer, q, K, t_hi):
     return merge(lo, hi, a, s)
 
 
-def _exact_pieces(numer, D, q, beta_max):
-    """Exact envelope pieces ``(lo, hi, a, s)`` of one matrix, or ``None``.
+def _exact_pieces(numer, D, q, beta_max, ctx):
+    """Exact envelope pieces ``(lo, hi, a, s)`` of one matrix, or ``None`` when the
+    context's benefits are not exact rationals (a rounding arithmetic).
 
     With ``b = numer / D`` the cost of a path is
     ``1 - B/D + beta Q = 1 - (1/D) (B - t Q)`` with ``t = beta D``: the
@@ -447,22 +418,24 @@ def _exact_pieces(numer, D, q, beta_max):
     ``1 - B + t Q`` in ``t`` maps back to ``1 - B/D + beta Q`` and a
     breakpoint ``t`` to ``beta = t / D``.
     """
+    nF = ctx.fractions(numer)
+    if nF is None:  # rounding arithmetic (the benefits n / N_r and n are rational)
+        return None
     import sympy
 
-    nF, qF = _rationals(numer), _rationals(q)
+    qF = ctx.fractions(q)
     K = numer.shape[-1]
-    D_f = _fraction(D)
-    if nF is None:  # pragma: no cover - the benefits n / N_r and n are rational
-        return None
+    D_f = ctx.fraction(D)
     if qF is None:
-        from ._guarded import GUARDED
+        from ._guarded import GUARDED as search
 
-        t_hi = None if beta_max is None else GUARDED.number(beta_max * D)
+        t_hi = None if beta_max is None else search.number(beta_max * D)
         pieces = _guarded_pieces(numer, q, K, t_hi)
     else:
-        t_hi = None
+        search = FRACTION
+        t_hi = None  # an irrational D: [0, inf), cut at beta_max below
         if beta_max is not None and D_f is not None:
-            t_hi = _fraction(beta_max) * D_f
+            t_hi = ctx.fraction(beta_max) * D_f
         pieces = _integer_pieces(nF, qF, K, t_hi)
     # 1/D once, with a rational denominator when D is a surd (gamma != 1)
     # (a small surd only: radsimp of (sum of 1000th roots)**1000 does not finish)
@@ -472,17 +445,13 @@ def _exact_pieces(numer, D, q, beta_max):
         sympy.radsimp(1 / D) if simple else 1 / D)
     tidy = sympy.expand if simple else (lambda v: v)
 
-    def num(f):
-        if isinstance(f, Fraction):
-            return sympy.Rational(f.numerator, f.denominator)
-        return f.x  # a Guarded number
-
+    num = search.sympy_number
     out = []
     for lo, hi, a, s in pieces:
         lo_b = tidy(num(lo) * inv_D)
         if beta_max is not None and out and not lo_b < beta_max:
             break
-        hi_b = None if _is_inf(hi) else tidy(num(hi) * inv_D)
+        hi_b = None if hi == search.inf else tidy(num(hi) * inv_D)
         out.append((lo_b, hi_b, tidy(1 - (1 - num(a)) * inv_D), num(s)))
     if beta_max is not None:
         lo_b, hi_b, a, s = out[-1]
@@ -493,7 +462,7 @@ def _exact_pieces(numer, D, q, beta_max):
 def path_envelope(cm, *, metric="uoc", gamma=1, beta_max=None, arithmetic="exact"):
     r"""The index as a piecewise-linear function of beta, with exact breakpoints.
 
-    .. math:: f(\beta) = \min_{\text{path}} (a_{\text{path}} + s_{\text{path}}\,\beta)
+    .. math:: f(\\beta) = \\min_{\\text{path}} (a_{\\text{path}} + s_{\\text{path}}\\,\\beta)
 
     where ``a`` is one minus the path's benefit and ``s`` its penalty
     (silva2018 eq. 28 for ``metric="uoc"``, cardoso2011 eq. 7 for ``"oc"``).
@@ -522,25 +491,23 @@ def path_envelope(cm, *, metric="uoc", gamma=1, beta_max=None, arithmetic="exact
     >>> env.breakpoints, env.intercepts, env.slopes
     ((0, 2/3, None), (1/3, 2/3), (1/2, 0))
     """
-    if metric not in ("uoc", "oc"):
-        raise ValueError(f"metric must be 'uoc' or 'oc', got {metric!r}")
+    _check_metric(metric)
     check_gamma(gamma)
-    p, numer, D, q = _exact_parts(cm, metric, gamma, arithmetic)
+    ctx = get_arithmetic(arithmetic)
+    p, numer, D, q = _envelope_parts(cm, metric, gamma, ctx)
     if p.counts.ndim != 2:
         raise ValueError("path_envelope takes one matrix, not a stack")
-    ctx = p.ctx
     if beta_max is not None:
         check_beta(beta_max)
     hi = None if beta_max is None else ctx.number(beta_max)
-    pieces = _exact_pieces(numer, D[()], q, hi) if ctx.exact else None
+    pieces = _exact_pieces(numer, D[()], q, hi, ctx)
     if pieces is None:
-        if ctx.name == "float" and not np.isfinite(D).all():
+        if not ctx.all_finite(D):
             top = float(p.counts.sum()) if metric == "oc" else 1.0
-            g_min = math.log(4.0 * p.K * p.K * max(top, 1.0)) / math.log(np.finfo(np.float64).max)
-            raise ValueError(
-                f"gamma={gamma} is outside the range of float64 arithmetic for this matrix: "
-                f"the normaliser (sum ...)**(1/gamma) overflows, so the breakpoints underflow; "
-                f"float supports gamma >= about {g_min:.3g} here; use arithmetic='mp' or 'exact'")
+            g_min = math.log(4.0 * p.K * p.K * max(top, 1.0)) / ctx.log_max
+            raise _range_error(ctx, gamma, "the normaliser (sum ...)**(1/gamma) overflows, so the "
+                               f"breakpoints underflow; {ctx.name} supports gamma >= about "
+                               f"{g_min:.3g} here")
         b = (numer / D[..., None, None]).reshape(1, p.K, p.K)
         q = q.reshape(1, p.K, p.K)
         pieces = _merge_one(_stack_pieces(b, q, ctx, ctx.number(0), hi), b, q, ctx)
@@ -553,35 +520,20 @@ def path_envelope(cm, *, metric="uoc", gamma=1, beta_max=None, arithmetic="exact
     )
 
 
-def _auoc_float(cm):
-    """Float :func:`a_uoc` of a stack, searched block by block (bounded temporaries)."""
-    ctx = get_arithmetic("float")
-    counts = check_counts(cm)
-    lead, K = counts.shape[:-2], counts.shape[-1]
-    flat = counts.reshape(-1, K, K)
-    out = np.empty(flat.shape[0])
-    step = max(1, _SEARCH_CELLS // (K * K))
-    for s in range(0, flat.shape[0], step):
-        c = flat[s:s + step]
-        numer, D, q = _uoc_parts(Prepared(counts=c, n=ctx.asarray(c), ctx=ctx), 1)
-        b = numer / D[..., None, None]
-        idx, lo, hi, a, sl = _stack_pieces(b, q, ctx, 0.0, 1.0)
-        out[s:s + step] = np.bincount(idx, piece_areas(lo, hi, a, sl), minlength=len(c))
-    return ctx.finalize(out.reshape(lead))
-
-
 @metric(
         label="A_UOC", better="lower", symmetric=False, bounds=(0, 1), source="silva2018 eq. 23")
 def a_uoc(cm, *, arithmetic="float"):
-    r"""Area under the UOC curve, :math:`A_{UOC} = \int_0^1 UOC_\beta^1\,d\beta`.
+    r"""Area under the UOC curve, :math:`A_{UOC} = \\int_0^1 UOC_\\beta^1\\,d\\beta`.
 
-    .. math:: A_{UOC} = \sum_i \int_{\beta_i}^{\beta_{i+1}} (a_i + s_i\beta)\,d\beta
+    .. math:: A_{UOC} = \\sum_i \\int_{\\beta_i}^{\\beta_{i+1}} (a_i + s_i\\beta)\\,d\\beta
 
     silva2018 eq. 23 with eq. 28 (gamma = 1).  UOC is the lower envelope of
     one line per path; the integral is taken exactly over the envelope's
     pieces, whose breakpoints come from a parametric search (see
-    :func:`path_envelope`), not on a grid of beta values.  Float stacks are
-    searched together, one batched DP per round, in blocks.
+    :func:`path_envelope`), not on a grid of beta values.  Exact: one search
+    per matrix, in integers (weights in Fractions).  Float and mp: the
+    matrices of a stack are searched together, one batched DP per round, in
+    blocks (float64: about ``2**20`` cells each, bounded temporaries).
 
     Examples
     --------
@@ -589,23 +541,24 @@ def a_uoc(cm, *, arithmetic="float"):
     ...       arithmetic="exact")
     5/9
     """
-    if get_arithmetic(arithmetic).name == "float":
-        return _auoc_float(cm)
-    p, numer, D, q = _exact_parts(cm, "uoc", 1, arithmetic)
-    ctx, K, lead = p.ctx, p.K, p.lead_shape
+    ctx = get_arithmetic(arithmetic)
+    wctx = ctx.rationals()  # gamma = 1: the weights are rational
     one, zero = ctx.number(1), ctx.number(0)
-    numer, D, q = numer.reshape(-1, K, K), D.reshape(-1), q.reshape(-1, K, K)
-    out = np.empty(len(D), dtype=object)
-    if ctx.exact:  # gamma = 1: the weights are rational
+
+    def block(p, rows):
+        numer, D, q = uoc_parts(p, 1)
+        if ctx.fractions(numer) is None:  # a rounding arithmetic: the stack searched at once
+            # UOC at beta = 1 >= K'/D = beta* (D = K' + M'): the diagonal path
+            idx, lo, hi, a, s = _stack_pieces(numer / D[:, None, None], q, ctx, zero, one,
+                                              diagonal_at_hi=True)
+            return ctx.sum_by(idx, piece_areas(lo, hi, a, s), len(D))
+        out = np.empty(len(D), dtype=object)
         for i in range(len(D)):
-            lo, hi, a, s = zip(*_exact_pieces(numer[i], D[i], q[i], one))
+            lo, hi, a, s = zip(*_exact_pieces(numer[i], D[i], q[i], one, ctx))
             out[i] = piece_areas(np.array(lo), np.array(hi), np.array(a), np.array(s)).sum()
-    else:
-        idx, lo, hi, a, s = _stack_pieces(numer / D[:, None, None], q, ctx, zero, one)
-        areas = piece_areas(lo, hi, a, s)
-        for i in range(len(D)):
-            out[i] = areas[idx == i].sum()
-    return ctx.finalize(out.reshape(lead))
+        return out
+
+    return stack(cm, wctx).map(block, size=_SEARCH_CELLS)
 
 
 # ---------------------------------------------------------------------------
@@ -620,6 +573,8 @@ def optimal_path(cm, beta, *, metric="uoc", gamma=1, arithmetic="exact"):
     the step from above, then from the left.  The path's cost,
     ``1 - sum b + beta sum q`` over its cells (cardoso2011 eq. 7 for
     ``metric="oc"``, silva2018 eq. 28 for ``"uoc"``), equals the index.
+
+    .. math:: W_{r,c} = \\beta q_{r,c} - b_{r,c} + \\min(W_{r-1,c-1}, W_{r-1,c}, W_{r,c-1})
 
     Parameters
     ----------
@@ -645,12 +600,15 @@ def optimal_path(cm, beta, *, metric="uoc", gamma=1, arithmetic="exact"):
     >>> optimal_path(cm, 1)                # beta >= 2/3: the main diagonal
     [(0, 0), (1, 1), (2, 2), (3, 3)]
     """
-    if metric not in ("uoc", "oc"):
-        raise ValueError(f"metric must be 'uoc' or 'oc', got {metric!r}")
-    p, b, q = _weights(cm, metric, gamma, arithmetic)
+    _check_metric(metric)
+    check_gamma(gamma)
+    ctx = get_arithmetic(arithmetic)
+    p = prepare(cm, ctx)
+    _check_gamma_range(ctx, p.counts, gamma, metric)
+    b, q = _WEIGHTS[metric](p, gamma)
     if p.counts.ndim != 2:
         raise ValueError("optimal_path takes one matrix, not a stack")
-    ctx, K = p.ctx, p.K
+    K = p.K
     beta = ctx.asarray(check_beta(beta).reshape(1))
     trace = []
     path_dp(b.reshape(1, K, K), q.reshape(1, K, K), beta, ctx, trace=trace)

@@ -14,13 +14,16 @@ difference, the numerator of tau_b and R_s, which is the metric's own value).
 So a float result at counts up to ``10**15`` is within a few ulps of exact
 when the metric is not near zero (``[[10**15, 0], [0, 1]]`` has tau_b = 1,
 not 1.015).
+
+A float stack is evaluated in blocks of matrices (:class:`numeric._common.Stack`):
+the O(K^2) temporaries of each formula stay bounded whatever the stack's size.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._common import prepare
+from ._common import stack
 from .registry import metric
 
 __all__ = ["spearman_rs", "kendall_tau_b", "r_int"]
@@ -104,12 +107,14 @@ def kendall_tau_b(cm, *, arithmetic="float"):
     >>> kendall_tau_b([[1, 1], [0, 1]], arithmetic="exact")
     1/2
     """
-    p = prepare(cm, arithmetic)
-    _require_two_classes(p, "tau_b")
-    # n0 - n1 = sum_r N_r (N - N_r) / 2, n0 - n2 likewise: the 1/2 goes in the root
-    rows = _untied_pairs(p, p.integers.sum(axis=-1))
-    cols = _untied_pairs(p, p.integers.sum(axis=-2))
-    return p.ctx.finalize(2 * _concordance(p) / p.ctx.sqrt(rows * cols))
+    def block(p, _):
+        _require_two_classes(p, "tau_b")
+        # n0 - n1 = sum_r N_r (N - N_r) / 2, n0 - n2 likewise: the 1/2 goes in the root
+        rows = _untied_pairs(p, p.integers.sum(axis=-1))
+        cols = _untied_pairs(p, p.integers.sum(axis=-2))
+        return 2 * _concordance(p) / p.ctx.sqrt(rows * cols)
+
+    return stack(cm, arithmetic).map(block)
 
 
 def _rank_offsets(p, marginals):
@@ -143,16 +148,18 @@ def spearman_rs(cm, *, arithmetic="float"):
     >>> spearman_rs([[1, 1], [0, 1]], arithmetic="exact")
     1/2
     """
-    p = prepare(cm, arithmetic)
-    _require_two_classes(p, "R_s")
-    R, C = p.rows(), p.cols()
-    # a, b are twice the centred mid-ranks: the factors 4 cancel in the ratio
-    a = _rank_offsets(p, p.integers.sum(axis=-1))
-    b = _rank_offsets(p, p.integers.sum(axis=-2))
-    cov = (p.n * a[..., :, None] * b[..., None, :]).sum(axis=(-2, -1))
-    va = (R * a * a).sum(axis=-1)
-    vb = (C * b * b).sum(axis=-1)
-    return p.ctx.finalize(cov / p.ctx.sqrt(va * vb))
+    def block(p, _):
+        _require_two_classes(p, "R_s")
+        R, C = p.rows(), p.cols()
+        # a, b are twice the centred mid-ranks: the factors 4 cancel in the ratio
+        a = _rank_offsets(p, p.integers.sum(axis=-1))
+        b = _rank_offsets(p, p.integers.sum(axis=-2))
+        cov = (p.n * a[..., :, None] * b[..., None, :]).sum(axis=(-2, -1))
+        va = (R * a * a).sum(axis=-1)
+        vb = (C * b * b).sum(axis=-1)
+        return cov / p.ctx.sqrt(va * vb)
+
+    return stack(cm, arithmetic).map(block)
 
 
 @metric(
@@ -192,18 +199,20 @@ def r_int(cm, *, arithmetic="float"):
     >>> r_int([[1, 1], [0, 0]], arithmetic="exact")   # one true class: S_1 = S_1 & S_2
     -1 + sqrt(2)
     """
-    p = prepare(cm, arithmetic)
-    if np.any(p.counts.sum(axis=(-2, -1)) < 2):
-        raise ValueError(
-            "r_int is undefined for a single sample: card(S_1) = card(S_2) = 0 "
-            "(it needs at least two samples)"
-        )
-    # sum n S - N = sum n (S - 1): the - 1 in int64 (no cancellation), likewise s1, s2
-    both = (p.n * p.ctx.asarray(_suffix2d(p.integers) - 1)).sum(axis=(-2, -1))
+    def block(p, _):
+        if np.any(p.counts.sum(axis=(-2, -1)) < 2):
+            raise ValueError(
+                "r_int is undefined for a single sample: card(S_1) = card(S_2) = 0 "
+                "(it needs at least two samples)"
+            )
+        # sum n S - N = sum n (S - 1): the - 1 in int64 (no cancellation), likewise s1, s2
+        both = (p.n * p.ctx.asarray(_suffix2d(p.integers) - 1)).sum(axis=(-2, -1))
 
-    def ordered(m):
-        tail = np.flip(np.cumsum(np.flip(m, axis=-1), axis=-1), axis=-1)
-        return (p.ctx.asarray(m) * p.ctx.asarray(tail - 1)).sum(axis=-1)
+        def ordered(m):
+            tail = np.flip(np.cumsum(np.flip(m, axis=-1), axis=-1), axis=-1)
+            return (p.ctx.asarray(m) * p.ctx.asarray(tail - 1)).sum(axis=-1)
 
-    s1, s2 = ordered(p.integers.sum(axis=-1)), ordered(p.integers.sum(axis=-2))
-    return p.ctx.finalize(-1 + 2 * both / p.ctx.sqrt(s1 * s2))
+        s1, s2 = ordered(p.integers.sum(axis=-1)), ordered(p.integers.sum(axis=-2))
+        return -1 + 2 * both / p.ctx.sqrt(s1 * s2)
+
+    return stack(cm, arithmetic).map(block)

@@ -58,6 +58,19 @@ def metric_cases(metrics=None):
     return [(m, v) for m in chosen for v in m.cases()]
 
 
+def row_of(rows, label):
+    """The row whose ``label`` is ``label`` or, for a one-variant metric, whose
+    ``name`` is (KeyError otherwise); shared by :class:`Report` and
+    :class:`numeric.compare.Comparison`."""
+    for r in rows:
+        if r.label == label:
+            return r
+    hits = [r for r in rows if r.name == label]
+    if len(hits) == 1:
+        return hits[0]
+    raise KeyError(label)
+
+
 @dataclass(frozen=True)
 class MetricValue:
     """One metric (one report variant) of one matrix.
@@ -97,13 +110,7 @@ class Report:
 
     def __getitem__(self, label) -> MetricValue:
         """The row of a label (``"MAE"``) or, for a one-variant metric, its name."""
-        for r in self.rows:
-            if r.label == label:
-                return r
-        hits = [r for r in self.rows if r.name == label]
-        if len(hits) == 1:
-            return hits[0]
-        raise KeyError(label)
+        return row_of(self.rows, label)
 
     def to_dict(self) -> dict:
         return {"K": self.K, "N": self.N, "arithmetic": self.arithmetic,

@@ -10,12 +10,13 @@ import pytest
 import sympy as sp
 
 import numeric
-from analytic import N, appendix_a_triangle, beta, covering_path, diagonal_threshold, oc00_forms
+from analytic import appendix_a_triangle, covering_path, diagonal_threshold, oc00_forms
 from analytic._pl import sign_for_all
 from analytic.claims._search import compositions
 from analytic.sources import cardoso2011 as C11
+from analytic.symbols import N, beta
 from numeric._common import prepare
-from numeric.paths import _oc_parts
+from numeric.paths import oc_parts as _oc_parts
 
 TOL = mpmath.mpf(10) ** -45
 
@@ -35,7 +36,7 @@ def test_appendix_a_matrices_from_vectors(tri1):
     # cardoso2011 Appendix A prints CM(a,b) = [[N-1, 0], [1, 0]], CM(b,c) = [[N-1, 1], [0, 0]],
     # CM(a,c) = [[N-2, 1], [1, 0]]
     # (analytic.sources.cardoso2011.triangle_matrices); compared for N = 2..9
-    mats = tri1["matrices"]
+    mats = tri1.matrices
     for n in range(2, 10):
         derived = tuple(tuple(tuple(int(sp.sympify(v).subs(N, n)) for v in row) for row in mats[key])
                         for key in ("ab", "bc", "ac"))
@@ -45,8 +46,8 @@ def test_appendix_a_matrices_from_vectors(tri1):
 def test_appendix_a_bound_gamma1(tri1):
     # cardoso2011 Appendix A: "for beta < (N-1)/((N+1)(N+2)) we have OC(a,b) + OC(b,c) < OC(a,c)";
     # derived: the violation set is exactly [0, (N-1)/((N+1)(N+2)))
-    assert len(tri1["violation"]) == 1 and tri1["violation"][0][0] == 0
-    assert sp.simplify(tri1["bound"] - C11.parse(C11.APPENDIX_A_BOUND)) == 0
+    assert len(tri1.violation) == 1 and tri1.violation[0][0] == 0
+    assert sp.simplify(tri1.bound - C11.parse(C11.APPENDIX_A_BOUND)) == 0
 
 
 def test_appendix_a_oc_forms_exact_and_50_digits(tri1):
@@ -55,9 +56,9 @@ def test_appendix_a_oc_forms_exact_and_50_digits(tri1):
     for n in range(2, 9):
         for t in (sp.Integer(0), sp.Rational(1, 60), sp.Rational(1, 2 * (n + 2)), sp.Rational(1, n + 2),
                   sp.Rational(1, n + 1), sp.Rational(1, 3)):
-            for key, m in tri1["matrices"].items():
+            for key, m in tri1.matrices.items():
                 cm = [[int(sp.sympify(v).subs(N, n)) for v in row] for row in m]
-                pw = tri1["oc"][key].subs(N, n)
+                pw = tri1.oc[key].subs(N, n)
                 assert pw.subs(beta, t) == numeric.oc(cm, t, arithmetic="exact")
                 f = sp.lambdify(beta, pw, modules="mpmath")
                 tm = mpmath.mpf(t.p) / t.q
@@ -67,9 +68,9 @@ def test_appendix_a_oc_forms_exact_and_50_digits(tri1):
 def test_appendix_a_violation_set_exact_on_grid(tri1):
     # the derived set, checked with numeric at and around its end for N = 2..12
     for n in range(2, 13):
-        bound = tri1["bound"].subs(N, n)
+        bound = tri1.bound.subs(N, n)
         mats = {k: [[int(sp.sympify(v).subs(N, n)) for v in row] for row in m]
-                for k, m in tri1["matrices"].items()}
+                for k, m in tri1.matrices.items()}
         for t, violated in ((bound / 2, True), (bound, False), (bound * sp.Rational(11, 10), False),
                             (sp.Rational(1, n + 1), False), (sp.Integer(0), True)):
             o = {k: numeric.oc(m, t, arithmetic="exact") for k, m in mats.items()}
@@ -80,8 +81,8 @@ def test_appendix_a_bound_fails_for_gamma2():
     # the paper states the bound for OC^gamma; with gamma = 2, M(a,c) = 2^(1/2), not 2
     tri2 = appendix_a_triangle(gamma=2)
     expected = (sp.sqrt(2) - 1) * (N - 1) / ((N + 1) * (N + sp.sqrt(2)))
-    assert sp.simplify(tri2["bound"] - expected) == 0
-    assert sign_for_all(tri2["bound"] - C11.parse(C11.APPENDIX_A_BOUND), N, 2) == -1
+    assert sp.simplify(tri2.bound - expected) == 0
+    assert sign_for_all(tri2.bound - C11.parse(C11.APPENDIX_A_BOUND), N, 2) == -1
     # counterexample to the printed statement: N = 2, beta = 1/16 < 1/12, no violation
     t = sp.Rational(1, 16)
     o = {k: numeric.oc(m, t, gamma=2, arithmetic="exact")
@@ -92,9 +93,9 @@ def test_appendix_a_bound_fails_for_gamma2():
 
 def test_oc_diagonal_threshold_certificate_and_witness():
     out = diagonal_threshold("oc")
-    assert out["bound"] == 1 / (N + 1)  # derived; cardoso2011 Appendix A prints 1/(N+1)
-    assert out["certificate"]["is_nonnegative"]
-    assert out["witness"]["attains"]  # CM(a,b) needs exactly beta >= 1/(N+1)
+    assert out.bound == 1 / (N + 1)  # derived; cardoso2011 Appendix A prints 1/(N+1)
+    assert out.certificate.is_nonnegative
+    assert out.witness.attains  # CM(a,b) needs exactly beta >= 1/(N+1)
 
 
 def test_oc_diagonal_threshold_exhaustive():
@@ -118,13 +119,13 @@ def test_oc_diagonal_threshold_exhaustive():
 def test_uoc_diagonal_threshold():
     # silva2018 §III.A: "for beta >= 1 ... the optimal path is always over the main diagonal"
     out = diagonal_threshold("uoc")
-    assert out["bound"] == 1  # derived; silva2018 §III.A prints beta >= 1
-    assert out["certificate"]["is_nonnegative"]
+    assert out.bound == 1  # derived; silva2018 §III.A prints beta >= 1
+    assert out.certificate.is_nonnegative
     n = sp.Symbol("n", integer=True, positive=True)
-    assert out["witness"]["limit"] == 1  # the bound cannot be lowered
+    assert out.witness.limit == 1  # the bound cannot be lowered
     for v in range(1, 12):  # witness breakpoints against the exact envelope
         env = numeric.path_envelope([[v, 1], [0, 1]], metric="uoc")
-        assert env.breakpoints[-2] == out["witness"]["last_breakpoint"].subs(n, v)
+        assert env.breakpoints[-2] == out.witness.last_breakpoint.subs(n, v)
 
 
 def test_covering_path_is_valid():
@@ -138,9 +139,9 @@ def test_covering_path_is_valid():
 def test_oc00_identity():
     # cardoso2011 §3.1: "OC^1_{0;0} = MAE/(1+MAE)"
     f = oc00_forms()
-    M, mae = f["symbols"]
-    assert sp.simplify(f["oc00"] - M / (N + M)) == 0
-    assert sp.simplify(f["in_mae"] - mae / (1 + mae)) == 0
+    M, mae = f.M, f.MAE
+    assert sp.simplify(f.oc00 - M / (N + M)) == 0
+    assert sp.simplify(f.oc00_in_mae - mae / (1 + mae)) == 0
 
 
 def test_oc00_against_numeric_at_50_digits():
@@ -148,8 +149,7 @@ def test_oc00_against_numeric_at_50_digits():
     # MAE/(1+MAE) with numeric.mae (mp), 25 random matrices
     mpmath.mp.dps = 50
     f = oc00_forms()
-    M, mae = f["symbols"]
-    g = sp.lambdify(mae, f["in_mae"], modules="mpmath")
+    g = sp.lambdify(f.MAE, f.oc00_in_mae, modules="mpmath")
     rng = np.random.default_rng(61)
     for _ in range(25):
         k = int(rng.integers(2, 8))

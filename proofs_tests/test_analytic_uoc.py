@@ -1,4 +1,4 @@
-"""uoc_piecewise, oc_piecewise and a_uoc against the numeric DP.
+"""uoc_piecewise, oc_piecewise and a_uoc_symbolic against the numeric DP.
 
 Expected values are computed by ``numeric`` (the DP of cardoso2011 §3.4 on
 the weights of silva2018 eq. 28 / cardoso2011 eq. 7) in exact arithmetic
@@ -13,8 +13,9 @@ import pytest
 import sympy as sp
 
 import numeric
-from analytic import a_uoc, beta, oc_piecewise, uoc_piecewise
+from analytic import a_uoc_symbolic, oc_piecewise, uoc_piecewise
 from analytic.metric_thresholds import path_lines
+from analytic.symbols import beta
 
 
 def _random(count, kmax, seed, kmin=2, max_count=9):
@@ -121,7 +122,7 @@ def test_piecewise_at_50_digits_gamma1():
 def test_a_uoc_exact_equals_numeric_and_symbolic_integral():
     # expected: numeric.a_uoc(arithmetic="exact") and SymPy's integrate of the Piecewise
     for i, m in enumerate(_random(20, 10, seed=41)):
-        got = a_uoc(m)
+        got = a_uoc_symbolic(m)
         assert got == numeric.a_uoc(m, arithmetic="exact")
         if i < 4:  # SymPy's own integration of the Piecewise is slow: four matrices
             assert sp.integrate(uoc_piecewise(m), (beta, 0, 1)) == got
@@ -131,8 +132,34 @@ def test_a_uoc_at_50_digits():
     # expected: numeric.a_uoc(arithmetic="mp") at 50 digits, 20 matrices
     mpmath.mp.dps = 50
     for m in _random(20, 8, seed=42):
-        exact = a_uoc(m)
+        exact = a_uoc_symbolic(m)
         assert abs(mpmath.mpf(exact.p) / exact.q - numeric.a_uoc(m, arithmetic="mp")) < mpmath.mpf(10) ** -45
+
+
+def test_a_uoc_old_name_is_a_deprecated_alias():
+    # issue 13: analytic.a_uoc read as a second numeric.a_uoc; the old names still work, and warn
+    import analytic
+    import analytic.uoc
+
+    with pytest.warns(DeprecationWarning, match="a_uoc_symbolic"):
+        assert analytic.a_uoc is a_uoc_symbolic
+    with pytest.warns(DeprecationWarning, match="numeric.a_uoc"):
+        assert analytic.uoc.a_uoc is a_uoc_symbolic
+    with pytest.raises(AttributeError, match="no attribute 'a_uoc_exact'"):
+        analytic.uoc.a_uoc_exact  # noqa: B018
+
+
+def test_symbols_are_not_exported_at_top_level():
+    # issue 13: one-letter symbols live in analytic.symbols only
+    import analytic
+    import analytic.symbols
+
+    for name in analytic.symbols.__all__:
+        assert name not in analytic.__all__
+        with pytest.raises(AttributeError, match=f"from analytic.symbols import {name}"):
+            getattr(analytic, name)
+    with pytest.raises(ImportError):
+        from analytic import K  # noqa: F401
 
 
 def test_silva2018_table1_matrix_B_envelope():
@@ -147,7 +174,7 @@ def test_silva2018_table1_matrix_B_envelope():
     assert matches_printed(pw.subs(beta, sp.Rational(1, 4)), row["UOC_beta1"])
     assert matches_printed(pw.subs(beta, sp.Rational(3, 4)), row["UOC_beta2"])
     area = sp.integrate(pw, (beta, 0, 1))
-    assert matches_printed(area, row["A_UOC"]) and a_uoc(B) == area
+    assert matches_printed(area, row["A_UOC"]) and a_uoc_symbolic(B) == area
 
 
 def test_random_30x30():
@@ -155,7 +182,7 @@ def test_random_30x30():
     # not by a timed unit test)
     m = np.random.default_rng(7).integers(0, 20, size=(30, 30))
     pw = uoc_piecewise(m)
-    area = a_uoc(m)
+    area = a_uoc_symbolic(m)
     # spot check against the DP at the first breakpoint and at beta = 1/2
     t = _breakpoints(pw)[0]
     assert pw.subs(beta, t) == numeric.uoc(m, t, arithmetic="exact")

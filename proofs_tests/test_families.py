@@ -15,9 +15,10 @@ import pytest
 import sympy as sp
 
 import numeric
-from analytic import K, beta, tridiagonal_forms
+from analytic import tridiagonal_forms
 from analytic.families import guess_and_check, support_threshold, symbolic_metric
-from analytic.uoc import a_uoc, oc_piecewise, uoc_piecewise
+from analytic.symbols import K, beta
+from analytic.uoc import a_uoc_symbolic, oc_piecewise, uoc_piecewise
 from numeric._common import amax
 from numeric._symbolic import SymbolicArithmetic, support_from_assumptions
 from numeric.registry import REGISTRY
@@ -153,7 +154,7 @@ def test_path_family_equals_dp_on_both_sides_of_breakpoints(matrix, metric):
 
 @pytest.mark.parametrize("matrix", PATH_FAMILIES, ids=range(len(PATH_FAMILIES)))
 def test_a_uoc_family_equals_numeric(matrix):
-    form = a_uoc(matrix)
+    form = a_uoc_symbolic(matrix)
     for k in range(1, 31):
         # expected: numeric.a_uoc (exact envelope of one matrix, integrated)
         assert form.subs(n, k) == numeric.a_uoc(_at(matrix, n, k), arithmetic="exact"), k
@@ -169,7 +170,7 @@ def test_family_threshold_conditions():
 
 
 def test_symbolic_metric_routes_a_uoc():
-    assert symbolic_metric("a_uoc", [[n, 1], [1, n]]) == a_uoc([[n, 1], [1, n]])
+    assert symbolic_metric("a_uoc", [[n, 1], [1, n]]) == a_uoc_symbolic([[n, 1], [1, n]])
 
 
 # ---------------------------------------------------------------------------
@@ -230,7 +231,7 @@ def _tri_a_uoc(k):
 
 def _tri_form():
     # the K >= 3 branch of the band-1 derivation (analytic.forms), independent of the fit
-    return tridiagonal_forms()["a_uoc"].args[-1][0]
+    return tridiagonal_forms().a_uoc.args[-1][0]
 
 
 def test_guess_recovers_tridiagonal_a_uoc():
@@ -253,7 +254,7 @@ def test_guess_recovers_mer_of_tridiagonal():
     # silva2018 Fig. 3 / analytic.forms: MER = 2(K-1)/(3K-2)
     c = guess_and_check(lambda k: numeric.mer(_tridiagonal(k), arithmetic="exact"),
                         range(2, 8), range(8, 12))
-    assert sp.simplify(c.expr - tridiagonal_forms()["mer"]) == 0
+    assert sp.simplify(c.expr - tridiagonal_forms().mer) == 0
     assert c.status == "conjecture, checked for K <= 11"
 
 

@@ -567,25 +567,27 @@ def test_rps_errors(y, proba, kw, message):
 # closed forms (analytic.forms) against the numeric exact values
 # ---------------------------------------------------------------------------
 FORM_CASES = {"kappa": "kappa", "kappa_linear": "kappa_linear",
-              "kappa_quadratic": "kappa_quadratic", "within_one": "within_one", "ms": "ms",
-              "gm": "gm", "cem": "cem", "tau_c": "tau_c", "somers_d": "somers_d"}
+              "kappa_quadratic": "kappa_quadratic", "within_one_accuracy": "within_one",
+              "minimum_sensitivity": "ms", "geometric_mean_sensitivity": "gm", "cem_ord": "cem",
+              "kendall_tau_c": "tau_c", "somers_d": "somers_d"}
 
 
 def test_tridiagonal_forms_match_numeric():
     """The symbolic forms of the K-class tridiagonal matrix of ones (derived in
     analytic.forms from its row kinds) equal the numeric exact values, K = 2..9."""
-    from analytic import K
     from analytic.forms import tridiagonal_forms
+    from analytic.symbols import K
 
     forms = tridiagonal_forms()
     for k in range(2, 10):
         cm = sum(np.eye(k, k, o, dtype=int) for o in (-1, 0, 1))
         for key, case in FORM_CASES.items():
             e = CASES[case](cm, "exact")
-            assert abs(sympy.N(e - forms[key].subs(K, k), 60)) < sympy.Float(10) ** -50, (key, k)
-    # limits as K -> oo (forms["limits"], computed by sp.limit): unweighted kappa 1/3,
+            assert abs(sympy.N(e - getattr(forms, key).subs(K, k), 60)) < sympy.Float(10) ** -50, (key, k)
+    # limits as K -> oo (forms.limits, computed by sp.limit): unweighted kappa 1/3,
     # linear and quadratic kappa, tau_c and Somers' d 1, MS 1/3;
     # checked against the forms at K = 10^6 (within 10^-5)
-    for key in ("kappa", "kappa_linear", "kappa_quadratic", "tau_c", "somers_d", "ms"):
-        lim = forms["limits"][key]
-        assert abs(sympy.N(forms[key].subs(K, 10**6) - lim)) < 1e-5, key
+    for key in ("kappa", "kappa_linear", "kappa_quadratic", "kendall_tau_c", "somers_d",
+                "minimum_sensitivity"):
+        lim = forms.limits[key]
+        assert abs(sympy.N(getattr(forms, key).subs(K, 10**6) - lim)) < 1e-5, key

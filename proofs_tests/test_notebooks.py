@@ -9,9 +9,11 @@ PNG; :data:`FIGURES` lists the keys each notebook must hold.  Exercises are
 
 from __future__ import annotations
 
+import base64
 import copy
 import importlib.util
 import re
+import struct
 from pathlib import Path
 
 import nbformat
@@ -43,9 +45,26 @@ FIGURES = {
         "hausdorff-densities", "tc-max-of-x", "binotto2024-fig1",
     ],
     "06_explorer": ["explorer"],
+    "07_properties": [
+        "rps-cumulative", "property-map", "kappa-monotonicity", "weighted-kappa-invariance",
+        "somers-identity", "tau-c-monotonicity", "cem-ordinal-monotonicity", "cem-imbalance",
+        "within-one-invariance",
+    ],
 }
 
 NAMES = [name for name, _ in build.sources()]
+
+#: the width (CSS pixels) the site shows a notebook's output at in a 1200-pixel window
+#: (nbconvert's lab template: the page less the prompt column); a wider PNG is scaled
+#: down and its text with it, so figures are drawn at most this wide (dpi 90, 12 in)
+SITE_FIGURE_WIDTH = 1090
+
+
+def _png_size(data):
+    """(width, height) of a base64 PNG, from its IHDR chunk (PNG spec, section 11.2.2)."""
+    raw = base64.b64decode(data[:64])
+    assert raw[:8] == b"\x89PNG\r\n\x1a\n" and raw[12:16] == b"IHDR", "not a PNG"
+    return struct.unpack(">II", raw[16:24])
 
 
 def _committed(name):
@@ -115,8 +134,14 @@ def test_committed_notebook_is_executed_and_matches_its_source(name):
     for key in FIGURES.get(name, []):
         assert tags.get(key), f"{name}.ipynb: figure:{key} has no committed PNG"
     for cell in committed.cells:  # issue 14: every figure has an alt text (the site shows it)
-        if any("image/png" in o.get("data", {}) for o in cell.get("outputs", [])):
+        pngs = [o["data"]["image/png"] for o in cell.get("outputs", []) if "image/png" in o.get("data", {})]
+        if pngs:
             assert len(cell.metadata.get("alt", "")) > 30, f"{name}.ipynb: a figure cell without alt text"
+        for png in pngs:  # shown unscaled on the site, so its fonts keep their size
+            width, _ = _png_size(png)
+            assert width <= SITE_FIGURE_WIDTH, (
+                f"{name}.ipynb: a figure {width} px wide (the site shows {SITE_FIGURE_WIDTH}): "
+                f"{cell.metadata.get('alt', '')[:60]}")
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -141,6 +166,19 @@ def test_sources_are_valid_python():
     """Magics are commented out in the sources (as jupytext writes them), so each source compiles."""
     for _, path in build.sources():
         compile(path.read_text(encoding="utf-8"), str(path), "exec")
+
+
+def test_png_size_reads_the_header():
+    """A 3 x 2 PNG written by matplotlib (the notebooks' own backend) reads back as (3, 2)."""
+    import io
+
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    buf = io.BytesIO()
+    plt.imsave(buf, [[0.0, 1.0, 0.5], [1.0, 0.0, 0.5]], format="png")
+    assert _png_size(base64.b64encode(buf.getvalue()).decode()) == (3, 2)
 
 
 def test_parser_round_trip():

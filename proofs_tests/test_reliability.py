@@ -115,7 +115,7 @@ def test_optimal_last_length_algebraic_lengths():
 
 def test_cubic_root_with_radical_coefficients():
     from numeric._arith import get_arithmetic
-    from numeric.intervals import _cubic_positive_root
+    from numeric.intervals import cubic_positive_root as _cubic_positive_root
 
     a, c, e = 5 * sympy.sqrt(2) / 7 + 1, sympy.sqrt(3), sympy.sqrt(2) / 5
     x = _cubic_positive_root(a, c, e, get_arithmetic("exact"))

@@ -269,7 +269,7 @@ def test_tridiagonal_mer_mae_and_oc_closed_forms_and_limits():
     # the same forms as analytic.forms derives for every K (an independent derivation)
     from analytic.forms import tridiagonal_forms
     from analytic.symbols import K as K_, b as b_
-    oc_form = tridiagonal_forms()["oc"]
+    oc_form = tridiagonal_forms().oc
     for K in range(3, 30):
         for num in (B1, B2):
             assert oc_form.subs({b_: num, K_: K}) == _tri_oc_closed_form(K, num)

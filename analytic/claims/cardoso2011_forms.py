@@ -31,7 +31,7 @@ def _single_form():
     printed = src.parse(src.SINGLE_SAMPLE_OC)
     out = {}
     for g in (1, 2):
-        f = single_sample_forms(gamma=g)["oc"]
+        f = single_sample_forms(gamma=g).oc
         for dist in range(1, 7):
             m = [[0] * (dist + 1) for _ in range(dist + 1)]
             m[0][dist] = 1
@@ -60,7 +60,7 @@ def _single_monotone():
     from analytic.forms import single_sample_forms
     from analytic.symbols import beta, d
 
-    f = single_sample_forms()["oc"]
+    f = single_sample_forms().oc
     lin = f.args[0][0]
     inc = sympy.together(sympy.diff(lin, d)).is_positive
     lim = sympy.limit(lin.subs(beta, 0), d, sympy.oo)
@@ -83,7 +83,7 @@ def _beta_half():
     from analytic.forms import single_sample_forms
     from analytic.symbols import d
 
-    f = single_sample_forms()["oc"]
+    f = single_sample_forms().oc
     cut = f.args[0][1].rhs
     signs = signs_for_all(sympy.Rational(1, 2) - cut, d, 1)
     if signs <= {0, 1}:
@@ -109,14 +109,14 @@ def _oc00():
         if not ok:
             return Outcome("refuted", f"no covering path built for K = {k}")
     f = oc00_forms()
-    _, mae = f["symbols"]
-    if sympy.simplify(f["in_mae"] - mae / (1 + mae)) == 0:
+    mae = f.MAE
+    if sympy.simplify(f.oc00_in_mae - mae / (1 + mae)) == 0:
         return Outcome("verified",
-                       f"OC_{{0;0}} = {f['oc00']} = {f['in_mae']}; holds for gamma = 1 only (for other "
+                       f"OC_{{0;0}} = {f.oc00} = {f.oc00_in_mae}; holds for gamma = 1 only (for other "
                        "gamma, M is the Minkowski distance, not N*MAE); a path's benefit counts each "
                        "cell once (with repeated cells the minimum would be unbounded)",
-                       closed_form=closed_form(f["in_mae"]))
-    return Outcome("refuted", f"derived {f['in_mae']}")
+                       closed_form=closed_form(f.oc00_in_mae))
+    return Outcome("refuted", f"derived {f.oc00_in_mae}")
 
 
 @claim("cardoso2011:appendixA:diagonal-for-beta-ge-1-over-N-plus-1",
@@ -133,10 +133,10 @@ def _diag_threshold():
     from analytic.symbols import N
 
     out = diagonal_threshold("oc")
-    cert = out["certificate"]
+    cert = out.certificate
     # the derived bound must be the printed 1/(N+1)
-    if not (sympy.simplify(out["bound"] - 1 / (N + 1)) == 0 and cert["is_nonnegative"]
-            and out["witness"]["attains"]):
+    if not (sympy.simplify(out.bound - 1 / (N + 1)) == 0 and cert.is_nonnegative
+            and out.witness.attains):
         return Outcome("refuted", f"certificate or witness failed: {out}")
     import itertools
 
@@ -157,11 +157,11 @@ def _diag_threshold():
                 return Outcome("refuted", f"bound not attained for K = {k}, N = {n}")
     return Outcome("verified",
                    f"cost_p - cost_diag >= P_p (beta - 1/(N+M)) and 1/(N+1) - 1/(N+1+m) = "
-                   f"{cert['gap']} >= 0 (M = 1 + m); the bound is tight: CM(a,b) = "
-                   f"[[N-1,0],[1,0]] has last breakpoint {out['witness']['last_breakpoint']}; "
+                   f"{cert.gap} >= 0 (M = 1 + m); the bound is tight: CM(a,b) = "
+                   f"[[N-1,0],[1,0]] has last breakpoint {out.witness.last_breakpoint}; "
                    f"{checked} matrices searched exhaustively, maximum exactly 1/(N+1); at beta = 1/(N+1) "
                    "a tie is possible (value unchanged)",
-                   closed_form=closed_form(out["bound"]))
+                   closed_form=closed_form(out.bound))
 
 
 @claim("cardoso2011:appendixA:triangle-bound",
@@ -175,13 +175,13 @@ def _triangle():
 
     out = appendix_a_triangle(gamma=1)
     printed = src.parse(src.APPENDIX_A_BOUND)
-    if out["bound"] is not None and sympy.simplify(out["bound"] - printed) == 0:
+    if out.bound is not None and sympy.simplify(out.bound - printed) == 0:
         return Outcome("verified",
-                       f"OC(a,b) = OC(b,c) = {out['oc']['ab']}, OC(a,c) = {out['oc']['ac']}; violation "
-                       f"set exactly [0, {out['bound']}): the printed bound is necessary and sufficient "
+                       f"OC(a,b) = OC(b,c) = {out.oc['ab']}, OC(a,c) = {out.oc['ac']}; violation "
+                       f"set exactly [0, {out.bound}): the printed bound is necessary and sufficient "
                        "for these matrices",
-                       closed_form=closed_form(out["bound"]))
-    return Outcome("refuted", f"derived violation set {out['violation']}")
+                       closed_form=closed_form(out.bound))
+    return Outcome("refuted", f"derived violation set {list(out.violation)}")
 
 
 @claim("cardoso2011:appendixA:triangle-bound-any-gamma",
@@ -201,8 +201,8 @@ def _triangle_gamma():
     if gap > 0:
         return Outcome("refuted",
                        f"gamma = 2: M(a,c) = 2^(1/2), not 2, and the exact violation set is "
-                       f"[0, {out['bound']}); counterexample N = 2, beta = 1/16 < 1/12: "
+                       f"[0, {out.bound}); counterexample N = 2, beta = 1/16 < 1/12: "
                        f"OC(a,b) + OC(b,c) - OC(a,c) = {gap} > 0 (triangle inequality holds). "
                        "The printed bound is the gamma = 1 value",
-                       closed_form=closed_form(out["bound"]))
+                       closed_form=closed_form(out.bound))
     return Outcome("verified", f"no counterexample at gamma = 2 (gap {gap})")

@@ -312,16 +312,16 @@ def _tri_limits():
     for k in range(2, 13):
         cm = src.tridiagonal(k)
         for num in (B1, B2):
-            if numeric.oc(cm, src.oc_table_beta(cm, num), **EX) != f["oc"].subs({b: num, K: k}):
+            if numeric.oc(cm, src.oc_table_beta(cm, num), **EX) != f.oc.subs({b: num, K: k}):
                 return Outcome("refuted", f"the closed form disagrees with numeric at K = {k}, b = {num}")
-    lim = f["limits"]
+    lim = f.limits
     printed = {k: sympy.Rational(v) for k, v in src.TRIDIAGONAL_LIMITS.items()}
     if lim["mer"] == printed["MER"] and lim["mae"] == printed["MAE"] and lim["oc"] == printed["OC"]:
         return Outcome("verified",
-                       f"MER = MAE = {f['mer']} -> 2/3; OC at beta = b/(N(K-1)) is {f['oc']} -> 3/5 "
+                       f"MER = MAE = {f.mer} -> 2/3; OC at beta = b/(N(K-1)) is {f.oc} -> 3/5 "
                        "for every b (so for beta_1 and beta_2)",
-                       closed_form=str(f["oc"]))
-    return Outcome("refuted", f"limits {lim}")
+                       closed_form=str(f.oc))
+    return Outcome("refuted", f"limits {dict(lim)}")
 
 
 @claim("cardoso2011:sec4:tridiagonal-improves-with-K",
@@ -333,7 +333,7 @@ def _tri_limits():
 def _tri_improves():
     from analytic.forms import tridiagonal_forms
     from analytic.symbols import K, b
-    f = tridiagonal_forms()["oc"]
+    f = tridiagonal_forms().oc
     v1 = [f.subs({b: B1, K: k}) for k in range(2, 41)]
     v2 = [f.subs({b: B2, K: k}) for k in range(2, 41)]
     dec2 = all(x > y for x, y in zip(v2, v2[1:]))

@@ -28,7 +28,7 @@ def _single_uoc():
     from analytic.forms import single_sample_forms
     from analytic.symbols import beta, d
 
-    f = single_sample_forms()["uoc"]
+    f = single_sample_forms().uoc
     for dist in range(1, 9):
         m = [[0] * (dist + 1) for _ in range(dist + 1)]
         m[dist][0] = 1
@@ -57,7 +57,7 @@ def _single_auoc():
     from analytic.forms import single_sample_forms
     from analytic.symbols import d
 
-    a = single_sample_forms()["a_uoc"]
+    a = single_sample_forms().a_uoc
     for dist in range(1, 13):
         m = [[0] * (dist + 1) for _ in range(dist + 1)]
         m[0][dist] = 1
@@ -85,19 +85,19 @@ def _tridiagonal():
     f = tridiagonal_forms()
     for k in range(2, 11):
         cm = (np.abs(np.subtract.outer(np.arange(k), np.arange(k))) <= 1).astype(int)
-        if f["a_uoc"].subs(K, k) != numeric.a_uoc(cm, arithmetic="exact"):
+        if f.a_uoc.subs(K, k) != numeric.a_uoc(cm, arithmetic="exact"):
             return Outcome("refuted", f"A_UOC form disagrees with numeric at K = {k}")
         for t in (sympy.Rational(1, 4), sympy.Rational(3, 4)):
-            if f["uoc"].subs({K: k, beta: t}) != numeric.uoc(cm, t, arithmetic="exact"):
+            if f.uoc.subs({K: k, beta: t}) != numeric.uoc(cm, t, arithmetic="exact"):
                 return Outcome("refuted", f"UOC form disagrees with numeric at K = {k}, beta = {t}")
-    lim = f["limits"]
+    lim = f.limits
     vals = {"UOC_0.25": lim["uoc"].subs(beta, sympy.Rational(1, 4)),
             "UOC_0.75": lim["uoc"].subs(beta, sympy.Rational(3, 4)), "A_UOC": lim["a_uoc"]}
     if all(lim["mer"] < v < 1 for v in vals.values()):
         return Outcome("verified",
-                       f"UOC = {f['uoc']}; A_UOC = {f['a_uoc']}; limits {vals} lie in (2/3, 1); "
+                       f"UOC = {f.uoc}; A_UOC = {f.a_uoc}; limits {vals} lie in (2/3, 1); "
                        f"the UOC limit is {lim['uoc']}, below MER's 2/3 only for beta < 1/5",
-                       closed_form=closed_form(f["uoc"]))
+                       closed_form=closed_form(f.uoc))
     return Outcome("refuted", f"limits {vals}")
 
 
@@ -109,11 +109,11 @@ def _tridiagonal():
        expect="verified")
 def _auoc_integral():
     from analytic.symbols import beta
-    from analytic.uoc import a_uoc, uoc_piecewise
+    from analytic.uoc import a_uoc_symbolic, uoc_piecewise
 
     for m in random_matrices(20, (2, 7), seed=91):
         exact = numeric.a_uoc(m, arithmetic="exact")
-        if a_uoc(m) != exact or sympy.integrate(uoc_piecewise(m), (beta, 0, 1)) != exact:
+        if a_uoc_symbolic(m) != exact or sympy.integrate(uoc_piecewise(m), (beta, 0, 1)) != exact:
             return Outcome("refuted", f"integral mismatch for {m.tolist()}")
     return Outcome("verified", "UOC is concave piecewise linear in beta with exact rational "
                                "breakpoints; its integral is rational and equals numeric.a_uoc on 20 matrices")
@@ -130,14 +130,14 @@ def _uoc_threshold():
 
     out = diagonal_threshold("uoc")
     n = sympy.Symbol("n", integer=True, positive=True)
-    last = out["witness"]["last_breakpoint"]
+    last = out.witness.last_breakpoint
     for v in range(1, 8):
         env = numeric.path_envelope([[v, 1], [0, 1]], metric="uoc")
         if env.breakpoints[-2] != last.subs(n, v):
             return Outcome("refuted", f"witness breakpoint mismatch at n = {v}")
-    if out["bound"] == 1 and out["certificate"]["is_nonnegative"] and out["witness"]["limit"] == 1:
+    if out.bound == 1 and out.certificate.is_nonnegative and out.witness.limit == 1:
         return Outcome("verified",
-                       f"1 - K'/(K' + K'^(1-gamma) M') = {out['certificate']['gap']} > 0, so "
+                       f"1 - K'/(K' + K'^(1-gamma) M') = {out.certificate.gap} > 0, so "
                        f"beta >= 1 suffices; [[n,1],[0,1]] needs beta >= {last} -> 1: no smaller "
                        "uniform bound exists", closed_form=closed_form(last))
     return Outcome("refuted", str(out))

@@ -6,9 +6,8 @@ import numpy as np
 import sympy
 
 import numeric
-from numeric.paths import _uoc_weights
-from numeric._common import prepare
 
+from .._rowkinds import matrix_rows, path_weights
 from ..ledger import Outcome, claim
 from ._search import random_matrices
 
@@ -69,12 +68,13 @@ def _eq21():
               "an off-diagonal cell adds -p/D + beta p|r-c|/K' >= 0 since D >= K'",
        expect="verified")
 def _diag_optimal():
-    # numeric's own weights, not analytic.metric_thresholds.path_lines: that lists all D(K) paths
-    # (8989 at K = 7) and takes ~19 s on these 150 matrices, against < 1 s here
+    # the eq. 28 weights of analytic._rowkinds (computed independently of numeric), not
+    # analytic.metric_thresholds.path_lines: that lists all D(K) paths (8989 at K = 7) and
+    # takes ~19 s on these 150 matrices, against < 1 s here
+    zero = (0, 0)
     for m in random_matrices(150, (2, 7), seed=22):
-        p = prepare(m, "exact")
-        b, _ = _uoc_weights(p, 1)
-        diag = 1 - sum(b[i, i] for i in range(p.K))
+        w = path_weights(matrix_rows(m.tolist()), "uoc", 1)
+        diag = 1 - sum(w.get((f"r{i}", 0), zero)[0] for i in range(len(m)))
         if numeric.uoc(m, 1, arithmetic="exact") != diag:
             return Outcome("refuted", f"counterexample {m.tolist()}")
     return Outcome("verified", "UOC_1 equals the diagonal path's cost on all 150 matrices")

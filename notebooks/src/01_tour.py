@@ -41,7 +41,7 @@ import numeric
 from numeric.rounding import matches_printed, round_half_up
 from analytic.sources import cardoso2011, silva2018
 
-plt.rcParams.update({"figure.dpi": 90, "font.size": 9, "axes.titlesize": 10})
+plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})
 EXACT = dict(arithmetic="exact")
 
 
@@ -54,7 +54,7 @@ def show_matrix(ax, cm, title, cmap="Blues"):
         for c in range(K):
             v = cm[r, c]
             ax.text(c, r, str(v), ha="center", va="center",
-                    color="white" if v > 0.6 * cm.max() else "black", fontsize=8)
+                    color="white" if v > 0.6 * cm.max() else "black", fontsize=9)
     ax.set_xticks(range(K), [str(k + 1) for k in range(K)])
     ax.set_yticks(range(K), [str(k + 1) for k in range(K)])
     ax.set_xlabel("predicted class")
@@ -119,10 +119,10 @@ table1 = {
 section4 = {k: cardoso2011.MATRICES[k] for k in
             ("CM_1", "CM_2", "CM_3", "CM_4", "CM_5", "CM_6", "CM_10", "CM_11", "CM_12")}
 
-fig, axes = plt.subplots(2, 7, figsize=(15, 5.6))
+fig, axes = plt.subplots(3, 5, figsize=(12, 8.4))
 for ax, (name, cm) in zip(axes.flat, list(table1.items()) + list(section4.items())):
     note = " (reconstructed)" if name in ("C", "D") else ""
-    show_matrix(ax, cm, f"{name}{note}")
+    show_matrix(ax, cm, (f"$CM_{{{name[3:]}}}$" if name.startswith("CM_") else name) + note)
 for ax in axes.flat[len(table1) + len(section4):]:
     ax.axis("off")
 fig.suptitle("cardoso2011: Table 1 (A–D) and the matrices of §4 (rows = true class)")
@@ -243,7 +243,8 @@ md_table(["table", "matrix"] + list(COLS), rows)
 # classifiers behave identically.
 
 # %% tags=["figure:heatmaps-silva2018"] alt="Heat maps of silva2018's simulated 4-class confusion matrices A to F, rows the true class and columns the predicted class, each cell showing its count."
-fig, axes = plt.subplots(1, 6, figsize=(15, 2.9))
+fig, axes = plt.subplots(2, 3, figsize=(10, 6.4))
+axes = axes.flat
 for ax, (name, cm) in zip(axes, silva2018.MATRICES.items()):
     show_matrix(ax, cm, f"$CM_{name}$", cmap="Oranges")
 fig.suptitle("silva2018 §IV.B: the simulated matrices (K = 4, rows = true class)")
@@ -296,7 +297,7 @@ TITLES = {"MER": "MER", "MSE": "MSE", "MAE": "MAE", "MMAE": "MMAE", "AMAE": "AMA
           "R_s": "Spearman $R_s$", "tau_b": "Kendall $\\tau_b$", "r_int": "$r_{int}$",
           "OC_beta1": f"OC, β = {B1}", "OC_beta2": f"OC, β = {B2}",
           "UOC_beta1": f"UOC, β = {B1}", "UOC_beta2": f"UOC, β = {B2}", "A_UOC": "$A_{UOC}$"}
-fig, axes = plt.subplots(2, 7, figsize=(15, 4.6), sharex=True)
+fig, axes = plt.subplots(3, 5, figsize=(12, 7.2), sharex=True)
 for ax, col in zip(axes.flat, SCOLS):
     vals = [float(silva_values[k][col]) for k in silva2018.MATRICES]
     printed = [float(silva2018.TABLE_I[k][SCOLS.index(col)]) for k in silva2018.MATRICES]
@@ -308,13 +309,14 @@ for ax, col in zip(axes.flat, SCOLS):
     ax.tick_params(labelbottom=True)
     ax.axhline(0, color="grey", lw=0.5)
 axes.flat[-1].axis("off")
-axes.flat[-1].legend(
+axes.flat[-2].axis("off")
+axes.flat[-2].legend(
     handles=[plt.Rectangle((0, 0), 1, 1, color="grey"),
              plt.Line2D([], [], marker="_", ms=14, mew=2, ls="none", color="black"),
              plt.Line2D([], [], color="tab:orange", lw=4)],
     labels=["value computed by the toolkit", "value printed in silva2018 Table I",
             "rank correlation (orange title):\nhigher is better"],
-    loc="center", frameon=False)
+    loc="center left", frameon=False, fontsize=10)
 fig.suptitle("silva2018 Table I: computed (bars) and printed (black ticks) for matrices A–F")
 fig.tight_layout()
 plt.show()

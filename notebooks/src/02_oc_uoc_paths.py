@@ -37,7 +37,7 @@ from analytic.symbols import beta
 from analytic.uoc import uoc_piecewise
 from analytic.sources import cardoso2011, silva2018
 
-plt.rcParams.update({"figure.dpi": 90, "font.size": 9, "axes.titlesize": 10})
+plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})
 
 
 def show_matrix(ax, cm, title="", cmap="Blues"):
@@ -47,7 +47,7 @@ def show_matrix(ax, cm, title="", cmap="Blues"):
     ax.imshow(cm, cmap=cmap, vmin=0, vmax=max(cm.max(), 1), alpha=0.8)
     for r in range(K):
         for c in range(K):
-            ax.text(c, r, str(cm[r, c]), ha="center", va="center", fontsize=8, zorder=3,
+            ax.text(c, r, str(cm[r, c]), ha="center", va="center", fontsize=9, zorder=3,
                     color="white" if cm[r, c] > 0.6 * cm.max() else "black")
     ax.set_xticks(range(K), [str(k + 1) for k in range(K)])
     ax.set_yticks(range(K), [str(k + 1) for k in range(K)])
@@ -102,15 +102,21 @@ cm_D = np.asarray(silva2018.MATRICES["D"])
 paths4 = consistent_paths(4)
 examples = [paths4[i] for i in (0, 1, 5, 17, 30, 62)]
 
-fig, axes = plt.subplots(1, 7, figsize=(16, 2.9))
+fig, axes = plt.subplots(2, 4, figsize=(12, 6.6), layout="constrained")
+axes = axes.flat
 show_matrix(axes[0], cm_D, f"all {len(paths4)} consistent paths")
 for p in paths4:
     draw_path(axes[0], p, color="black", alpha=0.08, lw=5)
 for ax, p in zip(axes[1:], examples):
     benefit = sum(cm_D[r, c] for r, c in p)
-    show_matrix(ax, cm_D, f"benefit {benefit}" + ("  (MER's path)" if p == paths4[0] else ""))
+    show_matrix(ax, cm_D, f"benefit {benefit}" + (" (MER's path)" if p == paths4[0] else ""))
     draw_path(ax, p, color="tab:red")
-fig.tight_layout()
+axes[-1].axis("off")
+axes[-1].legend(handles=[plt.Line2D([], [], color="black", alpha=0.3, lw=5),
+                         plt.Line2D([], [], color="tab:red", alpha=0.5, lw=7)],
+                labels=["every consistent path,\ndrawn on top of each other", "one consistent path;\nbenefit = samples on it"],
+                loc="center", frameon=False, fontsize=10, handlelength=3)
+fig.suptitle("Consistent paths on silva2018's $CM_D$ (numbers: sample counts)")
 plt.show()
 
 # %% [markdown]
@@ -160,12 +166,12 @@ plt.show()
 # %% tags=["figure:optimal-paths"] alt="silva2018's matrices with the optimal consistent path of UOC drawn over each one for two values of beta; for the larger beta the path keeps closer to the diagonal."
 B1, B2 = (sp.Rational(b) for b in silva2018.TABLE_BETAS)
 names = ["B", "C", "D", "E", "F"]
-fig, axes = plt.subplots(2, 5, figsize=(14, 6.4))
+fig, axes = plt.subplots(2, 5, figsize=(12, 6.2))
 for row, b in zip(axes, (B1, B2)):
     for ax, name in zip(row, names):
         cm = silva2018.MATRICES[name]
         value = numeric.uoc(cm, b, arithmetic="exact")
-        show_matrix(ax, cm, f"$CM_{name}$, β = {b}: UOC = ${sp.latex(value)}$", cmap="Oranges")
+        show_matrix(ax, cm, f"$CM_{name}$, β = {b}\nUOC = ${sp.latex(value)}$", cmap="Oranges")
         draw_path(ax, numeric.optimal_path(cm, b), color="tab:red")
 fig.tight_layout()
 plt.show()
@@ -212,8 +218,8 @@ bs = np.linspace(0, 1, 401)
 curve = np.array([float(env(b)) for b in bs])
 piece_colors = plt.cm.viridis(np.linspace(0.1, 0.8, len(env.slopes)))
 
-fig = plt.figure(figsize=(13, 4.6))
-ax = fig.add_axes([0.06, 0.12, 0.5, 0.8])
+fig, (ax, *mat_axes) = plt.subplots(1, 1 + len(env.slopes), figsize=(12, 4.4), layout="constrained",
+                                    width_ratios=[2.8] + [1] * len(env.slopes))
 ax.fill_between(bs, curve, color="tab:orange", alpha=0.25, label=f"$A_{{UOC}} = {sp.latex(A_C)}$")
 for i, (a, s) in enumerate(zip(env.intercepts, env.slopes)):
     lo, hi = float(env.breakpoints[i]), float(env.breakpoints[i + 1])
@@ -222,19 +228,19 @@ for i, (a, s) in enumerate(zip(env.intercepts, env.slopes)):
     ax.plot([lo, hi], [float(a) + float(s) * lo, float(a) + float(s) * hi], color=piece_colors[i], lw=3.5)
 for bp in env.breakpoints[1:-1]:
     ax.axvline(float(bp), color="grey", lw=0.6, ls=":")
-    ax.annotate(f"β = {bp}", (float(bp), 0.03), ha="center", fontsize=8, color="grey")
+    ax.annotate(f"β = {bp}", (float(bp), 0.03), ha="center", fontsize=9, color="dimgrey")
 ax.set_xlim(0, 1)
 ax.set_ylim(0, 1)
 ax.set_xlabel("β")
 ax.set_ylabel("$UOC^1_\\beta$")
-ax.set_title("$UOC^1_\\beta(CM_C)$: the lower envelope of the path lines (bold), area $A_{UOC}$ shaded")
-ax.legend(loc="upper left", fontsize=8)
+ax.set_title("$UOC^1_\\beta(CM_C)$: lower envelope of the path lines (bold)")
+ax.legend(loc="upper left")
 
 for i in range(len(env.slopes)):
     lo, hi = env.breakpoints[i], env.breakpoints[i + 1]
     inner = (lo + hi) / 2
-    axi = fig.add_axes([0.6 + 0.135 * i, 0.2, 0.12, 0.6])
-    show_matrix(axi, cm_C, f"path {i + 1}: β in [{lo}, {hi}]", cmap="Oranges")
+    axi = mat_axes[i]
+    show_matrix(axi, cm_C, f"path {i + 1}:\nβ in [{lo}, {hi}]", cmap="Oranges")
     draw_path(axi, numeric.optimal_path(cm_C, inner), color=piece_colors[i], alpha=0.7)
     if i:
         axi.set_ylabel("")
@@ -278,11 +284,11 @@ from analytic.symbols import d
 single = single_sample_forms()
 single_g2 = single_sample_forms(gamma=2)
 display(Markdown(
-    f"$$OC^1_\\beta = UOC^1_\\beta = {sp.latex(single['uoc'])}$$\n\n"
-    f"$$A_{{UOC}} = {sp.latex(single['a_uoc'])}$$\n\n"
-    f"$$OC^2_\\beta = {sp.latex(single_g2['oc'])}$$\n\n"
-    f"*method:* {single['method']}"))
-assert single["oc"] == single["uoc"]      # one sample: N = 1 and K' = 1, so OC and UOC coincide
+    f"$$OC^1_\\beta = UOC^1_\\beta = {sp.latex(single.uoc)}$$\n\n"
+    f"$$A_{{UOC}} = {sp.latex(single.a_uoc)}$$\n\n"
+    f"$$OC^2_\\beta = {sp.latex(single_g2.oc)}$$\n\n"
+    f"*method:* {single.method}"))
+assert single.oc == single.uoc      # one sample: N = 1 and K' = 1, so OC and UOC coincide
 
 # %% [markdown]
 # The curves below are the closed forms at $d = 0, 1, \dots, 10$ ($d = 0$:
@@ -308,31 +314,33 @@ def one_sample(dist):
     return cm
 
 
-fig, ax = plt.subplots(figsize=(7, 4.2))
+fig, ax = plt.subplots(figsize=(7.5, 4.8))
 for b, col in zip((0, 0.01, 0.05, 0.1, 0.25, 1), plt.cm.viridis(np.linspace(0, 0.85, 6))):
-    ax.plot(ds, on_grid(single["uoc"], b), "o-", ms=4, color=col, label=f"$UOC_\\beta$, β = {b}")
+    ax.plot(ds, on_grid(single.uoc, b), "o-", ms=4, color=col, label=f"$UOC_\\beta$, β = {b}")
     ax.plot(ds, [float(numeric.uoc(one_sample(k), b)) for k in ds], "x", color="black", ms=4)
-ax.plot(ds, on_grid(single["a_uoc"]), "s--", ms=5, color="tab:red", lw=2, label="$A_{UOC}$")
-ax.plot(ds, [float(numeric.a_uoc(one_sample(k))) for k in ds], "x", color="black", ms=4)
+ax.plot(ds, on_grid(single.a_uoc), "s--", ms=5, color="tab:red", lw=2, label="$A_{UOC}$")
+ax.plot(ds, [float(numeric.a_uoc(one_sample(k))) for k in ds], "x", color="black", ms=4,
+        label="check: computed on the\none-sample matrix")
 ax.set_xlabel("distance of the sample to the diagonal, $d = |r - c|$")
 ax.set_ylabel("index")
 ax.set_xticks(ds)
 ax.set_ylim(-0.02, 1.05)
 ax.set_title("silva2018 Fig. 2: UOC and $A_{UOC}$ of a single sample")
-ax.legend(loc="lower right", fontsize=8)
+ax.legend(loc="lower right")
 plt.show()
 
 # %% tags=["figure:cardoso2011-fig4"] alt="Reproduction of cardoso2011 Fig. 4: OC of a single sample against its distance to the diagonal for several values of beta, with MER for comparison."
-fig, axes = plt.subplots(1, 2, figsize=(12, 4.2), sharey=True)
+fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True)
 for ax, forms, g in ((axes[0], single, 1), (axes[1], single_g2, 2)):
     for b, col in zip((0, 0.05, 0.1, 0.25, 0.5), plt.cm.plasma(np.linspace(0, 0.8, 5))):
-        ax.plot(ds, on_grid(forms["oc"], b), "o-", ms=4, color=col, label=f"β = {b}")
+        ax.plot(ds, on_grid(forms.oc, b), "o-", ms=4, color=col, label=f"β = {b}")
         ax.plot(ds, [float(numeric.oc(one_sample(k), b, gamma=g)) for k in ds], "x", color="black", ms=4)
     ax.step(ds, [0] + [1] * (len(ds) - 1), where="post", color="grey", ls=":", label="MER")
-    ax.set_xlabel("$d = |r - c|$")
+    ax.plot([], [], "x", color="black", ms=4, label="check: computed on the\none-sample matrix")
+    ax.set_xlabel("distance to the diagonal, $d = |r - c|$")
     ax.set_xticks(ds)
     ax.set_title(f"cardoso2011 Fig. 4: $OC^{g}_\\beta$ of a single sample (γ = {g})")
-    ax.legend(loc="lower right", fontsize=8)
+    ax.legend(loc="lower right")
 axes[0].set_ylabel("$OC^\\gamma_\\beta$")
 fig.tight_layout()
 plt.show()
@@ -380,7 +388,7 @@ plt.show()
 
 # %% [markdown]
 # **Exercise 5.**  cardoso2011 §3.2 says that for β = 0.5 the single-sample
-# OC "already equals the MER".  Using the closed form `single["oc"]`, find
+# OC "already equals the MER".  Using the closed form `single.oc`, find
 # the smallest β for which a sample at distance $d = 1$ already scores 1,
 # and check with `numeric.oc` that at that β every $d = 1, \dots, 8$ scores
 # 1.
@@ -448,7 +456,7 @@ assert numeric.optimal_path(cm_B7, B1) == numeric.optimal_path(cm_B, B1)
 # **Answer 5.**
 
 # %% tags=["solution"]
-beta_mer = sp.solve(sp.Eq(single["oc"].args[0][0].subs(d, 1), 1), beta)[0]
+beta_mer = sp.solve(sp.Eq(single.oc.args[0][0].subs(d, 1), 1), beta)[0]
 beta_mer
 
 # %% tags=["solution"]

@@ -36,30 +36,29 @@ from analytic.forms import tridiagonal_forms
 from analytic.symbols import K, b, beta
 from analytic.sources import cardoso2011
 
-plt.rcParams.update({"figure.dpi": 90, "font.size": 9, "axes.titlesize": 10})
+plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})
 
 # %% tags=["figure:tridiagonal-heatmap"] alt="Heat maps of the tridiagonal confusion matrices for a few numbers of classes K: one sample in each cell of the main diagonal and of the two diagonals next to it."
-fig, axes = plt.subplots(1, 5, figsize=(14, 3))
+fig, axes = plt.subplots(1, 5, figsize=(12, 3), layout="constrained")
 for ax, k in zip(axes, (2, 3, 4, 6, 10)):
     cm = np.asarray(cardoso2011.tridiagonal(k))
     ax.imshow(cm, cmap="Greens", vmin=0, vmax=1.4)
-    ax.set_xticks(range(k), [str(i + 1) for i in range(k)], fontsize=7)
-    ax.set_yticks(range(k), [str(i + 1) for i in range(k)], fontsize=7)
+    ax.set_xticks(range(k), [str(i + 1) for i in range(k)], fontsize=8)
+    ax.set_yticks(range(k), [str(i + 1) for i in range(k)], fontsize=8)
     ax.set_xlabel("predicted class")
     ax.set_ylabel("true class")
     ax.set_xticks(np.arange(k + 1) - 0.5, minor=True)
     ax.set_yticks(np.arange(k + 1) - 0.5, minor=True)
     ax.grid(which="minor", color="white", lw=1.5)
     ax.tick_params(which="minor", length=0)
-    ax.set_title(f"K = {k}: N = {cm.sum()}, right: {np.trace(cm)}")
-fig.suptitle("The tridiagonal confusion matrices (cardoso2011.tridiagonal(K)); dark = 1 sample")
-fig.tight_layout(rect=(0, 0, 1, 0.94))
+    ax.set_title(f"K = {k}: {cm.sum()} samples,\n{np.trace(cm)} right")
+fig.suptitle("The tridiagonal confusion matrices: one sample in each dark cell, none in the light ones")
 plt.show()
 
 # %% [markdown]
 # ## 1. The closed forms
 #
-# How the toolkit derives them (`tridiagonal_forms()["method"]`): the matrix
+# How the toolkit derives them (`tridiagonal_forms().method`): the matrix
 # is described by its *row kinds* — one first row, $K-2$ interior rows, one
 # last row — and the weights of cardoso2011 eq. 7 and silva2018 eq. 28 are
 # computed symbolically from that description.  A path lemma then reduces
@@ -71,17 +70,17 @@ plt.show()
 
 # %%
 forms = tridiagonal_forms()
-lim = forms["limits"]
+lim = forms.limits
 rows = [
-    ("MER", forms["mer"], lim["mer"]),
-    ("MAE", forms["mae"], lim["mae"]),
-    ("UOC^1_\\beta", forms["uoc"], lim["uoc"]),
-    ("A_{UOC}", forms["a_uoc"], lim["a_uoc"]),
-    ("OC^1_{b/(N(K-1))}", forms["oc"], lim["oc"]),
+    ("MER", forms.mer, lim["mer"]),
+    ("MAE", forms.mae, lim["mae"]),
+    ("UOC^1_\\beta", forms.uoc, lim["uoc"]),
+    ("A_{UOC}", forms.a_uoc, lim["a_uoc"]),
+    ("OC^1_{b/(N(K-1))}", forms.oc, lim["oc"]),
 ]
 display(Markdown("\n\n".join(
     f"$${name} = {sp.latex(f)} \\qquad \\xrightarrow{{K\\to\\infty}} \\qquad {sp.latex(l)}$$"
-    for name, f, l in rows) + f"\n\n*method:* {forms['method']}"))
+    for name, f, l in rows) + f"\n\n*method:* {forms.method}"))
 
 # %% [markdown]
 # **Reading the forms.**
@@ -125,12 +124,12 @@ def at_K(form, **symbols):
 
 
 curves = {
-    "MER = MAE": at_K(forms["mer"]),
-    "OC, b = 0.25": at_K(forms["oc"], b=0.25),
-    "OC, b = 0.75": at_K(forms["oc"], b=0.75),
-    "UOC, β = 0.25": at_K(forms["uoc"], beta=0.25),
-    "UOC, β = 0.75": at_K(forms["uoc"], beta=0.75),
-    "A_UOC": at_K(forms["a_uoc"]),
+    "MER = MAE": at_K(forms.mer),
+    "OC, b = 0.25": at_K(forms.oc, b=0.25),
+    "OC, b = 0.75": at_K(forms.oc, b=0.75),
+    "UOC, β = 0.25": at_K(forms.uoc, beta=0.25),
+    "UOC, β = 0.75": at_K(forms.uoc, beta=0.75),
+    "A_UOC": at_K(forms.a_uoc),
 }
 correlations = {
     "R_s": np.array([numeric.spearman_rs(tri[k]) for k in Ks]),
@@ -155,39 +154,48 @@ style = {"MER = MAE": ("tab:grey", "-"), "OC, b = 0.25": ("tab:blue", "-"), "OC,
 corr_style = {"R_s": ("tab:green", "o"), "tau_b": ("tab:olive", "s"), "r_int": ("tab:cyan", "^")}
 
 
+WORDS = {"A_UOC": "$A_{UOC}$", "R_s": "Spearman's $R_s$", "tau_b": "Kendall's $\\tau_b$", "r_int": "$r_{int}$"}
+
+
 def panel(ax, names, title):
     for name in names:
         col, ls = style[name]
-        ax.plot(Ks, curves[name], ls, color=col, lw=2, label=name + " (closed form)")
+        ax.plot(Ks, curves[name], ls, color=col, lw=2, label=WORDS.get(name, name) + " (closed form)")
         idx = [list(Ks).index(k) for k in check_K]
         ax.plot(np.array(check_K), curves[name][idx], "x", color="black", ms=5)
     for name, (col, m) in corr_style.items():
-        ax.plot(Ks, correlations[name], m, color=col, ms=3.5, label=name + " (numeric)")
+        ax.plot(Ks, correlations[name], m, color=col, ms=3.5, label=WORDS[name] + " (computed per K)")
+    ax.plot([], [], "x", color="black", ms=5, label="check: computed from the matrix")
     ax.set_xlabel("number of classes K")
     ax.set_title(title)
-    ax.set_ylim(0, 1.05)
-    ax.legend(loc="lower right", fontsize=8, ncol=2)
+    ax.set_xlim(0, 41)
+    ax.set_ylim(-0.03, 1.05)            # tau_b = R_s = 0 at K = 2: its markers sit on the axis
+    ax.legend(loc="lower right", ncol=2)
 
 
-fig, ax = plt.subplots(figsize=(9, 4.8))
+def limit_label(ax, value, text, colour="black"):
+    """A dotted line at a limit, labelled just outside the right edge of the axes."""
+    ax.axhline(float(value), color=colour, lw=0.6, ls=":")
+    ax.annotate(text, (1, float(value)), xycoords=("axes fraction", "data"), xytext=(4, 0),
+                textcoords="offset points", va="center", color=colour)
+
+
+fig, ax = plt.subplots(figsize=(10, 5.2))
 panel(ax, ["MER = MAE", "OC, b = 0.25", "OC, b = 0.75"],
       "cardoso2011 Fig. 5: tridiagonal matrices, $\\beta_i = b_i/(N(K-1))$")
-for value, label in ((lim["mer"], "2/3"), (lim["oc"], "3/5"), (1, "1")):
-    ax.axhline(float(value), color="black", lw=0.6, ls=":")
-    ax.annotate(f"limit {label}", (Ks[-1], float(value)), xytext=(3, 2), textcoords="offset points", fontsize=8)
+for value in (lim["mer"], lim["oc"], 1):
+    limit_label(ax, value, f"limit {value}")
 ax.set_ylabel("metric value")
 plt.show()
 
 # %% tags=["figure:silva2018-fig3"] alt="Reproduction of silva2018 Fig. 3: MER, MAE, the rank correlations, OC, UOC and A_UOC of the tridiagonal matrix against the number of classes K; the correlations climb towards 1 while MER stays near 2/3."
-fig, ax = plt.subplots(figsize=(9, 4.8))
+fig, ax = plt.subplots(figsize=(10, 5.2))
 panel(ax, ["MER = MAE", "UOC, β = 0.25", "UOC, β = 0.75", "A_UOC"],
       "silva2018 Fig. 3: evolution of the metrics with K on tridiagonal matrices")
 for name, value in (("UOC, β = 0.25", lim["uoc"].subs(beta, sp.Rational(1, 4))),
                     ("UOC, β = 0.75", lim["uoc"].subs(beta, sp.Rational(3, 4))),
                     ("A_UOC", lim["a_uoc"])):
-    ax.axhline(float(value), color=style[name][0], lw=0.6, ls=":")
-    ax.annotate(f"limit {value}", (Ks[-1], float(value)), xytext=(3, -8), textcoords="offset points",
-                fontsize=8, color=style[name][0])
+    limit_label(ax, value, f"limit {value}", style[name][0])
 ax.set_ylabel("metric value")
 plt.show()
 
@@ -209,7 +217,7 @@ plt.show()
 # %% [markdown]
 # ## 3. Exercises
 #
-# **Exercise 1.**  Use the closed form `forms["uoc"]` to compute exactly
+# **Exercise 1.**  Use the closed form `forms.uoc` to compute exactly
 # $UOC_{1/3}$ of the 7-class tridiagonal matrix, and check it against
 # `numeric.uoc` in exact arithmetic.
 
@@ -227,8 +235,8 @@ plt.show()
 
 # %% [markdown]
 # **Exercise 4.**  Take the limit yourself: compute
-# $\lim_{K\to\infty} A_{UOC}$ with `sympy.limit` on `forms["a_uoc"]`'s
-# general branch and compare with `forms["limits"]["a_uoc"]`.
+# $\lim_{K\to\infty} A_{UOC}$ with `sympy.limit` on `forms.a_uoc`'s
+# general branch and compare with `forms.limits["a_uoc"]`.
 
 # %% [markdown] tags=["solution"]
 # ## Answers
@@ -242,7 +250,7 @@ plt.show()
 # **Answer 1.**
 
 # %% tags=["solution"]
-uoc_7 = forms["uoc"].subs({K: 7, beta: sp.Rational(1, 3)})
+uoc_7 = forms.uoc.subs({K: 7, beta: sp.Rational(1, 3)})
 uoc_7
 
 # %% tags=["solution"]
@@ -264,8 +272,8 @@ assert all(curves["MER = MAE"] < 2 / 3)          # ...while MER stays below, and
 # **Answer 3.**
 
 # %% tags=["solution"]
-decreasing = {bb: bool(np.all(np.diff(at_K(forms["oc"], b=bb)) < 0)) for bb in (0.25, 0.75)}
-increasing = {bb: bool(np.all(np.diff(at_K(forms["oc"], b=bb)) > 0)) for bb in (0.25, 0.75)}
+decreasing = {bb: bool(np.all(np.diff(at_K(forms.oc, b=bb)) < 0)) for bb in (0.25, 0.75)}
+increasing = {bb: bool(np.all(np.diff(at_K(forms.oc, b=bb)) > 0)) for bb in (0.25, 0.75)}
 decreasing, increasing
 
 # %% tags=["solution"]
@@ -276,7 +284,7 @@ assert increasing == {0.25: True, 0.75: False}
 # **Answer 4.**
 
 # %% tags=["solution"]
-general_branch = forms["a_uoc"].args[-1][0]     # the (expression, True) branch
+general_branch = forms.a_uoc.args[-1][0]     # the (expression, True) branch
 a_limit = sp.limit(general_branch, K, sp.oo)
 a_limit
 

@@ -37,7 +37,7 @@ from analytic.sources import george2016
 from analytic.symbols import r
 from analytic.tc_max import corollary1_differences, derive_tc_max_balanced, positive_for_integers_from, tc_max_balanced
 
-plt.rcParams.update({"figure.dpi": 90, "font.size": 9, "axes.titlesize": 10})
+plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})
 
 
 def show_matrix(ax, m, title="", cmap="Purples", fmt=str, xlabel="predicted class", ylabel="true class"):
@@ -47,7 +47,7 @@ def show_matrix(ax, m, title="", cmap="Purples", fmt=str, xlabel="predicted clas
     ax.imshow(a, cmap=cmap, vmin=0, vmax=max(a.max(), 1e-12))
     for r in range(K):
         for c in range(K):
-            ax.text(c, r, fmt(np.asarray(m, dtype=object)[r, c]), ha="center", va="center", fontsize=8,
+            ax.text(c, r, fmt(np.asarray(m, dtype=object)[r, c]), ha="center", va="center", fontsize=9,
                     color="white" if a[r, c] > 0.6 * a.max() else "black")
     ax.set_xticks(range(K), [str(k + 1) for k in range(K)])
     ax.set_yticks(range(K), [str(k + 1) for k in range(K)])
@@ -88,7 +88,7 @@ cost_unnormalised = numeric.cost_matrix(counts, normalize=False, arithmetic="exa
 printed = np.array([[sp.nsimplify(v) for v in row] for row in george2016.COST_EXAMPLE_ROUNDED], dtype=object)
 
 fig, axes = plt.subplots(1, 3, figsize=(12, 3.6))
-show_matrix(axes[0], cost_unnormalised, "numeric.cost_matrix(n, normalize=False)\nrows = TRUE class")
+show_matrix(axes[0], cost_unnormalised, "computed cost matrix (not divided by N)\nrows = TRUE class")
 show_matrix(axes[1], cost_unnormalised.T, "its transpose\n(george2016's orientation)",
             xlabel="true class", ylabel="predicted class")
 show_matrix(axes[2], printed, "george2016 §2.2 as printed (≈)\nrows = PREDICTED class",
@@ -155,23 +155,23 @@ colon_counts = np.asarray(george2016.MATRICES["SVM"]).sum(axis=1)        # rows 
 worst = numeric.tc_max_matrix(colon_counts)
 balanced = numeric.tc_max_matrix([5] * 6)
 
-fig, axes = plt.subplots(1, 3, figsize=(13, 3.8))
+fig, axes = plt.subplots(1, 3, figsize=(12, 3.9))
 show_matrix(axes[0], worst,
             f"worst classifier, colon data n = {tuple(int(v) for v in colon_counts)}\n"
-            f"TC = TC_max = ${sp.latex(numeric.tc_max(colon_counts, arithmetic='exact'))}$", cmap="Reds")
+            f"$TC = TC_{{max}} = {sp.latex(numeric.tc_max(colon_counts, arithmetic='exact'))}$", cmap="Reds")
 show_matrix(axes[1], balanced,
-            f"worst classifier, balanced, r = 6\nTC_max = ${sp.latex(numeric.tc_max([5] * 6, arithmetic='exact'))}$",
+            f"worst classifier, balanced, r = 6\n$TC_{{max}} = {sp.latex(numeric.tc_max([5] * 6, arithmetic='exact'))}$",
             cmap="Reds")
 rs = np.arange(2, 16)
 axes[2].plot(rs, [float(tcmax_r.subs(r, int(k))) for k in rs], "-", color="black", lw=1,
-             label="closed form derived symbolically (Prop. 3)")
+             label="closed form,\nderived (Prop. 3)")
 axes[2].plot(rs, [float(numeric.tc_max([1] * int(k))) for k in rs], "o", color="tab:red",
-             label="worst matrix of Prop. 1, computed per r")
+             label="worst matrix\n(Prop. 1), per r")
 axes[2].axhline(1, color="grey", lw=0.6, ls=":")
 axes[2].set_xlabel("number of classes r")
 axes[2].set_ylabel("$TC_{max}$, balanced classes")
 axes[2].set_title("balanced case: increasing in r (Prop. 3, Cor. 1)")
-axes[2].legend()
+axes[2].legend(loc="upper left")
 fig.tight_layout()
 plt.show()
 
@@ -209,7 +209,7 @@ def grid(ax, title=""):
     t = np.linspace(0, np.pi / 2, 100)
     for rad in (0.25, 0.5, 0.75, 1.0):
         ax.plot(1 - rad * np.cos(t), rad * np.sin(t), color="tab:blue", lw=0.6, alpha=0.5)
-        ax.annotate(f"d = {rad}", (1 - rad * np.cos(0.9), rad * np.sin(0.9)), fontsize=7, color="tab:blue")
+        ax.annotate(f"d = {rad}", (1 - rad * np.cos(0.9), rad * np.sin(0.9)), fontsize=9, color="tab:blue")
     ax.plot([0, 1], [1, 0], "--", color="grey", lw=1, label="random chance: Acc + MC = 1")
     ax.plot([1], [0], marker="*", ms=14, color="gold", mec="black", label="ideal (1, 0)", clip_on=False)
     ax.set_xlim(0, 1)
@@ -222,7 +222,7 @@ def grid(ax, title=""):
 
 fig, ax = plt.subplots(figsize=(5, 5))
 grid(ax, "george2016 Fig. 1: the performance grid")
-ax.legend(loc="upper right", fontsize=8)
+ax.legend(loc="upper right")
 plt.show()
 
 # %% [markdown]
@@ -281,15 +281,18 @@ md_table(["classifier", "MC (not printed)"] + list(george2016.TABLE_2_ROWS),
 
 # %% tags=["figure:george2016-fig2"] alt="Reproduction of george2016 Fig. 2: the classifiers of george2016 Table 1 placed on the accuracy-cost grid, each labelled with its distance d to the ideal point."
 markers = "osD^"
-fig, axes = plt.subplots(1, 3, figsize=(15, 5))
+fig, axes = plt.subplots(1, 3, figsize=(12, 5.6), layout="constrained")
 for ax, (group, label) in zip(axes, [("colon", "(a) colon cancer"), ("lung", "(b) lung cancer"),
                                      ("ovarian", "(c) ovarian cancer")]):
     grid(ax, f"george2016 Fig. 2{label}")
+    shared = ax.get_legend_handles_labels()          # the chance line and the ideal point: one legend below
     for i, k in enumerate(george2016.GROUPS[group]):
         acc, mc, d = (float(values[k][c]) for c in ("Accuracy", "MC", "d"))
         ax.plot(acc, mc, markers[i], ms=8, alpha=0.85, label=f"{k}: d = {d:.2f}")
-    ax.legend(loc="upper right", fontsize=8)
-fig.tight_layout()
+    handles, labels = ax.get_legend_handles_labels()
+    ax.legend(handles[len(shared[0]):], labels[len(shared[0]):], loc="upper center",
+              bbox_to_anchor=(0.5, -0.17), title="classifier: distance to the ideal", title_fontsize=9)
+fig.legend(*shared, loc="outside lower center", ncol=2)
 plt.show()
 
 # %% [markdown]

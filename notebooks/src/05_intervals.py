@@ -39,7 +39,7 @@ from analytic.intervals import interval_tc_max_symbolic, optimal_last_length_pie
 from analytic.sources import binotto2024
 from analytic.symbols import L, x            # the paper's second length L and last length x
 
-plt.rcParams.update({"figure.dpi": 90, "font.size": 9, "axes.titlesize": 10})
+plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})
 
 
 def printed(expr):
@@ -67,20 +67,20 @@ edges = np.concatenate([[0], np.cumsum(lengths)])
 D = numeric.hausdorff_distances(lengths)
 delta = np.array(counts) / np.array(lengths)
 
-fig = plt.figure(figsize=(14, 4))
+fig = plt.figure(figsize=(12, 4.2))
 ax = fig.add_axes([0.04, 0.58, 0.42, 0.3])
 colors = plt.cm.Set2(np.arange(len(lengths)))
 for k, (a, bk) in enumerate(zip(edges[:-1], edges[1:])):
     ax.barh(0, bk - a, left=a, height=0.5, color=colors[k], edgecolor="black")
-    ax.text((a + bk) / 2, 0, f"$I_{k + 1}$\nℓ = {lengths[k]}", ha="center", va="center", fontsize=8)
+    ax.text((a + bk) / 2, 0, f"$I_{k + 1}$\nℓ={lengths[k]}", ha="center", va="center", fontsize=9)
 i, j = 0, 2
 ax.annotate("", xy=(edges[j], 0.45), xytext=(edges[i], 0.45),
             arrowprops=dict(arrowstyle="<->", color="tab:blue"))
 ax.annotate("", xy=(edges[j + 1], -0.45), xytext=(edges[i + 1], -0.45),
             arrowprops=dict(arrowstyle="<->", color="tab:red"))
-ax.text(edges[j] / 2, 0.55, f"$|a_3 - a_1| = {edges[j] - edges[i]:g}$", color="tab:blue", ha="center", fontsize=8)
+ax.text(edges[j] / 2, 0.55, f"$|a_3 - a_1| = {edges[j] - edges[i]:g}$", color="tab:blue", ha="center", fontsize=9)
 ax.text((edges[i + 1] + edges[j + 1]) / 2, -0.72, f"$|b_3 - b_1| = {edges[j + 1] - edges[i + 1]:g}$",
-        color="tab:red", ha="center", fontsize=8)
+        color="tab:red", ha="center", fontsize=9)
 ax.set_ylim(-0.9, 0.9)
 ax.set_yticks([])
 ax.set_title(f"four classes as intervals: $d(I_1, I_3) = \\max(4, 3.5) = {D[0, 2]:g}$")
@@ -89,7 +89,7 @@ ax.set_xlabel("the numeric variable")
 ax = fig.add_axes([0.04, 0.1, 0.42, 0.3])
 ax.bar(range(1, 5), delta, color=colors, edgecolor="black")
 for k in range(4):
-    ax.text(k + 1, delta[k], f"{counts[k]}/{lengths[k]} = {delta[k]:g}", ha="center", va="bottom", fontsize=8)
+    ax.text(k + 1, delta[k], f"{counts[k]}/{lengths[k]} = {delta[k]:g}", ha="center", va="bottom", fontsize=9)
 ax.set_xticks(range(1, 5), [f"$I_{k}$" for k in range(1, 5)])
 ax.set_ylabel("density $\\delta_k = n_k/\\ell_k$")
 ax.set_ylim(0, delta.max() * 1.3)
@@ -108,7 +108,7 @@ ax = fig.add_axes([0.77, 0.1, 0.2, 0.8])
 ax.imshow(M, cmap="Purples")
 for r in range(4):
     for c in range(4):
-        ax.text(c, r, f"{M[r, c]:.2f}", ha="center", va="center", fontsize=8,
+        ax.text(c, r, f"{M[r, c]:.2f}", ha="center", va="center", fontsize=9,
                 color="white" if M[r, c] > 0.6 * M.max() else "black")
 ax.set_xticks(range(4), [f"{k}" for k in range(1, 5)])
 ax.set_yticks(range(4), [f"{k}" for k in range(1, 5)])
@@ -212,20 +212,21 @@ tcA = np.array([numeric.interval_tc(CA, [1, 1, v]) for v in xs])
 gap = np.array([numeric.interval_stc(CB, [1, 1, v]) - numeric.interval_stc(CA, [1, 1, v]) for v in xs])
 x_opt = float(opt.x)
 
-fig, axes = plt.subplots(1, 2, figsize=(13, 4.3))
+fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
 ax = axes[0]
-ax.plot(xs, tcmax, lw=2.5, color="tab:purple", label="$\\widehat{TC}_{max}(x)$ (the derived Piecewise)")
+ax.plot(xs, tcmax, lw=2.5, color="tab:purple", label="$\\widehat{TC}_{max}(x)$ (derived closed form)")
 ax.plot(xs, tcA, color="tab:orange", label="$\\widehat{TC}(C_A)$")
 for p in pieces[:-1]:
     ax.axvline(float(p.hi), color="grey", ls=":", lw=0.8)
-    ax.annotate(f"x = {p.hi}", (float(p.hi), 11.2), fontsize=8, color="grey", ha="center")
+    ax.annotate(f"x = {p.hi}", (float(p.hi), 11.2), fontsize=9, color="dimgrey", ha="center",
+                bbox=dict(fc="white", ec="none", pad=1))
 ax.plot([x_opt], [float(opt.minimum)], "o", color="black", zorder=3)
 ax.annotate(f"minimum at $\\tilde x = 1/\\sqrt{{2}}$\n$\\widehat{{TC}}_{{max}} = (2\\sqrt{{2}}+7)/3 \\approx {float(opt.minimum):.3f}$",
             (x_opt, float(opt.minimum)), xytext=(1.3, 6), fontsize=9, arrowprops=dict(arrowstyle="->"))
 ax.set_xlabel("length x of the last interval")
 ax.set_ylim(0, 12)
-ax.set_title("toy example: $\\widehat{TC}_{max}$ against the last length (pieces between dotted lines)")
-ax.legend(loc="upper left", fontsize=8)
+ax.set_title("toy example: $\\widehat{TC}_{max}$ against the last length")
+ax.legend(loc="lower right", bbox_to_anchor=(1, 0.22))
 
 ax = axes[1]
 ax.plot(xs, gap, color="tab:green", lw=2)
@@ -290,7 +291,7 @@ x_numeric = np.array([float(numeric.optimal_last_length([1, 1, 1], [1, v]).x) fo
 assert np.allclose(x_numeric, sp.lambdify(L, x_opt, "numpy")(Lcheck))
 f_prop6 = sp.lambdify(L, prop6, "numpy")
 
-fig, axes = plt.subplots(1, 2, figsize=(13, 4.3))
+fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
 for ax, Lmax in zip(axes, (2, 10)):
     sel = Lgrid <= Lmax
     ax.plot(Lgrid[sel], x_derived[sel], color="tab:blue", lw=3, alpha=0.6, label="closed form derived here (SymPy)")
@@ -303,13 +304,13 @@ for ax, Lmax in zip(axes, (2, 10)):
             ax.axvline(bv, color="grey", ls=":", lw=0.8)
             ax.annotate("L = " + str(bound).replace("sqrt(5)", "√5").replace(" ", ""), (bv, 0.02),
                         xytext=(3, 0), textcoords="offset points",
-                        fontsize=8, color="dimgrey", rotation=90, va="bottom", ha="left")
-    ax.set_xlim(0, Lmax)
+                        fontsize=9, color="dimgrey", rotation=90, va="bottom", ha="left")
+    ax.set_xlim(0, Lmax * 1.02)          # room for the check marker at L = Lmax
     ax.set_ylim(0, None)
     ax.set_xlabel("L = ℓ₂/ℓ₁")
     ax.set_ylabel("optimal last length $\\tilde x$")
-    ax.set_title(f"binotto2024 Fig. 1: $\\tilde x$ as a function of L, L in [0, {Lmax}]")
-    ax.legend(loc="upper left", fontsize=8, title="dotted lines: branch boundaries", title_fontsize=8)
+    ax.set_title(f"binotto2024 Fig. 1: $\\tilde x$ against L, L in [0, {Lmax}]")
+    ax.legend(loc="upper left", title="dotted lines: branch boundaries", title_fontsize=9)
 fig.tight_layout()
 plt.show()
 

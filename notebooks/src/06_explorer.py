@@ -1,12 +1,12 @@
 # %% [markdown]
-# # 6 · Explorer: edit a confusion matrix, move β, watch every metric
+# # 6 · Explorer: edit a confusion matrix, move β, watch the metrics
 #
 # Edit the counts of a 4-class confusion matrix (rows = true class, columns
 # = predicted class) and move β with the slider.  The picture shows the
 # matrix with its **optimal consistent path** at that β (lesson 2) and the
 # function $UOC(\beta)$ — the lower envelope of one line per path — with the
-# area under it, $A_{UOC}$; the table below it gives every metric of the
-# toolkit for the current matrix and β.  Everything is computed by
+# area under it, $A_{UOC}$; the table below it gives the metrics of lessons
+# 1, 2 and 7 for the current matrix and β.  Everything is computed by
 # `numeric` in float arithmetic as you type.
 #
 # The controls need a running kernel (JupyterLab or Notebook with
@@ -42,6 +42,15 @@ METRICS = [
     ("OC at β", lambda cm, b: numeric.oc(cm, b)),
     ("UOC at β", lambda cm, b: numeric.uoc(cm, b)),
     ("area under UOC(β), A_UOC", lambda cm, b: numeric.a_uoc(cm)),
+    ("Cohen's kappa", lambda cm, b: numeric.cohen_kappa(cm)),
+    ("linear weighted kappa", lambda cm, b: numeric.cohen_kappa(cm, weights="linear")),
+    ("quadratic weighted kappa", lambda cm, b: numeric.cohen_kappa(cm, weights="quadratic")),
+    ("Somers' d (prediction given the truth)", lambda cm, b: numeric.somers_d(cm)),
+    ("Stuart's τ_c", lambda cm, b: numeric.kendall_tau_c(cm)),
+    ("closeness evaluation measure, CEM-ORD", lambda cm, b: numeric.cem_ord(cm)),
+    ("within-one accuracy", lambda cm, b: numeric.within_one_accuracy(cm)),
+    ("minimum sensitivity, MS", lambda cm, b: numeric.minimum_sensitivity(cm)),
+    ("geometric mean sensitivity, GM", lambda cm, b: numeric.geometric_mean_sensitivity(cm)),
 ]
 
 
@@ -76,7 +85,8 @@ def picture(cm, beta):
                     color="white" if cm[r, c] > 0.6 * cm.max() else "black")
     path = numeric.optimal_path(cm, beta, arithmetic="float")
     rows, cols = zip(*path)
-    ax.plot(cols, rows, "-o", color="tab:orange", lw=2.5, ms=7, alpha=0.8, label="optimal path")
+    ax.plot(cols, rows, "-o", color="tab:orange", lw=2.5, ms=16, mfc="none", mew=2, alpha=0.8,
+            label="optimal path")
     ax.set_xticks(range(K), [str(k + 1) for k in range(K)])
     ax.set_yticks(range(K), [str(k + 1) for k in range(K)])
     ax.set_xlabel("predicted class")
@@ -90,7 +100,7 @@ def picture(cm, beta):
     curve = np.min(np.add.outer(betas * 0, np.array(env.intercepts, float))
                    + np.multiply.outer(betas, np.array(env.slopes, float)), axis=1)
     bx.fill_between(betas, curve, color="tab:blue", alpha=0.15,
-                    label=f"area under the curve, A_UOC = {numeric.a_uoc(cm):.3f}")
+                    label=f"area under the curve, $A_{{UOC}}$ = {numeric.a_uoc(cm):.3f}")
     bx.plot(betas, curve, color="tab:blue", lw=2, label="UOC(β)")
     for x in env.breakpoints[1:-1]:
         bx.axvline(float(x), color="grey", ls=":", lw=0.8)
@@ -101,7 +111,7 @@ def picture(cm, beta):
     bx.set_xlabel("β (dotted lines: the optimal path changes)")
     bx.set_ylabel("UOC")
     bx.set_title("UOC as a function of β")
-    bx.legend(loc="lower right", fontsize=8)
+    bx.legend(loc="lower right", fontsize=9)
     buf = io.BytesIO()
     fig.savefig(buf, format="png")
     return buf.getvalue()

@@ -1,0 +1,730 @@
+# %% [markdown]
+# # 7 · More metrics, and which formal properties each one has
+#
+# Lessons 1–5 checked the metrics of four papers against the numbers those
+# papers print.  This lesson adds eight metrics that the literature on
+# ordinal classification uses as well, and asks of every metric the same
+# questions: is the perfect classifier the only one with the best score?
+# Does a prediction moved closer to the truth always score better?  Does an
+# empty class change the score?  The toolkit's **property auditor**
+# (`analytic.audit`) answers each question by an exhaustive search over
+# small confusion matrices, and returns the *smallest* matrix on which a
+# property fails.  We draw those counterexamples.
+#
+# The metrics, their sources and their report variants are read from the
+# metric registry (`numeric.registry.REGISTRY`) below; the properties and
+# their sources from `analytic.audit.PROPERTIES`.  Three properties come
+# from **Amigó, Gonzalo, Mizzaro & Carrillo-de-Albornoz (2020)**, *An
+# Effectiveness Metric for Ordinal Classification: Formal Properties and
+# Experimental Results* (ACL 2020), §3 — the paper that also defines CEM-ORD.
+# Their statement for confusion matrices is **our own formalisation**: the
+# paper's table of which metric satisfies which property was not available
+# to us, so every verdict below is derived here, not copied.
+#
+# **Convention.**  Rows = true class, columns = predicted class, classes
+# numbered from 1 in the text and the figures (the auditor's messages count
+# from 0).
+
+# %%
+# %matplotlib inline
+# %config InlineBackend.figure_formats = ["png"]
+import re
+import textwrap
+from fractions import Fraction
+from pathlib import Path
+
+import numpy as np
+import matplotlib.pyplot as plt
+import sympy as sp
+from IPython.display import Markdown, display
+
+import numeric
+from numeric.registry import REGISTRY
+from analytic.audit import PROPERTIES, audit
+from analytic.sources import silva2018
+
+plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})
+
+#: the metrics this lesson adds (registry names)
+NEW = ["cohen_kappa", "within_one_accuracy", "minimum_sensitivity", "geometric_mean_sensitivity",
+       "somers_d", "kendall_tau_c", "cem_ord", "ranked_probability_score"]
+#: every report variant of the new metrics that take a confusion matrix: (name, variant label)
+VARIANTS = [(n, v.label) for n in NEW if REGISTRY[n].takes_matrix for v in REGISTRY[n].cases()]
+
+
+def md_table(header, rows):
+    """Show a list of rows as a Markdown table."""
+    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(str(v).replace("|", "\\|") for v in row) + " |" for row in rows]
+    display(Markdown("\n".join(lines)))
+
+
+def metric_of(name, label):
+    """The registered variant ``label`` of metric ``name`` as an exact function of a matrix (None: undefined)."""
+    m = REGISTRY[name]
+    v = next(v for v in m.cases() if v.label == label)
+
+    def f(cm):
+        cm = np.asarray(cm)
+        try:
+            return m.function(cm, **v.kwargs(cm), arithmetic="exact")
+        except ValueError:              # the metric is undefined on this matrix
+            return None
+    return f
+
+
+def pretty(label):
+    """A registry label in words and symbols, for figures ("tau_c" -> "Stuart's τ_c")."""
+    words = {"kappa": "Cohen's κ", "linear weighted kappa": "linear weighted κ",
+             "quadratic weighted kappa": "quadratic weighted κ", "tau_c": "Stuart's $\\tau_c$",
+             "tau_b": "Kendall's $\\tau_b$", "R_s": "Spearman's $R_s$", "r_int": "$r_{int}$",
+             "A_UOC": "$A_{UOC}$", "Somers' d": "Somers' $d$"}
+    return words.get(label, label.replace("beta=", "β = "))
+
+
+def shown(value):
+    """An exact value for a title or a table: a short fraction as it is, anything else as a decimal."""
+    if value is None:
+        return "undefined"
+    value = sp.sympify(value)
+    if value.is_Rational and len(str(value)) <= 7:
+        return str(value).replace("-", "−")
+    return f"{float(value):.4f}".replace("-", "−")
+
+# %% [markdown]
+# ## 1. Eight more metrics
+#
+# With $n_{r,c}$ the counts, $N_{r\cdot}$ and $N_{\cdot c}$ the row (true
+# class) and column (predicted class) sums, $N$ the total:
+#
+# * **Cohen's kappa** compares the observed disagreement with the one
+#   expected by chance from the margins,
+#   $\kappa_w = 1 - \dfrac{\sum_{r,c} w_{r,c}\, n_{r,c}/N}{\sum_{r,c} w_{r,c}\, N_{r\cdot}N_{\cdot c}/N^2}$,
+#   with $w_{r,c} = [r \ne c]$ (Cohen 1960, nominal), $|r-c|$ (linear) or
+#   $(r-c)^2$ (quadratic, Cohen 1968).  Higher is better, 1 is perfect
+#   agreement, 0 is chance.
+# * **Within-one accuracy**: the fraction of samples predicted at most one
+#   class away, $\frac1N\sum_{|r-c|\le 1} n_{r,c}$ ("1-off accuracy").
+# * **Minimum sensitivity** MS and **geometric mean sensitivity** GM: the
+#   smallest, and the geometric mean, of the per-class recalls
+#   $n_{r,r}/N_{r\cdot}$ — over the observed classes, or with an unobserved
+#   class counted as recall 0 (`missing="zero"`).
+# * **Somers' d** of the prediction given the truth,
+#   $d(\hat y \mid y) = \dfrac{C - D}{\text{pairs with different true classes}}$,
+#   and **Stuart's $\tau_c$**, $\dfrac{2m\,(C-D)}{N^2 (m-1)}$ with $m$ the
+#   smaller number of observed rows or columns; $C$ and $D$ count the
+#   concordant and discordant pairs of samples, as for $\tau_b$ in lesson 1.
+# * **CEM-ORD** (Amigó et al. 2020, §4) scores each prediction by its
+#   *closeness information*: predicting $a$ for an item of true class $b$
+#   earns $\mathrm{prox}(a, b) = -\log_2 \frac{\frac12 n_a + \sum_{k \in (a, b]} n_k}{N}$,
+#   where $n_k$ counts the *true* samples of class $k$; so the distance
+#   between two classes is the share of the test set that lies between
+#   them.  CEM is the total closeness of the predictions divided by that of
+#   the perfect prediction.
+# * **The ranked probability score** RPS takes predicted *probabilities*,
+#   not a confusion matrix:
+#   $\mathrm{RPS} = \frac1N\sum_i \frac{1}{K-1}\sum_{k=1}^{K-1} (F_{i,k} - O_{i,k})^2$,
+#   with $F_{i,k}$ the predicted probability that sample $i$ is in class
+#   $k$ or below and $O_{i,k} = [y_i \le k]$ (Epstein 1969; the factor
+#   $1/(K-1)$ is Murphy's 1971 normalisation).  Lower is better.
+#
+# What the registry records about them (each function's docstring has the
+# full definition):
+
+# %%
+md_table(["metric", "function", "takes", "better", "range", "report variants", "source"],
+         [[m.label, f"`numeric.{m.name}`", m.input, m.better, f"[{m.bounds[0]}, {m.bounds[1]}]",
+           "; ".join(v.label for v in m.cases()), m.source]
+          for m in (REGISTRY[n] for n in NEW)])
+
+# %% [markdown]
+# ## 2. The new metrics on silva2018's six matrices
+#
+# The matrices of lesson 1: A perfect, B with the order kept, C with class 1
+# two classes away, D with classes 1 and 2 swapped, E as D without class 3,
+# F as D with class 1 ten times larger.  `numeric.report` evaluates every
+# variant, exactly (rounded to 3 decimals below; "undefined" where a metric raises).
+
+# %%
+LABELS = [label for _, label in VARIANTS]
+values = {}
+for key, cm in silva2018.MATRICES.items():
+    rep = numeric.report(cm, metrics=[n for n in NEW if REGISTRY[n].takes_matrix], arithmetic="exact")
+    values[key] = {row.label: row.value for row in rep.rows}
+md_table(["metric"] + [f"$CM_{k}$" for k in values],
+         [[label] + [f"{float(values[k][label]):.3f}".replace("-", "−") if values[k][label] is not None
+                     else "undefined" for k in values] for label in LABELS])
+
+# %% [markdown]
+# **What to look at** (each point is checked by the cell below it).
+#
+# * **Within-one accuracy** is 1 for B, D, E and F: each of their errors is
+#   one class away, so it cannot tell the order-keeping B from the swapping
+#   D.  Only C (two classes away) scores below 1.
+# * **MS and GM** are 0 for every imperfect matrix: each of B–F has a class
+#   without a single correct prediction, and one zero recall decides both.
+# * $\tau_c$ scores the *perfect* matrix A below 1: it reaches 1 only when
+#   the class sizes are equal.
+# * **B against D**: Somers' d and $\tau_c$ prefer B (order kept), as the
+#   rank correlations of lesson 1 did; both weighted kappas and CEM-ORD
+#   prefer D (two swapped classes, but every error one class away).
+# * **D against F** (class 1 ten times larger, each class treated the same
+#   way): kappa, Somers' d, $\tau_c$ and CEM-ORD all change.
+
+# %%
+imperfect = ["B", "C", "D", "E", "F"]
+higher = lambda a, b, label: sp.sympify(values[a][label] - values[b][label]).evalf(30) > 0  # noqa: E731
+assert [k for k in imperfect if values[k]["within-one accuracy"] == 1] == ["B", "D", "E", "F"]
+assert all(values[k][label] == 0 for k in imperfect for label in LABELS if label.startswith(("MS", "GM")))
+assert values["A"]["tau_c"] < 1
+assert higher("B", "D", "Somers' d") and higher("B", "D", "tau_c")
+assert all(higher("D", "B", label) for label in ("linear weighted kappa", "quadratic weighted kappa", "CEM-ORD"))
+assert all(values["D"][label] != values["F"][label] for label in ("kappa", "Somers' d", "tau_c", "CEM-ORD"))
+
+# %% [markdown]
+# ## 3. The ranked probability score: what a confusion matrix cannot see
+#
+# A classifier that outputs probabilities is usually scored through its
+# most probable class — and then every metric of a confusion matrix
+# forgets *how sure* it was.  Below, one sample of true class 3 of 5 and two
+# forecasts whose most probable class is 3: both give the same (perfect)
+# one-sample confusion matrix.  RPS compares the *cumulative*
+# distributions: the forecast $F_k$ against the step $O_k$ of the truth, and
+# the far-away probability of the second forecast costs it.
+
+# %% tags=["figure:rps-cumulative"] alt="Left: bar charts of two probability forecasts over five ordered classes for one sample of true class 3, both most probable at class 3, the first concentrated around it and the second with much of its mass on classes 1 and 5. Right: their cumulative distributions as step curves against the step of the true class, the gaps between forecast and truth shaded; the spread forecast has larger gaps and the larger ranked probability score."
+K5, y_true = 5, 2                                   # classes 0..4 in code, 1..5 in words
+forecasts = {
+    "concentrated": [Fraction(0), Fraction(1, 10), Fraction(6, 10), Fraction(2, 10), Fraction(1, 10)],
+    "spread": [Fraction(3, 10), Fraction(0), Fraction(4, 10), Fraction(0), Fraction(3, 10)],
+}
+rps = {k: numeric.ranked_probability_score([y_true], [p], labels=range(K5), arithmetic="exact")
+       for k, p in forecasts.items()}
+same_matrix = {k: numeric.confusion_matrix([y_true], [int(np.argmax(p))], labels=range(K5)).tolist()
+               for k, p in forecasts.items()}
+assert same_matrix["concentrated"] == same_matrix["spread"]       # the same perfect confusion matrix
+assert rps["concentrated"] < rps["spread"]
+
+classes = np.arange(1, K5 + 1)
+edges = np.append(classes, K5 + 0.5)                 # the cumulative steps, drawn to the right of class 5
+truth = (edges >= y_true + 1).astype(float)          # O_k = [y <= k], classes in words
+colours = {"concentrated": "tab:blue", "spread": "tab:orange"}
+fig, (ax, bx) = plt.subplots(1, 2, figsize=(10.5, 3.9), layout="constrained")
+for i, (k, p) in enumerate(forecasts.items()):
+    ax.bar(classes + (i - 0.5) * 0.38, [float(v) for v in p], width=0.36, color=colours[k],
+           label=f"{k} forecast")
+    cum = np.append(np.cumsum([float(v) for v in p]), 1.0)
+    bx.step(edges, cum, where="post", color=colours[k], lw=2,
+            label=f"{k}: RPS = {shown(rps[k])}")
+    bx.fill_between(edges, cum, truth, step="post", color=colours[k], alpha=0.15)
+bx.step(edges, truth, where="post", color="black", lw=1.5, ls="--", label="truth (class 3)")
+ax.axvline(y_true + 1, color="black", ls="--", lw=1)
+ax.text(y_true + 1.05, 0.66, "true class", fontsize=9)
+ax.set_xticks(classes)
+ax.set_xlabel("class")
+ax.set_ylabel("predicted probability")
+ax.set_ylim(0, 0.75)
+ax.set_title("two forecasts, same most probable class")
+ax.legend(loc="upper left")
+bx.set_xticks(classes)
+bx.set_xlim(0.8, K5 + 0.5)
+bx.set_ylim(-0.03, 1.05)
+bx.set_xlabel("class k")
+bx.set_ylabel("probability of class k or below")
+bx.set_title("cumulative forecast against the truth (gaps shaded)")
+bx.legend(loc="lower right")
+plt.show()
+
+# %% [markdown]
+# ## 4. The property table
+#
+# The auditor's properties, with the source of each (computed from
+# `analytic.audit.PROPERTIES`; the exact formalisation of each is in the
+# docstring of `analytic/audit.py`):
+
+# %%
+md_table(["property", "what it asks", "source"],
+         [[p.name.replace("_", " "), p.title, p.source] for p in PROPERTIES.values()])
+
+# %% [markdown]
+# Every property is oriented by the metric's direction ("better" is lower
+# for an error, higher for an agreement).  Our formalisations of Amigó et
+# al.'s three:
+#
+# * **ordinal monotonicity** — moving one prediction one class closer to
+#   the true class (without crossing it) must *strictly* improve the score;
+#   plain **monotonicity** only asks that it never gets worse;
+# * **ordinal invariance** — an empty class (no sample is in it or predicted
+#   in it) inserted *between* two classes changes nothing: the metric may
+#   use the order of the classes, not their numbers;
+# * **imbalance** — from a perfect prediction, one error in a frequent
+#   class must cost strictly less than the same error in a rarer class,
+#   the target class lying midway between the two (our choice: the part of
+#   the paper we could read does not say where it lies).
+#
+# `analytic.audit.audit(metric, properties)` decides properties of one
+# metric in exact arithmetic, by an exhaustive search over every small
+# matrix and a seeded random one; `property_table()` does it for every
+# variant of every registered metric, and `ordinal-verify audit --markdown
+# docs/properties.md` writes the result to the committed table
+# [`docs/properties.md`](../docs/properties.md), which a test keeps in
+# step with the code.  The whole table takes tens of seconds to compute
+# (the exact comparisons of CEM-ORD's logarithms are the slowest part), so
+# this lesson *reads* the committed table, and in §5 runs the auditor again
+# on every counterexample it draws.  "holds" means no counterexample among the
+# searched matrices, not a proof:
+
+# %%
+def read_property_table(path):
+    """{(metric name, variant label): {property: cell}} of the committed property table, in its order."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    header = next(line for line in lines if line.startswith("| metric |"))
+    assert re.findall(r"`(\w+)`", header) == list(PROPERTIES), "the table's columns are not the auditor's properties"
+    table = {}
+    for line in lines:
+        m = re.fullmatch(r"\| (.+) \(`(\w+)`\) \| (.*) \|", line)
+        if m:
+            table[m.group(2), m.group(1)] = dict(zip(PROPERTIES, re.split(r"(?<!\\) \| ", m.group(3))))
+    return table
+
+
+PROPERTY_TABLE = Path("../docs/properties.md")
+table = read_property_table(PROPERTY_TABLE)
+verdict = lambda label, p: next(cells[p] for (_, l), cells in table.items() if l == label).split()[0]  # noqa: E731
+display(Markdown(next(line for line in PROPERTY_TABLE.read_text(encoding="utf-8").splitlines()
+                      if line.startswith("Every registered metric")).split(". \"holds\"")[0] + "."))
+assert {key for key in table if key[0] in NEW} == set(VARIANTS)   # every new variant has its row
+md_table(["metric"] + [p.replace("_", " ") for p in PROPERTIES],
+         [[label] + [table[name, label][p] for p in PROPERTIES] for name, label in VARIANTS])
+
+# %% [markdown]
+# The whole table as a picture: the metrics of lessons 1–5 above the line,
+# this lesson's below it.
+
+# %% tags=["figure:property-map"] alt="A grid with one row per registered metric variant, the metrics of lessons 1 to 5 above a line and this lesson's new metrics below it, and one column per property; each cell is marked holds (green, check mark), fails (red, cross) or not applicable (grey, dash)."
+STYLE = {"holds": ("#c7e9c0", "✓"), "fails": ("#fcbba1", "✗"), "n/a": ("#e5e5e5", "–")}
+PROPS = list(PROPERTIES)
+keys = list(table)
+fig, ax = plt.subplots(figsize=(10.5, 11))
+for i, key in enumerate(keys):
+    for j, p in enumerate(PROPS):
+        colour, mark = STYLE[table[key][p].split()[0]]
+        ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=colour, edgecolor="white", lw=2))
+        ax.text(j, i, mark, ha="center", va="center", fontsize=12)
+ax.set_xlim(-0.5, len(PROPS) - 0.5)
+ax.set_ylim(len(keys) - 0.5, -0.5)
+ax.xaxis.tick_top()
+ax.set_xticks(range(len(PROPS)), [p.replace("_", " ") for p in PROPS], rotation=35, ha="left")
+ax.set_yticks(range(len(keys)), [pretty(label) for _, label in keys])
+first_new = next(i for i, key in enumerate(keys) if key[0] in NEW)
+ax.axhline(first_new - 0.5, color="black", lw=2)
+ax.text(len(PROPS) - 0.45, first_new - 0.5, " this\n lesson", va="top", fontsize=10)
+ax.tick_params(length=0)
+for side in ax.spines.values():
+    side.set_visible(False)
+ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, facecolor=c) for c, _ in STYLE.values()],
+          labels=["✓ holds: no counterexample found", "✗ fails: a counterexample exists",
+                  "– not applicable (not distance-like)"],
+          loc="upper center", bbox_to_anchor=(0.45, -0.01), ncol=3, frameon=False)
+fig.tight_layout()
+plt.show()
+
+# %% [markdown]
+# **What to look at.**
+#
+# * No new metric has **ordinal monotonicity**.  Kappa, MS and GM treat the
+#   classes as names: a prediction moved from class 1 to class 2 of a
+#   class-3 sample is still simply wrong.  Even CEM-ORD, designed for this
+#   property, fails it in our formalisation — on a matrix with an *empty*
+#   class, drawn below.
+# * The rank metrics Somers' d and $\tau_c$ fail **identity**, as $\tau_b$
+#   does: a classifier can be wrong and still score 1.
+# * Both weighted kappas and within-one accuracy fail **ordinal invariance**:
+#   their weights count class *numbers*, so an empty class in between moves
+#   the score.  CEM-ORD, the unweighted kappa, MS and GM (observed classes)
+#   keep it.
+# * **Imbalance** holds for kappa, MS and GM (observed classes) on the
+#   searched matrices; CEM-ORD fails our version of it.
+# * Kappa, Somers' d and $\tau_c$ are undefined on some matrices with an
+#   empty row (**unobserved class**): with a single observed class they
+#   raise, as $\tau_b$ does.
+
+# %%
+assert all(verdict(label, "ordinal_monotonicity") == "fails" for label in LABELS)
+assert all(verdict(label, "identity") == "fails" for label in ("Somers' d", "tau_c", "tau_b"))
+assert all(verdict(label, "ordinal_invariance") == "fails" for label in
+           ("linear weighted kappa", "quadratic weighted kappa", "within-one accuracy"))
+assert all(verdict(label, "ordinal_invariance") == "holds" for label in
+           ("kappa", "CEM-ORD", "MS (observed classes)", "GM (observed classes)"))
+assert all(verdict(label, "imbalance") == "holds" for label in ("kappa", "MS (observed classes)", "GM (observed classes)"))
+assert verdict("CEM-ORD", "imbalance") == "fails"
+assert [label for label in LABELS if verdict(label, "unobserved_class") == "fails"] == [
+    "kappa", "linear weighted kappa", "quadratic weighted kappa", "Somers' d", "tau_c"]
+assert verdict("tau_b", "unobserved_class") == "fails"
+
+# %% [markdown]
+# ## 5. The counterexamples, drawn
+#
+# A verdict "fails" comes with the smallest matrix on which the property
+# fails (fewest samples, then fewest classes).  For each counterexample
+# drawn below, `audit(name, [property], variant=...)` runs the search
+# again (the same sizes and seed as the table, so the same matrix, which
+# the code checks against the table's cell); then we rebuild what the
+# property compares the matrix with, straight from the definitions above,
+# and check the failure once more with `numeric` in exact arithmetic — an
+# independent check of the auditor.  Changed cells are framed in red; an
+# inserted empty class is hatched.
+
+# %%
+def exact_sign(x):
+    """The sign of an exact SymPy number (logarithms and roots included)."""
+    x = sp.sympify(x)
+    if x.is_Rational:
+        return int(sp.sign(x))
+    approx = x.evalf(50)
+    if abs(approx) > 1e-30:
+        return 1 if approx > 0 else -1
+    return 0 if sp.simplify(x) == 0 else (1 if x.evalf(200) > 0 else -1)
+
+
+def moved(A, i, j):
+    """A with one sample of cell (i, j) moved one class toward its true class i."""
+    B = A.copy()
+    B[i, j] -= 1
+    B[i, j + (1 if j < i else -1)] += 1
+    return B
+
+
+def with_empty_class(A, p):
+    """A with an empty class inserted before class p (0-based; p = K appends it)."""
+    return np.insert(np.insert(A, p, 0, axis=0), p, 0, axis=1)
+
+
+def partners(prop, A):
+    """What the property compares A with: [(what was done, matrix, cells to frame, inserted class)]."""
+    K = len(A)
+    if prop in ("monotonicity", "ordinal_monotonicity"):
+        return [(f"one sample of true class {i + 1} moved from predicted {j + 1} to {j + 1 + (1 if j < i else -1)}",
+                 moved(A, i, j), [(i, j), (i, j + (1 if j < i else -1))], None)
+                for i, j in zip(*np.nonzero(A)) if i != j]
+    if prop == "ordinal_invariance":
+        return [(f"an empty class inserted between classes {p} and {p + 1}", with_empty_class(A, p), [], p)
+                for p in range(1, K)]
+    if prop == "empty_class":
+        return [("an empty class added before class 1", with_empty_class(A, 0), [], 0),
+                (f"an empty class added after class {K}", with_empty_class(A, K), [], K)]
+    if prop == "symmetry":
+        return [("transposed", A.T.copy(), [], None)]
+    if prop == "scale":
+        return [("every count doubled", 2 * A, [], None)]
+    if prop == "identity":
+        return [("the perfect classifier of the same samples", np.diag(A.sum(axis=1)), [], None)]
+    raise ValueError(prop)
+
+
+def breaks(prop, better, va, vb):
+    """Does the pair (A with value va, its partner with value vb) break the property?"""
+    if prop in ("symmetry", "scale", "ordinal_invariance", "empty_class"):
+        if va is None or vb is None:
+            return (va is None) != (vb is None)
+        return exact_sign(va - vb) != 0
+    if va is None or vb is None:
+        return False
+    gain = exact_sign(vb - va) * (1 if better == "higher" else -1)   # > 0: the partner is better
+    if prop == "monotonicity":
+        return gain < 0
+    if prop == "ordinal_monotonicity":
+        return gain <= 0
+    if prop == "identity":                  # A is not diagonal: the perfect classifier must score better
+        return gain <= 0
+    raise ValueError(prop)
+
+
+def imbalance_panels(D, f, better):
+    """The first pair of one-error matrices from the diagonal D that breaks the imbalance property."""
+    n, K = np.diag(D), len(D)
+    for c2 in range(1, K - 1):
+        for dist in range(1, min(c2, K - 1 - c2) + 1):
+            for c1, c3 in ((c2 - dist, c2 + dist), (c2 + dist, c2 - dist)):
+                if n[c1] > n[c3] >= 1:
+                    a1, a3 = D.copy(), D.copy()
+                    a1[c1, c1], a1[c1, c2] = a1[c1, c1] - 1, a1[c1, c2] + 1
+                    a3[c3, c3], a3[c3, c2] = a3[c3, c3] - 1, a3[c3, c2] + 1
+                    gain = exact_sign(f(a1) - f(a3)) * (1 if better == "higher" else -1)
+                    if gain <= 0:
+                        return [("the perfect prediction", D, [], None),
+                                (f"one error in class {c1 + 1} ({n[c1]} sample{'s' if n[c1] > 1 else ''})", a1, [(c1, c1), (c1, c2)], None),
+                                (f"one error in class {c3 + 1} ({n[c3]} sample{'s' if n[c3] > 1 else ''})", a3, [(c3, c3), (c3, c2)], None)]
+    return None
+
+
+def show_matrix(ax, A, title, frame=(), inserted=None, vmax=None):
+    """A count matrix as a light heat map with its counts; framed cells, a hatched inserted class."""
+    A = np.asarray(A)
+    K = len(A)
+    ax.imshow(A, cmap="Blues", vmin=0, vmax=(vmax or max(A.max(), 1)) * 1.8)
+    if inserted is not None:
+        for r, c in [(inserted, k) for k in range(K)] + [(k, inserted) for k in range(K)]:
+            ax.add_patch(plt.Rectangle((c - 0.5, r - 0.5), 1, 1, facecolor="#eeeeee", hatch="//",
+                                       edgecolor="#bbbbbb", lw=0))
+    for r in range(K):
+        for c in range(K):
+            ax.text(c, r, str(A[r, c]), ha="center", va="center", fontsize=13, zorder=3,
+                    fontweight="bold" if A[r, c] else "normal",
+                    bbox=dict(fc="#eeeeee", ec="none", pad=1.5) if inserted in (r, c) else None)
+    for r, c in frame:
+        ax.add_patch(plt.Rectangle((c - 0.46, r - 0.46), 0.92, 0.92, fill=False, ec="tab:red", lw=2.5))
+    ax.set_xticks(range(K), [str(k + 1) for k in range(K)])
+    ax.set_yticks(range(K), [str(k + 1) for k in range(K)])
+    ax.set_xlabel("predicted class")
+    ax.set_ylabel("true class")
+    ax.set_title(title, fontsize=10)
+
+
+def draw_counterexample(name, label, prop):
+    """Draw the auditor's minimal counterexample of ``prop`` for a metric next to what it is compared
+    with, each titled with the metric's exact value; return the panels' values.  Raises AssertionError
+    when the failure does not show again (the auditor and this rebuild disagree)."""
+    found = audit(name, [prop], variant=label)
+    result = found.results[prop]
+    assert result.verdict == "fails" and result.cell() == table[name, label][prop], (label, prop, result.cell())
+    A = np.asarray(result.counterexample)
+    f, better = metric_of(name, label), found.better
+    if prop == "imbalance":
+        panels = imbalance_panels(A, f, better)
+    else:
+        broken = [p for p in partners(prop, A) if breaks(prop, better, f(A), f(p[1]))]
+        panels = [("the minimal counterexample", A, broken[0][2] if broken else [], None)] + broken[:1]
+    assert panels and len(panels) > 1, f"{label}, {prop}: the failure does not show again"
+    width = 3.4 * len(panels) + 0.6
+    fig, axes = plt.subplots(1, len(panels), figsize=(width, 4.4), layout="constrained")
+    vmax = max(M.max() for _, M, _, _ in panels)
+    for ax, (what, M, frame, inserted) in zip(axes, panels):
+        show_matrix(ax, M, "\n".join(textwrap.wrap(what, 34)) + f"\n{pretty(label)} = {shown(f(M))}", frame,
+                    inserted, vmax)
+    fig.suptitle("\n".join(textwrap.wrap(f"{pretty(label)} fails “{PROPERTIES[prop].title}”", int(9 * width))),
+                 fontsize=12)
+    plt.show()
+    return [f(M) for _, M, _, _ in panels]
+
+# %% [markdown]
+# **Kappa: a prediction moved toward the truth makes it worse.**  The
+# unweighted kappa compares the agreement with what the *margins* predict by
+# chance; moving the sample changes the column margins, and the chance
+# agreement with them.
+
+# %% tags=["figure:kappa-monotonicity"] alt="Two 3-class confusion matrices with two samples each: the minimal counterexample, and the same matrix with the sample of true class 3 moved from predicted class 1 to predicted class 2, one class closer; the moved cells are framed and Cohen's kappa is lower after the move."
+before, after = draw_counterexample("cohen_kappa", "kappa", "monotonicity")
+assert after < before          # kappa is higher-is-better: the move made it worse
+
+# %% [markdown]
+# **Quadratic weighted kappa: an empty class in between changes it.**  The
+# weights $(r-c)^2$ are computed from the class numbers, so a class that no
+# sample is in, or is predicted in, still stretches the distances.
+
+# %% tags=["figure:weighted-kappa-invariance"] alt="Left: a 3-class confusion matrix with two misclassified samples. Right: the same matrix with an empty class inserted between classes 1 and 2, hatched; the quadratic weighted kappa differs between the two."
+before, after = draw_counterexample("cohen_kappa", "quadratic weighted kappa", "ordinal_invariance")
+assert before != after
+
+# %% [markdown]
+# **Somers' d (and $\tau_c$): a wrong classifier scores 1.**  Both only
+# count concordant and discordant pairs; a classifier that is off by one
+# class but keeps the order has no discordant pair.
+
+# %% tags=["figure:somers-identity"] alt="Left: a 3-class confusion matrix with two samples, one of them misclassified, whose Somers' d is 1, the best value. Right: the perfect classifier of the same two samples, with Somers' d also 1."
+wrong, perfect = draw_counterexample("somers_d", "Somers' d", "identity")
+assert wrong == perfect == 1
+assert table["kendall_tau_c", "tau_c"]["identity"] == table["somers_d", "Somers' d"]["identity"]
+
+# %% [markdown]
+# **$\tau_c$: a prediction moved to its true class halves the score.**  The
+# moved sample now ties with the other samples of its column, and a tied
+# pair counts for nothing where it counted as concordant before.
+
+# %% tags=["figure:tau-c-monotonicity"] alt="Two 3-class confusion matrices with three samples: the minimal counterexample, and the same matrix with the sample of true class 2 moved from predicted class 1 to its true class; the moved cells are framed and Stuart's tau_c is lower after the move."
+before, after = draw_counterexample("kendall_tau_c", "tau_c", "monotonicity")
+assert after < before
+
+# %% [markdown]
+# **CEM-ORD: a prediction moved closer does not improve it — when the
+# classes in between are empty.**  CEM measures the distance between two
+# classes by the share of the *true* samples between them; with no true
+# sample in classes 1 and 2, predicting 1 or 2 for a class-3 sample is
+# equally far.  (Exercise 5 checks that on 3-class matrices with every class
+# observed the property holds.)
+
+# %% tags=["figure:cem-ordinal-monotonicity"] alt="Two 3-class confusion matrices with one sample of true class 3: predicted as class 1, then predicted as class 2, one class closer; the moved cells are framed and CEM-ORD is the same for both."
+before, after = draw_counterexample("cem_ord", "CEM-ORD", "ordinal_monotonicity")
+assert before == after
+
+# %% [markdown]
+# **CEM-ORD and our imbalance property.**  From a perfect prediction, one
+# class-3 sample sent to class 2 and one class-1 sample sent to class 2:
+# class 3 is the more frequent one, so by our formalisation its error must
+# cost strictly less.  CEM scores the two errors the same.
+
+# %% tags=["figure:cem-imbalance"] alt="Three 3-class confusion matrices: a perfect prediction with one sample of class 1 and two of class 3, then one error in class 3 into class 2, then one error in class 1 into class 2; the changed cells are framed and CEM-ORD is the same for both errors."
+perfect, frequent_error, rare_error = draw_counterexample("cem_ord", "CEM-ORD", "imbalance")
+assert perfect == 1 and exact_sign(frequent_error - rare_error) == 0
+
+# %% [markdown]
+# **Within-one accuracy: an empty class in between turns 1 into 0.**  A
+# one-class error becomes a two-class error when an empty class is inserted
+# between the two.
+
+# %% tags=["figure:within-one-invariance"] alt="Left: a 2-class confusion matrix with one sample of true class 2 predicted as class 1, within-one accuracy 1. Right: the same with an empty class inserted between the two classes, hatched; within-one accuracy drops to 0."
+before, after = draw_counterexample("within_one_accuracy", "within-one accuracy", "ordinal_invariance")
+assert (before, after) == (1, 0)
+
+# %% [markdown]
+# ## 6. Exercises
+#
+# **Exercise 1.**  A classifier that outputs one class with probability 1
+# (a *one-hot* forecast).  Show that its RPS equals $\mathrm{MAE}/(K-1)$,
+# and check it exactly on silva2018's six matrices: turn each matrix into
+# label vectors, the predictions into one-hot rows, and compare
+# `numeric.ranked_probability_score` with `numeric.mae`.
+
+# %% [markdown]
+# **Exercise 2.**  Somers' d is asymmetric: `numeric.somers_d(cm)` is
+# $d(\hat y \mid y)$ and `numeric.somers_d(cm.T)` is $d(y \mid \hat y)$.
+# Somers (1962) notes that $\tau_b$ is their geometric mean.  Check
+# $\tau_b^2 = d(\hat y \mid y)\, d(y \mid \hat y)$ exactly on every matrix of
+# silva2018 and on the tridiagonal matrices of lesson 3 for $K = 2, \dots, 8$
+# (`analytic.sources.cardoso2011.tridiagonal`).
+
+# %% [markdown]
+# **Exercise 3.**  MS and GM see only the per-class recalls.  Multiply row 1
+# of the made-up matrix `[[10, 4, 1, 0], [2, 12, 3, 1], [0, 3, 9, 4], [1, 0, 2, 8]]`
+# (lesson 6's) by 10.  Which variants of the new metrics keep their value?
+
+# %% [markdown]
+# **Exercise 4.**  Audit a metric of your own.  A *lenient MAE* forgives
+# one-class errors: $\frac1N \sum_{r,c} n_{r,c} \max(|r-c| - 1, 0)$.  Write
+# it as a Python function of a count matrix and audit it with
+# `analytic.audit.audit(f, ["identity", "monotonicity", "ordinal_monotonicity"],
+# better="lower", bounds=(0, None), max_k=3, max_n=3, random=0)`.  Before
+# running it: which properties should fail, and on which smallest matrix?
+
+# %% [markdown]
+# **Exercise 5.**  The CEM-ORD counterexample of §5 has empty classes.
+# Search every 3-class matrix with $N \le 6$ samples in which *every class
+# has a true sample*: does some one-class move toward the truth fail to
+# improve CEM-ORD?  (Float arithmetic is enough if the smallest improvement
+# you find is far above rounding errors.)
+
+# %% [markdown] tags=["solution"]
+# ## Answers
+#
+# Each answer stores its result in a variable; the `assert` cell after it
+# checks the result.  The student version of the lesson (`python -m
+# notebooks.site --student`, `python notebooks/build.py --student`) leaves
+# this section out.
+
+# %% [markdown] tags=["solution"]
+# **Answer 1.**  For a one-hot forecast of class $c$ and true class $r$,
+# $F_k - O_k = [c \le k] - [r \le k]$ is $\pm 1$ exactly for the $|r - c|$
+# thresholds $k$ between the two classes and 0 elsewhere, so the sample's
+# RPS is $|r-c|/(K-1)$; the mean over the samples is $\mathrm{MAE}/(K-1)$.
+
+# %% tags=["solution"]
+def label_vectors(cm):
+    """(y_true, y_pred) with cm[r, c] samples of true class r predicted as c."""
+    cm = np.asarray(cm)
+    cells = [(r, c) for r in range(len(cm)) for c in range(len(cm)) for _ in range(cm[r, c])]
+    return np.array([r for r, _ in cells]), np.array([c for _, c in cells])
+
+
+rps_and_mae = {}
+for key, cm in silva2018.MATRICES.items():
+    K = len(cm)
+    y, y_hat = label_vectors(cm)
+    one_hot = np.eye(K, dtype=int)[y_hat]
+    rps_and_mae[key] = (numeric.ranked_probability_score(y, one_hot, labels=range(K), arithmetic="exact"),
+                        numeric.mae(cm, arithmetic="exact") / (K - 1))
+rps_and_mae
+
+# %% tags=["solution"]
+assert all(a == b for a, b in rps_and_mae.values())
+
+# %% [markdown] tags=["solution"]
+# **Answer 2.**
+
+# %% tags=["solution"]
+from analytic.sources import cardoso2011
+
+matrices = list(silva2018.MATRICES.values()) + [cardoso2011.tridiagonal(k) for k in range(2, 9)]
+checked = []
+for cm in matrices:
+    cm = np.asarray(cm)
+    tau_b = numeric.kendall_tau_b(cm, arithmetic="exact")
+    d_pred, d_true = numeric.somers_d(cm, arithmetic="exact"), numeric.somers_d(cm.T, arithmetic="exact")
+    checked.append((tau_b, d_pred, d_true))
+[(shown(t), shown(a), shown(b)) for t, a, b in checked]
+
+# %% tags=["solution"]
+assert all(sp.simplify(t**2 - a * b) == 0 and sp.sign(t) == sp.sign(a) == sp.sign(b) for t, a, b in checked)
+
+# %% [markdown] tags=["solution"]
+# **Answer 3.**  Scaling one row leaves every recall, hence MS and GM, as
+# they are; the metrics that weigh samples (kappa, within-one accuracy,
+# Somers' d, $\tau_c$) or the gold distribution (CEM-ORD) change.
+
+# %% tags=["solution"]
+made_up = np.array([[10, 4, 1, 0], [2, 12, 3, 1], [0, 3, 9, 4], [1, 0, 2, 8]])
+scaled = made_up.copy()
+scaled[0] *= 10
+unchanged = [label for name, label in VARIANTS
+             if exact_sign(metric_of(name, label)(made_up) - metric_of(name, label)(scaled)) == 0]
+unchanged
+
+# %% tags=["solution"]
+assert unchanged == ["MS (observed classes)", "MS (missing = zero)", "GM (observed classes)", "GM (missing = zero)"]
+
+# %% [markdown] tags=["solution"]
+# **Answer 4.**  A single sample one class off costs nothing, so identity
+# and ordinal monotonicity fail on the smallest matrix with an error,
+# $\begin{pmatrix}0&0\\1&0\end{pmatrix}$ (one sample of class 2 predicted
+# as class 1); moving a sample closer never adds cost, so monotonicity
+# holds.
+
+# %% tags=["solution"]
+def lenient_mae(A):
+    K = len(A)
+    return Fraction(sum(int(A[r][c]) * max(abs(r - c) - 1, 0) for r in range(K) for c in range(K)),
+                    int(np.sum(A)))
+
+
+lenient = audit(lenient_mae, ["identity", "monotonicity", "ordinal_monotonicity"], better="lower",
+                bounds=(0, None), max_k=3, max_n=3, random=0)
+{p: r.cell() for p, r in lenient.results.items()}
+
+# %% tags=["solution"]
+assert lenient.results["monotonicity"].verdict == "holds"
+for p in ("identity", "ordinal_monotonicity"):
+    assert lenient.results[p].counterexample.tolist() == [[0, 0], [1, 0]]
+
+# %% [markdown] tags=["solution"]
+# **Answer 5.**  No: every move improves CEM-ORD, by at least the amount
+# printed (far above the $10^{-15}$ of float rounding).
+
+# %% tags=["solution"]
+from analytic.generators import exhaustive
+
+# every 3-class matrix with 3 <= N <= 6 and a true sample in each class, as one stack
+stack = np.array([A for N in range(3, 7) for A in exhaustive(3, N) if (A.sum(axis=1) > 0).all()])
+gains = []
+for i in range(3):
+    for j in range(3):
+        if i != j:                       # move one sample of cell (i, j) one class toward i
+            before = stack[stack[:, i, j] > 0]
+            after = before.copy()
+            after[:, i, j] -= 1
+            after[:, i, j + (1 if j < i else -1)] += 1
+            gains.append(numeric.cem_ord(after) - numeric.cem_ord(before))   # float, vectorised over the stack
+gains = np.concatenate(gains)
+moves, smallest_gain = len(gains), gains.min()
+moves, smallest_gain
+
+# %% tags=["solution"]
+assert moves > 1000 and smallest_gain > 1e-6

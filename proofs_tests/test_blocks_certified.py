@@ -1,0 +1,143 @@
+"""Issue 13: float stacks in blocks, the exact search on a certified float DP,
+and the decisions the arithmetic contexts own.
+
+- A stack evaluated in blocks of any size gives the values of one block (the
+  per-matrix operations do not depend on the other matrices).
+- ``numeric._dp.certified_lines`` follows the exact least path even where the
+  float values order two paths the wrong way (the rounding slack sends the
+  choice to integers); exact A_UOC of matrices whose paths differ below
+  float resolution equals the independent Fraction search of
+  ``benchmarks.baselines``.
+- The context methods that replaced ``ctx.exact`` branches give the same
+  numbers in the three arithmetics.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import mpmath
+import numpy as np
+import pytest
+import sympy
+
+import numeric
+import numeric._dp as dp
+from numeric._arith import FloatArithmetic, get_arithmetic
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from benchmarks.baselines import a_uoc_exact_fractions  # noqa: E402
+
+RNG = np.random.default_rng(13)
+STACK = RNG.integers(0, 6, (23, 4, 4))
+STACK[:, 0, 0] += 1
+STACK[:, 3, 3] += 1
+
+STACK_METRICS = {
+    "a_uoc": lambda s: numeric.a_uoc(s),
+    "oc": lambda s: numeric.oc(s, 0.01),
+    "uoc": lambda s: numeric.uoc(s, 0.25),
+    "kendall_tau_b": numeric.kendall_tau_b,
+    "spearman_rs": numeric.spearman_rs,
+    "r_int": numeric.r_int,
+}
+
+
+@pytest.mark.parametrize("name", STACK_METRICS)
+def test_blocks_of_two_matrices_give_the_values_of_one_block(name, monkeypatch):
+    # expected: the same stack in one block (the default for 23 small matrices)
+    f = STACK_METRICS[name]
+    whole = f(STACK)
+
+    def two(self, n, cells, *, size=None, least=1):
+        return [slice(s, s + 2) for s in range(0, n, 2)]
+
+    monkeypatch.setattr(FloatArithmetic, "blocks", two)
+    assert np.array_equal(f(STACK), whole)
+
+
+def test_certified_lines_overrule_float_rounding():
+    # a 2x2 grid: the two paths through (0, 1) and (1, 0) cost -(10**16 + 2) and
+    # -(10**16 + 3) (L = 1, t = 0); the float weights passed are within the 4u
+    # the function allows but order the two the wrong way.  expected: the exact
+    # least cost, through (1, 0), by hand
+    nI = [0, 10**16 + 2, 10**16 + 3, 0]
+    nf = np.array([0.0, 1e16 + 4, 1e16 + 2, 0.0])
+    zeros = np.zeros(4)
+    a, s = dp.certified_lines(nI, [0, 0, 0, 0], nf, zeros, [0])
+    assert a == [-(10**16 + 3)] and s == [0]
+
+
+def test_exact_a_uoc_with_paths_closer_than_float_resolution(monkeypatch):
+    # counts of 10**17 plus 0..2: two paths differ by a few counts in 10**17,
+    # below float64 resolution.  expected: the independent Fraction search of
+    # benchmarks.baselines (one DP per beta, no floats)
+    resolved = []
+    # the module the search calls (a doctest run may import numeric._dp twice)
+    where = numeric.paths.certified_lines.__globals__
+    original = where["_certified_path"]
+    monkeypatch.setitem(where, "_certified_path", lambda *a: resolved.append(1) or original(*a))
+    rng = np.random.default_rng(5)
+    for _ in range(8):
+        cm = rng.integers(0, 3, (4, 4)) * 10**17 + rng.integers(0, 3, (4, 4))
+        cm[cm.sum(axis=1) == 0, 0] = 1
+        ref = a_uoc_exact_fractions(cm)
+        assert numeric.a_uoc(cm, arithmetic="exact") == sympy.Rational(ref.numerator, ref.denominator)
+    assert resolved  # some choice was decided in integers
+
+
+def test_exact_a_uoc_of_random_matrices_agrees_with_fractions():
+    # expected: benchmarks.baselines.a_uoc_exact_fractions (identical rationals)
+    rng = np.random.default_rng(11)
+    for K in (2, 3, 6, 9):
+        cm = rng.integers(0, 30, (K, K))
+        cm[rng.random((K, K)) < 0.3] = 0  # zero cells: exact ties between paths
+        cm[cm.sum(axis=1) == 0, 0] = 1
+        ref = a_uoc_exact_fractions(cm)
+        assert numeric.a_uoc(cm, arithmetic="exact") == sympy.Rational(ref.numerator, ref.denominator)
+
+
+@pytest.mark.parametrize("beta_max", [sympy.Rational(1, 2), sympy.Rational(3, 4), 2])
+def test_float_envelope_below_and_beyond_the_diagonal_threshold(beta_max):
+    # silva2018's CM_B: the diagonal path is optimal from beta* = 2/3 on; at
+    # beta_max = 1/2 the line at the right end needs a DP, beyond it not.
+    # expected: the exact envelope (breakpoints, intercepts, slopes)
+    cm = [[0, 4, 0, 0], [0, 0, 6, 0], [0, 0, 5, 0], [0, 0, 0, 3]]
+    exact = numeric.path_envelope(cm, beta_max=beta_max)
+    fl = numeric.path_envelope(cm, beta_max=float(beta_max), arithmetic="float")
+    for e, f in zip(exact.breakpoints + exact.intercepts + exact.slopes,
+                    fl.breakpoints + fl.intercepts + fl.slopes):
+        assert abs(float(e) - f) <= 1e-15
+    assert len(fl.slopes) == len(exact.slopes)
+
+
+@pytest.mark.parametrize("arithmetic", ["float", "exact", "mp"])
+def test_positive_root_and_quadratic_roots(arithmetic):
+    # expected, by hand: 2 x^3 + x^2 - 3 = (x - 1)(2 x^2 + 3 x + 3), root 1;
+    # x^2 - 3 x + 2 = (x - 1)(x - 2)
+    ctx = get_arithmetic(arithmetic)
+    c = [ctx.number(v) for v in (2, 1, 0, -3)]
+    assert abs(float(ctx.positive_root(c)) - 1) <= 1e-15
+    roots = sorted(float(r) for r in ctx.quadratic_roots(*(ctx.number(v) for v in (2, -3, 1))))
+    assert roots == [1.0, 2.0]
+
+
+def test_exact_context_decides_ties_of_algebraic_numbers():
+    # expected: sqrt(8) = 2 sqrt(2) exactly; (1 + sqrt(2))^2 = 3 + 2 sqrt(2)
+    ctx = get_arithmetic("exact")
+    assert ctx.same(sympy.sqrt(8), 2 * sympy.sqrt(2))
+    assert ctx.same(sympy.expand((1 + sympy.sqrt(2)) ** 2), 3 + 2 * sympy.sqrt(2))
+    assert not ctx.same(sympy.sqrt(2), sympy.Rational(14142135623730951, 10**16))
+    m = ctx.point_between(sympy.sqrt(2), sympy.sqrt(3))
+    assert m.is_Rational and sympy.sqrt(2) < m < sympy.sqrt(3)
+
+
+def test_mp_guard_digits_and_rounding():
+    # expected: mpmath's own sqrt(2) at the caller's precision
+    ctx = get_arithmetic("mp")
+    with mpmath.workdps(30):
+        inner = ctx.guarded(lambda: mpmath.mp.prec)
+        assert inner == mpmath.mp.prec + 40
+        v = ctx.rounded(ctx.guarded(lambda: mpmath.sqrt(2)))
+        assert v == mpmath.sqrt(2)
