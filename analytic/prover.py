@@ -208,10 +208,9 @@ def _poly_sign(p):
         return _ZERO
     if p.is_ground:
         return _POS if p.LC > 0 else _NEG
-    gens = p.ring.gens
-    shifted = p.compose([(x, x + 1) for x in gens])
-    coeffs = shifted.coeffs()
-    const = shifted.coeff(1)
+    shifted = _shift_by_one(p)
+    coeffs = list(shifted.values())
+    const = shifted.get((0,) * p.ring.ngens, 0)
     if all(c >= 0 for c in coeffs):
         return _POS if const > 0 else _NONNEG
     if all(c <= 0 for c in coeffs):
@@ -235,6 +234,30 @@ def _poly_sign(p):
                     parts.append(s)
             return _mul_signs(parts)
     return None
+
+
+def _shift_by_one(p):
+    """The terms ``{monomial: coefficient}`` of ``p(x_1 + 1, ..., x_n + 1)``.
+
+    One variable at a time, each power expanded by the binomial theorem (the
+    same polynomial as ``p.compose([(x, x + 1) for x in gens])``, without
+    SymPy's generic products of polynomials).
+
+    >>> from sympy.polys.rings import ring
+    >>> R, a, b = ring("a, b", ZZ)
+    >>> sorted(_shift_by_one(a**2 - a*b).items())      # (a+1)^2 - (a+1)(b+1)
+    [((0, 1), -1), ((1, 0), 1), ((1, 1), -1), ((2, 0), 1)]
+    """
+    terms = dict(p.terms())
+    for v in range(p.ring.ngens):
+        out = {}
+        for mono, c in terms.items():
+            k = mono[v]
+            for j in range(k + 1):
+                m = mono[:v] + (j,) + mono[v + 1:]
+                out[m] = out.get(m, 0) + c * math.comb(k, j)
+        terms = out
+    return {m: c for m, c in terms.items() if c}
 
 
 def _complete_squares(p):
