@@ -64,6 +64,7 @@ Outcome(verdict='verified', evidence='0 counterexamples', closed_form=None)
 from __future__ import annotations
 
 import importlib
+import multiprocessing
 import pkgutil
 from dataclasses import asdict, dataclass
 from typing import Callable, Iterable
@@ -249,27 +250,81 @@ def mismatches(entries: Iterable[Entry], todo: Iterable[Claim]) -> list[str]:
 
 
 def run(prefix: str | None = None, progress: Callable[[int, int, str], None] | None = None,
-        *, only: Iterable[Claim] | None = None) -> list[Entry]:
+        *, only: Iterable[Claim] | None = None, jobs: int = 1) -> list[Entry]:
     """Run the checks (every registered claim, those whose id starts with
-    ``prefix``, or the claims ``only``); returns one :class:`Entry` per claim."""
+    ``prefix``, or the claims ``only``); returns one :class:`Entry` per claim,
+    in the order of the claims.
+
+    Parameters
+    ----------
+    jobs : int, default 1
+        Worker processes.  With ``jobs > 1`` (and the ``fork`` start method,
+        so that claims registered at run time reach the workers) the claims
+        are run by source key -- the claims of one key share caches, e.g.
+        the auditor's reports -- in ``jobs`` forked processes; the entries
+        are the same as with ``jobs=1``.  ``progress`` is then called as each
+        key finishes.
+    """
     todo = claims(prefix) if only is None else [
         c for c in only if prefix is None or c.id.startswith(prefix)]
+    if jobs < 1:
+        raise ValueError(f"jobs must be >= 1, got {jobs}")
+    groups = _by_key(todo)
+    if jobs > 1 and len(groups) > 1 and "fork" in multiprocessing.get_all_start_methods():
+        return _run_forked(todo, groups, progress, min(jobs, len(groups)))
     entries = []
     for i, c in enumerate(todo):
         if progress is not None:
             progress(i, len(todo), c.id)
-        try:
-            out = c.check()
-        except Exception as exc:  # a failing check is a bug: name the claim
-            raise RuntimeError(f"the check of claim {c.id!r} raised {exc!r}") from exc
-        if not isinstance(out, Outcome):
-            raise TypeError(f"the check of claim {c.id!r} returned {type(out).__name__}, not Outcome")
-        entries.append(Entry(id=c.id, source=c.source, statement=c.statement,
-                             method=c.method, verdict=out.verdict,
-                             evidence=out.evidence, closed_form=out.closed_form))
+        entries.append(_run_one(c))
     if progress is not None:
         progress(len(todo), len(todo), "")
     return entries
+
+
+def _run_one(c: Claim) -> Entry:
+    try:
+        out = c.check()
+    except Exception as exc:  # a failing check is a bug: name the claim
+        raise RuntimeError(f"the check of claim {c.id!r} raised {exc!r}") from exc
+    if not isinstance(out, Outcome):
+        raise TypeError(f"the check of claim {c.id!r} returned {type(out).__name__}, not Outcome")
+    return Entry(id=c.id, source=c.source, statement=c.statement, method=c.method,
+                 verdict=out.verdict, evidence=out.evidence, closed_form=out.closed_form)
+
+
+def _by_key(todo: list[Claim]) -> list[list[int]]:
+    """Indices of ``todo`` grouped by source key (the id up to its first colon)."""
+    groups: dict[str, list[int]] = {}
+    for i, c in enumerate(todo):
+        groups.setdefault(c.id.split(":", 1)[0], []).append(i)
+    return list(groups.values())
+
+
+#: the claims of the run in progress, inherited by the forked workers
+_FORKED: list[Claim] = []
+
+
+def _run_group(indices: list[int]) -> list[tuple[int, Entry]]:
+    return [(i, _run_one(_FORKED[i])) for i in indices]
+
+
+def _run_forked(todo, groups, progress, jobs):
+    _FORKED[:] = todo
+    out: list[Entry | None] = [None] * len(todo)
+    done = 0
+    try:
+        with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            # the largest groups first: the others fill in behind them
+            for part in pool.imap_unordered(_run_group, sorted(groups, key=len, reverse=True)):
+                for i, e in part:
+                    out[i] = e
+                done += len(part)
+                if progress is not None:
+                    progress(done, len(todo), part[-1][1].id if done < len(todo) else "")
+    finally:
+        _FORKED.clear()
+    return out
 
 
 def cell_outcome(exact, printed: str, *, convention: str | None = None,

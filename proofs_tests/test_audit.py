@@ -1,6 +1,8 @@
 """The property auditor (issue 12, parts 2-3): known counterexamples found and
-minimal, known properties hold on the search space, the registry's symmetric
-flag agrees with the auditor, and docs/properties.md is current."""
+minimal, known properties hold on the search space (and are proved
+symbolically where the prover derives them), the registry's symmetric flag
+agrees with the auditor, and docs/properties.md is current.  The prover
+itself is tested in test_prover.py."""
 
 from __future__ import annotations
 
@@ -23,9 +25,9 @@ CASES = [(m.name, v.label) for m in matrix_metrics() for v in m.cases()]
 @pytest.mark.parametrize("metric", matrix_metrics(), ids=lambda m: m.name)
 def test_symmetric_flag_agrees_with_the_auditor(metric):
     """numeric.registry's ``symmetric`` is True exactly when the auditor finds no
-    transposition counterexample, for every report variant."""
-    verdicts = {A.audit_registered(metric.name, v.label).verdict("symmetry") for v in metric.cases()}
-    assert verdicts == ({"holds"} if metric.symmetric else {"fails"}), verdicts
+    transposition counterexample (verdict "holds" or "proved"), for every report variant."""
+    results = [A.audit_registered(metric.name, v.label).results["symmetry"] for v in metric.cases()]
+    assert {r.holds for r in results} == {metric.symmetric}, [r.verdict for r in results]
 
 
 def test_uoc_symmetry_minimal_witness():
@@ -49,23 +51,37 @@ def test_mer_ordinal_monotonicity_minimal_witness():
     predicted 0 moved to predicted 1 leaves MER = 1 (not strictly better).  With K <= 2
     every one-step move reaches the diagonal (strictly better).  At K = 3, N = 1 the
     flattened order puts a 1 in a later cell first: cell (2,2) (diagonal), then (2,1)
-    (distance 1: its move reaches the diagonal), then (2,0), the first counterexample."""
+    (distance 1: its move reaches the diagonal), then (2,0), the first counterexample.
+    The prover agrees: it proves the strict property for every matrix with K <= 2
+    and not on the all-positive 3 x 3 matrices; the non-strict one everywhere."""
     r = A.audit("mer", ["ordinal_monotonicity", "monotonicity"], random=0).results
-    assert r["ordinal_monotonicity"].counterexample.tolist() == [[0, 0, 0], [0, 0, 0], [1, 0, 0]]
-    assert r["monotonicity"].verdict == "holds"
+    om = r["ordinal_monotonicity"]
+    assert om.counterexample.tolist() == [[0, 0, 0], [0, 0, 0], [1, 0, 0]]
+    assert om.proof.short() == "K<=2" and [s.short() for s, _, _ in om.proof.refused] == ["K=3+"]
+    assert r["monotonicity"].verdict == "proved"
+    assert r["monotonicity"].cell() == "proved (K<=2, K=3+)"
 
 
 def test_known_properties_hold():
     """MAE is an average of |true - predicted| (silva2018 eq. 2): symmetric, a
     (pseudo)metric on label vectors, strictly monotone in each prediction, invariant
-    under 2A; OC is symmetric and 0 exactly on diagonal matrices (cardoso2011 §3.3)."""
+    under 2A; every one of these but the triangle inequality (search only) is also
+    proved symbolically on every matrix with K <= 2 and every all-positive 3 x 3 one.
+    OC is symmetric and 0 exactly on diagonal matrices (cardoso2011 §3.3); its
+    table variants' beta = c / (N (K - 1)) needs the integer N, so it has no
+    symbolic form: searched only."""
     mae = A.audit_registered("mae", "MAE")
-    for p in ("range", "identity", "symmetry", "triangle", "monotonicity",
-              "ordinal_monotonicity", "scale", "empty_class", "unobserved_class"):
-        assert mae.verdict(p) == "holds", p
+    for p in ("range", "identity", "symmetry", "monotonicity", "ordinal_monotonicity",
+              "scale", "empty_class"):
+        assert mae.verdict(p) == "proved", p
+        assert mae.results[p].proof.short() == "K<=2, K=3+", p
         assert mae.results[p].checked > 0
+    assert mae.verdict("unobserved_class") == "proved"   # no empty row when all cells > 0
+    assert mae.results["unobserved_class"].proof.short() == "K<=2"
+    assert mae.verdict("triangle") == "holds" and mae.results["triangle"].proof is None
     oc = A.audit_registered("oc", "OC, beta=0.75/(N(K-1))")
     assert oc.verdict("symmetry") == oc.verdict("identity") == "holds"
+    assert {kind for _, _, kind in oc.results["symmetry"].proof.refused} == {"no symbolic form"}
 
 
 def test_mae_not_ordinally_invariant():

@@ -143,3 +143,40 @@ def test_cli_missing_file():
     out = _cli("auoc", "/nonexistent/m.csv")
     assert out.returncode == 2
     assert out.stderr.strip() == "ordinal-verify: /nonexistent/m.csv: no such file"
+
+
+def _cheap_claims():
+    """The claims of two source keys that run in about a second (george2016, macroblog)."""
+    return [c for c in CLAIMS if c.id.split(":", 1)[0] in ("george2016", "macroblog")]
+
+
+def test_forked_run_gives_the_same_entries():
+    """``jobs=2`` runs the keys in two forked processes: the same entries, in the same order,
+    as the serial run; progress ends at n/n."""
+    todo = _cheap_claims()
+    seen = []
+    forked = ledger.run(only=todo, jobs=2, progress=lambda i, n, cid: seen.append((i, n)))
+    assert forked == ledger.run(only=todo, jobs=1)
+    assert [e.id for e in forked] == [c.id for c in todo]
+    assert seen[-1] == (len(todo), len(todo)) and len(seen) == 2  # one call per key
+    with pytest.raises(ValueError, match="jobs must be >= 1"):
+        ledger.run(only=todo, jobs=0)
+
+
+def test_forked_run_names_a_failing_claim():
+    """A check that raises in a worker is reported as in the serial run, naming the claim;
+    claims made at run time (not in the registry) reach the workers by fork."""
+    def boom():
+        raise ZeroDivisionError("1/0")
+
+    def make(cid, check):
+        return ledger.register(cid, source="a test", statement="s", method="m", check=check,
+                               expect="verified", _into={})
+
+    ok = make("other:ok", lambda: ledger.Outcome("verified", "fine"))
+    for jobs in (1, 2):
+        with pytest.raises(RuntimeError, match="claim 'mine:boom' raised ZeroDivisionError"):
+            ledger.run(only=[make("mine:boom", boom), ok], jobs=jobs)
+    two = ledger.run(only=[ok, make("x:y", lambda: ledger.Outcome("refuted", "local"))], jobs=2)
+    assert [(e.id, e.verdict, e.evidence) for e in two] == [
+        ("other:ok", "verified", "fine"), ("x:y", "refuted", "local")]

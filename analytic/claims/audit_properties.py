@@ -4,14 +4,18 @@ A user source key (``audit``): each claim states, for every report variant of
 the metrics the five sources define, the reviewed verdict of one property of
 :data:`analytic.audit.PROPERTIES` on the default search space
 (:data:`analytic.audit.DEFAULTS`), and its check re-runs the auditor.  The
-claim is ``verified`` when every verdict is the reviewed one; a metric added
-later is not part of these claims (it appears in ``docs/properties.md``).
+claim is ``verified`` when every verdict is the reviewed one ("holds" is
+met by "proved": a symbolic proof on a scope, :mod:`analytic.prover`); the
+evidence says, for each variant that is not refuted, whether it is proved
+and on which scope, or only searched.  A metric added later is not part of
+these claims (it appears in ``docs/properties.md``).
 """
 
 from __future__ import annotations
 
 from ..audit import DEFAULTS, PROPERTIES, audit_registered
 from ..ledger import Outcome, claim
+from ..prover import DEFAULT_SCOPES
 
 #: (registry name, variant label) of the seeds' metrics when these claims were reviewed
 SEED_CASES = (
@@ -94,7 +98,10 @@ _SOURCE = ("analytic.audit (the ordinal-verify property auditor), run on the met
 _METHOD = (f"exhaustive search in exact arithmetic over every matrix with "
            f"K <= {DEFAULTS['max_k']}, N <= {DEFAULTS['max_n']} (see docs/properties.md for each "
            f"property's space) plus {DEFAULTS['random']} seeded random matrices; the minimal "
-           f"counterexample in the order (N, K, lexicographic)")
+           f"counterexample in the order (N, K, lexicographic); where not refuted, a symbolic "
+           f"proof (analytic.prover: the metric's formula on matrices of positive integer "
+           f"symbols, one per support pattern) on "
+           f"{'; '.join(s.text() for s in DEFAULT_SCOPES)}")
 
 
 def _check_property(prop):
@@ -105,20 +112,25 @@ def _check_property(prop):
 
         import numeric  # noqa: F401
 
-        found, wrong, notes = {}, [], []
+        found, wrong, notes, proved = {}, [], [], {}
         for name, label in SEED_CASES:
             if name not in REGISTRY or label not in [v.label for v in REGISTRY[name].cases()]:
                 return Outcome("not reproduced", f"{name} has no report variant {label!r} any more")
             r = audit_registered(name, label).results[prop]
-            found[label] = r.verdict
-            if r.verdict != not_holding.get(label, "holds"):
+            verdict = "holds" if r.verdict == "proved" else r.verdict
+            found[label] = verdict
+            if r.verdict == "proved":
+                proved[label] = r.proof.short()
+            if verdict != not_holding.get(label, "holds"):
                 wrong.append(f"{label}: {r.verdict}, reviewed {not_holding.get(label, 'holds')}")
             if r.verdict == "fails":
                 notes.append(f"{label} {r.counterexample_text()}")
         if wrong:
             return Outcome("refuted", "; ".join(wrong))
-        holds = [lab for lab, v in found.items() if v == "holds"]
-        text = f"holds: {', '.join(holds) or 'none'}"
+        text = ("proved symbolically: "
+                + (", ".join(f"{lab} ({sc})" for lab, sc in proved.items()) or "none"))
+        searched = [lab for lab, v in found.items() if v == "holds" and lab not in proved]
+        text += f"; holds (no counterexample, no proof): {', '.join(searched) or 'none'}"
         if notes:
             text += f"; minimal counterexamples: {'; '.join(notes)}"
         na = [lab for lab, v in found.items() if v == "n/a"]
@@ -144,7 +156,7 @@ def _flags():
     bad = [f"{name} ({label}): flag {REGISTRY[name].symmetric}, auditor "
            f"{audit_registered(name, label).verdict('symmetry')}"
            for name, label in SEED_CASES
-           if (audit_registered(name, label).verdict("symmetry") == "holds") != REGISTRY[name].symmetric]
+           if audit_registered(name, label).results["symmetry"].holds != REGISTRY[name].symmetric]
     if bad:
         return Outcome("refuted", "; ".join(bad))
     return Outcome("verified", f"{len(SEED_CASES)} variants of "

@@ -2,9 +2,14 @@
 
 ``METRIC`` is a name of :data:`numeric.registry.REGISTRY`; every report
 variant is audited and printed as a table (property, verdict, minimal
-counterexample, witness).  Without ``METRIC`` every registered metric is
-audited and the property table printed; ``--markdown FILE`` writes it
-(``docs/properties.md``), ``--json FILE`` (``-`` for stdout) the verdicts.
+counterexample, witness or proof scope).  Without ``METRIC`` every registered
+metric is audited and the property table printed; ``--markdown FILE`` writes
+it (``docs/properties.md``), ``--json FILE`` (``-`` for stdout) the verdicts.
+
+The symbolic proofs (:mod:`analytic.prover`) cover every matrix with
+``K <= --every-k`` and the all-positive matrices with
+``--every-k < K <= --positive-k`` (defaults: :data:`analytic.prover.DEFAULT_SCOPES`);
+``--no-proofs`` searches only.
 """
 
 from __future__ import annotations
@@ -26,24 +31,56 @@ def add_parsers(sub) -> None:
     p.add_argument("--max-n", type=int, default=DEFAULTS["max_n"], help="largest N of the exhaustive search")
     p.add_argument("--random", type=int, default=DEFAULTS["random"], help="number of random matrices")
     p.add_argument("--seed", type=int, default=DEFAULTS["seed"], help="seed of the random search")
+    p.add_argument("--every-k", type=int, default=None,
+                   help="prove on every matrix with K <= this (default 2)")
+    p.add_argument("--positive-k", type=int, default=None,
+                   help="prove on the all-positive matrices up to this K (default 3)")
+    p.add_argument("--no-proofs", action="store_true", help="search only, no symbolic proofs")
     p.add_argument("--markdown", metavar="FILE", help="write the property table as Markdown")
     p.add_argument("--json", metavar="FILE", help="write the verdicts as JSON ('-' for stdout)")
     p.set_defaults(run=cmd_audit)
+
+
+def _proof_dict(proof):
+    if proof is None:
+        return None
+    return {"scope": proof.scope_text(), "short": proof.short(),
+            "refused": [{"scope": sc.text(), "kind": kind, "reason": why}
+                        for sc, why, kind in proof.refused]}
 
 
 def _as_dict(name, label, rep):
     return {"metric": name, "variant": label, "better": rep.better,
             "properties": {p: {"verdict": r.verdict,
                                "counterexample": r.counterexample_text() if r.verdict == "fails" else None,
-                               "witness": r.witness, "searched": r.searched, "how": r.how}
+                               "witness": r.witness, "searched": r.searched, "how": r.how,
+                               "proof": _proof_dict(r.proof)}
                            for p, r in rep.results.items()}}
+
+
+def scopes_from_args(args) -> tuple:
+    """The proof scopes of the command line (:data:`analytic.prover.DEFAULT_SCOPES`
+    unless ``--every-k``/``--positive-k``/``--no-proofs`` say otherwise)."""
+    from analytic.prover import DEFAULT_SCOPES, Scope
+
+    if args.no_proofs:
+        return ()
+    if args.every_k is None and args.positive_k is None:
+        return DEFAULT_SCOPES
+    every = 2 if args.every_k is None else args.every_k
+    positive = 3 if args.positive_k is None else args.positive_k
+    if every < 0 or positive < 0:
+        raise ValueError("--every-k and --positive-k must be non-negative")
+    return tuple([Scope(k, "every") for k in range(1, every + 1)]
+                 + [Scope(k, "positive") for k in range(every + 1, positive + 1)])
 
 
 def cmd_audit(args) -> int:
     from analytic import audit as A
     from numeric.registry import REGISTRY, matrix_metrics
 
-    sizes = dict(max_k=args.max_k, max_n=args.max_n, random=args.random, seed=args.seed)
+    sizes = dict(max_k=args.max_k, max_n=args.max_n, random=args.random, seed=args.seed,
+                 scopes=scopes_from_args(args))
     if args.metric is not None:
         if args.metric not in REGISTRY:
             raise ValueError(f"unknown metric {args.metric!r}; expected one of {sorted(REGISTRY)}")
@@ -61,12 +98,16 @@ def cmd_audit(args) -> int:
             table = []
             for p, r in rep.results.items():
                 ce = r.counterexample_text() if r.verdict == "fails" else ""
-                table.append((p, r.verdict, ce, r.witness if r.verdict != "holds" else r.searched))
-            print(format_table(("property", "verdict", "counterexample", "witness / searched"), table))
+                table.append((p, r.cell() if r.verdict == "proved" else r.verdict, ce,
+                              r.evidence()))
+            print(format_table(("property", "verdict", "counterexample", "witness / evidence"),
+                               table))
             print()
     else:
         names = list(A.PROPERTIES)
-        table = [(label,) + tuple(rep.results[p].verdict for p in names) for _, label, rep in rows]
+        table = [(label,) + tuple(rep.results[p].cell() if rep.results[p].verdict == "proved"
+                                  else rep.results[p].verdict for p in names)
+                 for _, label, rep in rows]
         print(format_table(("metric",) + tuple(names), table))
     if args.json and args.json != "-":
         with open(args.json, "w", encoding="utf-8") as fh:

@@ -9,11 +9,12 @@ is named on stderr), 2 when a check raises or the claims file is unusable.
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 from .table import format_table
 
-__all__ = ["add_arguments", "cmd_ledger", "progress_bar"]
+__all__ = ["add_arguments", "cmd_ledger", "default_jobs", "progress_bar"]
 
 
 def progress_bar(stream):
@@ -31,6 +32,14 @@ def progress_bar(stream):
     return show
 
 
+def default_jobs() -> int:
+    """The CPUs this process may run on (its affinity mask where the OS has one)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
 def add_arguments(p) -> None:
     p.add_argument("--json", metavar="FILE", help="write the ledger as JSON ('-' for stdout)")
     p.add_argument("--markdown", metavar="FILE", help="write the ledger as a Markdown report")
@@ -39,6 +48,9 @@ def add_arguments(p) -> None:
     p.add_argument("--claims", metavar="PATH",
                    help="run the claims registered by a Python module or a folder of modules "
                         "instead of the package's")
+    p.add_argument("--jobs", type=int, default=None, metavar="N",
+                   help="worker processes, one source key at a time (default: the usable CPUs; "
+                        "1 runs in this process)")
 
 
 def cmd_ledger(args) -> int:
@@ -58,7 +70,8 @@ def cmd_ledger(args) -> int:
     else:
         todo = ledger.claims()
     try:
-        entries = ledger.run(prefix=args.only, progress=progress, only=todo)
+        entries = ledger.run(prefix=args.only, progress=progress, only=todo,
+                             jobs=default_jobs() if args.jobs is None else args.jobs)
     except (RuntimeError, TypeError) as exc:  # a check raised or returned no Outcome
         print(f"ordinal-verify: {exc}", file=sys.stderr)
         return 2

@@ -271,8 +271,15 @@ md_table(["property", "what it asks", "source"],
 # step with the code.  The whole table takes tens of seconds to compute
 # (the exact comparisons of CEM-ORD's logarithms are the slowest part), so
 # this lesson *reads* the committed table, and in §5 runs the auditor again
-# on every counterexample it draws.  "holds" means no counterexample among the
-# searched matrices, not a proof:
+# on every counterexample it draws.  After the search, `analytic.prover`
+# tries a symbolic proof of each property the search did not refute: the
+# metric's own formula on matrices of positive integer *symbols*, one per
+# support pattern (which cells are nonzero), so a proof covers every matrix
+# with at most 2 classes and every 3 x 3 matrix with all cells positive.
+# A cell reads **proved (scope)** when there is such a proof, **holds** when
+# the search found no counterexample but there is no proof (a statement
+# about the searched matrices only), **fails** with the minimal
+# counterexample otherwise:
 
 # %%
 def read_property_table(path):
@@ -292,7 +299,7 @@ PROPERTY_TABLE = Path("../docs/properties.md")
 table = read_property_table(PROPERTY_TABLE)
 verdict = lambda label, p: next(cells[p] for (_, l), cells in table.items() if l == label).split()[0]  # noqa: E731
 display(Markdown(next(line for line in PROPERTY_TABLE.read_text(encoding="utf-8").splitlines()
-                      if line.startswith("Every registered metric")).split(". \"holds\"")[0] + "."))
+                      if line.startswith("Every registered metric")).split("  The formalisation")[0]))
 assert {key for key in table if key[0] in NEW} == set(VARIANTS)   # every new variant has its row
 md_table(["metric"] + [p.replace("_", " ") for p in PROPERTIES],
          [[label] + [table[name, label][p] for p in PROPERTIES] for name, label in VARIANTS])
@@ -301,8 +308,9 @@ md_table(["metric"] + [p.replace("_", " ") for p in PROPERTIES],
 # The whole table as a picture: the metrics of lessons 1–5 above the line,
 # this lesson's below it.
 
-# %% tags=["figure:property-map"] alt="A grid with one row per registered metric variant, the metrics of lessons 1 to 5 above a line and this lesson's new metrics below it, and one column per property; each cell is marked holds (green, check mark), fails (red, cross) or not applicable (grey, dash)."
-STYLE = {"holds": ("#c7e9c0", "✓"), "fails": ("#fcbba1", "✗"), "n/a": ("#e5e5e5", "–")}
+# %% tags=["figure:property-map"] alt="A grid with one row per registered metric variant, the metrics of lessons 1 to 5 above a line and this lesson's new metrics below it, and one column per property; each cell is marked proved (dark green, double check mark), holds without a proof (light green, check mark), fails (red, cross) or not applicable (grey, dash)."
+STYLE = {"proved": ("#74c476", "✓✓"), "holds": ("#c7e9c0", "✓"), "fails": ("#fcbba1", "✗"),
+         "n/a": ("#e5e5e5", "–")}
 PROPS = list(PROPERTIES)
 keys = list(table)
 fig, ax = plt.subplots(figsize=(10.5, 11))
@@ -323,9 +331,9 @@ ax.tick_params(length=0)
 for side in ax.spines.values():
     side.set_visible(False)
 ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, facecolor=c) for c, _ in STYLE.values()],
-          labels=["✓ holds: no counterexample found", "✗ fails: a counterexample exists",
-                  "– not applicable (not distance-like)"],
-          loc="upper center", bbox_to_anchor=(0.45, -0.01), ncol=3, frameon=False)
+          labels=["✓✓ proved: a symbolic proof on a scope", "✓ holds: no counterexample found, no proof",
+                  "✗ fails: a counterexample exists", "– not applicable"],
+          loc="upper center", bbox_to_anchor=(0.45, -0.01), ncol=2, frameon=False)
 fig.tight_layout()
 plt.show()
 
@@ -342,9 +350,11 @@ plt.show()
 # * Both weighted kappas and within-one accuracy fail **ordinal invariance**:
 #   their weights count class *numbers*, so an empty class in between moves
 #   the score.  CEM-ORD, the unweighted kappa, MS and GM (observed classes)
-#   keep it.
+#   keep it, and the prover proves it for every matrix with at most 2
+#   classes and every all-positive 3 x 3 one.
 # * **Imbalance** holds for kappa, MS and GM (observed classes) on the
-#   searched matrices; CEM-ORD fails our version of it.
+#   searched matrices (the prover does not handle imbalance: no proof);
+#   CEM-ORD fails our version of it.
 # * Kappa, Somers' d and $\tau_c$ are undefined on some matrices with an
 #   empty row (**unobserved class**): with a single observed class they
 #   raise, as $\tau_b$ does.
@@ -354,7 +364,7 @@ assert all(verdict(label, "ordinal_monotonicity") == "fails" for label in LABELS
 assert all(verdict(label, "identity") == "fails" for label in ("Somers' d", "tau_c", "tau_b"))
 assert all(verdict(label, "ordinal_invariance") == "fails" for label in
            ("linear weighted kappa", "quadratic weighted kappa", "within-one accuracy"))
-assert all(verdict(label, "ordinal_invariance") == "holds" for label in
+assert all(verdict(label, "ordinal_invariance") == "proved" for label in
            ("kappa", "CEM-ORD", "MS (observed classes)", "GM (observed classes)"))
 assert all(verdict(label, "imbalance") == "holds" for label in ("kappa", "MS (observed classes)", "GM (observed classes)"))
 assert verdict("CEM-ORD", "imbalance") == "fails"
