@@ -16,7 +16,7 @@ from analytic.claims._search import compositions
 from analytic.sources import cardoso2011 as C11
 from analytic.symbols import N, beta
 from numeric._common import prepare
-from numeric.paths import oc_parts as _oc_parts
+from numeric.paths import oc_parts
 
 TOL = mpmath.mpf(10) ** -45
 
@@ -156,7 +156,7 @@ def test_oc00_against_numeric_at_50_digits():
         m = rng.integers(0, 9, size=(k, k))
         m[0, 0] += 1
         p = prepare(m, "mp")
-        numer, D, _ = _oc_parts(p, 1)
+        numer, D, _ = oc_parts(p, 1)
         benefit = sum(numer[r, c] for r, c in covering_path(k))
         assert abs((1 - benefit / D[()]) - g(numeric.mae(m, arithmetic="mp"))) < TOL
 

@@ -115,10 +115,10 @@ def test_optimal_last_length_algebraic_lengths():
 
 def test_cubic_root_with_radical_coefficients():
     from numeric._arith import get_arithmetic
-    from numeric.intervals import cubic_positive_root as _cubic_positive_root
+    from numeric.intervals import cubic_positive_root
 
     a, c, e = 5 * sympy.sqrt(2) / 7 + 1, sympy.sqrt(3), sympy.sqrt(2) / 5
-    x = _cubic_positive_root(a, c, e, get_arithmetic("exact"))
+    x = cubic_positive_root(a, c, e, get_arithmetic("exact"))
     # x is the root of 2 e x^3 + c x^2 - a: the residual vanishes to 50 digits
     assert x > 0 and abs(sympy.N(2 * e * x**3 + c * x**2 - a, 60)) < 1e-50
 
