@@ -60,7 +60,8 @@ def path_dp(b, q, beta, ctx, *, slopes=True, trace=None, start=1):
     return cells_dp(w.reshape(K * K, B), qT, ctx, slopes=slopes, trace=trace, start=start)
 
 
-def cells_dp(w, qT, ctx, *, slopes=True, trace=None, start=1, below=None, q_columns=None):
+def cells_dp(w, qT, ctx, *, slopes=True, trace=None, start=1, below=None, q_columns=None,
+             choices=None):
     """:func:`path_dp` on cell-major arrays: ``w`` and ``qT`` of shape ``(K*K, B)``.
 
     Row ``r K + c`` holds cell ``(r, c)`` of every matrix of the stack.
@@ -71,6 +72,8 @@ def cells_dp(w, qT, ctx, *, slopes=True, trace=None, start=1, below=None, q_colu
     summed only where the value is below it, and is zero elsewhere.  The
     penalties may be a wider array, column ``q_columns[j]`` of ``qT`` for
     column ``j`` of ``w`` (a C-contiguous ``qT``, so that no copy is made).
+    ``choices``: two C-contiguous bool arrays of shape ``(K*K, B)`` to record
+    the choices in (a caller's buffers, reused from call to call).
 
     >>> import numpy as np
     >>> from numeric._arith import get_arithmetic
@@ -89,7 +92,7 @@ def cells_dp(w, qT, ctx, *, slopes=True, trace=None, start=1, below=None, q_colu
     prev1[1] = start + w[0]
     if track:
         # per cell: diagonal <= above, and the lesser of them <= left
-        from_diag, keep = np.empty((KK, B), dtype=bool), np.empty((KK, B), dtype=bool)
+        from_diag, keep = choices or (np.empty((KK, B), dtype=bool), np.empty((KK, B), dtype=bool))
         from_diag[0] = keep[0] = True
     for d in range(1, 2 * K - 1):
         lo, hi = max(0, d - K + 1), min(d, K - 1)

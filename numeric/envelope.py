@@ -116,18 +116,19 @@ def search(lines_at, lo, hi, end_lo, end_hi, ctx, *, lines_below=None, tol_value
     a1, s1 = end_hi
     out = [[], [], [], [], []]
 
-    def emit(mask, l, h, a, s):
-        for lst, v in zip(out, (ti[mask], l[mask], h[mask], a[mask], s[mask])):
-            lst.append(v)
+    def emit(at, l, h, a, s):
+        for lst, v in zip(out, (ti, l, h, a, s)):
+            lst.append(v[at])
 
+    # each mask below is turned into positions once, for all the arrays it filters
     for _ in range(max_rounds):
         if ti.size == 0:
             break
         ds = s0 - s1
         same = _bool(np.abs(ds) <= (0 if tol_slope is None else tol_slope(ti))) | _bool(th == tl)
         if same.any():
-            emit(same, tl, th, a0, s0)
-            keep = ~same
+            emit(np.flatnonzero(same), tl, th, a0, s0)
+            keep = np.flatnonzero(~same)
             ti, tl, th, a0, s0, a1, s1, ds = (v[keep] for v in (ti, tl, th, a0, s0, a1, s1, ds))
             if ti.size == 0:
                 break
@@ -142,9 +143,10 @@ def search(lines_at, lo, hi, end_lo, end_hi, ctx, *, lines_below=None, tol_value
         else:
             value, a, s = lines_below(ti, x, floor)
         ok = _bool(value >= floor)
-        emit(ok, tl, x, a0, s0)
-        emit(ok, x, th, a1, s1)
-        new = ~ok
+        done = np.flatnonzero(ok)
+        emit(done, tl, x, a0, s0)
+        emit(done, x, th, a1, s1)
+        new = np.flatnonzero(~ok)
         ti, tl, x, th, a0, s0, a1, s1, a, s = (
             v[new] for v in (ti, tl, x, th, a0, s0, a1, s1, a, s))
         ti = np.concatenate([ti, ti])

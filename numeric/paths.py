@@ -263,6 +263,7 @@ def _stack_pieces(b, q, ctx, lo, hi, *, diagonal_at_hi=False):
 
     # buffers of a chunk, allocated once (fresh large arrays cost page faults)
     w_buf, b_buf = (np.empty(K * K * chunk, dtype=dtype) for _ in range(2))
+    choice_bufs = [np.empty(K * K * chunk, dtype=bool) for _ in range(2)]
 
     def dp(idx, x, floor):
         # the DP in chunks, so that its buffers stay bounded; the slope of a
@@ -280,8 +281,9 @@ def _stack_pieces(b, q, ctx, lo, hi, *, diagonal_at_hi=False):
                 w *= x[part]
                 w -= np.take(bT, idx[part], axis=1, out=b_buf[:K * K * width].reshape(K * K, width),
                              mode="clip")
+            choices = [c[:K * K * width].reshape(K * K, width) for c in choice_bufs]
             v[part], s[part] = cells_dp(w, qT, ctx, below=None if floor is None else floor[part],
-                                        q_columns=idx[part])
+                                        q_columns=idx[part], choices=choices)
         return v, s
 
     def lines_below(idx, x, floor=None):
@@ -292,7 +294,7 @@ def _stack_pieces(b, q, ctx, lo, hi, *, diagonal_at_hi=False):
         ends = np.flatnonzero(idx[1:] <= idx[:-1]) + 1
         scattered = []
         for run in map(slice, np.r_[0, ends], np.r_[ends, len(idx)]):
-            if 2 * (run.stop - run.start) < n:
+            if 4 * (run.stop - run.start) < 3 * n:
                 scattered.append(np.arange(run.start, run.stop))
                 continue
             xs = np.full(n, lo, dtype=dtype)
