@@ -288,7 +288,7 @@ def _stack_pieces(b, q, ctx, lo, hi, *, diagonal_at_hi=False):
 
     def lines_below(idx, x, floor=None):
         # the search's pending intervals come in runs of distinct matrices
-        # (increasing idx): a run of half the stack or more is evaluated on the
+        # (increasing idx): a run of 3/4 of the stack or more is evaluated on the
         # whole stack, without gathering its columns; the other runs together
         v, s = np.empty(len(idx), dtype=dtype), np.empty(len(idx), dtype=dtype)
         ends = np.flatnonzero(idx[1:] <= idx[:-1]) + 1
