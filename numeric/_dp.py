@@ -86,10 +86,15 @@ def cells_dp(w, qT, ctx, *, slopes=True, trace=None, start=1, below=None, q_colu
     dtype = w.dtype
     rounding = dtype == np.float64  # np.minimum and the masks pick the same value
     track = slopes or trace is not None
-    # entries outside the cells written so far stay +inf: on the way up the
-    # written ranges only grow; on the way down every neighbour read is a cell
-    prev2, prev1, cur = (np.full((K + 2, B), ctx.inf, dtype=dtype) for _ in range(3))
+    # +inf only where a neighbour outside the matrix is read (not whole buffers:
+    # their fill would cost a pass): row 0 (r = -1) of every buffer, diagonal -1,
+    # and on the way up the slot just past a diagonal's cells (column -1 for
+    # the next one); on the way down every neighbour read is a cell
+    prev2, prev1, cur = (np.empty((K + 2, B), dtype=dtype) for _ in range(3))
+    prev2[:2] = prev1[0] = cur[0] = ctx.inf
     prev1[1] = start + w[0]
+    if K > 1:
+        prev1[2] = ctx.inf
     if track:
         # per cell: diagonal <= above, and the lesser of them <= left
         from_diag, keep = choices or (np.empty((KK, B), dtype=bool), np.empty((KK, B), dtype=bool))
@@ -119,6 +124,8 @@ def cells_dp(w, qT, ctx, *, slopes=True, trace=None, start=1, below=None, q_colu
             np.minimum(diag, above, out=m)
             np.minimum(m, left, out=m)
         m += w[cells]
+        if d < K - 1:
+            cur[d + 2] = ctx.inf
         prev2, prev1, cur = prev1, cur, prev2
     value = prev1[K]
     if not slopes:
