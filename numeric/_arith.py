@@ -130,6 +130,8 @@ class Arithmetic:
 
     def finalize(self, a):
         """Turn a result array into what the public function returns."""
+        if type(a) is self.dtype:  # a numpy scalar already (float64)
+            return a
         a = np.asarray(a, dtype=self.dtype)
         if a.ndim == 0:
             return a[()]
@@ -304,7 +306,7 @@ class FloatArithmetic(Arithmetic):
 
     def asarray(self, a):
         a = np.asarray(a)
-        if a.dtype == object:
+        if a.dtype.kind == "O":
             return np.vectorize(self.number, otypes=[np.float64])(a)
         return a.astype(np.float64)
 

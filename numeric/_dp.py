@@ -60,11 +60,20 @@ def path_dp(b, q, beta, ctx, *, slopes=True, trace=None, start=1):
     return cells_dp(w.reshape(K * K, B), qT, ctx, slopes=slopes, trace=trace, start=start)
 
 
-def cells_dp(w, qT, ctx, *, slopes=True, trace=None, start=1):
+def cells_dp(w, qT, ctx, *, slopes=True, trace=None, start=1, below=None, q_columns=None,
+             choices=None):
     """:func:`path_dp` on cell-major arrays: ``w`` and ``qT`` of shape ``(K*K, B)``.
 
     Row ``r K + c`` holds cell ``(r, c)`` of every matrix of the stack.
     ``+inf`` and zero are the context's (``ctx.inf``, ``ctx.number(0)``).
+    The choice of every cell is recorded (two bits); the slope is then summed
+    along the chosen path, followed back from ``(K-1, K-1)``
+    (:func:`_path_sums`).  With ``below`` (shape ``(B,)``) the slope is
+    summed only where the value is below it, and is zero elsewhere.  The
+    penalties may be a wider array, column ``q_columns[j]`` of ``qT`` for
+    column ``j`` of ``w`` (a C-contiguous ``qT``, so that no copy is made).
+    ``choices``: two C-contiguous bool arrays of shape ``(K*K, B)`` to record
+    the choices in (a caller's buffers, reused from call to call).
 
     >>> import numpy as np
     >>> from numeric._arith import get_arithmetic
@@ -77,14 +86,19 @@ def cells_dp(w, qT, ctx, *, slopes=True, trace=None, start=1):
     dtype = w.dtype
     rounding = dtype == np.float64  # np.minimum and the masks pick the same value
     track = slopes or trace is not None
-    # entries outside the cells written so far stay +inf: on the way up the
-    # written ranges only grow; on the way down every neighbour read is a cell
-    prev2, prev1, cur = (np.full((K + 2, B), ctx.inf, dtype=dtype) for _ in range(3))
+    # +inf only where a neighbour outside the matrix is read (not whole buffers:
+    # their fill would cost a pass): row 0 (r = -1) of every buffer, diagonal -1,
+    # and on the way up the slot just past a diagonal's cells (column -1 for
+    # the next one); on the way down every neighbour read is a cell
+    prev2, prev1, cur = (np.empty((K + 2, B), dtype=dtype) for _ in range(3))
+    prev2[:2] = prev1[0] = cur[0] = ctx.inf
     prev1[1] = start + w[0]
-    if slopes:
-        zero = ctx.number(0)
-        s2, s1, sc = (np.full((K + 2, B), zero, dtype=dtype) for _ in range(3))
-        s1[1] = qT[0]
+    if K > 1:
+        prev1[2] = ctx.inf
+    if track:
+        # per cell: diagonal <= above, and the lesser of them <= left
+        from_diag, keep = choices or (np.empty((KK, B), dtype=bool), np.empty((KK, B), dtype=bool))
+        from_diag[0] = keep[0] = True
     for d in range(1, 2 * K - 1):
         lo, hi = max(0, d - K + 1), min(d, K - 1)
         cells = slice(lo * K + d - lo, hi * K + d - hi + 1, K - 1)  # (r, d - r), r = lo..hi
@@ -92,33 +106,70 @@ def cells_dp(w, qT, ctx, *, slopes=True, trace=None, start=1):
         diag, above, left = prev2[lo:hi + 1], prev1[lo:hi + 1], prev1[lo + 1:hi + 2]
         m = cur[lo + 1:hi + 2]
         if track:
-            from_diag = diag <= above
+            fd, kp = from_diag[cells], keep[cells]
+            np.less_equal(diag, above, out=fd)
             if rounding:
                 np.minimum(diag, above, out=m)
             else:
-                m[...] = np.where(from_diag, diag, above)
-            keep = m <= left
+                m[...] = np.where(fd, diag, above)
+            np.less_equal(m, left, out=kp)
             if rounding:
                 np.minimum(m, left, out=m)
             else:
-                m[...] = np.where(keep, m, left)
-            if slopes:
-                sv = sc[lo + 1:hi + 2]
-                sv[...] = np.where(keep, np.where(from_diag, s2[lo:hi + 1], s1[lo:hi + 1]),
-                                   s1[lo + 1:hi + 2])
-                sv += qT[cells]
+                m[...] = np.where(kp, m, left)
             if trace is not None:
-                k = np.where(keep, np.where(from_diag, 0, 1), 2)
                 r = np.arange(lo, hi + 1)
-                trace.append((r, d - r, k.T))
+                trace.append((r, d - r, np.where(kp, np.where(fd, 0, 1), 2).T))
         else:
             np.minimum(diag, above, out=m)
             np.minimum(m, left, out=m)
         m += w[cells]
+        if d < K - 1:
+            cur[d + 2] = ctx.inf
         prev2, prev1, cur = prev1, cur, prev2
-        if slopes:
-            s2, s1, sc = s1, sc, s2
-    return prev1[K], (s1[K] if slopes else None)
+    value = prev1[K]
+    if not slopes:
+        return value, None
+    if below is None:
+        columns = np.arange(B)
+    else:
+        columns = np.flatnonzero(np.asarray(value < below, dtype=bool))
+    slope = np.full(B, ctx.number(0), dtype=dtype)
+    q_at = columns if q_columns is None else q_columns[columns]
+    slope[columns] = _path_sums(from_diag, keep, columns, qT, q_at)
+    return value, slope
+
+
+def _path_sums(from_diag, keep, columns, qT, q_columns):
+    """``sum_{path} q`` along the path the choices of :func:`cells_dp` lead back on.
+
+    From cell ``(K-1, K-1)`` of each of ``columns`` the path steps back to
+    the diagonal neighbour, the one above or the left one as ``from_diag``
+    and ``keep`` (shape ``(K*K, B)``) say, until cell ``(0, 0)``; vectorised
+    over the columns, ``2K - 2`` steps.  The penalties of column
+    ``columns[j]`` are column ``q_columns[j]`` of ``qT`` (shape ``(K*K,
+    n)``).  They are added from cell ``(0, 0)`` on, the order in which a sum
+    carried along the recurrence adds them, so the slope is the same number.
+    """
+    KK, B = from_diag.shape
+    n = qT.shape[1]
+    K = int(round(KK ** 0.5))
+    from_diag, keep, q = (a.reshape(-1) for a in (from_diag, keep, qT))
+    # cells back, by [from_diag, keep]: left, above / left, diagonal
+    back_by = np.array([[1, K], [1, K + 1]])
+    at, q_at = (KK - 1) * B + columns, (KK - 1) * n + q_columns  # flat indices
+    terms = [q[q_at]]
+    for i in range(2 * K - 2):
+        back = back_by[from_diag[at].view(np.uint8), keep[at].view(np.uint8)]
+        if i >= K - 1:  # a path has K - 1 to 2K - 2 steps
+            back *= at >= B  # at (0, 0): stay, adding nothing
+        at = at - back * B
+        q_at = q_at - back * n
+        terms.append(q[q_at] if i < K - 1 else np.where(back > 0, q[q_at], 0))
+    s = terms.pop()
+    while terms:  # from cell (0, 0) on (the zeros past it first: exact)
+        s = s + terms.pop()
+    return s
 
 
 # ---------------------------------------------------------------------------

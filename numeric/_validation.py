@@ -14,7 +14,7 @@ __all__ = ["check_counts", "integer_counts", "numeric_array", "check_beta", "che
 def unmasked(x, what):
     """``x`` without its mask: a masked array with a masked entry raises
     (a mask is never silently ignored)."""
-    if isinstance(x, np.ma.MaskedArray):
+    if type(x) is not np.ndarray and isinstance(x, np.ma.MaskedArray):  # np.ma: a lazy attribute
         if np.ma.getmaskarray(x).any():
             raise ValueError(
                 f"{what} is a masked array with masked entries; fill them "
@@ -24,6 +24,8 @@ def unmasked(x, what):
 
 
 def numeric_array(cm, what):
+    if type(cm) is np.ndarray and cm.dtype.kind in "iuf":  # plain real numbers: nothing to check
+        return cm
     cm = unmasked(cm, what)
     try:
         a = np.asarray(cm)

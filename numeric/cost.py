@@ -55,7 +55,7 @@ def check_class_counts(class_counts, *, what="class_counts", min_classes=1):
         raise ValueError(f"{what} must be 1-D (or a stack of shape (..., K)), got a scalar")
     if a.size == 0 or a.shape[-1] == 0:
         raise ValueError(f"{what} is empty, got shape {a.shape}")
-    if a.dtype == np.int64 and a.min() > 0:  # the common case, in one pass
+    if a.dtype.kind == "i" and a.dtype.itemsize == 8 and a.min() > 0:  # int64: the common case
         K = a.shape[-1]
     else:
         a = _positive_counts(a, what)
@@ -197,11 +197,16 @@ def tc_max(class_counts, *, arithmetic="float"):
     """
     ctx = get_arithmetic(arithmetic)
     counts = check_class_counts(class_counts)
+    n, D = ctx.asarray(counts), index_distance(counts.shape[-1], ctx)
+    if n.dtype.kind == "f":
+        # N and N - n_j in float64 are exact while N < 2**53 (integers)
+        N = n.sum(axis=-1, keepdims=True)
+        if N.max() < 2**53:
+            return ctx.finalize(max_total_cost(n, D, rest=N - n, total=N[..., 0]))
     # N and N - n_j of integer counts, exact (in Python integers if int64 could wrap)
     big = int(counts.max()) * counts.shape[-1] >= 2**62
     N = (counts.astype(object) if big else counts).sum(axis=-1, keepdims=True)
-    return ctx.finalize(max_total_cost(ctx.asarray(counts), index_distance(counts.shape[-1], ctx),
-                                       rest=ctx.asarray(N - counts), total=ctx.asarray(N[..., 0])))
+    return ctx.finalize(max_total_cost(n, D, rest=ctx.asarray(N - counts), total=ctx.asarray(N[..., 0])))
 
 
 def tc_max_matrix(class_counts):

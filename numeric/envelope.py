@@ -78,7 +78,7 @@ def _cat(parts, dtype):
     return np.concatenate(parts) if parts else np.empty(0, dtype=dtype)
 
 
-def search(lines_at, lo, hi, end_lo, end_hi, ctx, *, values_at=None, tol_value=None,
+def search(lines_at, lo, hi, end_lo, end_hi, ctx, *, lines_below=None, tol_value=None,
            tol_slope=None, max_rounds=None):
     """Batched parametric search of lower envelopes (Eisner and Severance 1976).
 
@@ -87,10 +87,12 @@ def search(lines_at, lo, hi, end_lo, end_hi, ctx, *, values_at=None, tol_value=N
     lines_at : callable ``(idx, x) -> (a, s)``
         The line ``a + s beta`` of a minimiser at ``beta = x[k]`` for matrix
         ``idx[k]`` (one DP call for the whole batch).
-    values_at : callable ``(idx, x) -> value``, optional
-        The minimum alone (a cheaper DP): when given, a round evaluates every
-        pending crossing with it and asks ``lines_at`` only where the
-        envelope is not confirmed, i.e. where a new line is needed.
+    lines_below : callable ``(idx, x, floor) -> (value, a, s)``, optional
+        The minimum at ``x``, and the line of a minimiser only where the
+        minimum is below ``floor`` (elsewhere ``a``, ``s`` are not read): when
+        given, the rounds use it instead of ``lines_at``, so that a line is
+        found only where the envelope is not confirmed, i.e. where a new
+        line is needed.
     lo, hi : arrays, shape (n,)
         The range per matrix; ``hi`` may hold ``ctx.inf``.
     end_lo, end_hi : pairs of arrays ``(a, s)``
@@ -114,18 +116,19 @@ def search(lines_at, lo, hi, end_lo, end_hi, ctx, *, values_at=None, tol_value=N
     a1, s1 = end_hi
     out = [[], [], [], [], []]
 
-    def emit(mask, l, h, a, s):
-        for lst, v in zip(out, (ti[mask], l[mask], h[mask], a[mask], s[mask])):
-            lst.append(v)
+    def emit(at, l, h, a, s):
+        for lst, v in zip(out, (ti, l, h, a, s)):
+            lst.append(v[at])
 
+    # each mask below is turned into positions once, for all the arrays it filters
     for _ in range(max_rounds):
         if ti.size == 0:
             break
         ds = s0 - s1
         same = _bool(np.abs(ds) <= (0 if tol_slope is None else tol_slope(ti))) | _bool(th == tl)
         if same.any():
-            emit(same, tl, th, a0, s0)
-            keep = ~same
+            emit(np.flatnonzero(same), tl, th, a0, s0)
+            keep = np.flatnonzero(~same)
             ti, tl, th, a0, s0, a1, s1, ds = (v[keep] for v in (ti, tl, th, a0, s0, a1, s1, ds))
             if ti.size == 0:
                 break
@@ -133,23 +136,19 @@ def search(lines_at, lo, hi, end_lo, end_hi, ctx, *, values_at=None, tol_value=N
         x = ctx.divide(a1 - a0, ds)
         x = np.where(_bool(x < tl), tl, x)
         x = np.where(_bool(x > th), th, x)
-        if values_at is None:
+        floor = a0 + s0 * x - (0 if tol_value is None else tol_value(ti, x))
+        if lines_below is None:
             a, s = lines_at(ti, x)
             value = a + s * x
         else:
-            value = values_at(ti, x)
-        slack = 0 if tol_value is None else tol_value(ti, x)
-        ok = _bool(value >= a0 + s0 * x - slack)
-        emit(ok, tl, x, a0, s0)
-        emit(ok, x, th, a1, s1)
-        new = ~ok
-        ti, tl, x, th, a0, s0, a1, s1 = (v[new] for v in (ti, tl, x, th, a0, s0, a1, s1))
-        if values_at is None:
-            a, s = a[new], s[new]
-        elif ti.size:
-            a, s = lines_at(ti, x)
-        else:
-            break
+            value, a, s = lines_below(ti, x, floor)
+        ok = _bool(value >= floor)
+        done = np.flatnonzero(ok)
+        emit(done, tl, x, a0, s0)
+        emit(done, x, th, a1, s1)
+        new = np.flatnonzero(~ok)
+        ti, tl, x, th, a0, s0, a1, s1, a, s = (
+            v[new] for v in (ti, tl, x, th, a0, s0, a1, s1, a, s))
         ti = np.concatenate([ti, ti])
         tl, th = np.concatenate([tl, x]), np.concatenate([x, th])
         a0, s0 = np.concatenate([a0, a]), np.concatenate([s0, s])

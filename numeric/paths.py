@@ -217,9 +217,11 @@ def uoc(cm, beta, *, gamma=1, arithmetic="float"):
 # the envelope over beta
 # ---------------------------------------------------------------------------
 #: A float stack is searched in blocks of about this many cells, and each
-#: round's DP runs over chunks of about ``_DP_CELLS`` cells (bounded buffers).
+#: round's DP runs over chunks of at most as many cells and at most
+#: ``_DP_LANES`` cells per anti-diagonal (bounded buffers; each numpy call of
+#: the DP works on one anti-diagonal of a chunk, large enough to pay for the call).
 _SEARCH_CELLS = 1 << 20
-_DP_CELLS = 1 << 18
+_DP_LANES = 1 << 16
 
 
 def _diagonal_from(b, q, ctx):
@@ -241,9 +243,10 @@ def _stack_pieces(b, q, ctx, lo, hi, *, diagonal_at_hi=False):
 
     ``hi=None`` searches ``[lo, inf)``.  Where ``hi >= beta*``
     (:func:`_diagonal_from`; ``diagonal_at_hi``: known to the caller) the line
-    at ``hi`` is the diagonal path's, with no DP.  Each round of the search is one value-only DP call for all pending
-    intervals of all matrices, and a DP with slopes for those that reveal a
-    new line.  Slack (float, mp): the context's relative tolerance times the
+    at ``hi`` is the diagonal path's, with no DP.  Each round of the search
+    is one DP call for all pending intervals of all matrices; the slope of a
+    minimiser is summed (along the recorded choices) only for those that
+    reveal a new line.  Slack (float, mp): the context's relative tolerance times the
     problem's scale, ``1 + sum |b| + |beta| sum q`` for values and ``sum q``
     for slopes (zero in an exact context).  Returns the arrays ``(idx, lo,
     hi, a, s)`` of :func:`numeric.envelope.search`.
@@ -256,31 +259,59 @@ def _stack_pieces(b, q, ctx, lo, hi, *, diagonal_at_hi=False):
     bT, qT = np.empty((K * K, n), dtype=dtype), np.empty((K * K, n), dtype=dtype)
     np.copyto(bT.reshape(K, K, n), np.moveaxis(b, 0, -1))
     np.copyto(qT.reshape(K, K, n), np.moveaxis(q, 0, -1))
-    chunk = max(256, _DP_CELLS // (K * K))
+    chunk = max(1, min(_DP_LANES // K, _SEARCH_CELLS // (K * K)))
 
-    def dp(idx, x, slopes):
-        # the DP in chunks, so that its buffers stay bounded
-        v = np.empty(len(idx), dtype=dtype)
-        s = np.empty(len(idx), dtype=dtype) if slopes else None
+    # buffers of a chunk, allocated once (fresh large arrays cost page faults)
+    w_buf, b_buf = (np.empty(K * K * chunk, dtype=dtype) for _ in range(2))
+    choice_bufs = [np.empty(K * K * chunk, dtype=bool) for _ in range(2)]
+
+    def dp(idx, x, floor):
+        # the DP in chunks, so that its buffers stay bounded; the slope of a
+        # minimiser only where the value is below floor
+        v, s = np.empty(len(idx), dtype=dtype), np.empty(len(idx), dtype=dtype)
         for c in range(0, len(idx), chunk):
             part = slice(c, c + chunk)
+            width = len(idx[part])
+            w = w_buf[:K * K * width].reshape(K * K, width)
             if idx is every:
-                bi, qi = bT[:, part], qT[:, part]
-            else:
-                bi, qi = bT.take(idx[part], axis=1), qT.take(idx[part], axis=1)
-            w = qi * x[part]
-            w -= bi
-            v[part], sp = cells_dp(w, qi, ctx, slopes=slopes)
-            if slopes:
-                s[part] = sp
+                np.multiply(qT[:, part], x[part], out=w)
+                np.subtract(w, bT[:, part], out=w)
+            else:  # w = qT * x - bT on the gathered columns (mode="clip": unbuffered)
+                np.take(qT, idx[part], axis=1, out=w, mode="clip")
+                w *= x[part]
+                w -= np.take(bT, idx[part], axis=1, out=b_buf[:K * K * width].reshape(K * K, width),
+                             mode="clip")
+            choices = [c[:K * K * width].reshape(K * K, width) for c in choice_bufs]
+            v[part], s[part] = cells_dp(w, qT, ctx, below=None if floor is None else floor[part],
+                                        q_columns=idx[part], choices=choices)
         return v, s
 
-    def values_at(idx, x):
-        return dp(idx, x, False)[0]
+    def lines_below(idx, x, floor=None):
+        # the search's pending intervals come in runs of distinct matrices
+        # (increasing idx): a run of 3/4 of the stack or more is evaluated on the
+        # whole stack, without gathering its columns; the other runs together
+        v, s = np.empty(len(idx), dtype=dtype), np.empty(len(idx), dtype=dtype)
+        ends = np.flatnonzero(idx[1:] <= idx[:-1]) + 1
+        scattered = []
+        for run in map(slice, np.r_[0, ends], np.r_[ends, len(idx)]):
+            if 4 * (run.stop - run.start) < 3 * n:
+                scattered.append(np.arange(run.start, run.stop))
+                continue
+            xs = np.full(n, lo, dtype=dtype)
+            xs[idx[run]] = x[run]
+            fs = None
+            if floor is not None:
+                fs = np.full(n, -ctx.inf, dtype=dtype)
+                fs[idx[run]] = floor[run]
+            vs, ss = dp(every, xs, fs)
+            v[run], s[run] = vs[idx[run]], ss[idx[run]]
+        if scattered:
+            pos = np.concatenate(scattered)
+            v[pos], s[pos] = dp(idx[pos], x[pos], None if floor is None else floor[pos])
+        return v, v - s * x, s
 
     def lines_at(idx, x):
-        v, s = dp(idx, x, True)
-        return v - s * x, s
+        return lines_below(idx, x)[1:]
 
     lo_arr = np.full(n, lo, dtype=dtype)
     end_lo = lines_at(every, lo_arr)
@@ -296,7 +327,7 @@ def _stack_pieces(b, q, ctx, lo, hi, *, diagonal_at_hi=False):
     # benefits and penalties are >= 0: their sums are the sums of their sizes
     b_scale = 1 + bT.sum(axis=0)
     q_scale = qT.sum(axis=0)
-    return search(lines_at, lo_arr, hi_arr, end_lo, end_hi, ctx, values_at=values_at,
+    return search(lines_at, lo_arr, hi_arr, end_lo, end_hi, ctx, lines_below=lines_below,
                   tol_value=lambda i, x: eps * (b_scale[i] + q_scale[i] * np.abs(x)),
                   tol_slope=lambda i: eps * q_scale[i])
 
