@@ -136,8 +136,43 @@ def cells_dp(w, qT, ctx, *, slopes=True, trace=None, start=1, below=None, q_colu
         columns = np.flatnonzero(np.asarray(value < below, dtype=bool))
     slope = np.full(B, ctx.number(0), dtype=dtype)
     q_at = columns if q_columns is None else q_columns[columns]
-    slope[columns] = _path_sums(from_diag, keep, columns, qT, q_at)
+    sums = _path_sums if len(columns) > _FEW_PATHS else _path_sums_one_by_one
+    slope[columns] = sums(from_diag, keep, columns, qT, q_at)
     return value, slope
+
+
+#: Up to this many paths are followed back one by one in Python (a
+#: vectorised step costs a few numpy calls whatever the number of paths).
+_FEW_PATHS = 8
+
+
+def _path_sums_one_by_one(from_diag, keep, columns, qT, q_columns):
+    """:func:`_path_sums` for a few columns, each path followed in Python.
+
+    The same additions in the same order (from cell ``(0, 0)`` on; the
+    vectorised version's exact zeros past it are left out), so the same
+    numbers.
+    """
+    KK, B = from_diag.shape
+    n = qT.shape[1]
+    K = int(round(KK ** 0.5))
+    from_diag, keep, q = (a.reshape(-1) for a in (from_diag, keep, qT))
+    out = []
+    for col, q_col in zip(columns.tolist(), np.asarray(q_columns).tolist()):
+        cell, terms = KK - 1, []
+        while True:
+            terms.append(q[cell * n + q_col])
+            if cell == 0:
+                break
+            if not keep[cell * B + col]:
+                cell -= 1  # from the left
+            else:
+                cell -= K + 1 if from_diag[cell * B + col] else K
+        s = terms.pop()
+        while terms:
+            s = s + terms.pop()
+        out.append(s)
+    return out
 
 
 def _path_sums(from_diag, keep, columns, qT, q_columns):

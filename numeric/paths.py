@@ -222,6 +222,8 @@ def uoc(cm, beta, *, gamma=1, arithmetic="float"):
 #: the DP works on one anti-diagonal of a chunk, large enough to pay for the call).
 _SEARCH_CELLS = 1 << 20
 _DP_LANES = 1 << 16
+#: Stacks of fewer matrices evaluate all pending intervals in one gathered DP call.
+_WHOLE_STACK_MIN = 256
 
 
 def _diagonal_from(b, q, ctx):
@@ -288,8 +290,13 @@ def _stack_pieces(b, q, ctx, lo, hi, *, diagonal_at_hi=False):
 
     def lines_below(idx, x, floor=None):
         # the search's pending intervals come in runs of distinct matrices
-        # (increasing idx): a run of 3/4 of the stack or more is evaluated on the
-        # whole stack, without gathering its columns; the other runs together
+        # (increasing idx): in a large stack a run of 3/4 of it or more is
+        # evaluated on the whole stack, without gathering its columns; the
+        # other runs (all of them in a small stack, where a gather is cheap
+        # and one DP call per run is not) together
+        if n < _WHOLE_STACK_MIN:
+            v, s = dp(idx, x, floor)
+            return v, v - s * x, s
         v, s = np.empty(len(idx), dtype=dtype), np.empty(len(idx), dtype=dtype)
         ends = np.flatnonzero(idx[1:] <= idx[:-1]) + 1
         scattered = []
