@@ -66,6 +66,7 @@ from __future__ import annotations
 import importlib
 import multiprocessing
 import pkgutil
+import sys
 from dataclasses import asdict, dataclass
 from typing import Callable, Iterable
 
@@ -258,8 +259,9 @@ def run(prefix: str | None = None, progress: Callable[[int, int, str], None] | N
     Parameters
     ----------
     jobs : int, default 1
-        Worker processes.  With ``jobs > 1`` (and the ``fork`` start method,
-        so that claims registered at run time reach the workers) the claims
+        Worker processes.  With ``jobs > 1`` (on Linux, where the workers
+        are forked, so that claims registered at run time reach them; elsewhere
+        the claims run in this process, as with ``jobs=1``) the claims
         are run by source key -- the claims of one key share caches, e.g.
         the auditor's reports -- in ``jobs`` forked processes; the entries
         are the same as with ``jobs=1``.  ``progress`` is then called as each
@@ -270,7 +272,7 @@ def run(prefix: str | None = None, progress: Callable[[int, int, str], None] | N
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
     groups = _by_key(todo)
-    if jobs > 1 and len(groups) > 1 and "fork" in multiprocessing.get_all_start_methods():
+    if jobs > 1 and len(groups) > 1 and _can_fork():
         return _run_forked(todo, groups, progress, min(jobs, len(groups)))
     entries = []
     for i, c in enumerate(todo):
@@ -280,6 +282,11 @@ def run(prefix: str | None = None, progress: Callable[[int, int, str], None] | N
     if progress is not None:
         progress(len(todo), len(todo), "")
     return entries
+
+
+def _can_fork() -> bool:
+    """Forked workers: Linux only (macOS's system libraries are not fork-safe)."""
+    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
 def _run_one(c: Claim) -> Entry:

@@ -49,8 +49,8 @@ def add_arguments(p) -> None:
                    help="run the claims registered by a Python module or a folder of modules "
                         "instead of the package's")
     p.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="worker processes, one source key at a time (default: the usable CPUs; "
-                        "1 runs in this process)")
+                   help="forked worker processes on Linux, one source key at a time (default: the "
+                        "usable CPUs; 1 runs in this process)")
 
 
 def cmd_ledger(args) -> int:
