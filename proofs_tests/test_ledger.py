@@ -180,3 +180,14 @@ def test_forked_run_names_a_failing_claim():
     two = ledger.run(only=[ok, make("x:y", lambda: ledger.Outcome("refuted", "local"))], jobs=2)
     assert [(e.id, e.verdict, e.evidence) for e in two] == [
         ("other:ok", "verified", "fine"), ("x:y", "refuted", "local")]
+
+
+def test_jobs_without_fork_run_in_this_process(monkeypatch):
+    """Where workers cannot be forked (not Linux) ``jobs=2`` runs the claims here: the
+    same entries, and progress once per claim as in the serial run."""
+    monkeypatch.setattr(ledger, "_can_fork", lambda: False)
+    todo = _cheap_claims()
+    seen = []
+    assert ledger.run(only=todo, jobs=2, progress=lambda i, n, cid: seen.append(i)) \
+        == ledger.run(only=todo, jobs=1)
+    assert seen == list(range(len(todo) + 1))
