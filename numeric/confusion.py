@@ -357,12 +357,11 @@ def _count_value_range(t, p):
 def _count_below_power_of_two(t, p):
     """:func:`_count_value_range` with ``lo = 0`` for labels in ``[0, 2**b)``, or ``None``.
 
-    The pair code is ``(t << b) | p``; the range check of a chunk costs one
-    pass: ``max(p) < 2**b`` on the unsigned view (a negative label is huge
-    there), while a ``t`` at or beyond ``2**b`` makes a code at or beyond
-    ``4**b`` (a longer ``bincount``) and a negative ``t`` a negative code
-    (``bincount`` refuses it).  ``None`` when the first chunk's range is not of
-    that kind or a later chunk leaves it.
+    The pair code is ``(t << b) | p``.  Each chunk's range check is the
+    maximum of ``t`` and of ``p`` on their unsigned views (a negative label is
+    huge there): both must be below ``2**b``, since a larger ``t`` can wrap
+    around in the shift and land inside the table.  ``None`` when the first
+    chunk's range is not of that kind or a later chunk leaves it.
     """
     n = t.size
     first = slice(0, min(n, _CHUNK))
@@ -372,23 +371,17 @@ def _count_below_power_of_two(t, p):
     span = 1 << bits
     if lo < 0 or span > 4096 or span * span > 8 * n + 4096:
         return None
-    unsigned = np.dtype(f"u{p.dtype.itemsize}")
+    t_unsigned, p_unsigned = (np.dtype(f"u{a.dtype.itemsize}") for a in (t, p))
     flat = np.zeros(span * span, dtype=np.intp)
     buf = np.empty(min(n, _CHUNK), dtype=np.intp)
     for s in range(0, n, _CHUNK):
         tc, pc = t[s:s + _CHUNK], p[s:s + _CHUNK]
-        if pc.view(unsigned).max() >= span:
+        if tc.view(t_unsigned).max() >= span or pc.view(p_unsigned).max() >= span:
             return None
         x = buf[:tc.size]
         np.left_shift(tc, bits, out=x, dtype=np.intp, casting="unsafe")
         np.bitwise_or(x, pc, out=x, dtype=np.intp, casting="unsafe")
-        try:
-            counts = np.bincount(x, minlength=span * span)
-        except ValueError:  # a negative code: a negative t
-            return None
-        if counts.size > span * span:
-            return None
-        flat += counts
+        flat += np.bincount(x, minlength=span * span)
     return flat.reshape(span, span), 0
 
 

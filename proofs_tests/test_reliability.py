@@ -191,6 +191,22 @@ def test_uint64_int64_labels_exact():
         .tolist() == [[0, 1], [1, 0]]
 
 
+@pytest.mark.parametrize("stray", [2**62, 2**40 + 1, 16, -1, -(2**62)])
+@pytest.mark.parametrize("side", ["true", "pred"])
+def test_out_of_range_label_in_a_later_chunk_is_counted_right(stray, side):
+    """The labels of the first chunk (2**16 of them) are 0..3; one label of the last chunk
+    is far outside that range.  A shifted 2**62 wraps around in int64 and once landed in
+    cell (0, 0): the count must be scikit-learn's (the peer), one sample in its own class."""
+    from sklearn.metrics import confusion_matrix as sk
+
+    rng = np.random.default_rng(3)
+    t, p = rng.integers(0, 4, size=(2, 65_546))
+    (t if side == "true" else p)[-1] = stray
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", numeric.LabelWarning)
+        assert numeric.confusion_matrix(t, p).tolist() == sk(t, p).tolist()
+
+
 def test_ordered_categorical_order_respected():
     pd = pytest.importorskip("pandas")
     cats = ["low", "mid", "high", "top"]
