@@ -122,7 +122,8 @@ import numpy as np
 import sympy
 
 from . import prover as _prover
-from .generators import all_matrices, exhaustive, label_vectors, order_key, random_matrices
+from .generators import (all_matrices, exhaustive, insert_empty_class, label_vectors, order_key,
+                         random_matrices, step_toward_diagonal)
 from .shrink import shrink
 
 __all__ = ["PROPERTIES", "Property", "PropertyResult", "AuditReport", "audit",
@@ -285,14 +286,6 @@ def _fmt(m) -> str:
     return str(np.asarray(m).tolist())
 
 
-def _insert_empty(m, p):
-    K = m.shape[0]
-    out = np.zeros((K + 1, K + 1), dtype=np.int64)
-    idx = [i if i < p else i + 1 for i in range(K)]
-    out[np.ix_(idx, idx)] = m
-    return out
-
-
 def _is_diagonal(m):
     return not np.any(m - np.diag(np.diag(m)))
 
@@ -393,10 +386,7 @@ def _moves(m):
     for i in range(K):
         for j in range(K):
             if j != i and m[i, j]:
-                s = m.copy()
-                s[i, j] -= 1
-                s[i, j - 1 if j > i else j + 1] += 1
-                yield i, j, s
+                yield i, j, step_toward_diagonal(m, i, j)
 
 
 def _check_monotone(strict):
@@ -420,7 +410,7 @@ def _check_monotone(strict):
 def _check_insert(positions):
     def check(ctx, m):
         for p in positions(m.shape[0]):
-            w = _same(ctx, m, _insert_empty(m, p))
+            w = _same(ctx, m, insert_empty_class(m, p))
             if w:
                 return f"empty class inserted at position {p}: {w}"
         return None
@@ -529,12 +519,14 @@ class PropertyResult:
         """True for ``"proved"`` and ``"holds"``: no counterexample found."""
         return self.verdict in ("proved", "holds")
 
+    def label(self) -> str:
+        """The verdict as shown: ``proved (scope)``, ``holds``, ``fails`` or ``n/a``."""
+        return f"proved ({self.proof.short()})" if self.verdict == "proved" else self.verdict
+
     def cell(self) -> str:
-        """The table cell: ``proved (scope)``, ``holds``, ``n/a`` or ``fails <counterexample>``."""
-        if self.verdict == "proved":
-            return f"proved ({self.proof.short()})"
+        """The table cell: :meth:`label`, with the counterexample after ``fails``."""
         if self.verdict != "fails":
-            return self.verdict
+            return self.label()
         return f"fails {self.counterexample_text()}"
 
     def evidence(self) -> str:

@@ -38,11 +38,14 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Mapping
 
+import numpy as np
 import sympy as sp
 
+import numeric
 from analytic._pl import PL, lower_envelope
 from analytic._rowkinds import RowKind, matrix_rows, path_weights, totals
 from analytic.symbols import K, b, beta, d
+from numeric._symbolic import SymbolicArithmetic
 
 __all__ = ["single_sample_forms", "tridiagonal_forms", "tridiagonal_new_metric_forms",
            "positioned_metric_forms", "band1_envelope", "METRIC_FUNCTIONS", "MetricForms",
@@ -315,30 +318,21 @@ def single_sample_forms(gamma=1):
         method="symbolic: weights of cardoso2011 eq. 7 / silva2018 eq. 28 for one sample "
                "at distance d, two-line lemma, envelope decided for all integers d >= 1; "
                "the other metrics: numeric's formulas on the two nonempty classes at "
-               "positions 0 and d (positioned_metric_forms), the sample above and below "
-               "the diagonal")
+               "positions 0 and d (positioned_metric_forms)")
 
 
 def _single_sample_metric_forms():
-    """:func:`positioned_metric_forms` of one sample at distance ``d``, above and below the diagonal.
-
-    The two must agree: the forms hold for either position of the cell.
-    """
-    above = positioned_metric_forms({(0, 1): 1}, (0, d))  # true class at 0, predicted at d
-    below = positioned_metric_forms({(1, 0): 1}, (0, d))  # true class at d, predicted at 0
-    for name, form in above.metric_forms().items():
-        other = getattr(below, name)
-        if (form is None) != (other is None) or (
-                form is not None and sp.simplify(form - other) != 0):  # pragma: no cover
-            raise AssertionError(f"{name} of one sample depends on its side: {form} vs {other}")
-    return above
+    """:func:`positioned_metric_forms` of one sample at distance ``d`` (true class at
+    0, predicted at ``d``; the tests check the forms on samples on both sides of the
+    diagonal against numeric)."""
+    return positioned_metric_forms({(0, 1): 1}, (0, d))
 
 
 # ---------------------------------------------------------------------------
 # the metrics of METRIC_FUNCTIONS on a matrix given by its nonempty classes
 # ---------------------------------------------------------------------------
-def _log2(x):
-    return sp.log(x, 2)
+#: the metrics of METRIC_FUNCTIONS whose value depends on the positions of the classes
+_POSITIONED = ("kappa_linear", "kappa_quadratic", "within_one_accuracy")
 
 
 def positioned_metric_forms(cells, positions):
@@ -378,8 +372,12 @@ def positioned_metric_forms(cells, positions):
     in ``K'`` or ``m``, it adds 0 to every :math:`\mu` (numeric.cem_ord's
     docstring says the same), and it changes no order of the listed
     classes; only the distances :math:`|p_i - p_j|` (kappa's weights,
-    within-one's band) depend on where the classes stand.  The tests compare
-    this function with :mod:`numeric` on random matrices with empty classes.
+    within-one's band) depend on where the classes stand.  So every other
+    metric is :mod:`numeric`'s own function (with ``SymbolicArithmetic``) on
+    the ``k x k`` matrix of the listed classes, and only the weighted kappas
+    and within-one accuracy are written here, with the positions'
+    distances.  The tests compare this function with :mod:`numeric` on
+    random matrices with empty classes.
 
     Returns
     -------
@@ -417,50 +415,40 @@ def positioned_metric_forms(cells, positions):
     N = sum(n.values())
     R = [sum((v for (i, _), v in n.items() if i == c), sp.Integer(0)) for c in range(k)]
     C = [sum((v for (_, j), v in n.items() if j == c), sp.Integer(0)) for c in range(k)]
-    rows_seen = sorted({i for i, _ in n})
-    cols_seen = sorted({j for _, j in n})
 
     def dist(i, j):
         return sp.Abs(pos[i] - pos[j])
 
+    # the metrics that see only the order of the classes: numeric's own functions on
+    # the k x k matrix of the listed classes (the lemma), on symbolic counts
+    compact = np.array([[n.get((i, j), sp.Integer(0)) for j in range(k)] for i in range(k)],
+                       dtype=object)
     out, why = {}, {}
-    weights = {"kappa": lambda i, j: sp.Integer(int(i != j)), "kappa_linear": dist,
-               "kappa_quadratic": lambda i, j: dist(i, j) ** 2}
-    for name, w in weights.items():
-        if len(rows_seen) == 1 and rows_seen == cols_seen:
-            why[name] = ("the expected disagreement is 0 (every sample has the same true and "
-                         "predicted class)")
+    for name, (fn, kwargs) in METRIC_FUNCTIONS.items():
+        if name in _POSITIONED:
+            continue
+        try:
+            out[name] = getattr(numeric, fn)(compact, arithmetic=SymbolicArithmetic(), **kwargs)
+        except ValueError as exc:
+            why[name] = str(exc)
+    # the weighted kappas and within-one accuracy: weights of the positions' distances
+    for name, w in (("kappa_linear", dist), ("kappa_quadratic", lambda i, j: dist(i, j) ** 2)):
+        if "kappa" in why:  # one class for every sample, true and predicted: 0 / 0
+            why[name] = why["kappa"]
             continue
         observed = sum(w(i, j) * v for (i, j), v in n.items())
         expected = sum(w(i, j) * R[i] * C[j] for i in range(k) for j in range(k))
         out[name] = 1 - N * observed / expected
     out["within_one_accuracy"] = sum(sp.Piecewise((v, dist(i, j) <= 1), (0, True))
                                      for (i, j), v in n.items()) / N
-    recalls = [n.get((c, c), sp.Integer(0)) / R[c] for c in rows_seen]
-    out["minimum_sensitivity"] = sp.Min(*recalls)
-    out["geometric_mean_sensitivity"] = sp.Mul(*recalls) ** sp.Rational(1, len(recalls))
-    conc = sum(n[a] * n[b] for a in n for b in n if a[0] < b[0] and a[1] < b[1])
-    disc = sum(n[a] * n[b] for a in n for b in n if a[0] < b[0] and a[1] > b[1])
-    if len(rows_seen) < 2:
-        why["somers_d"] = ("all samples share one true class (no pair of samples differs in "
-                           "the true class)")
-    else:
-        out["somers_d"] = (conc - disc) / ((N**2 - sum(r**2 for r in R)) / 2)
-    m = min(len(rows_seen), len(cols_seen))
-    if m < 2:
-        why["kendall_tau_c"] = "all samples share one true class or one predicted class (m = 1)"
-    else:
-        out["kendall_tau_c"] = 2 * m * (conc - disc) / (N**2 * (m - 1))
-    mu = [sum(R[:c], sp.Integer(0)) + R[c] / 2 for c in range(k)]
-    num = sum(v * -_log2((sp.Abs(mu[j] - mu[i]) + R[i] / 2) / N) for (i, j), v in n.items())
-    den = sum(R[c] * -_log2(R[c] / (2 * N)) for c in rows_seen)
-    # logarithms of positive numbers: expanding them is valid (force=True)
-    out["cem_ord"] = sp.factor(sp.expand_log(num / den, force=True))
+    if "cem_ord" in out:  # logarithms of positive numbers: expanding them is valid (force=True)
+        out["cem_ord"] = sp.factor(sp.expand_log(out["cem_ord"], force=True))
     forms = {name: None if name in why else
              out[name] if name == "cem_ord" else sp.simplify(out[name]) for name in METRIC_FUNCTIONS}
     return MetricForms(**forms, undefined=MappingProxyType(why),
-                       method="the formulas of numeric's functions over the nonempty classes "
-                              "at their positions (positioned_metric_forms), simplified by SymPy")
+                       method="numeric's functions on symbolic counts over the nonempty classes; "
+                              "the weighted kappas and within-one accuracy with the distances of "
+                              "their positions (positioned_metric_forms), simplified by SymPy")
 
 
 # ---------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from typing import Iterable, Iterator
 import numpy as np
 
 __all__ = ["compositions", "exhaustive", "all_matrices", "random_matrices", "count",
-           "order_key", "label_vectors"]
+           "order_key", "label_vectors", "insert_empty_class", "step_toward_diagonal"]
 
 
 def compositions(n: int, r: int):
@@ -167,3 +167,35 @@ def label_vectors(K: int, n: int) -> Iterator[tuple]:
     [(0, 0), (0, 1), (1, 0), (1, 1)]
     """
     return itertools.product(range(K), repeat=n)
+
+
+def insert_empty_class(m, p: int) -> np.ndarray:
+    """``m`` with an empty class inserted at position ``p`` (``0 <= p <= K``).
+
+    The counts keep their dtype: ``int64``, or an object array of SymPy
+    counts (whose zero is then ``0 * m[0, 0]``, a SymPy zero).
+
+    >>> insert_empty_class(np.array([[1, 2], [3, 4]]), 1).tolist()
+    [[1, 0, 2], [0, 0, 0], [3, 0, 4]]
+    """
+    m = np.asarray(m)
+    K = m.shape[0]
+    out = np.full((K + 1, K + 1), 0 * m.flat[0], dtype=m.dtype)
+    idx = [i if i < p else i + 1 for i in range(K)]
+    out[np.ix_(idx, idx)] = m
+    return out
+
+
+def step_toward_diagonal(m, i: int, j: int) -> np.ndarray:
+    """A copy of ``m`` with one sample of the off-diagonal cell ``(i, j)``
+    moved one column toward the diagonal (to ``(i, j - 1)`` if ``j > i``,
+    else ``(i, j + 1)``): the prediction one class closer to the truth.
+
+    >>> step_toward_diagonal(np.array([[0, 0, 2], [0, 0, 0], [0, 0, 0]]), 0, 2).tolist()
+    [[0, 1, 1], [0, 0, 0], [0, 0, 0]]
+    """
+    s = m.copy()
+    s[i, j] = s[i, j] - 1
+    t = j - 1 if j > i else j + 1
+    s[i, t] = s[i, t] + 1
+    return s

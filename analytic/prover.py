@@ -36,10 +36,12 @@ the symbols.  The proof of a pattern then rests on
    every positive integer value of the symbols (so ``E(S)`` is a number on
    every instance);
 3. the property's identity or inequality in the symbols: an identity
-   ``E_1 - E_2 = 0`` (:func:`is_zero`: SymPy's ``cancel`` after
-   normalising the arguments of ``Max``, ``Min``, ``Abs``, roots and
-   logarithms, then ``simplify``), or a sign (:func:`sign`: structural rules
-   and, for a rational function, the certificate below).
+   ``E_1 - E_2 = 0`` (:func:`equal`: congruence of equal arguments, then
+   the difference with ``Max``, ``Min``, ``Abs``, logarithms and roots
+   frozen into new symbols, put over one denominator as sparse polynomials
+   and reduced modulo the roots' relations; SymPy's ``simplify`` is not
+   tried), or a sign (:func:`sign`: structural rules and, for a rational
+   function, the certificate below).
 
 The contract is checked, not assumed blindly: each generic matrix is also
 evaluated at three instances (every symbol 1, every symbol 2, and seeded
@@ -84,7 +86,9 @@ import sympy as sp
 from sympy import ZZ
 from sympy.polys.rings import ring
 
-__all__ = ["Scope", "DEFAULT_SCOPES", "Proof", "Evaluator", "prove", "prove_with", "PROVABLE",
+from .generators import insert_empty_class, step_toward_diagonal
+
+__all__ = ["Scope", "scopes", "DEFAULT_SCOPES", "Proof", "Evaluator", "prove", "prove_with", "PROVABLE",
            "STATEMENTS",
            "equal", "is_zero", "sign", "defined", "support_patterns", "generic_matrix"]
 
@@ -133,8 +137,21 @@ class Scope:
         return f"K={self.K}" if self.kind == "every" else f"K={self.K}+"
 
 
+def scopes(every_k: int = 2, positive_k: int = 3) -> tuple:
+    """Every matrix with ``K <= every_k``, and the all-positive matrices with
+    ``every_k < K <= positive_k``.
+
+    >>> [s.short() for s in scopes(2, 4)]
+    ['K=1', 'K=2', 'K=3+', 'K=4+']
+    """
+    if every_k < 0 or positive_k < 0:
+        raise ValueError("every_k and positive_k must be non-negative")
+    return tuple([Scope(k, "every") for k in range(1, every_k + 1)]
+                 + [Scope(k, "positive") for k in range(every_k + 1, positive_k + 1)])
+
+
 #: the scopes of the property table: every matrix with K <= 2, all-positive K = 3
-DEFAULT_SCOPES = (Scope(1, "every"), Scope(2, "every"), Scope(3, "positive"))
+DEFAULT_SCOPES = scopes()
 
 
 def support_patterns(K: int):
@@ -166,14 +183,6 @@ def generic_matrix(K: int, pattern) -> np.ndarray:
     for i, j in pattern:
         a[i, j] = _symbol(i, j)
     return a
-
-
-def _insert_empty(m, p):
-    K = m.shape[0]
-    out = np.full((K + 1, K + 1), sp.Integer(0), dtype=object)
-    idx = [i if i < p else i + 1 for i in range(K)]
-    out[np.ix_(idx, idx)] = m
-    return out
 
 
 def _fmt(m) -> str:
@@ -1088,7 +1097,7 @@ INSERTIONS = {"ordinal_invariance": lambda K: range(1, K), "empty_class": lambda
 def _p_insert(positions):
     def check(ev, m, spec):
         for p in positions(m.shape[0]):
-            w = _both(ev, m, _insert_empty(m, p), f"empty class at {p}")
+            w = _both(ev, m, insert_empty_class(m, p), f"empty class at {p}")
             if w:
                 return w
         return None
@@ -1156,14 +1165,10 @@ def _split_moves(m):
     for i, j in itertools.product(range(K), repeat=2):
         if i == j or m[i, j] == 0:
             continue
-        t = j - 1 if j > i else j + 1
         for c in (sp.Integer(1), m[i, j] + 1):
             a = m.copy()
             a[i, j] = c
-            s = a.copy()
-            s[i, j] = c - 1
-            s[i, t] = s[i, t] + 1
-            yield (i, j), a, s
+            yield (i, j), a, step_toward_diagonal(a, i, j)
 
 
 def _p_monotone(strict):

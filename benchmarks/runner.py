@@ -127,9 +127,10 @@ def _git_commit():
 
 def machine() -> dict:
     """The machine and software the table was measured on."""
-    nproc = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    from analytic.cli.ledger_cmd import default_jobs  # the CPUs this process may use
+
     info = {
-        "nproc": nproc,
+        "nproc": default_jobs(),
         "CPU": _cpu_model(),
         "Python": platform.python_version(),
         "numpy": _version("numpy"),
@@ -156,7 +157,7 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     ap.add_argument("--quick", action="store_true", help="tiny sizes, runs in seconds")
     ap.add_argument("--output", metavar="FILE", help="also write the Markdown table to FILE")
-    ap.add_argument("--only", type=_parse_only, metavar="N,N", help="run only these workloads (1-12)")
+    ap.add_argument("--only", type=_parse_only, metavar="N,N", help=f"run only these workloads ({min(WORKLOADS)}-{max(WORKLOADS)})")
     ap.add_argument("--seed", type=int, default=Config.seed, help="random seed of the data")
     ap.add_argument("-q", "--silent", action="store_true", help="no progress lines on stderr")
     args = ap.parse_args(argv)

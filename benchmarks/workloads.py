@@ -317,8 +317,9 @@ def w8_ledger(cfg: Config):
     except ImportError:
         return [Row("8 claims ledger", "`python -m analytic`", None, "", None, target="< 60 s",
                     note="pending: the ledger is not there yet")]
-    rows = []
-    cpus = len(os.sched_getaffinity(0))
+    from analytic.cli.ledger_cmd import default_jobs
+
+    rows, cpus = [], default_jobs()
     for jobs, label, target in ((None, "(all claims)", "< 60 s"), (1, "--jobs 1", "— (report)")):
         cmd = [sys.executable, "-m", "analytic"] + ([] if jobs is None else ["--jobs", str(jobs)])
         wall, status, peak_kib, out = _run_measured(cmd)
@@ -346,12 +347,14 @@ def w9_notebooks(cfg: Config):
     if cfg.quick:
         return [Row("9 notebooks", "execute all", None, "", None, target="< 180 s",
                     note="not run with --quick")]
+    from analytic.cli.ledger_cmd import default_jobs
+
     wall, status, peak_kib, _ = _run_measured([sys.executable, "-c", _EXECUTE_NOTEBOOKS])
     return [Row(
         "9 notebooks", "execute every notebook in a fresh kernel (not written)",
         Timing(wall, 1, (wall,)), "", None, target="< 180 s", target_met=wall < 180 and status == 0,
         check=f"exit status {status}; peak memory of the runner {peak_kib / 1024:.0f} MiB",
-        note=f"one run, {len(os.sched_getaffinity(0))} cores",
+        note=f"one run, {default_jobs()} cores",
     )]
 
 
@@ -473,7 +476,7 @@ WORKLOADS = {
     7: ("r_int O(K^2) vs the literal O(K^4) sum", w7_rint),
     8: ("the claims ledger", w8_ledger),
     9: ("executing the teaching notebooks", w9_notebooks),
-    10: ("exact a_uoc: integers vs Fractions, growth in K", w10_auoc_exact_growth),
+    10: ("exact a_uoc: certified float DP vs the Fraction search, growth in K", w10_auoc_exact_growth),
     11: ("float a_uoc on stacks vs a per-matrix loop", w11_auoc_float_stack),
     12: ("compare: paired bootstrap of every metric", w12_compare),
 }

@@ -117,7 +117,7 @@ def _check_property(prop):
             if name not in REGISTRY or label not in [v.label for v in REGISTRY[name].cases()]:
                 return Outcome("not reproduced", f"{name} has no report variant {label!r} any more")
             r = audit_registered(name, label).results[prop]
-            verdict = "holds" if r.verdict == "proved" else r.verdict
+            verdict = "holds" if r.holds else r.verdict
             found[label] = verdict
             if r.verdict == "proved":
                 proved[label] = r.proof.short()

@@ -14,6 +14,7 @@ The symbolic proofs (:mod:`analytic.prover`) cover every matrix with
 
 from __future__ import annotations
 
+import inspect
 import json
 import sys
 
@@ -24,6 +25,7 @@ __all__ = ["add_parsers", "cmd_audit"]
 
 def add_parsers(sub) -> None:
     from analytic.audit import DEFAULTS
+    from analytic.prover import scopes
 
     p = sub.add_parser("audit", help="decide formal properties of a metric (exhaustive + random, exact)")
     p.add_argument("metric", nargs="?", help="a registered metric name (default: every metric)")
@@ -31,10 +33,11 @@ def add_parsers(sub) -> None:
     p.add_argument("--max-n", type=int, default=DEFAULTS["max_n"], help="largest N of the exhaustive search")
     p.add_argument("--random", type=int, default=DEFAULTS["random"], help="number of random matrices")
     p.add_argument("--seed", type=int, default=DEFAULTS["seed"], help="seed of the random search")
-    p.add_argument("--every-k", type=int, default=None,
-                   help="prove on every matrix with K <= this (default 2)")
-    p.add_argument("--positive-k", type=int, default=None,
-                   help="prove on the all-positive matrices up to this K (default 3)")
+    every = inspect.signature(scopes).parameters
+    p.add_argument("--every-k", type=int, default=every["every_k"].default,
+                   help="prove on every matrix with K <= this (default %(default)s)")
+    p.add_argument("--positive-k", type=int, default=every["positive_k"].default,
+                   help="prove on the all-positive matrices up to this K (default %(default)s)")
     p.add_argument("--no-proofs", action="store_true", help="search only, no symbolic proofs")
     p.add_argument("--markdown", metavar="FILE", help="write the property table as Markdown")
     p.add_argument("--json", metavar="FILE", help="write the verdicts as JSON ('-' for stdout)")
@@ -59,20 +62,11 @@ def _as_dict(name, label, rep):
 
 
 def scopes_from_args(args) -> tuple:
-    """The proof scopes of the command line (:data:`analytic.prover.DEFAULT_SCOPES`
-    unless ``--every-k``/``--positive-k``/``--no-proofs`` say otherwise)."""
-    from analytic.prover import DEFAULT_SCOPES, Scope
+    """The proof scopes of the command line (:func:`analytic.prover.scopes` of
+    ``--every-k`` and ``--positive-k``; none with ``--no-proofs``)."""
+    from analytic.prover import scopes
 
-    if args.no_proofs:
-        return ()
-    if args.every_k is None and args.positive_k is None:
-        return DEFAULT_SCOPES
-    every = 2 if args.every_k is None else args.every_k
-    positive = 3 if args.positive_k is None else args.positive_k
-    if every < 0 or positive < 0:
-        raise ValueError("--every-k and --positive-k must be non-negative")
-    return tuple([Scope(k, "every") for k in range(1, every + 1)]
-                 + [Scope(k, "positive") for k in range(every + 1, positive + 1)])
+    return () if args.no_proofs else scopes(args.every_k, args.positive_k)
 
 
 def cmd_audit(args) -> int:
@@ -98,16 +92,13 @@ def cmd_audit(args) -> int:
             table = []
             for p, r in rep.results.items():
                 ce = r.counterexample_text() if r.verdict == "fails" else ""
-                table.append((p, r.cell() if r.verdict == "proved" else r.verdict, ce,
-                              r.evidence()))
+                table.append((p, r.label(), ce, r.evidence()))
             print(format_table(("property", "verdict", "counterexample", "witness / evidence"),
                                table))
             print()
     else:
         names = list(A.PROPERTIES)
-        table = [(label,) + tuple(rep.results[p].cell() if rep.results[p].verdict == "proved"
-                                  else rep.results[p].verdict for p in names)
-                 for _, label, rep in rows]
+        table = [(label,) + tuple(rep.results[p].label() for p in names) for _, label, rep in rows]
         print(format_table(("metric",) + tuple(names), table))
     if args.json and args.json != "-":
         with open(args.json, "w", encoding="utf-8") as fh:
