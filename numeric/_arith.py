@@ -199,14 +199,15 @@ class Arithmetic:
     def fractions(self, a):
         """The values of ``a`` as a list of Fractions, or ``None`` if one is not an
         exact rational (see :meth:`fraction`)."""
-        return None
+        out = []
+        for v in np.asarray(a).reshape(-1).tolist():
+            f = self.fraction(v)
+            if f is None:
+                return None
+            out.append(f)
+        return out
 
     # -- sums -----------------------------------------------------------------
-    def sum(self, a, axis=-1):
-        """``a.sum(axis)`` kept as an array of this context's numbers (a sum of a
-        1-D object array would be a bare scalar)."""
-        return np.asarray(np.asarray(a).sum(axis=axis), dtype=np.asarray(a).dtype)
-
     def sum_by(self, idx, values, n):
         """``out[i] = sum(values[idx == i])`` for ``i < n`` (grouped sums)."""
         out = np.empty(n, dtype=object)
@@ -435,10 +436,6 @@ class ExactArithmetic(Arithmetic):
             return Fraction(int(v.p), int(v.q))
         return None
 
-    def fractions(self, a):
-        out = [self.fraction(v) for v in np.asarray(a).reshape(-1).tolist()]
-        return None if any(v is None for v in out) else out
-
     def tidy(self, v):
         """``radsimp(expand(v))`` when that has fewer operations (a CRootOf is kept)."""
         sympy = _sympy()
@@ -603,10 +600,6 @@ class FractionArithmetic(Arithmetic):
         """The same number as a SymPy Rational."""
         v = Fraction(v)
         return _sympy().Rational(v.numerator, v.denominator)
-
-    def fractions(self, a):
-        out = [self.fraction(v) for v in np.asarray(a).reshape(-1).tolist()]
-        return None if any(v is None for v in out) else out
 
 
 _fraction_quotient = np.frompyfunc(Fraction, 2, 1)

@@ -19,13 +19,13 @@ import numpy as np
 __all__ = ["path_dp", "cells_dp", "value_table", "certified_lines"]
 
 
-def path_dp(b, q, beta, ctx, *, slopes=True, trace=None, start=1):
+def path_dp(b, q, beta, ctx, *, slopes=True, choices=None):
     """Minimum path cost at ``beta`` and the penalty (slope) of a minimiser.
 
     .. math:: W_{r,c} = w_{r,c} + \\min(W_{r-1,c-1}, W_{r-1,c}, W_{r,c-1}),
-              \\quad w = \\beta q - b,\\quad W_{1,1} = \\text{start} + w_{1,1}
+              \\quad w = \\beta q - b,\\quad W_{1,1} = 1 + w_{1,1}
 
-    cardoso2011 §3.4 (``start = 1``).  ``b``, ``q`` of shape ``(B, K, K)``
+    cardoso2011 §3.4.  ``b``, ``q`` of shape ``(B, K, K)``
     and ``beta`` of shape ``(B,)`` hold float64 or ``ctx`` numbers (object
     arrays).
 
@@ -38,9 +38,9 @@ def path_dp(b, q, beta, ctx, *, slopes=True, trace=None, start=1):
     above (as ``argmin`` over ``(diagonal, above, left)``).
 
     ``slopes=False`` skips the penalty bookkeeping (the value is unchanged).
-    If ``trace`` is a list, ``(r, c, k)`` is appended per anti-diagonal, ``k``
-    (shape ``(B, len(r))``) the chosen predecessor: 0 diagonal, 1 above, 2
-    left.  Returns ``(value, slope)``; ``slope`` is ``None`` when
+    ``choices``: two bool arrays of shape ``(K*K, B)`` in which the choice of
+    every cell is recorded (:func:`cells_dp`; :func:`path_cells` follows
+    them back).  Returns ``(value, slope)``; ``slope`` is ``None`` when
     ``slopes=False``.
 
     Examples
@@ -57,10 +57,10 @@ def path_dp(b, q, beta, ctx, *, slopes=True, trace=None, start=1):
     w = np.empty((K, K, B), dtype=b.dtype)
     np.multiply(np.moveaxis(q, 0, -1), beta, out=w)
     np.subtract(w, np.moveaxis(b, 0, -1), out=w)
-    return cells_dp(w.reshape(K * K, B), qT, ctx, slopes=slopes, trace=trace, start=start)
+    return cells_dp(w.reshape(K * K, B), qT, ctx, slopes=slopes, choices=choices)
 
 
-def cells_dp(w, qT, ctx, *, slopes=True, trace=None, start=1, below=None, q_columns=None,
+def cells_dp(w, qT, ctx, *, slopes=True, below=None, q_columns=None,
              choices=None):
     """:func:`path_dp` on cell-major arrays: ``w`` and ``qT`` of shape ``(K*K, B)``.
 
@@ -84,15 +84,14 @@ def cells_dp(w, qT, ctx, *, slopes=True, trace=None, start=1, below=None, q_colu
     KK, B = w.shape
     K = int(round(KK ** 0.5))
     dtype = w.dtype
-    rounding = dtype == np.float64  # np.minimum and the masks pick the same value
-    track = slopes or trace is not None
+    track = slopes or choices is not None
     # +inf only where a neighbour outside the matrix is read (not whole buffers:
     # their fill would cost a pass): row 0 (r = -1) of every buffer, diagonal -1,
     # and on the way up the slot just past a diagonal's cells (column -1 for
     # the next one); on the way down every neighbour read is a cell
     prev2, prev1, cur = (np.empty((K + 2, B), dtype=dtype) for _ in range(3))
     prev2[:2] = prev1[0] = cur[0] = ctx.inf
-    prev1[1] = start + w[0]
+    prev1[1] = 1 + w[0]
     if K > 1:
         prev1[2] = ctx.inf
     if track:
@@ -106,20 +105,13 @@ def cells_dp(w, qT, ctx, *, slopes=True, trace=None, start=1, below=None, q_colu
         diag, above, left = prev2[lo:hi + 1], prev1[lo:hi + 1], prev1[lo + 1:hi + 2]
         m = cur[lo + 1:hi + 2]
         if track:
+            # np.minimum picks its first argument on ties (also for objects: i1 <= i2),
+            # the one the masks choose
             fd, kp = from_diag[cells], keep[cells]
             np.less_equal(diag, above, out=fd)
-            if rounding:
-                np.minimum(diag, above, out=m)
-            else:
-                m[...] = np.where(fd, diag, above)
+            np.minimum(diag, above, out=m)
             np.less_equal(m, left, out=kp)
-            if rounding:
-                np.minimum(m, left, out=m)
-            else:
-                m[...] = np.where(kp, m, left)
-            if trace is not None:
-                r = np.arange(lo, hi + 1)
-                trace.append((r, d - r, np.where(kp, np.where(fd, 0, 1), 2).T))
+            np.minimum(m, left, out=m)
         else:
             np.minimum(diag, above, out=m)
             np.minimum(m, left, out=m)
@@ -146,28 +138,46 @@ def cells_dp(w, qT, ctx, *, slopes=True, trace=None, start=1, below=None, q_colu
 _FEW_PATHS = 8
 
 
+def path_cells(from_diag, keep, col):
+    """The flat cells ``r K + c`` of column ``col``'s optimal path, from
+    ``(K-1, K-1)`` back to ``(0, 0)``, as the choices of :func:`cells_dp`
+    (shape ``(K*K, B)``) lead: to the left neighbour unless ``keep``, else to
+    the diagonal one if ``from_diag``, else to the one above.
+
+    >>> import numpy as np
+    >>> from numeric._arith import get_arithmetic
+    >>> w = np.array([[0.0], [-1.0], [1.0], [0.0]]); q = np.zeros((4, 1))
+    >>> choices = (np.empty((4, 1), dtype=bool), np.empty((4, 1), dtype=bool))
+    >>> _ = cells_dp(w, q, get_arithmetic("float"), slopes=False, choices=choices)
+    >>> path_cells(*choices, 0)          # (1, 1) <- (0, 1) <- (0, 0)
+    [3, 1, 0]
+    """
+    KK, B = from_diag.shape
+    K = int(round(KK ** 0.5))
+    from_diag, keep = from_diag.reshape(-1), keep.reshape(-1)
+    cells = [KK - 1]
+    while cells[-1]:
+        cell = cells[-1]
+        if not keep[cell * B + col]:
+            cells.append(cell - 1)  # from the left
+        else:
+            cells.append(cell - (K + 1 if from_diag[cell * B + col] else K))
+    return cells
+
+
 def _path_sums_one_by_one(from_diag, keep, columns, qT, q_columns):
-    """:func:`_path_sums` for a few columns, each path followed in Python.
+    """:func:`_path_sums` for a few columns, each path followed in Python
+    (:func:`path_cells`).
 
     The same additions in the same order (from cell ``(0, 0)`` on; the
     vectorised version's exact zeros past it are left out), so the same
     numbers.
     """
-    KK, B = from_diag.shape
     n = qT.shape[1]
-    K = int(round(KK ** 0.5))
-    from_diag, keep, q = (a.reshape(-1) for a in (from_diag, keep, qT))
+    q = qT.reshape(-1)
     out = []
     for col, q_col in zip(columns.tolist(), np.asarray(q_columns).tolist()):
-        cell, terms = KK - 1, []
-        while True:
-            terms.append(q[cell * n + q_col])
-            if cell == 0:
-                break
-            if not keep[cell * B + col]:
-                cell -= 1  # from the left
-            else:
-                cell -= K + 1 if from_diag[cell * B + col] else K
+        terms = [q[cell * n + q_col] for cell in path_cells(from_diag, keep, col)]
         s = terms.pop()
         while terms:
             s = s + terms.pop()
@@ -210,7 +220,7 @@ def _path_sums(from_diag, keep, columns, qT, q_columns):
 # ---------------------------------------------------------------------------
 # exact lines from a float recurrence
 # ---------------------------------------------------------------------------
-def value_table(w, *, start=0.0):
+def value_table(w):
     """Every cell's DP value in float64, in a table with a ``+inf`` border.
 
     .. math:: T_{r,c} = \\tilde w_{r,c} \\oplus \\min(T_{r-1,c-1}, T_{r-1,c}, T_{r,c-1})
@@ -226,7 +236,7 @@ def value_table(w, *, start=0.0):
     T = np.empty(((K + 1) * (K + 1), B))
     T[:K + 1] = np.inf
     T[K + 1::K + 1] = np.inf
-    T[K + 2] = w[0] + start
+    T[K + 2] = w[0]
     for d in range(1, 2 * K - 1):
         lo, hi = max(0, d - K + 1), min(d, K - 1)
         s, e = lo * K + d + K + 2, hi * K + d + K + 3

@@ -26,7 +26,7 @@ import numpy as np
 
 from ._arith import FRACTION, get_arithmetic
 from ._common import Prepared, prepare, row_sums, stack
-from ._dp import cells_dp, certified_lines, path_dp
+from ._dp import cells_dp, certified_lines, path_cells, path_dp
 from ._validation import check_beta, check_gamma
 from .envelope import Envelope, merge, piece_areas, search
 from .registry import Variant, metric, table_beta
@@ -410,7 +410,7 @@ def _guarded_pieces(numer, q, K, t_hi):
 
     The search and the DP run on :class:`numeric._guarded.Guarded` numbers
     (exact, compared at guarded precision); the line of a minimiser is summed
-    exactly over the cells of its path (backtracked from the DP's trace), so
+    exactly over the cells of its path (followed back along the DP's choices), so
     intercepts stay rational and slopes stay sums of radicals.
     """
     from ._guarded import GUARDED  # SymPy-backed: imported when first needed
@@ -419,13 +419,13 @@ def _guarded_pieces(numer, q, K, t_hi):
 
     def lines_at(idx, x):
         m = len(idx)
-        trace = []
+        choices = _choice_buffers(K, m)
         path_dp(np.broadcast_to(nG, (m, K, K)), np.broadcast_to(qG, (m, K, K)), x, GUARDED,
-                slopes=False, trace=trace)
+                slopes=False, choices=choices)
         a = np.empty(m, dtype=object)
         s = np.empty(m, dtype=object)
         for j in range(m):
-            cells = _backtrack(trace, K, j)
+            cells = _cells(choices, K, j)
             a[j] = GUARDED.number(1 - sum(numer[c] for c in cells))
             s[j] = GUARDED.number(sum(q[c] for c in cells))
         return a, s
@@ -465,12 +465,12 @@ def _exact_pieces(numer, D, q, beta_max, ctx):
     K = numer.shape[-1]
     D_f = ctx.fraction(D)
     if qF is None:
-        from ._guarded import GUARDED as search
+        from ._guarded import GUARDED as tctx
 
-        t_hi = None if beta_max is None else search.number(beta_max * D)
+        t_hi = None if beta_max is None else tctx.number(beta_max * D)
         pieces = _guarded_pieces(numer, q, K, t_hi)
     else:
-        search = FRACTION
+        tctx = FRACTION  # the context of the search in t
         t_hi = None  # an irrational D: [0, inf), cut at beta_max below
         if beta_max is not None and D_f is not None:
             t_hi = ctx.fraction(beta_max) * D_f
@@ -483,13 +483,13 @@ def _exact_pieces(numer, D, q, beta_max, ctx):
         sympy.radsimp(1 / D) if simple else 1 / D)
     tidy = sympy.expand if simple else (lambda v: v)
 
-    num = search.sympy_number
+    num = tctx.sympy_number
     out = []
     for lo, hi, a, s in pieces:
         lo_b = tidy(num(lo) * inv_D)
         if beta_max is not None and out and not lo_b < beta_max:
             break
-        hi_b = None if hi == search.inf else tidy(num(hi) * inv_D)
+        hi_b = None if hi == tctx.inf else tidy(num(hi) * inv_D)
         out.append((lo_b, hi_b, tidy(1 - (1 - num(a)) * inv_D), num(s)))
     if beta_max is not None:
         lo_b, hi_b, a, s = out[-1]
@@ -500,7 +500,7 @@ def _exact_pieces(numer, D, q, beta_max, ctx):
 def path_envelope(cm, *, metric="uoc", gamma=1, beta_max=None, arithmetic="exact"):
     r"""The index as a piecewise-linear function of beta, with exact breakpoints.
 
-    .. math:: f(\\beta) = \\min_{\\text{path}} (a_{\\text{path}} + s_{\\text{path}}\\,\\beta)
+    .. math:: f(\beta) = \min_{\text{path}} (a_{\text{path}} + s_{\text{path}}\,\beta)
 
     where ``a`` is one minus the path's benefit and ``s`` its penalty
     (silva2018 eq. 28 for ``metric="uoc"``, cardoso2011 eq. 7 for ``"oc"``).
@@ -561,9 +561,9 @@ def path_envelope(cm, *, metric="uoc", gamma=1, beta_max=None, arithmetic="exact
 @metric(
         label="A_UOC", better="lower", symmetric=False, bounds=(0, 1), source="silva2018 eq. 23")
 def a_uoc(cm, *, arithmetic="float"):
-    r"""Area under the UOC curve, :math:`A_{UOC} = \\int_0^1 UOC_\\beta^1\\,d\\beta`.
+    r"""Area under the UOC curve, :math:`A_{UOC} = \int_0^1 UOC_\beta^1\,d\beta`.
 
-    .. math:: A_{UOC} = \\sum_i \\int_{\\beta_i}^{\\beta_{i+1}} (a_i + s_i\\beta)\\,d\\beta
+    .. math:: A_{UOC} = \sum_i \int_{\beta_i}^{\beta_{i+1}} (a_i + s_i\beta)\,d\beta
 
     silva2018 eq. 23 with eq. 28 (gamma = 1).  UOC is the lower envelope of
     one line per path; the integral is taken exactly over the envelope's
@@ -585,7 +585,7 @@ def a_uoc(cm, *, arithmetic="float"):
 
     def block(p, rows):
         numer, D, q = uoc_parts(p, 1)
-        if ctx.fractions(numer) is None:  # a rounding arithmetic: the stack searched at once
+        if not ctx.exact:  # a rounding arithmetic: the stack searched at once
             # UOC at beta = 1 >= K'/D = beta* (D = K' + M'): the diagonal path
             idx, lo, hi, a, s = _stack_pieces(numer / D[:, None, None], q, ctx, zero, one,
                                               diagonal_at_hi=True)
@@ -612,7 +612,7 @@ def optimal_path(cm, beta, *, metric="uoc", gamma=1, arithmetic="exact"):
     ``1 - sum b + beta sum q`` over its cells (cardoso2011 eq. 7 for
     ``metric="oc"``, silva2018 eq. 28 for ``"uoc"``), equals the index.
 
-    .. math:: W_{r,c} = \\beta q_{r,c} - b_{r,c} + \\min(W_{r-1,c-1}, W_{r-1,c}, W_{r,c-1})
+    .. math:: W_{r,c} = \beta q_{r,c} - b_{r,c} + \min(W_{r-1,c-1}, W_{r-1,c}, W_{r,c-1})
 
     Parameters
     ----------
@@ -648,22 +648,15 @@ def optimal_path(cm, beta, *, metric="uoc", gamma=1, arithmetic="exact"):
         raise ValueError("optimal_path takes one matrix, not a stack")
     K = p.K
     beta = ctx.asarray(check_beta(beta).reshape(1))
-    trace = []
-    path_dp(b.reshape(1, K, K), q.reshape(1, K, K), beta, ctx, trace=trace)
-    return _backtrack(trace, K, 0)
+    choices = _choice_buffers(K, 1)
+    path_dp(b.reshape(1, K, K), q.reshape(1, K, K), beta, ctx, slopes=False, choices=choices)
+    return _cells(choices, K, 0)
 
 
-def _backtrack(trace, K, j):
-    """The cells of matrix ``j``'s optimal path from a :func:`path_dp` trace."""
-    move = {}
-    for r, c, k in trace:
-        for ri, ci, ki in zip(r.tolist(), c.tolist(), k[j].tolist()):
-            move[(ri, ci)] = int(ki)
-    steps = ((-1, -1), (-1, 0), (0, -1))
-    cell = (K - 1, K - 1)
-    path = [cell]
-    while cell != (0, 0):
-        dr, dc = steps[move[cell]]
-        cell = (cell[0] + dr, cell[1] + dc)
-        path.append(cell)
-    return path[::-1]
+def _choice_buffers(K, B):
+    return np.empty((K * K, B), dtype=bool), np.empty((K * K, B), dtype=bool)
+
+
+def _cells(choices, K, j):
+    """The ``(row, col)`` cells of matrix ``j``'s optimal path, from ``(0, 0)`` on."""
+    return [divmod(cell, K) for cell in reversed(path_cells(*choices, j))]
