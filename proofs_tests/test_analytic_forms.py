@@ -18,6 +18,7 @@ from analytic._pl import lower_envelope, sign_for_all, signs_for_all
 from analytic.forms import METRIC_FUNCTIONS, band1_envelope, positioned_metric_forms
 from analytic.sources import cardoso2011 as C11
 from analytic.symbols import K, b, beta, d
+from exact_values import algebraic_zero, same_value
 
 TOL = mpmath.mpf(10) ** -45
 
@@ -52,28 +53,6 @@ def _mp(expr, **vals):
     return f(*vals.values())
 
 
-def _zero(e):
-    """Exact test that an algebraic number is 0: its minimal polynomial is X."""
-    e = sp.expand(sp.radsimp(e))
-    return e == 0 or sp.minimal_polynomial(e, sp.Symbol("X")) == sp.Symbol("X")
-
-
-def _same_value(got, want):
-    """Exact equality of two closed numbers: algebraic ones by :func:`_zero`; with logarithms
-    of rationals, each ``log(q)`` is written over symbols standing for the logarithms of the
-    primes, and the difference must cancel to 0 as a rational function of those symbols (a
-    sufficient condition for equality)."""
-    diff = sp.sympify(got) - sp.sympify(want)
-    if not diff.has(sp.log):
-        return _zero(diff)
-
-    def over_primes(e):
-        q = sp.Rational(e.args[0])
-        return sum(k * sp.Symbol(f"log{p}") for p, k in sp.factorrat(q).items())
-    diff = diff.replace(lambda e: isinstance(e, sp.log), over_primes)
-    return sp.cancel(sp.together(diff)) == 0
-
-
 def _numeric_metric(name, cm, arithmetic):
     """The numeric function behind a field of analytic.forms.MetricForms."""
     fn, kwargs = METRIC_FUNCTIONS[name]
@@ -82,8 +61,8 @@ def _numeric_metric(name, cm, arithmetic):
 
 def _same_envelope(pl, env):
     return (len(pl.lines) == len(env.slopes)
-            and all(_zero(x - y) for x, y in zip(pl.breaks, env.breakpoints[:-1]))
-            and all(_zero(a - x) and _zero(s - y)
+            and all(algebraic_zero(x - y) for x, y in zip(pl.breaks, env.breakpoints[:-1]))
+            and all(algebraic_zero(a - x) and algebraic_zero(s - y)
                     for (a, s), x, y in zip(pl.lines, env.intercepts, env.slopes)))
 
 
@@ -277,7 +256,7 @@ def test_positioned_metric_forms_equal_numeric_with_empty_classes():
                 with pytest.raises(ValueError, match="undefined"):
                     _numeric_metric(name, m, "exact")
             else:
-                assert _same_value(form, _numeric_metric(name, m, "exact")), (name, m.tolist())
+                assert same_value(form, _numeric_metric(name, m, "exact")), (name, m.tolist())
     assert undefined_seen == {"kappa", "kappa_linear", "kappa_quadratic", "somers_d",
                               "kendall_tau_c"}
 
@@ -312,7 +291,7 @@ def test_single_sample_metrics_exact_and_50_digits(single, name):
             with pytest.raises(ValueError, match="undefined"):
                 _numeric_metric(name, m, "exact")
             continue
-        assert _same_value(form.subs(d, dist), _numeric_metric(name, m, "exact")), (name, dist)
+        assert same_value(form.subs(d, dist), _numeric_metric(name, m, "exact")), (name, dist)
         got = _mp(form, d=mpmath.mpf(dist))
         assert abs(got - _numeric_metric(name, m, "mp")) < TOL, (name, dist)
 
@@ -325,7 +304,14 @@ def test_single_sample_undefined_metrics(single):
     assert "one true class" in single.undefined["somers_d"]
     g2 = single_sample_forms(gamma=2)
     assert g2.metric_forms() == single.metric_forms() and g2.undefined == single.undefined
-    # within-one accuracy is 1 at d = 1 only (a form with a branch: it can fail on either side)
+    # ... and the gamma = 2 forms are numeric's values (gamma enters only OC and UOC)
+    for dist in (1, 4):
+        for name, form in g2.metric_forms().items():
+            if form is not None:
+                assert same_value(form.subs(d, dist),
+                                  _numeric_metric(name, _single_matrix(dist), "exact")), (name, dist)
+    # within-one accuracy is 1 at d = 1 only: the one sample counts iff |p_i - p_j| = d <= 1
+    # (a form with a branch: it can fail on either side)
     assert [single.within_one_accuracy.subs(d, k) for k in (1, 2, 7)] == [1, 0, 0]
 
 
@@ -407,5 +393,5 @@ def test_tridiagonal_metrics_exact_and_50_digits(tri, name):
     assert form is not None and not tri.undefined
     for k in range(2, 11):
         m = _tri(k)
-        assert _same_value(form.subs(K, k), _numeric_metric(name, m, "exact")), (name, k)
+        assert same_value(form.subs(K, k), _numeric_metric(name, m, "exact")), (name, k)
         assert abs(_mp(form, K=mpmath.mpf(k)) - _numeric_metric(name, m, "mp")) < TOL, (name, k)

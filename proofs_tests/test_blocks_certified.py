@@ -46,15 +46,28 @@ STACK_METRICS = {
 
 @pytest.mark.parametrize("name", STACK_METRICS)
 def test_blocks_of_two_matrices_give_the_values_of_one_block(name, monkeypatch):
-    # expected: the same stack in one block (the default for 23 small matrices)
+    # expected: the same stack in one block (the default for 23 small matrices,
+    # checked: the default blocks are recorded)
     f = STACK_METRICS[name]
+    default_blocks = FloatArithmetic.blocks
+    calls = []
+
+    def one(self, n, cells, **kw):
+        calls.append(default_blocks(self, n, cells, **kw))
+        return calls[-1]
+
+    monkeypatch.setattr(FloatArithmetic, "blocks", one)
     whole = f(STACK)
+    assert calls and all(len(b) == 1 for b in calls)
 
     def two(self, n, cells, *, size=None, least=1):
-        return [slice(s, s + 2) for s in range(0, n, 2)]
+        calls.append([slice(s, s + 2) for s in range(0, n, 2)])
+        return calls[-1]
 
+    calls.clear()
     monkeypatch.setattr(FloatArithmetic, "blocks", two)
     assert np.array_equal(f(STACK), whole)
+    assert calls  # the stack was evaluated in blocks of two
 
 
 def test_certified_lines_overrule_float_rounding():
@@ -106,6 +119,8 @@ def test_float_envelope_below_and_beyond_the_diagonal_threshold(beta_max):
     cm = [[0, 4, 0, 0], [0, 0, 6, 0], [0, 0, 5, 0], [0, 0, 0, 3]]
     exact = numeric.path_envelope(cm, beta_max=beta_max)
     fl = numeric.path_envelope(cm, beta_max=float(beta_max), arithmetic="float")
+    for part in ("breakpoints", "intercepts", "slopes"):
+        assert len(getattr(fl, part)) == len(getattr(exact, part)), part
     for e, f in zip(exact.breakpoints + exact.intercepts + exact.slopes,
                     fl.breakpoints + fl.intercepts + fl.slopes):
         assert abs(float(e) - f) <= 1e-15
@@ -138,7 +153,7 @@ def test_mp_guard_digits_and_rounding():
     ctx = get_arithmetic("mp")
     with mpmath.workdps(30):
         inner = ctx.guarded(lambda: mpmath.mp.prec)
-        assert inner == mpmath.mp.prec + 40
+        assert inner == mpmath.mp.prec + 40  # the 40 guard bits of MpArithmetic.guarded
         v = ctx.rounded(ctx.guarded(lambda: mpmath.sqrt(2)))
         assert v == mpmath.sqrt(2)
 

@@ -21,6 +21,7 @@ from analytic.symbols import K, beta
 from analytic.uoc import a_uoc_symbolic, oc_piecewise, uoc_piecewise
 from numeric._common import amax
 from numeric._symbolic import SymbolicArithmetic, support_from_assumptions
+from exact_values import same_value
 from numeric.registry import REGISTRY
 
 n = sp.Symbol("n", integer=True, positive=True)
@@ -44,29 +45,6 @@ def _at(matrix, sym, k):
     return np.array([[int(sp.sympify(v).subs(sym, k)) for v in row] for row in matrix])
 
 
-def _log_of_primes(e):
-    """``log(q)`` of a positive rational as ``sum_p k_p log(p)`` (prime factors)."""
-    q = sp.Rational(e.args[0])
-    factors = {**sp.factorint(q.p), **{p: -k for p, k in sp.factorint(q.q).items()}}
-    return sp.Add(*[k * sp.log(p, evaluate=False) for p, k in factors.items() if p > 1])
-
-
-def _same(x, y):
-    """Exact equality.  Values with logarithms of rationals (CEM) are rational
-    functions of the logarithms of primes: equal when the numerator of the
-    difference vanishes as a polynomial in those logarithms (a sufficient
-    condition, decided exactly; ``simplify`` raises inside SymPy on them)."""
-    if x == y:
-        return True
-    d = sp.sympify(x - y)
-    logs = {e for e in d.atoms(sp.log) if e.args[0].is_Rational}
-    if not logs:
-        return sp.simplify(d) == 0
-    d = d.xreplace({e: _log_of_primes(e) for e in logs})
-    primes = {e: sp.Dummy() for e in d.atoms(sp.log)}
-    return sp.expand(sp.numer(sp.together(d.xreplace(primes)))) == 0
-
-
 def test_classical_list_is_the_registry():
     # the registry's matrix metrics other than the path ones (oc/uoc take beta)
     assert set(CLASSICAL) >= {"mer", "mae", "mse", "rmse", "amae", "mmae", "macro_rmse",
@@ -83,7 +61,7 @@ def test_symbolic_metric_equals_numeric_exact(family, name):
     for k in range(n0, n0 + 30):
         # expected: numeric.<name> in exact arithmetic on the substituted matrix
         want = REGISTRY[name].function(_at(matrix, sym, k), arithmetic="exact")
-        assert _same(form.subs(sym, k), want), (name, k)
+        assert same_value(form.subs(sym, k), want), (name, k)
 
 
 def test_vanishing_count_gets_its_own_branch():
@@ -110,7 +88,7 @@ def test_several_symbols_classical():
                 # expected: numeric exact on the substituted matrix
                 sub = [[int(sp.sympify(v).subs({a: i, b: j})) for v in row] for row in cm]
                 want = REGISTRY[name].function(sub, arithmetic="exact")
-                assert _same(form.subs({a: i, b: j}), want), (name, i, j)
+                assert same_value(form.subs({a: i, b: j}), want), (name, i, j)
 
 
 def test_undecided_maximum_stays_max():

@@ -570,9 +570,19 @@ def test_tridiagonal_limits_of_the_new_metrics():
     """The limits as K -> oo of the symbolic forms of the K-class tridiagonal
     matrix of ones (``forms.limits``, computed by ``sp.limit``; the forms
     themselves are checked against numeric at K = 2..10, exact and 50 digits,
-    in test_analytic_forms.py): unweighted kappa 1/3, linear and quadratic
-    kappa, tau_c and Somers' d 1, MS 1/3 -- each within 10^-5 of the form at
-    K = 10^6 (the forms converge as O(1/K))."""
+    in test_analytic_forms.py), each within 10^-5 of the form at K = 10^6
+    (the forms converge as O(1/K)).
+
+    Expected limits, derived by hand: N = 3K - 2 samples, K of them on the
+    diagonal, row and column sums 2, 3, ..., 3, 2.  Unweighted kappa: the
+    observed agreement K/N -> 1/3, the chance agreement sum R_i C_i / N^2 ~
+    9K / (3K)^2 -> 0, so kappa -> 1/3.  Weighted kappa: the observed
+    disagreement 2(K - 1) / N stays bounded while the chance one grows like
+    K (linear) or K^2 (quadratic), so 1 - observed/chance -> 1.  tau_c and
+    Somers' d: the discordant pairs (one per pair of adjacent off-diagonal
+    cells) and the pairs tied in a row or a column (sum R_i^2 / 2 ~ 9K / 2)
+    are O(K) out of about N^2 / 2 pairs,
+    so both -> 1.  MS: the middle rows' recall 1/3 (the end rows have 1/2)."""
     from analytic.forms import tridiagonal_forms
     from analytic.symbols import K
 

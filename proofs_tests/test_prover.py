@@ -226,9 +226,10 @@ def test_failing_properties_are_never_proved_on_their_counterexample():
 
 def test_proved_verdicts_hold_beyond_the_search():
     """Each "proved" verdict of the property table, re-checked by the search's own
-    check on matrices the search never sees: 2 x 2 matrices with N = 5 and 8 (the
-    exhaustive space stops at N = 3, the random one at 6), and 3 x 3 matrices with
-    every cell in 1..9 (the search holds none: N <= 6)."""
+    check on matrices the search never sees: 1 x 1 and 2 x 2 matrices with N = 5
+    and 8 (the exhaustive space stops at N = 3, the random one at 6), and 3 x 3
+    matrices with every cell in 1..9 (the search holds none: N <= 6).  Every
+    proved scope has its samples (a scope without them fails the test)."""
     checked = 0
     for name, label, rep in A.property_table():
         proved = [r for r in rep.results.values() if r.verdict == "proved"]
@@ -238,11 +239,12 @@ def test_proved_verdicts_hold_beyond_the_search():
         v = next(v for v in m.cases() if v.label == label)
         ctx = A._Context(A._variant_function(m, v), m.better, m.bounds, 3, 3, 0, 0)
         rng = np.random.default_rng(sum(map(ord, label)))
-        samples = {(2, "every"): random_matrices(2, 5, 1, seed=1) + random_matrices(2, 8, 1, seed=2),
-                   (3, "positive"): [rng.integers(1, 10, size=(3, 3)).astype(np.int64)]}
+        samples = {(k, "every"): random_matrices(k, 5, 1, seed=1) + random_matrices(k, 8, 1, seed=2)
+                   for k in (1, 2)}
+        samples[3, "positive"] = [rng.integers(1, 10, size=(3, 3)).astype(np.int64)]
         for r in proved:
             for scope in r.proof.scopes:
-                for mat in samples.get((scope.K, scope.kind), []):
+                for mat in samples[scope.K, scope.kind]:
                     assert not A._CHECKS[r.property](ctx, mat), (label, r.property, mat)
                     checked += 1
     assert checked > 100
