@@ -14,9 +14,12 @@ the rounding error, or decided in exact integers when the floats cannot.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-__all__ = ["path_dp", "cells_dp", "value_table", "certified_lines"]
+__all__ = ["path_dp", "cells_dp", "by_diagonals", "diagonal_order", "value_table",
+           "certified_lines"]
 
 
 def path_dp(b, q, beta, ctx, *, slopes=True, choices=None):
@@ -27,15 +30,7 @@ def path_dp(b, q, beta, ctx, *, slopes=True, choices=None):
 
     cardoso2011 §3.4.  ``b``, ``q`` of shape ``(B, K, K)``
     and ``beta`` of shape ``(B,)`` hold float64 or ``ctx`` numbers (object
-    arrays).
-
-    Layout: the stack is the last (contiguous) axis.  ``w`` is laid out as
-    ``(K*K, B)``, so the cells ``(r, d - r)`` of anti-diagonal ``d`` are a
-    strided slice; each diagonal of ``W`` is kept in a ``(K + 2, B)`` buffer
-    (cell ``(r, d - r)`` at index ``r + 1``, ``+inf`` elsewhere) and only three
-    diagonals are alive, so the Python loop has 2K - 1 steps whatever the
-    stack size.  On ties the diagonal step is preferred, then the step from
-    above (as ``argmin`` over ``(diagonal, above, left)``).
+    arrays); :func:`cells_dp` on their diagonal-major copies.
 
     ``slopes=False`` skips the penalty bookkeeping (the value is unchanged).
     ``choices``: two bool arrays of shape ``(K*K, B)`` in which the choice of
@@ -51,47 +46,106 @@ def path_dp(b, q, beta, ctx, *, slopes=True, choices=None):
     >>> path_dp(b, q, np.array([0.25]), get_arithmetic("float"))
     (array([0.]), array([0.]))
     """
-    B, K, _ = b.shape
-    qT = np.moveaxis(q, 0, -1).reshape(K * K, B)
-    # w = beta q - b (the same IEEE result as -b + beta q)
-    w = np.empty((K, K, B), dtype=b.dtype)
-    np.multiply(np.moveaxis(q, 0, -1), beta, out=w)
-    np.subtract(w, np.moveaxis(b, 0, -1), out=w)
-    return cells_dp(w.reshape(K * K, B), qT, ctx, slopes=slopes, choices=choices)
+    return cells_dp(by_diagonals(q), by_diagonals(b), beta, ctx, slopes=slopes, choices=choices)
 
 
-def cells_dp(w, qT, ctx, *, slopes=True, below=None, q_columns=None,
+@functools.lru_cache(maxsize=None)
+def diagonal_order(K):
+    """The cells ``r K + c`` of a ``K x K`` matrix by anti-diagonal ``d = r + c``
+    (``r`` ascending within one), and where each diagonal starts in that order.
+
+    >>> diagonal_order(3)
+    (array([0, 1, 3, 2, 4, 6, 5, 7, 8]), (0, 1, 3, 6, 8, 9))
+    """
+    order = [r * K + d - r for d in range(2 * K - 1)
+             for r in range(max(0, d - K + 1), min(d, K - 1) + 1)]
+    starts = [0]
+    for d in range(2 * K - 1):
+        starts.append(starts[-1] + min(d, K - 1) - max(0, d - K + 1) + 1)
+    order = np.array(order, dtype=np.intp)
+    order.flags.writeable = False
+    return order, tuple(starts)
+
+
+def by_diagonals(a):
+    """A stack ``(B, K, K)`` as a C-contiguous ``(K*K, B)`` array in
+    :func:`diagonal_order`: the cells of one anti-diagonal are consecutive rows
+    (one copy; the layout of :func:`cells_dp`'s weights).
+
+    >>> by_diagonals(np.arange(4).reshape(1, 2, 2)).ravel().tolist()
+    [0, 1, 2, 3]
+    """
+    B, K, _ = a.shape
+    return a.reshape(B, K * K).T[diagonal_order(K)[0]]
+
+
+def cells_dp(qD, bD, x, ctx, *, columns=None, slopes=True, below=None, qT=None,
              choices=None):
-    """:func:`path_dp` on cell-major arrays: ``w`` and ``qT`` of shape ``(K*K, B)``.
+    """The recurrence of :func:`path_dp` at ``beta = x``, on diagonal-major weights.
 
-    Row ``r K + c`` holds cell ``(r, c)`` of every matrix of the stack.
-    ``+inf`` and zero are the context's (``ctx.inf``, ``ctx.number(0)``).
-    The choice of every cell is recorded (two bits); the slope is then summed
-    along the chosen path, followed back from ``(K-1, K-1)``
-    (:func:`_path_sums`).  With ``below`` (shape ``(B,)``) the slope is
-    summed only where the value is below it, and is zero elsewhere.  The
-    penalties may be a wider array, column ``q_columns[j]`` of ``qT`` for
-    column ``j`` of ``w`` (a C-contiguous ``qT``, so that no copy is made).
-    ``choices``: two C-contiguous bool arrays of shape ``(K*K, B)`` to record
-    the choices in (a caller's buffers, reused from call to call).
+    ``qD``, ``bD`` of shape ``(K*K, n)`` hold the penalties and benefits of
+    ``n`` matrices, one column each, with their rows in
+    :func:`diagonal_order` (:func:`by_diagonals`).  The DP runs on ``B =
+    len(x)`` lanes, lane ``j`` on column ``columns[j]`` (an index array, a
+    slice, or ``None``: the first ``B`` columns).  The weights ``w = x q - b``
+    of a diagonal are formed (gathered) when the recurrence reaches it, so that
+    they are read from memory once and stay in cache; the arithmetic is that of
+    forming all of them first.  ``+inf`` and zero are the context's
+    (``ctx.inf``, ``ctx.number(0)``).
+
+    Layout: the stack is the last (contiguous) axis; each diagonal of ``W`` is
+    kept in a ``(K + 2, B)`` buffer (cell ``(r, d - r)`` at index ``r + 1``,
+    ``+inf`` where a neighbour outside the matrix is read) and only three
+    diagonals are alive, so the Python loop has 2K - 1 steps whatever the
+    stack size.  On ties the diagonal step is preferred, then the step from
+    above (as ``argmin`` over ``(diagonal, above, left)``).
+
+    The choice of every cell is recorded (two bits, cell-major: row ``r K +
+    c``, in ``choices`` when given, two C-contiguous bool arrays of shape
+    ``(K*K, B)``); the slope is then summed along the chosen path, followed
+    back from ``(K-1, K-1)`` (:func:`_path_sums`), on the penalties ``qT``
+    (cell-major ``(K*K, n)``; default: rebuilt from ``qD``).  With ``below``
+    (shape ``(B,)``) the slope is summed only where the value is below it,
+    and is zero elsewhere.  ``slopes=False`` skips the slopes.  Returns
+    ``(value, slope)``; ``slope`` is ``None`` when ``slopes=False``.
 
     >>> import numpy as np
     >>> from numeric._arith import get_arithmetic
-    >>> w = np.array([[0.0], [1.0], [1.0], [-1.0]]); q = np.array([[0.0], [1.0], [1.0], [0.0]])
-    >>> cells_dp(w, q, get_arithmetic("float"))
+    >>> q = np.array([[0.0], [1.0], [1.0], [0.0]]); b = np.array([[0.0], [-1.0], [-1.0], [1.0]])
+    >>> cells_dp(q, b, np.array([0.0]), get_arithmetic("float"))   # w = -b
     (array([0.]), array([0.]))
     """
-    KK, B = w.shape
+    KK, n = qD.shape
     K = int(round(KK ** 0.5))
-    dtype = w.dtype
+    B = len(x)
+    order, starts = diagonal_order(K)
+    dtype = qD.dtype
+    gather = isinstance(columns, np.ndarray)
+    if columns is None:
+        columns = slice(0, B)
     track = slopes or choices is not None
+    # the weights of one diagonal (gathered penalties, then x q - b) and the gathered benefits
+    wd, bd = np.empty((K, B), dtype=dtype), np.empty((K, B), dtype=dtype) if gather else None
+
+    def weights(d):
+        rows = slice(starts[d], starts[d + 1])
+        w = wd[:starts[d + 1] - starts[d]]
+        if gather:  # mode="clip": unbuffered
+            np.take(qD[rows], columns, axis=1, out=w, mode="clip")
+            w *= x
+            w -= np.take(bD[rows], columns, axis=1, out=bd[:len(w)], mode="clip")
+        else:
+            np.multiply(qD[rows, columns], x, out=w)
+            np.subtract(w, bD[rows, columns], out=w)
+        return w
+
     # +inf only where a neighbour outside the matrix is read (not whole buffers:
     # their fill would cost a pass): row 0 (r = -1) of every buffer, diagonal -1,
     # and on the way up the slot just past a diagonal's cells (column -1 for
     # the next one); on the way down every neighbour read is a cell
     prev2, prev1, cur = (np.empty((K + 2, B), dtype=dtype) for _ in range(3))
     prev2[:2] = prev1[0] = cur[0] = ctx.inf
-    prev1[1] = 1 + w[0]
+    prev1[1] = 1 + weights(0)[0]
     if K > 1:
         prev1[2] = ctx.inf
     if track:
@@ -115,21 +169,21 @@ def cells_dp(w, qT, ctx, *, slopes=True, below=None, q_columns=None,
         else:
             np.minimum(diag, above, out=m)
             np.minimum(m, left, out=m)
-        m += w[cells]
+        m += weights(d)
         if d < K - 1:
             cur[d + 2] = ctx.inf
         prev2, prev1, cur = prev1, cur, prev2
     value = prev1[K]
     if not slopes:
         return value, None
-    if below is None:
-        columns = np.arange(B)
-    else:
-        columns = np.flatnonzero(np.asarray(value < below, dtype=bool))
+    if qT is None:
+        qT = np.empty_like(qD)
+        qT[order] = qD
+    lanes = np.arange(B) if below is None else np.flatnonzero(np.asarray(value < below, dtype=bool))
     slope = np.full(B, ctx.number(0), dtype=dtype)
-    q_at = columns if q_columns is None else q_columns[columns]
-    sums = _path_sums if len(columns) > _FEW_PATHS else _path_sums_one_by_one
-    slope[columns] = sums(from_diag, keep, columns, qT, q_at)
+    q_at = lanes + columns.start if isinstance(columns, slice) else columns[lanes]
+    sums = _path_sums if len(lanes) > _FEW_PATHS else _path_sums_one_by_one
+    slope[lanes] = sums(from_diag, keep, lanes, qT, q_at)
     return value, slope
 
 
@@ -146,9 +200,9 @@ def path_cells(from_diag, keep, col):
 
     >>> import numpy as np
     >>> from numeric._arith import get_arithmetic
-    >>> w = np.array([[0.0], [-1.0], [1.0], [0.0]]); q = np.zeros((4, 1))
+    >>> b = np.array([[0.0], [1.0], [-1.0], [0.0]]); q = np.zeros((4, 1))   # w = -b
     >>> choices = (np.empty((4, 1), dtype=bool), np.empty((4, 1), dtype=bool))
-    >>> _ = cells_dp(w, q, get_arithmetic("float"), slopes=False, choices=choices)
+    >>> _ = cells_dp(q, b, np.zeros(1), get_arithmetic("float"), slopes=False, choices=choices)
     >>> path_cells(*choices, 0)          # (1, 1) <- (0, 1) <- (0, 0)
     [3, 1, 0]
     """
@@ -200,17 +254,19 @@ def _path_sums(from_diag, keep, columns, qT, q_columns):
     n = qT.shape[1]
     K = int(round(KK ** 0.5))
     from_diag, keep, q = (a.reshape(-1) for a in (from_diag, keep, qT))
-    # cells back, by [from_diag, keep]: left, above / left, diagonal
-    back_by = np.array([[1, K], [1, K + 1]])
-    at, q_at = (KK - 1) * B + columns, (KK - 1) * n + q_columns  # flat indices
+    # the step back by code from_diag + 2 keep (0, 1: left; 2: above; 3: diagonal;
+    # 4: at (0, 0), stay), in flat indices of the choices and of the penalties
+    back = np.array([1, 1, K, K + 1, 0])
+    back_at, back_q = back * B, back * n
+    at, q_at = (KK - 1) * B + columns, (KK - 1) * n + q_columns
     terms = [q[q_at]]
     for i in range(2 * K - 2):
-        back = back_by[from_diag[at].view(np.uint8), keep[at].view(np.uint8)]
+        code = from_diag[at].view(np.uint8) + 2 * keep[at].view(np.uint8)
         if i >= K - 1:  # a path has K - 1 to 2K - 2 steps
-            back *= at >= B  # at (0, 0): stay, adding nothing
-        at = at - back * B
-        q_at = q_at - back * n
-        terms.append(q[q_at] if i < K - 1 else np.where(back > 0, q[q_at], 0))
+            code[at < B] = 4
+        at = at - back_at[code]
+        q_at = q_at - back_q[code]
+        terms.append(q[q_at] if i < K - 1 else np.where(code < 4, q[q_at], 0))
     s = terms.pop()
     while terms:  # from cell (0, 0) on (the zeros past it first: exact)
         s = s + terms.pop()

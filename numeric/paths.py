@@ -26,7 +26,7 @@ import numpy as np
 
 from ._arith import FRACTION, get_arithmetic
 from ._common import Prepared, prepare, row_sums, stack
-from ._dp import cells_dp, certified_lines, path_cells, path_dp
+from ._dp import by_diagonals, cells_dp, certified_lines, diagonal_order, path_cells, path_dp
 from ._validation import check_beta, check_gamma
 from .envelope import Envelope, merge, piece_areas, search
 from .registry import Variant, metric, table_beta
@@ -255,16 +255,15 @@ def _stack_pieces(b, q, ctx, lo, hi, *, diagonal_at_hi=False):
     """
     n, K, _ = b.shape
     dtype = b.dtype
-    # cell-major copies once: each round gathers the pending matrices' columns
-    # (the pending intervals are a few sorted runs of matrices: near-sequential reads)
+    # diagonal-major copies once (the DP's layout) and the penalties also cell-major
+    # (the slopes' walk back); the DP gathers the pending matrices' columns one
+    # diagonal at a time (the pending intervals are a few sorted runs of
+    # matrices: near-sequential reads)
     every = np.arange(n)
-    bT, qT = np.empty((K * K, n), dtype=dtype), np.empty((K * K, n), dtype=dtype)
-    np.copyto(bT.reshape(K, K, n), np.moveaxis(b, 0, -1))
-    np.copyto(qT.reshape(K, K, n), np.moveaxis(q, 0, -1))
+    bD, qD = by_diagonals(b), by_diagonals(q)
+    cell_rows = np.argsort(diagonal_order(K)[0])  # cell r K + c -> its row of bD, qD
+    qT = qD[cell_rows]
     chunk = max(1, min(_DP_LANES // K, _SEARCH_CELLS // (K * K)))
-
-    # buffers of a chunk, allocated once (fresh large arrays cost page faults)
-    w_buf, b_buf = (np.empty(K * K * chunk, dtype=dtype) for _ in range(2))
     choice_bufs = [np.empty(K * K * chunk, dtype=bool) for _ in range(2)]
 
     def dp(idx, x, floor):
@@ -274,18 +273,10 @@ def _stack_pieces(b, q, ctx, lo, hi, *, diagonal_at_hi=False):
         for c in range(0, len(idx), chunk):
             part = slice(c, c + chunk)
             width = len(idx[part])
-            w = w_buf[:K * K * width].reshape(K * K, width)
-            if idx is every:
-                np.multiply(qT[:, part], x[part], out=w)
-                np.subtract(w, bT[:, part], out=w)
-            else:  # w = qT * x - bT on the gathered columns (mode="clip": unbuffered)
-                np.take(qT, idx[part], axis=1, out=w, mode="clip")
-                w *= x[part]
-                w -= np.take(bT, idx[part], axis=1, out=b_buf[:K * K * width].reshape(K * K, width),
-                             mode="clip")
-            choices = [c[:K * K * width].reshape(K * K, width) for c in choice_bufs]
-            v[part], s[part] = cells_dp(w, qT, ctx, below=None if floor is None else floor[part],
-                                        q_columns=idx[part], choices=choices)
+            choices = [buf[:K * K * width].reshape(K * K, width) for buf in choice_bufs]
+            v[part], s[part] = cells_dp(qD, bD, x[part], ctx, columns=part if idx is every else idx[part],
+                                        below=None if floor is None else floor[part], qT=qT,
+                                        choices=choices)
         return v, s
 
     def lines_below(idx, x, floor=None):
@@ -323,7 +314,7 @@ def _stack_pieces(b, q, ctx, lo, hi, *, diagonal_at_hi=False):
     lo_arr = np.full(n, lo, dtype=dtype)
     end_lo = lines_at(every, lo_arr)
     hi_arr = np.full(n, ctx.inf if hi is None else hi, dtype=dtype)
-    end_hi = (1 - bT[::K + 1].sum(axis=0),
+    end_hi = (1 - bD[cell_rows[::K + 1]].sum(axis=0),
               np.full(n, ctx.number(0), dtype=dtype))
     eps = ctx.tolerance(1)
     if hi is not None and not diagonal_at_hi:
@@ -332,7 +323,7 @@ def _stack_pieces(b, q, ctx, lo, hi, *, diagonal_at_hi=False):
         if dp_needed.size:
             end_hi[0][dp_needed], end_hi[1][dp_needed] = lines_at(dp_needed, hi_arr[dp_needed])
     # benefits and penalties are >= 0: their sums are the sums of their sizes
-    b_scale = 1 + bT.sum(axis=0)
+    b_scale = 1 + bD[cell_rows].sum(axis=0)  # summed in cell order
     q_scale = qT.sum(axis=0)
     return search(lines_at, lo_arr, hi_arr, end_lo, end_hi, ctx, lines_below=lines_below,
                   tol_value=lambda i, x: eps * (b_scale[i] + q_scale[i] * np.abs(x)),

@@ -163,16 +163,23 @@ def test_slopes_of_few_paths_equal_the_vectorised_ones(arithmetic):
     """``cells_dp`` sums the slope along the recorded choices vectorised over many
     columns, and path by path in Python for a few: the same additions in the same
     order, so the same numbers (checked bit for bit; the expected values are the
-    vectorised ones, with 40 columns, against each column alone)."""
+    vectorised ones, with 40 columns, against each column alone).  Lanes that
+    gather their columns (an index array) give the numbers of the columns
+    themselves."""
     ctx = get_arithmetic(arithmetic)
     rng = np.random.default_rng(13)
     for K in (1, 2, 3, 5, 8):
         q = np.abs(np.subtract.outer(np.arange(K), np.arange(K))).reshape(K * K, 1) \
             * rng.random((K * K, 40))
-        w = q * rng.random(40) - rng.random((K * K, 40))
+        b, x = rng.random((K * K, 40)), rng.random(40)
         if arithmetic == "mp":
-            q, w = (np.vectorize(mpmath.mpf, otypes=[object])(a) for a in (q, w))
-        v_all, s_all = dp.cells_dp(w, q, ctx)
+            q, b, x = (np.vectorize(mpmath.mpf, otypes=[object])(a) for a in (q, b, x))
+        order = dp.diagonal_order(K)[0]
+        v_all, s_all = dp.cells_dp(q[order], b[order], x, ctx)
         for j in range(40):
-            v, s = dp.cells_dp(np.ascontiguousarray(w[:, j:j + 1]), np.ascontiguousarray(q[:, j:j + 1]), ctx)
+            one = [np.ascontiguousarray(a[:, j:j + 1]) for a in (q[order], b[order])]
+            v, s = dp.cells_dp(*one, x[j:j + 1], ctx)
             assert v[0] == v_all[j] and s[0] == s_all[j], (K, j)
+        lanes = rng.integers(0, 40, 60)
+        v, s = dp.cells_dp(q[order], b[order], x[lanes], ctx, columns=lanes, qT=q)
+        assert list(v) == list(v_all[lanes]) and list(s) == list(s_all[lanes]), K
