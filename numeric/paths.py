@@ -323,8 +323,8 @@ def _stack_pieces(b, q, ctx, lo, hi, *, diagonal_at_hi=False):
         if dp_needed.size:
             end_hi[0][dp_needed], end_hi[1][dp_needed] = lines_at(dp_needed, hi_arr[dp_needed])
     # benefits and penalties are >= 0: their sums are the sums of their sizes
-    b_scale = 1 + bD[cell_rows].sum(axis=0)  # summed in cell order
-    q_scale = qT.sum(axis=0)
+    b_scale = 1 + bD.sum(axis=0)
+    q_scale = qD.sum(axis=0)
     return search(lines_at, lo_arr, hi_arr, end_lo, end_hi, ctx, lines_below=lines_below,
                   tol_value=lambda i, x: eps * (b_scale[i] + q_scale[i] * np.abs(x)),
                   tol_slope=lambda i: eps * q_scale[i])
