@@ -206,9 +206,9 @@ def tc_max(class_counts, *, arithmetic="float"):
     n, D = ctx.asarray(counts), index_distance(counts.shape[-1], ctx)
     if n.dtype.kind == "f":
         # N and N - n_j in float64 are exact while N < 2**53 (integers)
-        N = n.sum(axis=-1, keepdims=True)
-        if N.max() < 2**53:
-            return ctx.finalize(max_total_cost(n, D, rest=N - n, total=N[..., 0]))
+        N = np.add.reduce(n, axis=-1)  # a numpy scalar for one set of counts
+        if (N.max() if N.ndim else N) < 2**53:
+            return ctx.finalize(max_total_cost(n, D, rest=(N[..., None] if N.ndim else N) - n, total=N))
     # N and N - n_j of integer counts, exact (in Python integers if int64 could wrap)
     big = int(counts.max()) * counts.shape[-1] >= 2**62
     N = (counts.astype(object) if big else counts).sum(axis=-1, keepdims=True)
