@@ -291,6 +291,9 @@ def _decimal_string(x: float) -> str:
     return repr(float(x))
 
 
+_FLOAT64 = np.dtype(np.float64)
+
+
 class FloatArithmetic(Arithmetic):
     """numpy float64, vectorised over stacks; comparisons with a relative slack."""
 
@@ -306,10 +309,11 @@ class FloatArithmetic(Arithmetic):
         return float(x)
 
     def asarray(self, a):
-        a = np.asarray(a)
+        if type(a) is not np.ndarray:
+            a = np.asarray(a)
         if a.dtype.kind == "O":
             return np.vectorize(self.number, otypes=[np.float64])(a)
-        return a.astype(np.float64)
+        return a.astype(_FLOAT64)  # a dtype object: no conversion of the type np.float64
 
     def sqrt(self, a):
         return np.sqrt(a)
@@ -616,11 +620,11 @@ def get_arithmetic(arithmetic) -> Arithmetic:
     >>> get_arithmetic("exact").number(0.25)
     1/4
     """
-    if isinstance(arithmetic, Arithmetic):
-        return arithmetic
     try:
         return ARITHMETICS[arithmetic]
-    except (KeyError, TypeError):
+    except (KeyError, TypeError):  # not a name: a context, or an error
+        if isinstance(arithmetic, Arithmetic):
+            return arithmetic
         raise ValueError(
             f"arithmetic must be one of 'float', 'exact', 'mp'; got {arithmetic!r}"
         ) from None

@@ -123,10 +123,11 @@ def axis_sum(a, axis=-1):
     return np.asarray(a.sum(axis=axis), dtype=a.dtype)
 
 
-def _extreme(a, axis, method, combine):
-    a = np.asarray(a)
-    if a.dtype != object or not any(is_symbolic(v) for v in a.reshape(-1).tolist()):
-        return getattr(a, method)(axis=axis)
+def _extreme(a, axis, ufunc, combine):
+    """``ufunc.reduce`` of an object array, or ``sympy.<combine>`` along the
+    axis when it holds symbolic expressions."""
+    if not any(is_symbolic(v) for v in a.reshape(-1).tolist()):
+        return ufunc.reduce(a, axis=axis)
     import sympy
 
     combine = getattr(sympy, combine)
@@ -150,7 +151,10 @@ def amax(a, axis=-1):
     >>> amax(np.array([1 / (n + 1), 1, -sympy.oo], dtype=object), axis=-1)
     1
     """
-    return _extreme(a, axis, "max", "Max")
+    a = np.asarray(a)
+    if a.dtype.kind != "O":  # numbers of a numpy dtype: a.max(axis), without its Python layer
+        return np.maximum.reduce(a, axis=axis)
+    return _extreme(a, axis, np.maximum, "Max")
 
 
 def amin(a, axis=-1):
@@ -161,7 +165,10 @@ def amin(a, axis=-1):
     >>> amin(np.array([n / (n + 1), sympy.oo], dtype=object), axis=-1)
     n/(n + 1)
     """
-    return _extreme(a, axis, "min", "Min")
+    a = np.asarray(a)
+    if a.dtype.kind != "O":
+        return np.minimum.reduce(a, axis=axis)
+    return _extreme(a, axis, np.minimum, "Min")
 
 
 def prepare(cm, arithmetic="float", *, min_classes=1) -> Prepared:

@@ -100,7 +100,7 @@ def max_total_cost(n, D, w=None, *, rest=None, total=None):
     best = amax(D / w[..., :, None], axis=-2)
     if rest is None:
         rest = others(w)
-    return (n * rest * best).sum(axis=-1) / (axis_sum(n) if total is None else total)
+    return np.add.reduce(n * rest * best, axis=-1) / (axis_sum(n) if total is None else total)
 
 
 def worst_rows(n, D):

@@ -371,16 +371,19 @@ def _count_below_power_of_two(t, p):
     span = 1 << bits
     if lo < 0 or span > 4096 or span * span > 8 * n + 4096:
         return None
-    t_unsigned, p_unsigned = (np.dtype(f"u{a.dtype.itemsize}") for a in (t, p))
+    t_unsigned, p_unsigned = (a.view(f"u{a.dtype.itemsize}") for a in (t, p))
+    top = np.maximum.reduce
     flat = np.zeros(span * span, dtype=np.intp)
     buf = np.empty(min(n, _CHUNK), dtype=np.intp)
     for s in range(0, n, _CHUNK):
-        tc, pc = t[s:s + _CHUNK], p[s:s + _CHUNK]
-        if tc.view(t_unsigned).max() >= span or pc.view(p_unsigned).max() >= span:
+        e = s + _CHUNK
+        x = buf[:min(e, n) - s]
+        np.left_shift(t[s:e], bits, out=x, dtype=np.intp, casting="unsafe")
+        if top(t_unsigned[s:e]) >= span:
             return None
-        x = buf[:tc.size]
-        np.left_shift(tc, bits, out=x, dtype=np.intp, casting="unsafe")
-        np.bitwise_or(x, pc, out=x, dtype=np.intp, casting="unsafe")
+        np.bitwise_or(x, p[s:e], out=x, dtype=np.intp, casting="unsafe")
+        if top(p_unsigned[s:e]) >= span:
+            return None
         flat += np.bincount(x, minlength=span * span)
     return flat.reshape(span, span), 0
 

@@ -35,6 +35,9 @@ __all__ = [
 ]
 
 
+_INT64 = np.dtype(np.int64)  # the dtype object of int64 arrays (compared by identity)
+
+
 # ---------------------------------------------------------------------------
 # validation of class counts (1-D, or a stack (..., K))
 # ---------------------------------------------------------------------------
@@ -50,16 +53,19 @@ def check_class_counts(class_counts, *, what="class_counts", min_classes=1):
         Not at least 1-D, empty, NaN/infinite, negative, non-integer, zero
         count, or fewer than ``min_classes`` classes.
     """
-    a = numeric_array(class_counts, what)
+    a = class_counts
+    # the common case, a plain int64 array of positive counts, in as few calls as
+    # possible (issue 13, cold timings); anything else takes the checks below
+    if (type(a) is np.ndarray and a.dtype is _INT64 and a.ndim and a.size
+            and np.minimum.reduce(a, axis=None) > 0 and a.shape[-1] >= min_classes):
+        return a
+    a = numeric_array(a, what)
     if a.ndim < 1:
         raise ValueError(f"{what} must be 1-D (or a stack of shape (..., K)), got a scalar")
     if a.size == 0 or a.shape[-1] == 0:
         raise ValueError(f"{what} is empty, got shape {a.shape}")
-    if a.dtype.kind == "i" and a.dtype.itemsize == 8 and a.min() > 0:  # int64: the common case
-        K = a.shape[-1]
-    else:
-        a = _positive_counts(a, what)
-        K = a.shape[-1]
+    a = _positive_counts(a, what)
+    K = a.shape[-1]
     if K < min_classes:
         raise ValueError(
             f"{what} has {K} class{'es' if K != 1 else ''}; this metric needs at least {min_classes}"
@@ -200,9 +206,9 @@ def tc_max(class_counts, *, arithmetic="float"):
     n, D = ctx.asarray(counts), index_distance(counts.shape[-1], ctx)
     if n.dtype.kind == "f":
         # N and N - n_j in float64 are exact while N < 2**53 (integers)
-        N = n.sum(axis=-1, keepdims=True)
-        if N.max() < 2**53:
-            return ctx.finalize(max_total_cost(n, D, rest=N - n, total=N[..., 0]))
+        N = np.add.reduce(n, axis=-1)  # a numpy scalar for one set of counts
+        if (N.max() if N.ndim else N) < 2**53:
+            return ctx.finalize(max_total_cost(n, D, rest=(N[..., None] if N.ndim else N) - n, total=N))
     # N and N - n_j of integer counts, exact (in Python integers if int64 could wrap)
     big = int(counts.max()) * counts.shape[-1] >= 2**62
     N = (counts.astype(object) if big else counts).sum(axis=-1, keepdims=True)

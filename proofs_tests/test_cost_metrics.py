@@ -229,6 +229,30 @@ def test_error_bad_class_counts(bad, msg):
         numeric.tc_max(bad)
 
 
+@pytest.mark.parametrize("bad, msg", [
+    (np.array([3, 0, 2]), "class 1 has a zero count"),
+    (np.array([[3, 2], [4, 0]]), r"at stack index \(1,\): class 1 has a zero count"),
+    (np.array([3, -1]), "must be non-negative"),
+    (np.array([], dtype=np.int64), "is empty"),
+    (np.zeros((2, 0), dtype=np.int64), "is empty"),
+    (np.int64(4), "got a scalar"),
+    (np.array(4), "got a scalar"),
+    (np.ma.array([3, 2], mask=[False, True]), "masked"),
+])
+def test_error_bad_int64_class_counts(bad, msg):
+    """int64 arrays take the validation's fast path (issue 13): the same messages."""
+    with pytest.raises(ValueError, match=msg):
+        numeric.tc_max(bad)
+
+
+def test_int64_class_counts_min_classes():
+    """The fast path honours ``min_classes`` (interval optimisation needs two classes)."""
+    with pytest.raises(ValueError, match="needs at least 2"):
+        numeric.cost.check_class_counts(np.array([4]), min_classes=2)
+    a = np.array([4, 1])
+    assert numeric.cost.check_class_counts(a, min_classes=2) is a
+
+
 @pytest.mark.parametrize("f", [numeric.stc, numeric.george_d, numeric.george_tiebreak])
 def test_error_stc_needs_two_classes(f):
     """TC_max = 0 for r = 1: STC (and MC in d) would divide by zero."""

@@ -191,7 +191,7 @@ def test_uint64_int64_labels_exact():
         .tolist() == [[0, 1], [1, 0]]
 
 
-@pytest.mark.parametrize("stray", [2**62, 2**40 + 1, 16, -1, -(2**62)])
+@pytest.mark.parametrize("stray", [2**62, 2**60 + 2, 2**40 + 1, 16, -1, -(2**62), -(2**63) + 3])
 @pytest.mark.parametrize("side", ["true", "pred"])
 def test_out_of_range_label_in_a_later_chunk_is_counted_right(stray, side):
     """The labels of the first chunk (2**16 of them) are 0..3; one label of the last chunk
