@@ -293,6 +293,9 @@ def _decimal_string(x: float) -> str:
 
 _FLOAT64 = np.dtype(np.float64)
 
+#: Cells per block of a float stack's evaluation (:meth:`FloatArithmetic.blocks`).
+BLOCK_CELLS = 1 << 17
+
 
 class FloatArithmetic(Arithmetic):
     """numpy float64, vectorised over stacks; comparisons with a relative slack."""
@@ -352,10 +355,10 @@ class FloatArithmetic(Arithmetic):
         return np.bincount(idx, values, minlength=n)
 
     def blocks(self, n, cells, *, size=None, least=1):
-        """Blocks of about ``size`` cells (default ``2**17``; at least ``least``
-        matrices): a block's temporaries stay in cache and the memory of a
-        stack's evaluation is bounded whatever its size."""
-        step = max(least, (size or 1 << 17) // max(cells, 1))
+        """Blocks of about ``size`` cells (default :data:`BLOCK_CELLS`; at least
+        ``least`` matrices): a block's temporaries stay in cache and the memory
+        of a stack's evaluation is bounded whatever its size."""
+        step = max(least, (size or BLOCK_CELLS) // max(cells, 1))
         return [slice(s, s + step) for s in range(0, n, step)]
 
     def rounded(self, v):

@@ -209,8 +209,10 @@ class Stack:
     def K(self) -> int:
         return self.counts.shape[-1]
 
-    def blocks(self, *, size=1 << 17, least=1):
-        """``(rows, Prepared)`` per block: ``rows`` a slice of the flattened stack."""
+    def blocks(self, *, size=None, least=1):
+        """``(rows, Prepared)`` per block: ``rows`` a slice of the flattened stack
+        (blocks of :meth:`numeric._arith.Arithmetic.blocks`; ``size`` cells, by default the
+        context's)."""
         for rows in self.ctx.blocks(len(self.counts), self.K * self.K, size=size, least=least):
             c = self.counts[rows]
             n = self.ctx.asarray(c) if self.symbolic is None else self.symbolic[rows]

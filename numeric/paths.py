@@ -144,7 +144,7 @@ def _evaluate(cm, beta, gamma, arithmetic, metric):
         b, q = weights(p, gamma)
         return path_dp(b, q, beta[rows], ctx, slopes=False)[0]
 
-    return s.map(block, least=256)
+    return s.map(block, least=_LEAST_LANES)
 
 
 @metric(
@@ -224,6 +224,9 @@ _SEARCH_CELLS = 1 << 20
 _DP_LANES = 1 << 16
 #: Stacks of fewer matrices evaluate all pending intervals in one gathered DP call.
 _WHOLE_STACK_MIN = 256
+#: OC and UOC at one beta: at least this many matrices per block, so that the
+#: DP's Python steps (one per anti-diagonal) are paid for by wide numpy calls.
+_LEAST_LANES = 256
 
 
 def _diagonal_from(b, q, ctx):
