@@ -181,7 +181,7 @@ def cells_dp(qD, bD, x, ctx, *, columns=None, slopes=True, below=None, qT=None,
         qT[order] = qD
     lanes = np.arange(B) if below is None else np.flatnonzero(np.asarray(value < below, dtype=bool))
     slope = np.full(B, ctx.number(0), dtype=dtype)
-    q_at = lanes + columns.start if isinstance(columns, slice) else columns[lanes]
+    q_at = lanes + (columns.start or 0) if isinstance(columns, slice) else columns[lanes]
     sums = _path_sums if len(lanes) > _FEW_PATHS else _path_sums_one_by_one
     slope[lanes] = sums(from_diag, keep, lanes, qT, q_at)
     return value, slope
