@@ -100,7 +100,7 @@ class Arithmetic:
     runs in: how two computed values are compared (:meth:`tolerance`,
     :meth:`same`, :meth:`sort_key`), which values are exact rationals
     (:meth:`fraction`), how a stack is split into blocks (:meth:`blocks`),
-    how sums are kept (:meth:`sum`, :meth:`sum_by`), guard precision
+    how sums are kept (:meth:`sum_by`), guard precision
     (:meth:`guarded`, :meth:`rounded`) and the closed forms whose best
     evaluation depends on rounding (:meth:`quadratic_roots`,
     :meth:`positive_root`).  The defaults here are those of a rounding
@@ -130,8 +130,6 @@ class Arithmetic:
 
     def finalize(self, a):
         """Turn a result array into what the public function returns."""
-        if type(a) is self.dtype:  # a numpy scalar already (float64)
-            return a
         a = np.asarray(a, dtype=self.dtype)
         if a.ndim == 0:
             return a[()]
@@ -310,6 +308,11 @@ class FloatArithmetic(Arithmetic):
         if isinstance(x, (mpmath.mpf,)):
             return float(x)
         return float(x)
+
+    def finalize(self, a):
+        if type(a) is np.float64:  # a numpy scalar already
+            return a
+        return super().finalize(a)
 
     def asarray(self, a):
         if type(a) is not np.ndarray:

@@ -124,9 +124,11 @@ def axis_sum(a, axis=-1):
 
 
 def _extreme(a, axis, ufunc, combine):
-    """``ufunc.reduce`` of an object array, or ``sympy.<combine>`` along the
-    axis when it holds symbolic expressions."""
-    if not any(is_symbolic(v) for v in a.reshape(-1).tolist()):
+    """``ufunc.reduce`` along the axis (numbers), or ``sympy.<combine>`` when
+    ``a`` holds symbolic expressions."""
+    a = np.asarray(a)
+    # numbers of a numpy dtype: no element is symbolic (and no Python layer of a.max)
+    if a.dtype.kind != "O" or not any(is_symbolic(v) for v in a.reshape(-1).tolist()):
         return ufunc.reduce(a, axis=axis)
     import sympy
 
@@ -151,9 +153,6 @@ def amax(a, axis=-1):
     >>> amax(np.array([1 / (n + 1), 1, -sympy.oo], dtype=object), axis=-1)
     1
     """
-    a = np.asarray(a)
-    if a.dtype.kind != "O":  # numbers of a numpy dtype: a.max(axis), without its Python layer
-        return np.maximum.reduce(a, axis=axis)
     return _extreme(a, axis, np.maximum, "Max")
 
 
@@ -165,9 +164,6 @@ def amin(a, axis=-1):
     >>> amin(np.array([n / (n + 1), sympy.oo], dtype=object), axis=-1)
     n/(n + 1)
     """
-    a = np.asarray(a)
-    if a.dtype.kind != "O":
-        return np.minimum.reduce(a, axis=axis)
     return _extreme(a, axis, np.minimum, "Min")
 
 

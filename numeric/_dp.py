@@ -3,8 +3,8 @@
 :func:`path_dp` minimises ``1 + sum_{path} (beta q - b)`` over the
 monotone paths from cell (1, 1) to cell (K, K), vectorised over a stack, and
 returns the penalty ``sum_{path} q`` of a minimiser.  :mod:`numeric.paths`
-evaluates OC and UOC with it; :mod:`numeric.envelope` searches the envelope
-over beta with it.
+evaluates OC and UOC with it, and searches the envelope over beta
+(:func:`numeric.envelope.search`) with :func:`cells_dp`.
 
 :func:`certified_lines` is the exact variant used by the exact envelope
 search: the recurrence runs in float64 (:func:`value_table`) and every choice
@@ -15,11 +15,12 @@ the rounding error, or decided in exact integers when the floats cannot.
 from __future__ import annotations
 
 import functools
+import math
 
 import numpy as np
 
-__all__ = ["path_dp", "cells_dp", "by_diagonals", "diagonal_order", "value_table",
-           "certified_lines"]
+__all__ = ["path_dp", "cells_dp", "by_diagonals", "diagonal_order", "choice_buffers",
+           "path_cells", "value_table", "certified_lines"]
 
 
 def path_dp(b, q, beta, ctx, *, slopes=True, choices=None):
@@ -52,10 +53,11 @@ def path_dp(b, q, beta, ctx, *, slopes=True, choices=None):
 @functools.lru_cache(maxsize=None)
 def diagonal_order(K):
     """The cells ``r K + c`` of a ``K x K`` matrix by anti-diagonal ``d = r + c``
-    (``r`` ascending within one), and where each diagonal starts in that order.
+    (``r`` ascending within one), where each diagonal starts in that order, and
+    the inverse: the position of each cell in it.
 
     >>> diagonal_order(3)
-    (array([0, 1, 3, 2, 4, 6, 5, 7, 8]), (0, 1, 3, 6, 8, 9))
+    (array([0, 1, 3, 2, 4, 6, 5, 7, 8]), (0, 1, 3, 6, 8, 9), array([0, 1, 3, 2, 4, 6, 5, 7, 8]))
     """
     order = [r * K + d - r for d in range(2 * K - 1)
              for r in range(max(0, d - K + 1), min(d, K - 1) + 1)]
@@ -63,8 +65,9 @@ def diagonal_order(K):
     for d in range(2 * K - 1):
         starts.append(starts[-1] + min(d, K - 1) - max(0, d - K + 1) + 1)
     order = np.array(order, dtype=np.intp)
-    order.flags.writeable = False
-    return order, tuple(starts)
+    rows = np.argsort(order)
+    order.flags.writeable = rows.flags.writeable = False
+    return order, tuple(starts), rows
 
 
 def by_diagonals(a):
@@ -79,6 +82,11 @@ def by_diagonals(a):
     return a.reshape(B, K * K).T[diagonal_order(K)[0]]
 
 
+def choice_buffers(K, B):
+    """Two bool arrays ``(K*K, B)`` for :func:`cells_dp` to record its choices in."""
+    return np.empty((K * K, B), dtype=bool), np.empty((K * K, B), dtype=bool)
+
+
 def cells_dp(qD, bD, x, ctx, *, columns=None, slopes=True, below=None, qT=None,
              choices=None):
     """The recurrence of :func:`path_dp` at ``beta = x``, on diagonal-major weights.
@@ -87,7 +95,7 @@ def cells_dp(qD, bD, x, ctx, *, columns=None, slopes=True, below=None, qT=None,
     ``n`` matrices, one column each, with their rows in
     :func:`diagonal_order` (:func:`by_diagonals`).  The DP runs on ``B =
     len(x)`` lanes, lane ``j`` on column ``columns[j]`` (an index array, a
-    slice, or ``None``: the first ``B`` columns).  The weights ``w = x q - b``
+    slice of step 1, or ``None``: the first ``B`` columns).  The weights ``w = x q - b``
     of a diagonal are formed (gathered) when the recurrence reaches it, so that
     they are read from memory once and stay in cache; the arithmetic is that of
     forming all of them first.  ``+inf`` and zero are the context's
@@ -104,7 +112,7 @@ def cells_dp(qD, bD, x, ctx, *, columns=None, slopes=True, below=None, qT=None,
     c``, in ``choices`` when given, two C-contiguous bool arrays of shape
     ``(K*K, B)``); the slope is then summed along the chosen path, followed
     back from ``(K-1, K-1)`` (:func:`_path_sums`), on the penalties ``qT``
-    (cell-major ``(K*K, n)``; default: rebuilt from ``qD``).  With ``below``
+    (cell-major ``(K*K, n)``; default: copied from ``qD``).  With ``below``
     (shape ``(B,)``) the slope is summed only where the value is below it,
     and is zero elsewhere.  ``slopes=False`` skips the slopes.  Returns
     ``(value, slope)``; ``slope`` is ``None`` when ``slopes=False``.
@@ -116,13 +124,16 @@ def cells_dp(qD, bD, x, ctx, *, columns=None, slopes=True, below=None, qT=None,
     (array([0.]), array([0.]))
     """
     KK, n = qD.shape
-    K = int(round(KK ** 0.5))
+    K = math.isqrt(KK)
     B = len(x)
-    order, starts = diagonal_order(K)
+    _, starts, cell_rows = diagonal_order(K)
     dtype = qD.dtype
     gather = isinstance(columns, np.ndarray)
-    if columns is None:
-        columns = slice(0, B)
+    if not gather:  # the columns start, start + 1, ..., start + B - 1
+        start = 0 if columns is None else columns.start or 0
+        if columns is not None and columns.step not in (None, 1):
+            raise ValueError(f"columns: a slice of step 1, got step {columns.step}")
+        columns = slice(start, start + B)
     track = slopes or choices is not None
     # the weights of one diagonal (gathered penalties, then x q - b) and the gathered benefits
     wd, bd = np.empty((K, B), dtype=dtype), np.empty((K, B), dtype=dtype) if gather else None
@@ -130,14 +141,12 @@ def cells_dp(qD, bD, x, ctx, *, columns=None, slopes=True, below=None, qT=None,
     def weights(d):
         rows = slice(starts[d], starts[d + 1])
         w = wd[:starts[d + 1] - starts[d]]
-        if gather:  # mode="clip": unbuffered
-            np.take(qD[rows], columns, axis=1, out=w, mode="clip")
-            w *= x
-            w -= np.take(bD[rows], columns, axis=1, out=bd[:len(w)], mode="clip")
-        else:
-            np.multiply(qD[rows, columns], x, out=w)
-            np.subtract(w, bD[rows, columns], out=w)
-        return w
+        # gathered (mode="clip": unbuffered) or read in place
+        q = np.take(qD[rows], columns, axis=1, out=w, mode="clip") if gather else qD[rows, columns]
+        np.multiply(q, x, out=w)
+        b = np.take(bD[rows], columns, axis=1, out=bd[:len(w)], mode="clip") if gather \
+            else bD[rows, columns]
+        return np.subtract(w, b, out=w)
 
     # +inf only where a neighbour outside the matrix is read (not whole buffers:
     # their fill would cost a pass): row 0 (r = -1) of every buffer, diagonal -1,
@@ -150,7 +159,7 @@ def cells_dp(qD, bD, x, ctx, *, columns=None, slopes=True, below=None, qT=None,
         prev1[2] = ctx.inf
     if track:
         # per cell: diagonal <= above, and the lesser of them <= left
-        from_diag, keep = choices or (np.empty((KK, B), dtype=bool), np.empty((KK, B), dtype=bool))
+        from_diag, keep = choices or choice_buffers(K, B)
         from_diag[0] = keep[0] = True
     for d in range(1, 2 * K - 1):
         lo, hi = max(0, d - K + 1), min(d, K - 1)
@@ -177,11 +186,10 @@ def cells_dp(qD, bD, x, ctx, *, columns=None, slopes=True, below=None, qT=None,
     if not slopes:
         return value, None
     if qT is None:
-        qT = np.empty_like(qD)
-        qT[order] = qD
+        qT = qD[cell_rows]
     lanes = np.arange(B) if below is None else np.flatnonzero(np.asarray(value < below, dtype=bool))
     slope = np.full(B, ctx.number(0), dtype=dtype)
-    q_at = lanes + (columns.start or 0) if isinstance(columns, slice) else columns[lanes]
+    q_at = columns[lanes] if gather else lanes + columns.start
     sums = _path_sums if len(lanes) > _FEW_PATHS else _path_sums_one_by_one
     slope[lanes] = sums(from_diag, keep, lanes, qT, q_at)
     return value, slope
@@ -201,13 +209,13 @@ def path_cells(from_diag, keep, col):
     >>> import numpy as np
     >>> from numeric._arith import get_arithmetic
     >>> b = np.array([[0.0], [1.0], [-1.0], [0.0]]); q = np.zeros((4, 1))   # w = -b
-    >>> choices = (np.empty((4, 1), dtype=bool), np.empty((4, 1), dtype=bool))
+    >>> choices = choice_buffers(2, 1)
     >>> _ = cells_dp(q, b, np.zeros(1), get_arithmetic("float"), slopes=False, choices=choices)
     >>> path_cells(*choices, 0)          # (1, 1) <- (0, 1) <- (0, 0)
     [3, 1, 0]
     """
     KK, B = from_diag.shape
-    K = int(round(KK ** 0.5))
+    K = math.isqrt(KK)
     from_diag, keep = from_diag.reshape(-1), keep.reshape(-1)
     cells = [KK - 1]
     while cells[-1]:
@@ -252,7 +260,7 @@ def _path_sums(from_diag, keep, columns, qT, q_columns):
     """
     KK, B = from_diag.shape
     n = qT.shape[1]
-    K = int(round(KK ** 0.5))
+    K = math.isqrt(KK)
     from_diag, keep, q = (a.reshape(-1) for a in (from_diag, keep, qT))
     # the step back by code from_diag + 2 keep (0, 1: left; 2: above; 3: diagonal;
     # 4: at (0, 0), stay), in flat indices of the choices and of the penalties
@@ -281,14 +289,15 @@ def value_table(w):
 
     .. math:: T_{r,c} = \\tilde w_{r,c} \\oplus \\min(T_{r-1,c-1}, T_{r-1,c}, T_{r,c-1})
 
-    ``w`` of shape ``(K*K, B)`` as in :func:`cells_dp`.  Cell ``(r, c)`` is row
+    ``w`` of shape ``(K*K, B)``, cell-major (row ``r K + c`` holds cell ``(r, c)``
+    of every column).  Cell ``(r, c)`` is row
     ``(r + 1)(K + 1) + c + 1`` of the ``((K+1)**2, B)`` result (row 0 and
     column 0 of the padded grid are ``+inf``), so the three neighbours of
     every cell of an anti-diagonal are strided slices at offsets
     ``K + 2``, ``K + 1`` and ``1``.
     """
     KK, B = w.shape
-    K = int(round(KK ** 0.5))
+    K = math.isqrt(KK)
     T = np.empty(((K + 1) * (K + 1), B))
     T[:K + 1] = np.inf
     T[K + 1::K + 1] = np.inf
@@ -339,7 +348,7 @@ def certified_lines(nI, qI, nf, qf, points):
     ([-4, -4], [0, 0])
     """
     KK = len(nI)
-    K = int(round(KK ** 0.5))
+    K = math.isqrt(KK)
     ts = list(points)
     B = len(ts)
     tf = np.array([float(t) for t in ts])

@@ -347,7 +347,7 @@ def _count_value_range(t, p):
 
     Non-negative labels below a power of two ``2**b`` (found on the first
     chunk) are counted by :func:`_count_below_power_of_two`, whose range check
-    is one pass; otherwise (or when a later chunk leaves that range) by
+    is a maximum of each vector per chunk; otherwise (or when a later chunk leaves that range) by
     :func:`_count_growing_range`.
     """
     counted = _count_below_power_of_two(t, p)

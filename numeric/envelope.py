@@ -22,7 +22,7 @@ import numpy as np
 
 from .errors import UndecidedError
 
-__all__ = ["Envelope", "search", "merge", "piece_areas"]
+__all__ = ["Envelope", "search", "lines_everywhere", "merge", "piece_areas"]
 
 
 @dataclass(frozen=True)
@@ -78,21 +78,30 @@ def _cat(parts, dtype):
     return np.concatenate(parts) if parts else np.empty(0, dtype=dtype)
 
 
-def search(lines_at, lo, hi, end_lo, end_hi, ctx, *, lines_below=None, tol_value=None,
-           tol_slope=None, max_rounds=None):
+def lines_everywhere(lines_at):
+    """The ``lines_below`` callback of :func:`search` from a callback ``(idx, x) ->
+    (a, s)`` that finds the line of a minimiser at every point (an exact DP,
+    where the line costs nothing more than the value)."""
+    def lines_below(idx, x, floor):
+        a, s = lines_at(idx, x)
+        return a + s * x, a, s
+
+    return lines_below
+
+
+def search(lines_below, lo, hi, end_lo, end_hi, ctx, *, tol_value=None, tol_slope=None,
+           max_rounds=None):
     """Batched parametric search of lower envelopes (Eisner and Severance 1976).
 
     Parameters
     ----------
-    lines_at : callable ``(idx, x) -> (a, s)``
-        The line ``a + s beta`` of a minimiser at ``beta = x[k]`` for matrix
-        ``idx[k]`` (one DP call for the whole batch).
-    lines_below : callable ``(idx, x, floor) -> (value, a, s)``, optional
-        The minimum at ``x``, and the line of a minimiser only where the
-        minimum is below ``floor`` (elsewhere ``a``, ``s`` are not read): when
-        given, the rounds use it instead of ``lines_at``, so that a line is
-        found only where the envelope is not confirmed, i.e. where a new
-        line is needed.
+    lines_below : callable ``(idx, x, floor) -> (value, a, s)``
+        The minimum at ``beta = x[k]`` for matrix ``idx[k]`` (one DP call for
+        the whole batch), and the line ``a + s beta`` of a minimiser where
+        the minimum is below ``floor`` (elsewhere ``a``, ``s`` are not read):
+        a line is needed only where the envelope is not confirmed.
+        :func:`lines_everywhere` makes one from a callback that finds the
+        line at every point.
     lo, hi : arrays, shape (n,)
         The range per matrix; ``hi`` may hold ``ctx.inf``.
     end_lo, end_hi : pairs of arrays ``(a, s)``
@@ -137,11 +146,7 @@ def search(lines_at, lo, hi, end_lo, end_hi, ctx, *, lines_below=None, tol_value
         x = np.where(_bool(x < tl), tl, x)
         x = np.where(_bool(x > th), th, x)
         floor = a0 + s0 * x - (0 if tol_value is None else tol_value(ti, x))
-        if lines_below is None:
-            a, s = lines_at(ti, x)
-            value = a + s * x
-        else:
-            value, a, s = lines_below(ti, x, floor)
+        value, a, s = lines_below(ti, x, floor)
         ok = _bool(value >= floor)
         done = np.flatnonzero(ok)
         emit(done, tl, x, a0, s0)

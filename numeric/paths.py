@@ -26,9 +26,10 @@ import numpy as np
 
 from ._arith import FRACTION, get_arithmetic
 from ._common import Prepared, prepare, row_sums, stack
-from ._dp import by_diagonals, cells_dp, certified_lines, diagonal_order, path_cells, path_dp
+from ._dp import (by_diagonals, cells_dp, certified_lines, choice_buffers, diagonal_order, path_cells,
+                  path_dp)
 from ._validation import check_beta, check_gamma
-from .envelope import Envelope, merge, piece_areas, search
+from .envelope import Envelope, lines_everywhere, merge, piece_areas, search
 from .registry import Variant, metric, table_beta
 
 __all__ = ["oc", "uoc", "a_uoc", "path_envelope", "Envelope", "optimal_path"]
@@ -130,6 +131,11 @@ def _range_error(ctx, gamma, detail):
         "use arithmetic='mp' or 'exact'")
 
 
+#: OC and UOC at one beta: at least this many matrices per block, so that the
+#: DP's Python steps (one per anti-diagonal) are paid for by wide numpy calls.
+_LEAST_LANES = 256
+
+
 def _evaluate(cm, beta, gamma, arithmetic, metric):
     """``oc``/``uoc`` at ``beta``: validated once, then weights and DP block by
     block (:meth:`numeric._arith.Arithmetic.blocks`; bounded temporaries in float)."""
@@ -224,9 +230,6 @@ _SEARCH_CELLS = 1 << 20
 _DP_LANES = 1 << 16
 #: Stacks of fewer matrices evaluate all pending intervals in one gathered DP call.
 _WHOLE_STACK_MIN = 256
-#: OC and UOC at one beta: at least this many matrices per block, so that the
-#: DP's Python steps (one per anti-diagonal) are paid for by wide numpy calls.
-_LEAST_LANES = 256
 
 
 def _diagonal_from(b, q, ctx):
@@ -264,7 +267,7 @@ def _stack_pieces(b, q, ctx, lo, hi, *, diagonal_at_hi=False):
     # matrices: near-sequential reads)
     every = np.arange(n)
     bD, qD = by_diagonals(b), by_diagonals(q)
-    cell_rows = np.argsort(diagonal_order(K)[0])  # cell r K + c -> its row of bD, qD
+    cell_rows = diagonal_order(K)[2]  # cell r K + c -> its row of bD, qD
     qT = qD[cell_rows]
     chunk = max(1, min(_DP_LANES // K, _SEARCH_CELLS // (K * K)))
     choice_bufs = [np.empty(K * K * chunk, dtype=bool) for _ in range(2)]
@@ -288,14 +291,11 @@ def _stack_pieces(b, q, ctx, lo, hi, *, diagonal_at_hi=False):
         # evaluated on the whole stack, without gathering its columns; the
         # other runs (all of them in a small stack, where a gather is cheap
         # and one DP call per run is not) together
-        if n < _WHOLE_STACK_MIN:
-            v, s = dp(idx, x, floor)
-            return v, v - s * x, s
         v, s = np.empty(len(idx), dtype=dtype), np.empty(len(idx), dtype=dtype)
         ends = np.flatnonzero(idx[1:] <= idx[:-1]) + 1
         scattered = []
         for run in map(slice, np.r_[0, ends], np.r_[ends, len(idx)]):
-            if 4 * (run.stop - run.start) < 3 * n:
+            if n < _WHOLE_STACK_MIN or 4 * (run.stop - run.start) < 3 * n:
                 scattered.append(np.arange(run.start, run.stop))
                 continue
             xs = np.full(n, lo, dtype=dtype)
@@ -328,7 +328,7 @@ def _stack_pieces(b, q, ctx, lo, hi, *, diagonal_at_hi=False):
     # benefits and penalties are >= 0: their sums are the sums of their sizes
     b_scale = 1 + bD.sum(axis=0)
     q_scale = qD.sum(axis=0)
-    return search(lines_at, lo_arr, hi_arr, end_lo, end_hi, ctx, lines_below=lines_below,
+    return search(lines_below, lo_arr, hi_arr, end_lo, end_hi, ctx,
                   tol_value=lambda i, x: eps * (b_scale[i] + q_scale[i] * np.abs(x)),
                   tol_slope=lambda i: eps * q_scale[i])
 
@@ -395,7 +395,7 @@ def _integer_pieces(numer, q, K, t_hi):
     else:
         hi = np.array([t_hi], dtype=object)
         end_hi = lines_at(hi, hi)
-    _, lo, hi, a, s = search(lines_at, zero, hi, end_lo, end_hi, FRACTION)
+    _, lo, hi, a, s = search(lines_everywhere(lines_at), zero, hi, end_lo, end_hi, FRACTION)
     return [(l, h, Fraction(ai, L), Fraction(si, L)) for l, h, ai, si in merge(lo, hi, a, s)]
 
 
@@ -413,15 +413,15 @@ def _guarded_pieces(numer, q, K, t_hi):
 
     def lines_at(idx, x):
         m = len(idx)
-        choices = _choice_buffers(K, m)
+        choices = choice_buffers(K, m)
         path_dp(np.broadcast_to(nG, (m, K, K)), np.broadcast_to(qG, (m, K, K)), x, GUARDED,
                 slopes=False, choices=choices)
         a = np.empty(m, dtype=object)
         s = np.empty(m, dtype=object)
         for j in range(m):
-            cells = _cells(choices, K, j)
-            a[j] = GUARDED.number(1 - sum(numer[c] for c in cells))
-            s[j] = GUARDED.number(sum(q[c] for c in cells))
+            cells = path_cells(*choices, j)[::-1]  # from (0, 0) on
+            a[j] = GUARDED.number(1 - sum(numer.flat[c] for c in cells))
+            s[j] = GUARDED.number(sum(q.flat[c] for c in cells))
         return a, s
 
     zero = np.array([GUARDED.number(0)], dtype=object)
@@ -433,13 +433,13 @@ def _guarded_pieces(numer, q, K, t_hi):
     else:
         hi = np.array([t_hi], dtype=object)
         end_hi = lines_at(hi, hi)
-    _, lo, hi, a, s = search(lines_at, zero, hi, end_lo, end_hi, GUARDED)
+    _, lo, hi, a, s = search(lines_everywhere(lines_at), zero, hi, end_lo, end_hi, GUARDED)
     return merge(lo, hi, a, s)
 
 
 def _exact_pieces(numer, D, q, beta_max, ctx):
-    """Exact envelope pieces ``(lo, hi, a, s)`` of one matrix, or ``None`` when the
-    context's benefits are not exact rationals (a rounding arithmetic).
+    """Exact envelope pieces ``(lo, hi, a, s)`` of one matrix (``ctx`` exact: the
+    benefits ``n / N_r`` and ``n`` are rationals).
 
     With ``b = numer / D`` the cost of a path is
     ``1 - B/D + beta Q = 1 - (1/D) (B - t Q)`` with ``t = beta D``: the
@@ -451,8 +451,6 @@ def _exact_pieces(numer, D, q, beta_max, ctx):
     breakpoint ``t`` to ``beta = t / D``.
     """
     nF = ctx.fractions(numer)
-    if nF is None:  # rounding arithmetic (the benefits n / N_r and n are rational)
-        return None
     import sympy
 
     qF = ctx.fractions(q)
@@ -532,8 +530,9 @@ def path_envelope(cm, *, metric="uoc", gamma=1, beta_max=None, arithmetic="exact
     if beta_max is not None:
         check_beta(beta_max)
     hi = None if beta_max is None else ctx.number(beta_max)
-    pieces = _exact_pieces(numer, D[()], q, hi, ctx)
-    if pieces is None:
+    if ctx.exact:
+        pieces = _exact_pieces(numer, D[()], q, hi, ctx)
+    else:  # a rounding arithmetic: the search of a stack, on this one matrix
         if not ctx.all_finite(D):
             top = float(p.counts.sum()) if metric == "oc" else 1.0
             g_min = math.log(4.0 * p.K * p.K * max(top, 1.0)) / ctx.log_max
@@ -642,15 +641,6 @@ def optimal_path(cm, beta, *, metric="uoc", gamma=1, arithmetic="exact"):
         raise ValueError("optimal_path takes one matrix, not a stack")
     K = p.K
     beta = ctx.asarray(check_beta(beta).reshape(1))
-    choices = _choice_buffers(K, 1)
+    choices = choice_buffers(K, 1)
     path_dp(b.reshape(1, K, K), q.reshape(1, K, K), beta, ctx, slopes=False, choices=choices)
-    return _cells(choices, K, 0)
-
-
-def _choice_buffers(K, B):
-    return np.empty((K * K, B), dtype=bool), np.empty((K * K, B), dtype=bool)
-
-
-def _cells(choices, K, j):
-    """The ``(row, col)`` cells of matrix ``j``'s optimal path, from ``(0, 0)`` on."""
-    return [divmod(cell, K) for cell in reversed(path_cells(*choices, j))]
+    return [divmod(cell, K) for cell in reversed(path_cells(*choices, 0))]

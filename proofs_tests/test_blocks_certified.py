@@ -163,9 +163,11 @@ def test_slopes_of_few_paths_equal_the_vectorised_ones(arithmetic):
     """``cells_dp`` sums the slope along the recorded choices vectorised over many
     columns, and path by path in Python for a few: the same additions in the same
     order, so the same numbers (checked bit for bit; the expected values are the
-    vectorised ones, with 40 columns, against each column alone).  Lanes that
-    gather their columns (an index array) give the numbers of the columns
-    themselves."""
+    vectorised ones, with 40 columns, against each column alone), and the value and
+    slope equal the cost and the penalty summed over the cells of the recorded path
+    (independent of the DP's sums).  Lanes that gather their columns (an index
+    array) or read a range of them (a slice) give the numbers of the columns
+    themselves; a slice with a step is refused."""
     ctx = get_arithmetic(arithmetic)
     rng = np.random.default_rng(13)
     for K in (1, 2, 3, 5, 8):
@@ -175,11 +177,22 @@ def test_slopes_of_few_paths_equal_the_vectorised_ones(arithmetic):
         if arithmetic == "mp":
             q, b, x = (np.vectorize(mpmath.mpf, otypes=[object])(a) for a in (q, b, x))
         order = dp.diagonal_order(K)[0]
-        v_all, s_all = dp.cells_dp(q[order], b[order], x, ctx)
+        choices = dp.choice_buffers(K, 40)
+        v_all, s_all = dp.cells_dp(q[order], b[order], x, ctx, choices=choices)
         for j in range(40):
             one = [np.ascontiguousarray(a[:, j:j + 1]) for a in (q[order], b[order])]
             v, s = dp.cells_dp(*one, x[j:j + 1], ctx)
             assert v[0] == v_all[j] and s[0] == s_all[j], (K, j)
+            # independently: the path's penalty summed over its cells from (0, 0) on (the
+            # same additions: the same number) and its cost (other additions: to 1e-12)
+            cells = dp.path_cells(*choices, j)[::-1]
+            assert s_all[j] == sum(q[c, j] for c in cells), (K, j)
+            cost = 1 + sum(x[j] * q[c, j] - b[c, j] for c in cells)
+            assert abs(v_all[j] - cost) <= 1e-12 * (1 + abs(cost)), (K, j)
         lanes = rng.integers(0, 40, 60)
         v, s = dp.cells_dp(q[order], b[order], x[lanes], ctx, columns=lanes, qT=q)
         assert list(v) == list(v_all[lanes]) and list(s) == list(s_all[lanes]), K
+        v, s = dp.cells_dp(q[order], b[order], x[7:30], ctx, columns=slice(7, 30))
+        assert list(v) == list(v_all[7:30]) and list(s) == list(s_all[7:30]), K
+    with pytest.raises(ValueError, match="step 1"):
+        dp.cells_dp(q[order], b[order], x[:20], ctx, columns=slice(0, 40, 2))
