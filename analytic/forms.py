@@ -348,7 +348,7 @@ def positioned_metric_forms(cells, positions):
     The formulas are those of the :mod:`numeric` functions (Cohen 1960 and
     1968; 1-off accuracy, Levi & Hassner 2015; Cruz-Ramírez et al. 2014;
     Kubat & Matwin 1997; Somers 1962; Stuart 1953; Amigó et al. 2020 -- the
-    references and equations are in their docstrings), written over the
+    references and equations are in their docstrings), shown here over the
     listed classes, with
     :math:`R_i`, :math:`C_j` the row and column sums and
     :math:`w_{ij} = [i \ne j],\ |p_i - p_j|,\ (p_i - p_j)^2`:
@@ -372,11 +372,11 @@ def positioned_metric_forms(cells, positions):
     in ``K'`` or ``m``, it adds 0 to every :math:`\mu` (numeric.cem_ord's
     docstring says the same), and it changes no order of the listed
     classes; only the distances :math:`|p_i - p_j|` (kappa's weights,
-    within-one's band) depend on where the classes stand.  So every other
-    metric is :mod:`numeric`'s own function (with ``SymbolicArithmetic``) on
-    the ``k x k`` matrix of the listed classes, and only the weighted kappas
-    and within-one accuracy are written here, with the positions'
-    distances.  The tests compare this function with :mod:`numeric` on
+    within-one's band) depend on where the classes stand.  So every metric
+    is :mod:`numeric`'s own function (with ``SymbolicArithmetic``) on the
+    ``k x k`` matrix of the listed classes, the weighted kappas with the
+    positions' distances as their weights; only within-one accuracy's band
+    is written here.  The tests compare this function with :mod:`numeric` on
     random matrices with empty classes.
 
     Returns
@@ -413,8 +413,6 @@ def positioned_metric_forms(cells, positions):
     if not n:
         raise ValueError("the matrix holds no sample")
     N = sum(n.values())
-    R = [sum((v for (i, _), v in n.items() if i == c), sp.Integer(0)) for c in range(k)]
-    C = [sum((v for (_, j), v in n.items() if j == c), sp.Integer(0)) for c in range(k)]
 
     def dist(i, j):
         return sp.Abs(pos[i] - pos[j])
@@ -431,14 +429,14 @@ def positioned_metric_forms(cells, positions):
             out[name] = getattr(numeric, fn)(compact, arithmetic=SymbolicArithmetic(), **kwargs)
         except ValueError as exc:
             why[name] = str(exc)
-    # the weighted kappas and within-one accuracy: weights of the positions' distances
-    for name, w in (("kappa_linear", dist), ("kappa_quadratic", lambda i, j: dist(i, j) ** 2)):
-        if "kappa" in why:  # one class for every sample, true and predicted: 0 / 0
-            why[name] = why["kappa"]
-            continue
-        observed = sum(w(i, j) * v for (i, j), v in n.items())
-        expected = sum(w(i, j) * R[i] * C[j] for i in range(k) for j in range(k))
-        out[name] = 1 - N * observed / expected
+    # the weighted kappas: numeric's kappa with the positions' distances as weights
+    distance = np.array([[dist(i, j) for j in range(k)] for i in range(k)], dtype=object)
+    for name, w in (("kappa_linear", distance), ("kappa_quadratic", distance ** 2)):
+        try:
+            out[name] = numeric.cohen_kappa(compact, weights=w, arithmetic=SymbolicArithmetic())
+        except ValueError as exc:
+            why[name] = str(exc)
+    # within-one accuracy: the samples whose classes lie at most 1 apart
     out["within_one_accuracy"] = sum(sp.Piecewise((v, dist(i, j) <= 1), (0, True))
                                      for (i, j), v in n.items()) / N
     if "cem_ord" in out:  # logarithms of positive numbers: expanding them is valid (force=True)

@@ -70,8 +70,12 @@ def cohen_kappa(cm, *, weights=None, arithmetic="float"):
     ----------
     cm : array_like, shape (..., K, K)
         Confusion matrix of counts.
-    weights : {None, "linear", "quadratic"}
-        Disagreement weights; None is the unweighted (nominal) kappa.
+    weights : {None, "linear", "quadratic"} or array_like, shape (K, K)
+        Disagreement weights; None is the unweighted (nominal) kappa.  An
+        array gives ``w`` itself (in the arithmetic's numbers; zero on the
+        diagonal, symmetric, for a kappa with these properties), e.g. the
+        distances of classes at unequal positions
+        (:func:`analytic.forms.positioned_metric_forms`).
     arithmetic : {"float", "exact", "mp"}
 
     Returns
@@ -92,9 +96,16 @@ def cohen_kappa(cm, *, weights=None, arithmetic="float"):
     >>> cohen_kappa([[2, 1, 0], [0, 2, 1], [0, 0, 2]], weights="quadratic", arithmetic="exact")
     33/41
     """
-    if weights not in _WEIGHTS:
+    named = weights is None or isinstance(weights, str)
+    if named and weights not in _WEIGHTS:
         raise ValueError(f"weights must be None, 'linear' or 'quadratic', got {weights!r}")
     p = prepare(cm, arithmetic)
+    if named:
+        w = _weight_matrix(p, weights)
+    else:
+        w = p.ctx.asarray(weights)
+        if w.shape != (p.K, p.K):
+            raise ValueError(f"weights must be a ({p.K}, {p.K}) array for this matrix, got shape {w.shape}")
     # sum_{r != c} N_r. N_.c = 0 (hence the expected disagreement, for every weighting)
     # exactly when a single class holds all rows and all columns
     rows_seen = p.counts.sum(axis=-1) > 0
@@ -104,7 +115,6 @@ def cohen_kappa(cm, *, weights=None, arithmetic="float"):
         raise ValueError(
             "kappa is undefined for this confusion matrix: the expected disagreement is 0 "
             "(every sample has the same true and predicted class)")
-    w = _weight_matrix(p, weights)
     N = p.total()
     observed = (w * p.n).sum(axis=(-2, -1))
     expected = (w * p.rows()[..., :, None] * p.cols()[..., None, :]).sum(axis=(-2, -1))

@@ -523,6 +523,29 @@ def test_kappa_errors():
             numeric.cohen_kappa(cm)
     # one true class but a different predicted one: expected disagreement 3*3, kappa = 1 - 3*3/9 = 0
     assert numeric.cohen_kappa([[0, 3], [0, 0]], arithmetic="exact") == 0
+    with pytest.raises(ValueError, match=r"weights must be a \(2, 2\) array for this matrix, got shape \(3, 3\)"):
+        numeric.cohen_kappa([[1, 0], [0, 1]], weights=np.ones((3, 3)))
+
+
+def test_kappa_with_a_weight_matrix():
+    """An array of weights is ``w`` itself (Cohen 1968): ``|r - c|`` and ``(r - c)^2``
+    give the linear and quadratic kappas exactly; a 0/1 matrix off the diagonal the
+    unweighted one; weights at unequal positions 0, 1, 3 a different number (the
+    distance 3 between the outer classes, not 2)."""
+    rng = np.random.default_rng(21)
+    d = np.abs(np.subtract.outer(np.arange(3), np.arange(3)))
+    for _ in range(20):
+        cm = rng.integers(0, 9, (3, 3))
+        cm[0, 0] += 1
+        cm[2, 1] += 1
+        for w, named in ((d, "linear"), (d ** 2, "quadratic"), ((d > 0).astype(int), None)):
+            assert numeric.cohen_kappa(cm, weights=w, arithmetic="exact") == \
+                numeric.cohen_kappa(cm, weights=named, arithmetic="exact")
+    cm = [[2, 0, 1], [0, 2, 0], [1, 0, 2]]
+    at = np.abs(np.subtract.outer([0, 1, 3], [0, 1, 3]))
+    # R = C = (3, 2, 3), N = 8; observed sum w n = 3 + 3 = 6; expected sum w R_i C_j =
+    # 3 (2*1 + 3*3) + 2 (3*1 + 3*2) + 3 (3*3 + 2*2) = 90: kappa = 1 - 8 * 6/90 = 7/15
+    assert numeric.cohen_kappa(cm, weights=at, arithmetic="exact") == sympy.Rational(7, 15)
 
 
 def test_association_errors():
