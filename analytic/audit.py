@@ -122,8 +122,8 @@ import numpy as np
 import sympy
 
 from . import prover as _prover
-from .generators import (all_matrices, exhaustive, insert_empty_class, label_vectors, order_key,
-                         random_matrices, step_toward_diagonal)
+from .generators import (all_matrices, exhaustive, insert_empty_class, label_vectors, matrix_text,
+                         order_key, random_matrices, step_toward_diagonal)
 from .shrink import shrink
 
 __all__ = ["PROPERTIES", "Property", "PropertyResult", "AuditReport", "audit",
@@ -282,10 +282,6 @@ def _key(m):
     return (m.shape[0], m.tobytes())
 
 
-def _fmt(m) -> str:
-    return str(np.asarray(m).tolist())
-
-
 def _is_diagonal(m):
     return not np.any(m - np.diag(np.diag(m)))
 
@@ -335,7 +331,7 @@ class _Context:
 
     def describe(self, m):
         v = self.value(m)
-        return f"f({_fmt(m)}) = {v}" if isinstance(v, Value) else f"f({_fmt(m)}) undefined"
+        return f"f({matrix_text(m)}) = {v}" if isinstance(v, Value) else f"f({matrix_text(m)}) undefined"
 
 
 def _same(ctx, a, b):
@@ -426,7 +422,7 @@ def _check_unobserved(ctx, m):
         return None
     v = ctx.value(m)
     if isinstance(v, Undefined):
-        return f"f({_fmt(m)}) raises: {v.message}"
+        return f"f({matrix_text(m)}) raises: {v.message}"
     return None
 
 
@@ -539,7 +535,7 @@ class PropertyResult:
 
     def counterexample_text(self) -> str:
         c = self.counterexample
-        return _fmt(c) if isinstance(c, np.ndarray) else str(c)
+        return matrix_text(c) if isinstance(c, np.ndarray) else str(c)
 
 
 @dataclass
@@ -621,7 +617,7 @@ def _cross_check(ctx, res, proof):
     p = res.property
     if isinstance(res.counterexample, np.ndarray) and proof.covers(res.counterexample):
         raise RuntimeError(f"{p}: proved on {proof.scope_text()}, but the search refutes it on "
-                           f"{_fmt(res.counterexample)}: {res.witness}")
+                           f"{matrix_text(res.counterexample)}: {res.witness}")
     ex, rnd, _ = _bases(ctx, p)
     check = _CHECKS[p]
     for scope in proof.scopes:
@@ -630,7 +626,7 @@ def _cross_check(ctx, res, proof):
             w = check(ctx, m)
             if w:
                 raise RuntimeError(f"{p}: proved on {scope.text()}, but the check fails on "
-                                   f"{_fmt(m)}: {w}")
+                                   f"{matrix_text(m)}: {w}")
 
 
 def _with_proof(ctx, res):

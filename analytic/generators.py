@@ -32,7 +32,8 @@ from typing import Iterable, Iterator
 import numpy as np
 
 __all__ = ["compositions", "exhaustive", "all_matrices", "random_matrices", "count",
-           "order_key", "label_vectors", "insert_empty_class", "step_toward_diagonal"]
+           "order_key", "label_vectors", "insert_empty_class", "step_toward_diagonal",
+           "matrix_text"]
 
 
 def compositions(n: int, r: int):
@@ -199,3 +200,12 @@ def step_toward_diagonal(m, i: int, j: int) -> np.ndarray:
     t = j - 1 if j > i else j + 1
     s[i, t] = s[i, t] + 1
     return s
+
+
+def matrix_text(m) -> str:
+    """A matrix as the nested list it prints as (counterexamples, witnesses).
+
+    >>> matrix_text(np.eye(2, dtype=int))
+    '[[1, 0], [0, 1]]'
+    """
+    return str(np.asarray(m).tolist())

@@ -65,6 +65,7 @@ from __future__ import annotations
 
 import importlib
 import multiprocessing
+import os
 import pkgutil
 import sys
 from dataclasses import asdict, dataclass
@@ -72,7 +73,7 @@ from typing import Callable, Iterable
 
 __all__ = [
     "VERDICTS", "SEEDS", "Claim", "Outcome", "Entry", "claim", "register",
-    "claims", "run", "cell_outcome", "source", "load_claims", "mismatches",
+    "claims", "run", "default_jobs", "cell_outcome", "source", "load_claims", "mismatches",
 ]
 
 VERDICTS = ("verified", "refuted", "not reproduced", "convention")
@@ -282,6 +283,15 @@ def run(prefix: str | None = None, progress: Callable[[int, int, str], None] | N
     if progress is not None:
         progress(len(todo), len(todo), "")
     return entries
+
+
+def default_jobs() -> int:
+    """The CPUs this process may run on (its affinity mask where the OS has one):
+    the default ``jobs`` of the CLI."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def _can_fork() -> bool:

@@ -86,9 +86,9 @@ import sympy as sp
 from sympy import ZZ
 from sympy.polys.rings import ring
 
-from .generators import insert_empty_class, step_toward_diagonal
+from .generators import insert_empty_class, matrix_text, step_toward_diagonal
 
-__all__ = ["Scope", "scopes", "DEFAULT_SCOPES", "Proof", "Evaluator", "prove", "prove_with", "PROVABLE",
+__all__ = ["Scope", "scopes", "EVERY_K", "POSITIVE_K", "DEFAULT_SCOPES", "Proof", "Evaluator", "prove", "prove_with", "PROVABLE",
            "STATEMENTS",
            "equal", "is_zero", "sign", "defined", "support_patterns", "generic_matrix"]
 
@@ -137,7 +137,11 @@ class Scope:
         return f"K={self.K}" if self.kind == "every" else f"K={self.K}+"
 
 
-def scopes(every_k: int = 2, positive_k: int = 3) -> tuple:
+#: the default proof scopes (:func:`scopes`, the CLI's ``--every-k``/``--positive-k``)
+EVERY_K, POSITIVE_K = 2, 3
+
+
+def scopes(every_k: int = EVERY_K, positive_k: int = POSITIVE_K) -> tuple:
     """Every matrix with ``K <= every_k``, and the all-positive matrices with
     ``every_k < K <= positive_k``.
 
@@ -183,10 +187,6 @@ def generic_matrix(K: int, pattern) -> np.ndarray:
     for i, j in pattern:
         a[i, j] = _symbol(i, j)
     return a
-
-
-def _fmt(m) -> str:
-    return str(np.asarray(m).tolist())
 
 
 # ---------------------------------------------------------------------------
@@ -250,7 +250,9 @@ def _shift_by_one(p):
 
     One variable at a time, each power expanded by the binomial theorem (the
     same polynomial as ``p.compose([(x, x + 1) for x in gens])``, without
-    SymPy's generic products of polynomials).
+    SymPy's generic products of polynomials).  SymPy's ``R.dmp_shift(p, [1] *
+    n)`` gives the same terms; on a random 9-variable polynomial of 300 terms
+    this took 0.10 s against its 0.15 s and ``compose``'s 0.71 s.
 
     >>> from sympy.polys.rings import ring
     >>> R, a, b = ring("a, b", ZZ)
@@ -1020,12 +1022,12 @@ class Evaluator:
         except ValueError as exc:
             v = _Undefined(str(exc))
         except Exception as exc:  # noqa: BLE001 -- a formula that cannot take symbols
-            return _Refused(f"the symbolic evaluation of {_fmt(m)} fails: "
+            return _Refused(f"the symbolic evaluation of {matrix_text(m)} fails: "
                             f"{type(exc).__name__}: {_short(str(exc), 100)}", NO_FORM)
         if not isinstance(v, _Undefined):
             w = defined(v)
             if w is not None:
-                return _Refused(f"f({_fmt(m)}) = {_short(v)} is not certified defined "
+                return _Refused(f"f({matrix_text(m)}) = {_short(v)} is not certified defined "
                                 f"at every instance ({_short(w, 60)})", NOT_DERIVED)
         bad = self._instances(m, v)
         if bad:
@@ -1045,13 +1047,13 @@ class Evaluator:
             concrete = self.exact(inst)
             if isinstance(v, _Undefined) != (concrete is None):
                 if isinstance(v, _Undefined):
-                    return (f"the symbolic evaluation of {_fmt(m)} raises ValueError "
-                            f"({_short(v.message, 80)}) but the exact one at {_fmt(inst)} is "
+                    return (f"the symbolic evaluation of {matrix_text(m)} raises ValueError "
+                            f"({_short(v.message, 80)}) but the exact one at {matrix_text(inst)} is "
                             "defined: not undefined on the whole support pattern")
-                return (f"f({_fmt(m)}) = {_short(v)} but the exact evaluation at {_fmt(inst)} "
+                return (f"f({matrix_text(m)}) = {_short(v)} but the exact evaluation at {matrix_text(inst)} "
                         "raises ValueError")
             if concrete is not None and not _agree(v.xreplace(point), concrete):
-                return (f"f({_fmt(m)}) = {_short(v)} gives {v.xreplace(point)} at {_fmt(inst)}, "
+                return (f"f({matrix_text(m)}) = {_short(v)} gives {v.xreplace(point)} at {matrix_text(inst)}, "
                         f"the exact evaluation {concrete}")
         return None
 
@@ -1077,9 +1079,9 @@ def _both(ev, a, b, what):
     if isinstance(va, _Undefined) and isinstance(vb, _Undefined):
         return None
     if isinstance(va, _Undefined) or isinstance(vb, _Undefined):
-        return f"{what}: f({_fmt(a)}) and f({_fmt(b)}) are not both defined"
+        return f"{what}: f({matrix_text(a)}) and f({matrix_text(b)}) are not both defined"
     ok, why = equal(va, vb)
-    return None if ok else f"{what}: f({_fmt(a)}) = f({_fmt(b)}) not proved: {why}"
+    return None if ok else f"{what}: f({matrix_text(a)}) = f({matrix_text(b)}) not proved: {why}"
 
 
 def _p_scale(ev, m, spec):
@@ -1109,7 +1111,7 @@ def _p_unobserved(ev, m, spec):
         return None
     v = ev(m)
     if isinstance(v, _Undefined):
-        return f"f({_fmt(m)}) is undefined: {v.message}"
+        return f"f({matrix_text(m)}) is undefined: {v.message}"
     return None
 
 
@@ -1138,8 +1140,8 @@ def _p_range(ev, m, spec):
     if isinstance(v, _Undefined):
         return None
     lo, hi = spec["bounds"]
-    for d, what in ((None if lo is None else v - lo, f"f({_fmt(m)}) - {lo}"),
-                    (None if hi is None else hi - v, f"{hi} - f({_fmt(m)})")):
+    for d, what in ((None if lo is None else v - lo, f"f({matrix_text(m)}) - {lo}"),
+                    (None if hi is None else hi - v, f"{hi} - f({matrix_text(m)})")):
         why = None if d is None else _certify(d, ">= 0")
         if why:
             return f"{what}: {why}"
@@ -1153,9 +1155,9 @@ def _p_identity(ev, m, spec):
     best = spec["best"]
     if all(m[i, j] == 0 for i in range(m.shape[0]) for j in range(m.shape[0]) if i != j):
         ok, why = is_zero(v - best)
-        return None if ok else f"diagonal {_fmt(m)}: f - {best}: {why}"
+        return None if ok else f"diagonal {matrix_text(m)}: f - {best}: {why}"
     why = _certify(spec["orient"] * (v - best), "> 0")
-    return f"off-diagonal {_fmt(m)}: the loss above the best: {why}" if why else None
+    return f"off-diagonal {matrix_text(m)}: the loss above the best: {why}" if why else None
 
 
 def _split_moves(m):
@@ -1180,7 +1182,7 @@ def _p_monotone(strict):
             d = spec["orient"] * (vs - va)  # the change of the loss
             why = _certify(d, "< 0" if strict else "<= 0")
             if why:
-                return f"moving a sample of cell ({i}, {j}) of {_fmt(a)}: the change of the loss {why}"
+                return f"moving a sample of cell ({i}, {j}) of {matrix_text(a)}: the change of the loss {why}"
         return None
     return check
 

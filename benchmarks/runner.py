@@ -127,7 +127,7 @@ def _git_commit():
 
 def machine() -> dict:
     """The machine and software the table was measured on."""
-    from analytic.cli.ledger_cmd import default_jobs  # the CPUs this process may use
+    from analytic.ledger import default_jobs  # the CPUs this process may use
 
     info = {
         "nproc": default_jobs(),

@@ -317,7 +317,7 @@ def w8_ledger(cfg: Config):
     except ImportError:
         return [Row("8 claims ledger", "`python -m analytic`", None, "", None, target="< 60 s",
                     note="pending: the ledger is not there yet")]
-    from analytic.cli.ledger_cmd import default_jobs
+    from analytic.ledger import default_jobs
 
     rows, cpus = [], default_jobs()
     for jobs, label, target in ((None, "(all claims)", "< 60 s"), (1, "--jobs 1", "— (report)")):
@@ -328,7 +328,8 @@ def w8_ledger(cfg: Config):
             "8 claims ledger", f"`python -m analytic` {label}", Timing(wall, 1, (wall,)), "", None,
             target=target, target_met=(wall < 60) if jobs is None else None,
             check=f"peak memory {peak_kib / 1024:.0f} MiB; exit status {status}; “{summary[:120]}”",
-            note=(f"one run, {cpus} cores, {cpus} worker processes (the default `--jobs`)"
+            note=(f"one run, {cpus} cores, the default `--jobs` ({cpus}: forked worker processes "
+                  "on Linux, one process elsewhere)"
                   if jobs is None else "one run, in one process"),
         ))
     return rows
@@ -347,7 +348,7 @@ def w9_notebooks(cfg: Config):
     if cfg.quick:
         return [Row("9 notebooks", "execute all", None, "", None, target="< 180 s",
                     note="not run with --quick")]
-    from analytic.cli.ledger_cmd import default_jobs
+    from analytic.ledger import default_jobs
 
     wall, status, peak_kib, _ = _run_measured([sys.executable, "-c", _EXECUTE_NOTEBOOKS])
     return [Row(

@@ -170,8 +170,8 @@ def test_forked_run_names_a_failing_claim():
         raise ZeroDivisionError("1/0")
 
     def make(cid, check):
-        return ledger.register(cid, source="a test", statement="s", method="m", check=check,
-                               expect="verified", _into={})
+        return ledger.Claim(id=cid, source="a test", statement="s", method="m", check=check,
+                            expect="verified")
 
     ok = make("other:ok", lambda: ledger.Outcome("verified", "fine"))
     for jobs in (1, 2):

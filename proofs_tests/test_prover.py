@@ -10,6 +10,7 @@ silva2018 eq. 2 for MAE, eq. 28 for AMAE); nothing is taken from the code under 
 
 from __future__ import annotations
 
+import collections
 from fractions import Fraction
 from pathlib import Path
 
@@ -230,7 +231,7 @@ def test_proved_verdicts_hold_beyond_the_search():
     and 8 (the exhaustive space stops at N = 3, the random one at 6), and 3 x 3
     matrices with every cell in 1..9 (the search holds none: N <= 6).  Every
     proved scope has its samples (a scope without them fails the test)."""
-    checked = 0
+    checked = collections.Counter()
     for name, label, rep in A.property_table():
         proved = [r for r in rep.results.values() if r.verdict == "proved"]
         if not proved:
@@ -246,8 +247,10 @@ def test_proved_verdicts_hold_beyond_the_search():
             for scope in r.proof.scopes:
                 for mat in samples[scope.K, scope.kind]:
                     assert not A._CHECKS[r.property](ctx, mat), (label, r.property, mat)
-                    checked += 1
-    assert checked > 100
+                    checked[scope.K, scope.kind] += 1
+    # every scope kind of the table's proofs was re-checked
+    assert set(checked) == {(1, "every"), (2, "every"), (3, "positive")}, checked
+    assert sum(checked.values()) > 100
 
 
 def test_properties_md_states_the_evidence():

@@ -14,7 +14,6 @@ The symbolic proofs (:mod:`analytic.prover`) cover every matrix with
 
 from __future__ import annotations
 
-import inspect
 import json
 import sys
 
@@ -25,7 +24,7 @@ __all__ = ["add_parsers", "cmd_audit"]
 
 def add_parsers(sub) -> None:
     from analytic.audit import DEFAULTS
-    from analytic.prover import scopes
+    from analytic.prover import EVERY_K, POSITIVE_K
 
     p = sub.add_parser("audit", help="decide formal properties of a metric (exhaustive + random, exact)")
     p.add_argument("metric", nargs="?", help="a registered metric name (default: every metric)")
@@ -33,10 +32,9 @@ def add_parsers(sub) -> None:
     p.add_argument("--max-n", type=int, default=DEFAULTS["max_n"], help="largest N of the exhaustive search")
     p.add_argument("--random", type=int, default=DEFAULTS["random"], help="number of random matrices")
     p.add_argument("--seed", type=int, default=DEFAULTS["seed"], help="seed of the random search")
-    every = inspect.signature(scopes).parameters
-    p.add_argument("--every-k", type=int, default=every["every_k"].default,
+    p.add_argument("--every-k", type=int, default=EVERY_K,
                    help="prove on every matrix with K <= this (default %(default)s)")
-    p.add_argument("--positive-k", type=int, default=every["positive_k"].default,
+    p.add_argument("--positive-k", type=int, default=POSITIVE_K,
                    help="prove on the all-positive matrices up to this K (default %(default)s)")
     p.add_argument("--no-proofs", action="store_true", help="search only, no symbolic proofs")
     p.add_argument("--markdown", metavar="FILE", help="write the property table as Markdown")

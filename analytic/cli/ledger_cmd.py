@@ -9,12 +9,11 @@ is named on stderr), 2 when a check raises or the claims file is unusable.
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 from .table import format_table
 
-__all__ = ["add_arguments", "cmd_ledger", "default_jobs", "progress_bar"]
+__all__ = ["add_arguments", "cmd_ledger", "progress_bar"]
 
 
 def progress_bar(stream):
@@ -30,14 +29,6 @@ def progress_bar(stream):
         stream.flush()
 
     return show
-
-
-def default_jobs() -> int:
-    """The CPUs this process may run on (its affinity mask where the OS has one)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def add_arguments(p) -> None:
@@ -71,7 +62,7 @@ def cmd_ledger(args) -> int:
         todo = ledger.claims()
     try:
         entries = ledger.run(prefix=args.only, progress=progress, only=todo,
-                             jobs=default_jobs() if args.jobs is None else args.jobs)
+                             jobs=ledger.default_jobs() if args.jobs is None else args.jobs)
     except (RuntimeError, TypeError) as exc:  # a check raised or returned no Outcome
         print(f"ordinal-verify: {exc}", file=sys.stderr)
         return 2
