@@ -240,7 +240,9 @@ def test_error_bad_class_counts(bad, msg):
     (np.ma.array([3, 2], mask=[False, True]), "masked"),
 ])
 def test_error_bad_int64_class_counts(bad, msg):
-    """int64 arrays take the validation's fast path (issue 13): the same messages."""
+    """Bad int64 arrays (and an int64 scalar, a masked array) fail the guard of the
+    validation's fast path for int64 counts (issue 13) and get the general path's
+    messages."""
     with pytest.raises(ValueError, match=msg):
         numeric.tc_max(bad)
 

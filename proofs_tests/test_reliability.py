@@ -201,6 +201,7 @@ def test_out_of_range_label_in_a_later_chunk_is_counted_right(stray, side):
 
     rng = np.random.default_rng(3)
     t, p = rng.integers(0, 4, size=(2, 65_546))
+    assert t.size > numeric.confusion._CHUNK  # the stray label is in a later chunk
     (t if side == "true" else p)[-1] = stray
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", numeric.LabelWarning)
