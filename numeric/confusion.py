@@ -345,47 +345,95 @@ def _integer_labels_fast_path(t, p, lab):
 def _count_value_range(t, p):
     """Counts ``acc[i, j]`` of the pairs ``(lo + i, lo + j)`` over the value range, and ``lo``.
 
-    Non-negative labels below a power of two ``2**b`` (found on the first
-    chunk) are counted by :func:`_count_below_power_of_two`, whose range check
-    is a maximum of each vector per chunk; otherwise (or when a later chunk leaves that range) by
-    :func:`_count_growing_range`.
+    Non-negative labels (of a range that is not too wide) are counted by
+    :func:`_count_small_labels`, whose range check is a maximum of each
+    vector per chunk; otherwise by :func:`_count_growing_range`.
     """
-    counted = _count_below_power_of_two(t, p)
+    counted = _count_small_labels(t, p)
     return counted if counted is not None else _count_growing_range(t, p)
 
 
-def _count_below_power_of_two(t, p):
-    """:func:`_count_value_range` with ``lo = 0`` for labels in ``[0, 2**b)``, or ``None``.
+#: Up to this many bins, :func:`_count_below` counts pairs of codes
+#: (``s**4 <= _PAIR_BINS``: up to 11 classes); the table stays in cache.
+_PAIR_BINS = 1 << 14
 
-    The pair code is ``(t << b) | p``.  Each chunk's range check is the
-    maximum of ``t`` and of ``p`` on their unsigned views (a negative label is
-    huge there): both must be below ``2**b``, since a larger ``t`` can wrap
-    around in the shift and land inside the table.  ``None`` when the first
-    chunk's range is not of that kind or a later chunk leaves it.
+
+def _count_small_labels(t, p):
+    """:func:`_count_value_range` with ``lo = 0`` for labels in ``[0, 4096)``, or ``None``.
+
+    The labels are counted in runs of chunks by :func:`_count_below`: a run
+    counts the labels below ``s``, its first chunk's largest label plus one,
+    and ends before a chunk that leaves ``[0, s)`` (sorted labels, or a rare
+    class first seen late), where the next run starts.  ``None`` for a
+    negative label (huge on the unsigned views) or a table too large for the
+    number of labels.
     """
     n = t.size
-    first = slice(0, min(n, _CHUNK))
-    lo = int(min(t[first].min(), p[first].min()))
-    hi = int(max(t[first].max(), p[first].max()))
-    bits = max(hi, 1).bit_length()
-    span = 1 << bits
-    if lo < 0 or span > 4096 or span * span > 8 * n + 4096:
-        return None
     t_unsigned, p_unsigned = (a.view(f"u{a.dtype.itemsize}") for a in (t, p))
+    table = None
+    start = 0
+    while start < n:
+        first = slice(start, start + _CHUNK)
+        s = int(max(t_unsigned[first].max(), p_unsigned[first].max())) + 1
+        if s > 4096 or s * s > 8 * n + 4096:
+            return None
+        counts, start = _count_below(t, p, t_unsigned, p_unsigned, start, s)
+        if table is None or len(table) < s:
+            grown = np.zeros((s, s), dtype=np.intp)
+            if table is not None:
+                grown[:len(table), :len(table)] = table
+            table = grown
+        table[:s, :s] += counts
+    return table, 0
+
+
+def _count_below(t, p, t_unsigned, p_unsigned, start, s):
+    """The counts ``(s, s)`` of the labels from chunk ``start`` on while both
+    vectors stay below ``s``, and where that stopped (``n``, or the start of
+    the first chunk that leaves ``[0, s)``).
+
+    The code of a pair is ``t s + p``.  Each chunk's range check is the
+    maximum of ``t`` and of ``p`` on their unsigned views (a negative label is
+    huge there): both must be below ``s``, since a larger ``t`` can wrap
+    around in the product and land inside the table.
+
+    With ``s**4 <= _PAIR_BINS`` the two halves of a chunk are counted
+    together: ``np.bincount`` reads the ``s**2``-ary pairs ``x[k] s**2 + x[h
+    + k]`` of the codes ``x``, half as many numbers, and a code's count is its
+    row plus its column of that table (folded at the end).
+    """
+    n = t.size
+    ss = s * s
+    pairs = ss * ss <= _PAIR_BINS
     top = np.maximum.reduce
-    flat = np.zeros(span * span, dtype=np.intp)
-    buf = np.empty(min(n, _CHUNK), dtype=np.intp)
-    for s in range(0, n, _CHUNK):
-        e = s + _CHUNK
-        x = buf[:min(e, n) - s]
-        np.left_shift(t[s:e], bits, out=x, dtype=np.intp, casting="unsafe")
-        if top(t_unsigned[s:e]) >= span:
-            return None
-        np.bitwise_or(x, p[s:e], out=x, dtype=np.intp, casting="unsafe")
-        if top(p_unsigned[s:e]) >= span:
-            return None
-        flat += np.bincount(x, minlength=span * span)
-    return flat.reshape(span, span), 0
+    flat = np.zeros(ss * ss if pairs else ss, dtype=np.intp)
+    buf = np.empty(min(n - start, _CHUNK), dtype=np.intp)
+    odd = None  # the code left over by an odd last chunk (_CHUNK is even)
+    for start in range(start, n, _CHUNK):
+        e = start + _CHUNK
+        x = buf[:min(e, n) - start]
+        np.multiply(t[start:e], s, out=x, dtype=np.intp, casting="unsafe")
+        if top(t_unsigned[start:e]) >= s:
+            break
+        np.add(x, p[start:e], out=x, dtype=np.intp, casting="unsafe")
+        if top(p_unsigned[start:e]) >= s:
+            break
+        if pairs:
+            h = len(x) // 2
+            if 2 * h < len(x):
+                odd = int(x[-1])
+            x[:h] *= ss
+            x[:h] += x[h:2 * h]
+            x = x[:h]
+        flat += np.bincount(x, minlength=len(flat))
+    else:
+        start = n
+    if pairs:
+        table = flat.reshape(ss, ss)
+        flat = table.sum(axis=0) + table.sum(axis=1)
+        if odd is not None:
+            flat[odd] += 1
+    return flat.reshape(s, s), start
 
 
 def _count_growing_range(t, p):

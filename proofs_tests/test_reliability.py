@@ -208,6 +208,35 @@ def test_out_of_range_label_in_a_later_chunk_is_counted_right(stray, side):
         assert numeric.confusion_matrix(t, p).tolist() == sk(t, p).tolist()
 
 
+@pytest.mark.filterwarnings("ignore:A single label was found")
+@pytest.mark.filterwarnings("ignore::numeric.LabelWarning")  # few samples: classes unobserved
+@pytest.mark.parametrize("K", [1, 2, 11, 12])
+def test_labels_counted_in_pairs_of_codes_are_counted_right(K):
+    """Up to 11 classes the fast path counts pairs of codes (``s**4 <= _PAIR_BINS``; 12
+    classes count single codes): the counts must be scikit-learn's (the peer) at lengths
+    around the chunk size, odd ones included (the last code of an odd chunk is counted
+    alone), for several integer dtypes, and when a later chunk leaves the range of the
+    chunks before it (a class first seen late; sorted labels), where a new run of chunks
+    starts."""
+    from sklearn.metrics import confusion_matrix as sk
+
+    chunk = numeric.confusion._CHUNK
+    assert (11**4 <= numeric.confusion._PAIR_BINS < 12**4) and chunk % 2 == 0
+    rng = np.random.default_rng(K)
+    for n in (1, 2, 3, chunk - 1, chunk, chunk + 1, 2 * chunk + 3):
+        for dtype in (np.int64, np.int32, np.uint8):
+            t, p = rng.integers(0, K, size=(2, n)).astype(dtype)
+            t[0] = K - 1  # the first chunk holds the largest label
+            assert numeric.confusion_matrix(t, p).tolist() == sk(t, p).tolist(), (n, dtype)
+    t, p = rng.integers(0, K, size=(2, chunk + 5))
+    t[-1] = K  # a class beyond the first chunk's range, in the last chunk
+    assert numeric.confusion_matrix(t, p, labels=range(K + 1)).tolist() == \
+        sk(t, p, labels=range(K + 1)).tolist()
+    t = np.sort(rng.integers(0, K, 3 * chunk + 1))  # each chunk: one class or two
+    p = np.clip(t + rng.integers(-1, 2, t.size), 0, K - 1)
+    assert numeric.confusion_matrix(t, p).tolist() == sk(t, p).tolist()
+
+
 def test_ordered_categorical_order_respected():
     pd = pytest.importorskip("pandas")
     cats = ["low", "mid", "high", "top"]
