@@ -365,17 +365,25 @@ def _count_small_labels(t, p):
     counts the labels below ``s``, its first chunk's largest label plus one,
     and ends before a chunk that leaves ``[0, s)`` (sorted labels, or a rare
     class first seen late), where the next run starts.  ``None`` for a
-    negative label (huge on the unsigned views) or a table too large for the
-    number of labels.
+    negative label in a run's first chunk (in a later one it leaves the run's
+    range) or a table too large for the number of labels.  The first chunk's
+    bounds are taken on the signed values: on the unsigned views a negative
+    ``int8`` label is 128 to 255, inside the range of 4096 labels.  Vectors
+    of two types are cast to a common one first, so that a negative label
+    of the narrower one is not below ``s`` on its unsigned view.
     """
+    if t.dtype != p.dtype:
+        common = np.promote_types(t.dtype, p.dtype)
+        t, p = t.astype(common), p.astype(common)
     n = t.size
     t_unsigned, p_unsigned = (a.view(f"u{a.dtype.itemsize}") for a in (t, p))
     table = None
     start = 0
     while start < n:
         first = slice(start, start + _CHUNK)
-        s = int(max(t_unsigned[first].max(), p_unsigned[first].max())) + 1
-        if s > 4096 or s * s > 8 * n + 4096:
+        lo = min(t[first].min(), p[first].min())
+        s = int(max(t[first].max(), p[first].max())) + 1
+        if lo < 0 or s > 4096 or s * s > 8 * n + 4096:
             return None
         counts, start = _count_below(t, p, t_unsigned, p_unsigned, start, s)
         if table is None or len(table) < s:
@@ -393,9 +401,11 @@ def _count_below(t, p, t_unsigned, p_unsigned, start, s):
     the first chunk that leaves ``[0, s)``).
 
     The code of a pair is ``t s + p``.  Each chunk's range check is the
-    maximum of ``t`` and of ``p`` on their unsigned views (a negative label is
-    huge there): both must be below ``s``, since a larger ``t`` can wrap
-    around in the product and land inside the table.
+    maximum of ``t`` and of ``p`` on their unsigned views, where a negative
+    label is at least half the type's range (at least 128), so not below
+    ``s`` (``s - 1`` is a value of the signed type): both must be below ``s``,
+    since a larger ``t`` can wrap around in the product and land inside the
+    table.
 
     With ``s**4 <= _PAIR_BINS`` the two halves of a chunk are counted
     together: ``np.bincount`` reads the ``s**2``-ary pairs ``x[k] s**2 + x[h

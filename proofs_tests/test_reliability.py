@@ -237,6 +237,34 @@ def test_labels_counted_in_pairs_of_codes_are_counted_right(K):
     assert numeric.confusion_matrix(t, p).tolist() == sk(t, p).tolist()
 
 
+@pytest.mark.parametrize("dtype", [np.int8, np.int16])
+@pytest.mark.parametrize("at", [5, 70_000])
+@pytest.mark.parametrize("side", ["true", "pred"])
+def test_negative_narrow_int_label_is_counted_right(dtype, at, side):
+    """A label -1 of a narrow signed type is 255 (int8) or 65535 (int16) on the unsigned
+    view the fast path checks; in int8 that is inside the range of 4096 labels it counts,
+    and in 7b86f8a it was read as class 255 and counted in a wrong cell of a 4x4 matrix
+    without a word.  Beside a wider vector, a negative label of the narrow one was below
+    the range on its unsigned view and `np.bincount` raised on a negative code.  The
+    counts must be scikit-learn's (the peer), in the first chunk and in a later one."""
+    from sklearn.metrics import confusion_matrix as sk
+
+    rng = np.random.default_rng(4)
+    t, p = rng.integers(0, 3, size=(2, 100_000)).astype(dtype)
+    assert 5 < numeric.confusion._CHUNK < 70_000 < t.size  # the first chunk, a later one
+    (t if side == "true" else p)[at] = -1
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", numeric.LabelWarning)
+        assert numeric.confusion_matrix(t, p).tolist() == sk(t, p).tolist()
+        # the other vector wider, with labels up to 255: -100 is 156 on the uint8 view,
+        # below the range of 256 labels, unless the two are cast to a common type
+        other = (p if side == "true" else t).astype(np.int32)
+        other[[0, -1]] = 255
+        (t if side == "true" else p)[at] = -100
+        pair = (t, other) if side == "true" else (other, p)
+        assert numeric.confusion_matrix(*pair).tolist() == sk(*pair).tolist()
+
+
 def test_ordered_categorical_order_respected():
     pd = pytest.importorskip("pandas")
     cats = ["low", "mid", "high", "top"]
