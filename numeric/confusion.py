@@ -304,7 +304,9 @@ _CHUNK = 1 << 16
 
 
 def _all_integer(t, p):
-    return np.issubdtype(t.dtype, np.integer) and np.issubdtype(p.dtype, np.integer)
+    # dtype kinds, not np.issubdtype: numpy files timedelta64 under np.integer,
+    # and the fast path's int() of a label refuses a timedelta
+    return t.dtype.kind in "iu" and p.dtype.kind in "iu"
 
 
 def _integer_fast_path(t, p):
@@ -370,11 +372,12 @@ def _count_small_labels(t, p):
     bounds are taken on the signed values: on the unsigned views a negative
     ``int8`` label is 128 to 255, inside the range of 4096 labels.  Vectors
     of two types are cast to a common one first, so that a negative label
-    of the narrower one is not below ``s`` on its unsigned view.
+    of the narrower one is not below ``s`` on its unsigned view, and in the
+    machine's byte order, which the unsigned views read (a big-endian 1 is
+    ``2**56`` on a little-endian view).
     """
-    if t.dtype != p.dtype:
-        common = np.promote_types(t.dtype, p.dtype)
-        t, p = t.astype(common), p.astype(common)
+    common = np.promote_types(t.dtype, p.dtype).newbyteorder("=")
+    t, p = (a if a.dtype == common else a.astype(common) for a in (t, p))
     n = t.size
     t_unsigned, p_unsigned = (a.view(f"u{a.dtype.itemsize}") for a in (t, p))
     table = None
@@ -385,7 +388,10 @@ def _count_small_labels(t, p):
         s = int(max(t[first].max(), p[first].max())) + 1
         if lo < 0 or s > 4096 or s * s > 8 * n + 4096:
             return None
-        counts, start = _count_below(t, p, t_unsigned, p_unsigned, start, s)
+        counts, stop = _count_below(t, p, t_unsigned, p_unsigned, start, s)
+        if stop == start:  # the run's first chunk fails its own range check
+            return None
+        start = stop
         if table is None or len(table) < s:
             grown = np.zeros((s, s), dtype=np.intp)
             if table is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 import warnings
 
 import numpy as np
@@ -263,6 +264,65 @@ def test_negative_narrow_int_label_is_counted_right(dtype, at, side):
         (t if side == "true" else p)[at] = -100
         pair = (t, other) if side == "true" else (other, p)
         assert numeric.confusion_matrix(*pair).tolist() == sk(*pair).tolist()
+
+
+def _returns_within(seconds, f, *args, **kwargs):
+    """``f(*args, **kwargs)``, or a failing assertion (not a hung test run) when it
+    has not returned after ``seconds``."""
+    out, err = [], []
+
+    def run():
+        try:
+            out.append(f(*args, **kwargs))
+        except BaseException as e:  # re-raised in the test's thread
+            err.append(e)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if err:
+        raise err[0]
+    assert out, f"{f.__name__} had not returned after {seconds} s"
+    return out[0]
+
+
+@pytest.mark.parametrize("dtypes", [(">i8", ">i8"), (">i2", ">i2"), (">u4", ">u4"),
+                                    (">i8", "<i2"), ("<i4", ">i4")])
+@pytest.mark.parametrize("n", [5, 100_000])
+def test_big_endian_labels_are_counted_right(dtypes, n):
+    """The fast path checks each chunk's range on unsigned views, which read the
+    machine's byte order: a big-endian 1 was ``2**56`` there, so in af7ad29 the first
+    chunk of big-endian labels failed its own range check and the counting loop never
+    advanced (the call hung; a column read from a big-endian file or buffer is one).
+    The counts must be scikit-learn's (the peer), with and without ``labels=``, in one
+    chunk and in several."""
+    from sklearn.metrics import confusion_matrix as sk
+
+    rng = np.random.default_rng(n)
+    t, p = (rng.integers(0, 5, n).astype(d) for d in dtypes)
+    t[:5] = range(5)  # every class observed: no LabelWarning
+    assert 5 < numeric.confusion._CHUNK < 100_000  # one chunk, several
+    want = sk(t.astype(np.int64), p.astype(np.int64), labels=range(5))
+    assert _returns_within(60, numeric.confusion_matrix, t, p).tolist() == want.tolist()
+    assert _returns_within(60, numeric.confusion_matrix, t, p, labels=range(5)).tolist() \
+        == want.tolist()
+    assert _returns_within(60, numeric.confusion_matrix, t, p, n_classes=5).tolist() \
+        == want.tolist()
+
+
+def test_timedelta_labels_are_counted_right():
+    """numpy files ``timedelta64`` under ``np.integer``, so in af7ad29 such labels took
+    the integer fast path, whose ``int()`` of a label raised TypeError.  They are
+    ordered labels like any other (a LabelWarning names the sort order); the counts
+    must be scikit-learn's (the peer), with and without ``labels=``."""
+    from sklearn.metrics import confusion_matrix as sk
+
+    t = np.array([0, 1, 2, 2, 5], dtype="m8[s]")
+    p = np.array([1, 1, 2, 0, 5], dtype="m8[s]")
+    with pytest.warns(numeric.LabelWarning, match="not integers"):
+        assert numeric.confusion_matrix(t, p).tolist() == sk(t, p).tolist()
+    lab = np.arange(6).astype("m8[s]")
+    assert numeric.confusion_matrix(t, p, labels=lab).tolist() == sk(t, p, labels=lab).tolist()
 
 
 def test_ordered_categorical_order_respected():
