@@ -62,10 +62,13 @@ def confusion_matrix(y_true, y_pred, *, labels=None, n_classes=None, sample_weig
     Raises
     ------
     ValueError
-        Mismatched or non-1-D label vectors, missing labels, repeated
-        entries in ``labels``, a label outside ``labels``, or bad weights.
+        Mismatched or non-1-D label vectors, missing labels (None, NaN,
+        pandas' NA, NaT), repeated entries in ``labels``, a label outside
+        ``labels``, or bad weights (negative, not finite, or integers whose
+        sums exceed int64).
     TypeError
-        Labels of types that cannot be ordered together (``1`` and ``"a"``).
+        Labels of types that cannot be ordered together (``1`` and ``"a"``,
+        bytes and strings, a timedelta and an integer).
 
     Examples
     --------
@@ -99,6 +102,7 @@ def confusion_matrix(y_true, y_pred, *, labels=None, n_classes=None, sample_weig
         lab = _label_vector(labels, "labels")
         if lab.ndim != 1 or lab.size == 0:
             raise ValueError("labels must be a non-empty 1-D sequence")
+    _check_orderable(t, p, lab)
     t, p, lab = _common_integers(t, p, lab)
     if sample_weight is not None:
         w = _weights(sample_weight, t.shape[0])
@@ -164,22 +168,23 @@ def _label_vector(y, what):
         raise ValueError(f"{what} must be a 1-D sequence of labels") from None
     if a.dtype.kind in "US" and not isinstance(y, np.ndarray):
         # numpy reads [1, "a"] as strings ("1", "a"): 1 and "1" would merge
-        kinds = {type(v).__name__ for v in np.asarray(y, dtype=object).reshape(-1).tolist()}
+        kinds = {_kind(v) for v in np.asarray(y, dtype=object).reshape(-1).tolist()}
         if len(kinds) > 1:
             raise TypeError(
                 f"{what} mixes label types ({', '.join(sorted(kinds))}), which cannot be "
                 "ordered together")
     if a.dtype.kind == "f" and not isinstance(y, np.ndarray):
-        # numpy reads [0, 3**40] as float64: big Python ints would collide
+        # numpy reads [0, 3**40], and [np.int64(2**62 + 1), np.uint64(1)], as
+        # float64: big integers would collide
         obj = np.asarray(y, dtype=object)
-        if any(isinstance(v, int) and abs(v) > 2**53 for v in obj.reshape(-1).tolist()):
+        if any(_big_integer(v) for v in obj.reshape(-1).tolist()):
             a = obj
     if a.dtype == object:
-        flat = a.reshape(-1).tolist()
-        if any(v is None for v in flat):
-            raise ValueError(f"{what} contains None (a missing label); drop or fill it first")
-        if any(isinstance(v, float) and v != v for v in flat):
-            raise ValueError(f"{what} contains NaN (a missing label); drop or fill it first")
+        missing = [v for v in a.reshape(-1).tolist() if _missing(v)]
+        if missing:
+            v = missing[0]
+            name = "None" if v is None else "NaN" if isinstance(v, float) else repr(v)
+            raise ValueError(f"{what} contains {name} (a missing label); drop or fill it first")
     elif a.dtype.kind in "fc" and np.isnan(a).any():
         raise ValueError(f"{what} contains NaN (a missing label); drop or fill it first")
     elif a.dtype.kind in "mM" and np.isnat(a).any():
@@ -187,12 +192,61 @@ def _label_vector(y, what):
     return a
 
 
+def _kind(v):
+    """The kind of a label for the mixed-types check: ``np.str_`` is a ``str``."""
+    for base in (str, bytes):
+        if isinstance(v, base):
+            return base.__name__
+    return type(v).__name__
+
+
+def _big_integer(v):
+    """An integer (Python or numpy) that float64 does not hold exactly."""
+    return isinstance(v, (int, np.integer)) and abs(int(v)) > 2**53
+
+
+def _missing(v):
+    """A missing value in an object array: None, pandas' NA and NaT, any NaN
+    (float, numpy, Decimal): the values that differ from themselves."""
+    if v is None or type(v).__name__ == "NAType":
+        return True
+    try:
+        return bool(v != v)
+    except (TypeError, ValueError):  # an element that compares elementwise
+        return False
+
+
+#: Label dtype kinds that order together; an object array is left to Python's
+#: comparisons (a TypeError names its types).
+_ORDER_GROUPS = {**dict.fromkeys("biuf", "numbers"), "c": "complex numbers", "U": "strings",
+                 "S": "bytes", "M": "datetimes", "m": "timedeltas"}
+
+
+def _check_orderable(t, p, lab):
+    """TypeError for label vectors of kinds that cannot be ordered together:
+    numpy would make strings of integers (``[1, 2]`` and ``["1", "2"]``) or
+    seconds of integers (a timedelta and an integer)."""
+    named = [(n, a) for n, a in (("y_true", t), ("y_pred", p), ("labels", lab))
+             if a is not None and a.dtype.kind in _ORDER_GROUPS]
+    groups = {_ORDER_GROUPS[a.dtype.kind] for _, a in named}
+    if len(groups) > 1:
+        which = ", ".join(f"{n} {_ORDER_GROUPS[a.dtype.kind]} ({a.dtype})" for n, a in named)
+        raise TypeError(f"labels of different types cannot be ordered together: {which}")
+
+
 def _common_integers(t, p, lab):
     """uint64 and signed labels together: numpy would compare them as float64
     (2**63 + 1 == 2**63 + 2); cast to int64 when every value fits, else to
-    Python ints (exact)."""
+    Python ints (exact).  Integers beyond ``2**53`` beside floats: numpy
+    would compare them as float64 too (``2**53 + 1 == 2.0**53``); all are
+    cast to Python numbers, which compare exactly."""
     arrays = [a for a in (t, p, lab) if a is not None]
     kinds = {a.dtype.kind for a in arrays}
+    if "f" in kinds and kinds & {"i", "u"} and kinds <= {"i", "u", "f", "b"}:
+        if any(a.dtype.kind in "iu" and a.size and max(abs(int(a.min())), abs(int(a.max())))
+               > 2**53 for a in arrays):
+            return tuple(None if a is None else _python_numbers(a) for a in (t, p, lab))
+        return t, p, lab
     if not ("u" in kinds and "i" in kinds) or not kinds <= {"u", "i"}:
         return t, p, lab
     big = any(a.dtype.kind == "u" and a.size and int(a.max()) > _INT64_MAX for a in arrays)
@@ -200,13 +254,16 @@ def _common_integers(t, p, lab):
     def cast(a):
         if a is None:
             return None
-        if not big:
-            return a.astype(np.int64)
-        out = np.empty(a.shape, dtype=object)
-        out[...] = [int(v) for v in a.tolist()]
-        return out
+        return _python_numbers(a) if big else a.astype(np.int64)
 
     return cast(t), cast(p), cast(lab)
+
+
+def _python_numbers(a):
+    """A 1-D array as an object array of Python numbers (exact comparisons)."""
+    out = np.empty(a.shape, dtype=object)
+    out[...] = a.tolist()
+    return out
 
 
 def _observed(t, p):
@@ -215,7 +272,7 @@ def _observed(t, p):
     try:
         lab = np.unique(np.concatenate([t, p]))
     except TypeError:
-        kinds = sorted({type(v).__name__ for v in np.concatenate([t, p]).tolist()})
+        kinds = sorted({_kind(v) for v in t.tolist() + p.tolist()})
         raise TypeError(
             f"labels of types {', '.join(kinds)} cannot be ordered together") from None
     _warn_unless_contiguous(lab)
@@ -223,7 +280,8 @@ def _observed(t, p):
 
 
 def _warn_unless_contiguous(lab):
-    vals = lab.tolist()
+    # an object array can hold numpy integers (a list of np.int64 and np.uint64)
+    vals = [int(v) if isinstance(v, np.integer) else v for v in lab.tolist()]
     ints = all(isinstance(v, int) and not isinstance(v, bool) for v in vals)
     if ints and vals[-1] - vals[0] == len(vals) - 1:
         return
@@ -245,16 +303,45 @@ def _weights(sample_weight, n):
     w = numeric_array(sample_weight, "sample_weight")
     if w.ndim != 1 or w.shape[0] != n:
         raise ValueError(f"sample_weight must have shape ({n},), got {w.shape}")
-    w = np.asarray(w, dtype=np.float64) if w.dtype == object else w
+    if w.dtype.kind == "f" and isinstance(sample_weight, (list, tuple)):
+        # numpy reads [2**53 + 1, 1.0] as float64, rounding the integer
+        obj = np.asarray(sample_weight, dtype=object).reshape(-1)
+        if any(_big_integer(v) for v in obj.tolist()):
+            w = obj
+    if w.dtype == object:  # exact numbers, some beyond float64's integers
+        return _exact_weights(w.tolist())
     if not np.all(np.isfinite(w)):
         raise ValueError("sample_weight contains NaN or infinite values")
     if np.any(w < 0):
         raise ValueError("sample_weight must be non-negative")
     if w.dtype.kind in "iu" or np.all(w == np.floor(w)):
-        if np.any(w >= 2.0**62):
-            raise ValueError("sample_weight has weights too large for int64 counts")
+        # every cell is at most the total: a float64 sum below 2**62 bounds
+        # it below 2**63 (relative error n eps), so no int64 sum wraps around
+        if np.any(w >= 2.0**62) or float(w.sum(dtype=np.float64)) >= 2.0**62:
+            raise ValueError("sample_weight sums are too large for int64 counts")
         return w.astype(np.int64)
     return w.astype(np.float64)
+
+
+def _exact_weights(vals):
+    """Weights given as exact numbers (Python ints beyond ``2**53``, Fractions, ...):
+    int64 when all are integers, else float64."""
+    if any(_missing(v) for v in vals):
+        raise ValueError("sample_weight contains NaN or infinite values")
+    if any(v < 0 for v in vals):
+        raise ValueError("sample_weight must be non-negative")
+    try:
+        ints = [int(v) for v in vals]
+    except (OverflowError, ValueError):  # an infinity
+        raise ValueError("sample_weight contains NaN or infinite values") from None
+    if all(i == v for i, v in zip(ints, vals)):
+        if sum(ints) >= 2**62:
+            raise ValueError("sample_weight sums are too large for int64 counts")
+        return np.array(ints, dtype=np.int64)
+    try:
+        return np.array([float(v) for v in vals], dtype=np.float64)
+    except OverflowError:
+        raise ValueError("sample_weight has a weight too large for float64") from None
 
 
 def _count(t, p, lab, w=None):
@@ -287,9 +374,7 @@ def _count(t, p, lab, w=None):
         flat = np.bincount(flat_codes, minlength=K * K).astype(np.int64)
     elif w.dtype == np.int64:
         flat = np.zeros(K * K, dtype=np.int64)
-        np.add.at(flat, flat_codes, w)
-        if np.any(flat < 0):  # wrapped around
-            raise ValueError("sample_weight sums are too large for int64 counts")
+        np.add.at(flat, flat_codes, w)  # no wrap-around: _weights bounds the sum
     else:
         flat = np.bincount(flat_codes, weights=w, minlength=K * K)
     return flat.reshape(K, K)
@@ -314,11 +399,11 @@ def _integer_fast_path(t, p):
     counted = _count_value_range(t, p)
     if counted is None:
         return _count(t, p, _observed(t, p))
-    acc, _ = counted
+    acc, lo = counted
     present = (acc.sum(axis=0) + acc.sum(axis=1)) > 0
     if present.all():
         return acc.astype(np.int64, copy=False)
-    _warn_unless_contiguous(np.flatnonzero(present))
+    _warn_unless_contiguous(lo + np.flatnonzero(present))
     return acc[np.ix_(present, present)].astype(np.int64)
 
 
@@ -441,7 +526,7 @@ def _count_below(t, p, t_unsigned, p_unsigned, start, s):
             x[:h] *= ss
             x[:h] += x[h:2 * h]
             x = x[:h]
-        flat += np.bincount(x, minlength=len(flat))
+        _add_counts(flat, x)
     else:
         start = n
     if pairs:
@@ -486,5 +571,16 @@ def _count_growing_range(t, p):
         np.add(x, pc, out=x, dtype=np.intp, casting="unsafe")
         if off:
             x -= off
-        flat += np.bincount(x, minlength=span * span)
+        _add_counts(flat, x)
     return acc, lo
+
+
+def _add_counts(flat, codes):
+    """``flat[c] += 1`` for each code: ``np.bincount`` for a table no larger than
+    the chunk, else ``np.add.at``, whose cost does not grow with the table (a
+    bincount of each chunk over a table of 4096**2 cells took 3.3 s for 10**7
+    labels, ``np.add.at`` 0.1 s)."""
+    if len(flat) <= _CHUNK:
+        flat += np.bincount(codes, minlength=len(flat))
+    else:
+        np.add.at(flat, codes, 1)

@@ -325,6 +325,91 @@ def test_timedelta_labels_are_counted_right():
     assert numeric.confusion_matrix(t, p, labels=lab).tolist() == sk(t, p, labels=lab).tolist()
 
 
+def test_integers_beyond_float64_beside_floats_are_compared_exactly():
+    """numpy compares int64 with float64 labels as float64, where 2**53 + 1 == 2**53,
+    and reads a list of np.int64 and np.uint64 as float64; both merged two classes
+    without a word (found reviewing 86382cb).  Expected: the definition, counted
+    over Python numbers (scikit-learn agrees on the first)."""
+    from sklearn.metrics import confusion_matrix as sk
+
+    t, p = [2**53 + 1, 2**53], [2.0**53, 2.0**53]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", numeric.LabelWarning)
+        assert numeric.confusion_matrix(t, p).tolist() == [[1, 0], [1, 0]] == sk(t, p).tolist()
+        t = [np.int64(2**62 + 1), np.uint64(2**62)]
+        assert numeric.confusion_matrix(t, [np.int64(2**62 + 1)] * 2).tolist() == \
+            [[0, 1], [0, 1]]
+    with pytest.raises(ValueError, match="9007199254740993 in y_true is not in labels"):
+        numeric.confusion_matrix([2**53 + 1], [2**53 + 1], labels=[2.0**53])
+
+
+def test_integer_weights_are_exact_and_their_sums_do_not_wrap():
+    """Integer weights were summed in int64 with only a sign check: 8 weights of 2**61
+    gave a count of 0 and 9 a positive wrong count; integers beyond 2**53 beside a
+    float, or in an object array, were rounded through float64; 10**400 raised
+    OverflowError.  Expected: the exact sums (Python ints), else ValueError."""
+    for n in (2, 8, 9):
+        with pytest.raises(ValueError, match="sums are too large for int64"):
+            numeric.confusion_matrix([0] * n, [0] * n, sample_weight=[2**61] * n)
+    assert numeric.confusion_matrix([0, 0], [0, 0], sample_weight=[2**53 + 1, 1.0]).tolist() \
+        == [[2**53 + 2]]
+    w = np.array([2**53 + 1, 0], dtype=object)
+    assert numeric.confusion_matrix([0, 0], [0, 0], sample_weight=w).tolist() == [[2**53 + 1]]
+    with pytest.raises(ValueError, match="too large for int64"):
+        numeric.confusion_matrix([0], [0], sample_weight=[10**400])
+    with pytest.raises(ValueError, match="too large for float64"):
+        numeric.confusion_matrix([0, 1], [0, 1], sample_weight=[10**400, 0.5])
+
+
+@pytest.mark.parametrize("t, p, match", [
+    ([1, 2], ["1", "2"], "y_true numbers .* y_pred strings"),
+    ([b"a"], ["a"], "y_true bytes .* y_pred strings"),
+    (np.array(["2020-01-01"], dtype="M8[D]"), np.array([1]), "datetimes .* numbers"),
+    (np.array([1], dtype="m8[s]"), np.array([1]), "timedeltas .* numbers"),
+    (np.array([1], dtype=object), np.array(["a"], dtype=object), "types int, str"),
+])
+def test_labels_of_types_that_do_not_order_raise_type_error(t, p, match):
+    """numpy made strings of the integers ([1, 2] against ["1", "2"]: "label 1 is not in
+    labels"), seconds of an integer beside a timedelta, or leaked its DTypePromotionError
+    from the error handler; each is a TypeError naming the two types."""
+    with pytest.raises(TypeError, match=match):
+        numeric.confusion_matrix(t, p)
+
+
+def test_every_missing_value_is_named_and_numpy_strings_are_strings():
+    """Only None and a Python float NaN were recognised as missing in object labels:
+    pandas' NA, NaT, a numpy or Decimal NaN gave a type error or "not in labels".  And
+    np.str_ beside str was refused as a mix of label types (scikit-learn counts it)."""
+    from decimal import Decimal
+
+    pd = pytest.importorskip("pandas")
+    for y, name in [(pd.Series(["a", None], dtype="string"), "<NA>"),
+                    (pd.array([True, None], dtype="boolean"), "<NA>"),
+                    (np.array([pd.Timestamp(0), pd.NaT], dtype=object), "NaT"),
+                    (np.array([np.float32("nan"), 1.0], dtype=object), "nan"),
+                    ([Decimal(1), Decimal("NaN")], "Decimal\\('NaN'\\)")]:
+        with pytest.raises(ValueError, match=f"y_true contains .*{name}.* missing label"):
+            numeric.confusion_matrix(y, [y[0], y[0]])
+    from sklearn.metrics import confusion_matrix as sk
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", numeric.LabelWarning)
+        t, p = ["a", "b"], [np.str_("a"), "b"]
+        assert numeric.confusion_matrix(t, p).tolist() == sk(t, p).tolist() == [[1, 0], [0, 1]]
+        # scikit-learn refuses bytes; by the definition: one (a, a), one (b, b)
+        assert numeric.confusion_matrix([b"a", np.bytes_(b"b")], [b"a", b"b"]).tolist() == \
+            [[1, 0], [0, 1]]
+    assert numeric.confusion_matrix(["a"], ["a"], labels=[np.str_("a"), "b"]).tolist() == \
+        [[1, 0], [0, 0]]
+
+
+def test_label_warning_names_negative_labels():
+    """The fast path for a range not starting at 0 warned with the offsets (0, 2) of
+    the labels -5 and -3 instead of the labels."""
+    with pytest.warns(numeric.LabelWarning, match=r"not contiguous \(-5, -3\)"):
+        numeric.confusion_matrix([-5, -3], [-5, -3])
+
+
 def test_ordered_categorical_order_respected():
     pd = pytest.importorskip("pandas")
     cats = ["low", "mid", "high", "top"]
