@@ -130,6 +130,10 @@ def _bad_labels():
         lambda r: ([0, 1], [0, 1], {"sample_weight": [1, float("nan")]}),
         lambda r: ([0, 1], [0, 1], {"sample_weight": [1]}),
         lambda r: ([0, 1], [0, 1], {"sample_weight": ["a", "b"]}),
+        lambda r: ([0] * 8, [0] * 8, {"sample_weight": [2**61] * 8}),  # sums past int64
+        lambda r: ([1, 2], ["1", "2"]),  # numpy would make strings of the ints
+        lambda r: (np.array([0, 1], dtype="m8[s]"), np.array([0, 1])),  # seconds or classes?
+        lambda r: (np.array([0.0, np.float32("nan")], dtype=object), [0.0, 0.0]),
         lambda r: (np.array([1, 2**63], dtype=np.uint64), np.array([1, -1])),  # valid: exact
         lambda r: (np.array([0, 1], dtype="m8[s]"), np.array([0, 1], dtype="m8[s]")),  # valid
         lambda r: (r.integers(0, 5, 20), r.integers(0, 5, 20)),  # valid
