@@ -35,7 +35,8 @@ class UndefinedResampleWarning(UserWarning):
     """Some bootstrap resamples left a metric undefined and were dropped."""
 
 
-def paired_resamples(y_true, pred_a, pred_b, *, labels=None, n_resamples=10_000, seed=None):
+def paired_resamples(y_true, pred_a, pred_b, *, labels=None, n_classes=None,
+                     n_resamples=10_000, seed=None):
     r"""The confusion matrices of A and B on the same bootstrap resamples.
 
     .. math:: (n^{*}_{t,a,b}) \sim \mathrm{Multinomial}\big(N; (n_{t,a,b}/N)\big),\quad
@@ -46,11 +47,18 @@ def paired_resamples(y_true, pred_a, pred_b, *, labels=None, n_resamples=10_000,
     ``(true, pred_A, pred_B)`` triples: the same law as resampling the ``N``
     indices with replacement.
 
+    The labels are handled as by :func:`numeric.confusion_matrix`
+    (:func:`numeric.confusion.label_codes`): ordered categoricals give the
+    order, missing labels and types that do not order together raise, and a
+    :class:`~numeric.LabelWarning` says when the classes were guessed.
+
     Parameters
     ----------
     y_true, pred_a, pred_b : array_like, shape (N,)
     labels : array_like, optional
         Classes in ordinal order; default the sorted union of the three vectors.
+    n_classes : int, optional
+        Shorthand for ``labels=range(n_classes)``.
     n_resamples : int
     seed : int or numpy.random.Generator, optional
 
@@ -69,44 +77,54 @@ def paired_resamples(y_true, pred_a, pred_b, *, labels=None, n_resamples=10_000,
     >>> sa.shape, bool((sa.sum(axis=(1, 2)) == 4).all()), bool((sa.sum(axis=2) == sb.sum(axis=2)).all())
     ((5, 3, 3), True, True)
     """
-    from .confusion import confusion_matrix
+    from .confusion import label_codes
 
-    t, pa, pb = (np.asarray(v) for v in (y_true, pred_a, pred_b))
-    if t.ndim != 1 or pa.ndim != 1 or pb.ndim != 1:
-        raise ValueError("y_true, pred_a and pred_b must be 1-D label vectors")
-    if labels is None:
-        if t.size == 0:
-            raise ValueError("label vectors are empty and no labels were given: there are no classes")
-        labels = np.unique(np.concatenate([t, pa, pb]))
-    lab = np.asarray(labels)
-    cm_a = confusion_matrix(t, pa, labels=lab)   # checks lengths and membership
-    cm_b = confusion_matrix(t, pb, labels=lab)
-    if t.size == 0:
+    n_resamples = _count_of(n_resamples, "n_resamples")
+    lab, (ct, ca, cb) = label_codes({"y_true": y_true, "pred_a": pred_a, "pred_b": pred_b},
+                                    labels=labels, n_classes=n_classes)
+    K, N = lab.size, ct.size
+    if N == 0:
         raise ValueError("label vectors are empty: there is nothing to resample")
-    n_resamples = int(n_resamples)
-    if n_resamples < 1:
-        raise ValueError(f"n_resamples must be a positive integer, got {n_resamples}")
-    K, N = lab.size, t.size
-    order = np.argsort(lab, kind="stable")
-    sorted_lab = lab[order]
-    ct, ca, cb = (order[np.searchsorted(sorted_lab, v)] for v in (t, pa, pb))
-    joint = np.bincount((ct * K + ca) * K + cb, minlength=K ** 3)
-    cells = np.flatnonzero(joint)
+    # the distinct (true, A, B) triples and their counts: O(N log N), not K^3
+    if K ** 3 < 2**62:
+        cells, joint = np.unique((ct * K + ca) * K + cb, return_counts=True)
+        tt, aa, bb = cells // (K * K), (cells // K) % K, cells % K
+    else:
+        triples, joint = np.unique(np.stack([ct, ca, cb], axis=1), axis=0, return_counts=True)
+        tt, aa, bb = triples.T
+    cm_a = _margin(joint[None, :], tt * K + aa, K * K)[0].reshape(K, K)
+    cm_b = _margin(joint[None, :], tt * K + bb, K * K)[0].reshape(K, K)
     rng = np.random.default_rng(seed)
-    draws = rng.multinomial(N, joint[cells] / N, size=n_resamples)  # (R, cells)
-    tt, aa, bb = cells // (K * K), (cells // K) % K, cells % K
-    # each drawn cell adds to one cell of A's matrix and one of B's: a 0/1
-    # matrix product, exact in float64 for totals below 2**53
-    if N >= 2**53:
-        raise ValueError(f"N = {N} samples is too many for exact float64 resample counts")
-    onto_a = np.zeros((cells.size, K * K))
-    onto_a[np.arange(cells.size), tt * K + aa] = 1
-    onto_b = np.zeros((cells.size, K * K))
-    onto_b[np.arange(cells.size), tt * K + bb] = 1
-    d = draws.astype(np.float64)
-    stack_a = (d @ onto_a).astype(np.int64).reshape(n_resamples, K, K)
-    stack_b = (d @ onto_b).astype(np.int64).reshape(n_resamples, K, K)
+    draws = rng.multinomial(N, joint / N, size=n_resamples)  # (R, cells)
+    stack_a = _margin(draws, tt * K + aa, K * K).reshape(n_resamples, K, K)
+    stack_b = _margin(draws, tt * K + bb, K * K).reshape(n_resamples, K, K)
     return cm_a, cm_b, stack_a, stack_b, lab
+
+
+def _margin(draws, target, size):
+    """``out[r, target[c]] += draws[r, c]``: each drawn triple adds to one cell of a
+    matrix; integer sums over the triples of each cell (``np.add.reduceat``),
+    O(R x triples), exact."""
+    order = np.argsort(target, kind="stable")
+    sorted_target = target[order]
+    starts = np.flatnonzero(np.r_[True, sorted_target[1:] != sorted_target[:-1]])
+    out = np.zeros((len(draws), size), dtype=np.int64)
+    out[:, sorted_target[starts]] = np.add.reduceat(
+        np.asarray(draws, dtype=np.int64)[:, order], starts, axis=1)
+    return out
+
+
+def _count_of(n, what):
+    """A positive integer (``int``, not ``bool``), or ValueError naming ``what``."""
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"{what} must be a positive integer, got {n!r}")
+    return int(n)
+
+
+def _check_confidence(confidence):
+    if isinstance(confidence, (bool, np.bool_)) or not isinstance(
+            confidence, (int, float, np.integer, np.floating)) or not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
 
 
 def metric_on_stack(fn, stack, **kwargs):
@@ -164,8 +182,7 @@ def percentile_interval(values, confidence=0.95):
     >>> percentile_interval(np.arange(101.0), 0.9)
     (5.0, 95.0)
     """
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    _check_confidence(confidence)
     a = (1 - confidence) / 2
     lo, hi = np.quantile(np.asarray(values, dtype=np.float64), [a, 1 - a])
     return float(lo), float(hi)
@@ -257,9 +274,9 @@ class Comparison:
              "better", "undefined resamples A/B/diff"), rows)
 
 
-def compare(y_true, pred_a, pred_b, *, labels=None, metrics=None, n_resamples=10_000,
-            confidence=0.95, seed=None, undefined="drop", names=("A", "B"),
-            progress=None) -> Comparison:
+def compare(y_true, pred_a, pred_b, *, labels=None, n_classes=None, metrics=None,
+            n_resamples=10_000, confidence=0.95, seed=None, undefined="drop",
+            names=("A", "B"), progress=None) -> Comparison:
     r"""Compare two classifiers on the same samples with paired-bootstrap intervals.
 
     .. math:: \Delta^{*}_r = m(C^{*}_{B,r}) - m(C^{*}_{A,r}),\qquad
@@ -276,7 +293,10 @@ def compare(y_true, pred_a, pred_b, *, labels=None, metrics=None, n_resamples=10
     y_true, pred_a, pred_b : array_like, shape (N,)
         True labels and the two classifiers' predictions for the same samples.
     labels : array_like, optional
-        Classes in ordinal order (default: the sorted union of the labels).
+        Classes in ordinal order (default: the sorted union of the labels;
+        the label handling is :func:`numeric.confusion_matrix`'s).
+    n_classes : int, optional
+        Shorthand for ``labels=range(n_classes)``.
     metrics : list of str, optional
         Registry names (default: every metric of the matrix alone).
     n_resamples : int, default 10000
@@ -305,13 +325,15 @@ def compare(y_true, pred_a, pred_b, *, labels=None, metrics=None, n_resamples=10
     """
     if undefined not in ("drop", "raise"):
         raise ValueError(f"undefined must be 'drop' or 'raise', got {undefined!r}")
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence}")
+    _check_confidence(confidence)
+    if isinstance(names, str) or len(names) != 2:
+        raise ValueError(f"names must be two names (A's and B's), got {names!r}")
     from .report import metric_cases
 
     cases = metric_cases(metrics)
-    cm_a, cm_b, sa, sb, lab = paired_resamples(y_true, pred_a, pred_b, labels=labels,
-                                               n_resamples=n_resamples, seed=seed)
+    cm_a, cm_b, sa, sb, lab = paired_resamples(
+        y_true, pred_a, pred_b, labels=labels, n_classes=n_classes, n_resamples=n_resamples,
+        seed=seed)
     rows, notes = [], []
     for i, (m, v) in enumerate(cases, start=1):
         kw = v.kwargs(cm_a)

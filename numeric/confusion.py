@@ -84,26 +84,7 @@ def confusion_matrix(y_true, y_pred, *, labels=None, n_classes=None, sample_weig
     array([[0, 2],
            [0, 3]])
     """
-    labels = _resolve_labels(y_true, y_pred, labels, n_classes)
-    t = _label_vector(y_true, "y_true")
-    p = _label_vector(y_pred, "y_pred")
-    if t.ndim != 1 or p.ndim != 1:
-        raise ValueError(
-            f"label vectors must be 1-D, got shapes {t.shape} and {p.shape}"
-        )
-    if t.shape[0] != p.shape[0]:
-        raise ValueError(
-            f"mismatched label vectors: y_true has {t.shape[0]} labels, y_pred has {p.shape[0]}"
-        )
-    if labels is None and t.size == 0:
-        raise ValueError("label vectors are empty and no labels were given: there are no classes")
-    lab = None
-    if labels is not None:
-        lab = _label_vector(labels, "labels")
-        if lab.ndim != 1 or lab.size == 0:
-            raise ValueError("labels must be a non-empty 1-D sequence")
-    _check_orderable(t, p, lab)
-    t, p, lab = _common_integers(t, p, lab)
+    (t, p), lab = _label_vectors({"y_true": y_true, "y_pred": y_pred}, labels, n_classes)
     if sample_weight is not None:
         w = _weights(sample_weight, t.shape[0])
         if lab is None:
@@ -122,7 +103,69 @@ def confusion_matrix(y_true, y_pred, *, labels=None, n_classes=None, sample_weig
     return _count(t, p, lab)
 
 
-def _resolve_labels(y_true, y_pred, labels, n_classes):
+def label_codes(vectors, *, labels=None, n_classes=None):
+    """The classes and, for each label vector, the position of each label among them.
+
+    The label handling of :func:`confusion_matrix` for any number of vectors
+    of the same samples (:func:`numeric.compare` takes three): ordered
+    categoricals give their categories, missing labels and types that do not
+    order together raise, integers compare exactly, and without ``labels=``
+    the classes are the sorted union of the observed labels (a
+    :class:`LabelWarning` when they are not contiguous integers).
+
+    Parameters
+    ----------
+    vectors : dict of str to array_like
+        The label vectors by name (the name is used in error messages).
+    labels, n_classes :
+        As for :func:`confusion_matrix`.
+
+    Returns
+    -------
+    labels : numpy.ndarray, shape (K,)
+    codes : list of numpy.ndarray of intp, shape (N,)
+        ``labels[codes[i][k]]`` is label ``k`` of vector ``i``.
+
+    Examples
+    --------
+    >>> lab, (t, p) = label_codes({"y_true": [3, 1, 2], "y_pred": [1, 1, 3]})
+    >>> lab.tolist(), t.tolist(), p.tolist()
+    ([1, 2, 3], [2, 0, 1], [0, 0, 2])
+    """
+    arrays, lab = _label_vectors(vectors, labels, n_classes)
+    if lab is None:
+        lab = _observed(*arrays)
+    order = _label_order(lab)
+    return lab, [_codes(a, lab, order, name) for name, a in zip(vectors, arrays)]
+
+
+def _label_vectors(vectors, labels, n_classes):
+    """The label vectors (1-D, one length, no missing label, types that order
+    together, integers comparable exactly) and the ``labels`` array (None
+    when the classes are to be found)."""
+    labels = _resolve_labels(vectors, labels, n_classes)
+    arrays = [_label_vector(v, name) for name, v in vectors.items()]
+    names = list(vectors)
+    if any(a.ndim != 1 for a in arrays):
+        raise ValueError(
+            f"label vectors must be 1-D, got shapes {' and '.join(str(a.shape) for a in arrays)}")
+    for name, a in zip(names[1:], arrays[1:]):
+        if a.shape[0] != arrays[0].shape[0]:
+            raise ValueError(f"mismatched label vectors: {names[0]} has {arrays[0].shape[0]} "
+                             f"labels, {name} has {a.shape[0]}")
+    if labels is None and arrays[0].size == 0:
+        raise ValueError("label vectors are empty and no labels were given: there are no classes")
+    lab = None
+    if labels is not None:
+        lab = _label_vector(labels, "labels")
+        if lab.ndim != 1 or lab.size == 0:
+            raise ValueError("labels must be a non-empty 1-D sequence")
+    _check_orderable(dict(zip(names, arrays)), lab)
+    *arrays, lab = _common_integers(*arrays, lab)
+    return arrays, lab
+
+
+def _resolve_labels(vectors, labels, n_classes):
     """``labels`` from ``n_classes`` or from ordered categoricals."""
     if n_classes is not None:
         if labels is not None:
@@ -131,13 +174,13 @@ def _resolve_labels(y_true, y_pred, labels, n_classes):
                 or n_classes < 1:
             raise ValueError(f"n_classes must be a positive integer, got {n_classes!r}")
         return np.arange(int(n_classes))
-    cats = [_categories(y) for y in (y_true, y_pred)]
+    cats = [_categories(y) for y in vectors.values()]
     if labels is not None or all(c is None for c in cats):
         return labels
     ordered = [c for c in cats if c is not None]
-    if len(ordered) == 2 and list(ordered[0]) != list(ordered[1]):
+    if any(list(c) != list(ordered[0]) for c in ordered[1:]):
         raise ValueError(
-            "y_true and y_pred are categoricals with different categories; pass labels=")
+            f"{' and '.join(vectors)} are categoricals with different categories; pass labels=")
     return ordered[0]
 
 
@@ -222,11 +265,11 @@ _ORDER_GROUPS = {**dict.fromkeys("biuf", "numbers"), "c": "complex numbers", "U"
                  "S": "bytes", "M": "datetimes", "m": "timedeltas"}
 
 
-def _check_orderable(t, p, lab):
-    """TypeError for label vectors of kinds that cannot be ordered together:
-    numpy would make strings of integers (``[1, 2]`` and ``["1", "2"]``) or
-    seconds of integers (a timedelta and an integer)."""
-    named = [(n, a) for n, a in (("y_true", t), ("y_pred", p), ("labels", lab))
+def _check_orderable(arrays, lab):
+    """TypeError for label vectors (by name) of kinds that cannot be ordered
+    together: numpy would make strings of integers (``[1, 2]`` and ``["1",
+    "2"]``) or seconds of integers (a timedelta and an integer)."""
+    named = [(n, a) for n, a in [*arrays.items(), ("labels", lab)]
              if a is not None and a.dtype.kind in _ORDER_GROUPS]
     groups = {_ORDER_GROUPS[a.dtype.kind] for _, a in named}
     if len(groups) > 1:
@@ -234,29 +277,29 @@ def _check_orderable(t, p, lab):
         raise TypeError(f"labels of different types cannot be ordered together: {which}")
 
 
-def _common_integers(t, p, lab):
+def _common_integers(*arrays):
     """uint64 and signed labels together: numpy would compare them as float64
     (2**63 + 1 == 2**63 + 2); cast to int64 when every value fits, else to
     Python ints (exact).  Integers beyond ``2**53`` beside floats: numpy
     would compare them as float64 too (``2**53 + 1 == 2.0**53``); all are
     cast to Python numbers, which compare exactly."""
-    arrays = [a for a in (t, p, lab) if a is not None]
-    kinds = {a.dtype.kind for a in arrays}
+    given = [a for a in arrays if a is not None]
+    kinds = {a.dtype.kind for a in given}
     if "f" in kinds and kinds & {"i", "u"} and kinds <= {"i", "u", "f", "b"}:
         if any(a.dtype.kind in "iu" and a.size and max(abs(int(a.min())), abs(int(a.max())))
-               > 2**53 for a in arrays):
-            return tuple(None if a is None else _python_numbers(a) for a in (t, p, lab))
-        return t, p, lab
+               > 2**53 for a in given):
+            return tuple(None if a is None else _python_numbers(a) for a in arrays)
+        return arrays
     if not ("u" in kinds and "i" in kinds) or not kinds <= {"u", "i"}:
-        return t, p, lab
-    big = any(a.dtype.kind == "u" and a.size and int(a.max()) > _INT64_MAX for a in arrays)
+        return arrays
+    big = any(a.dtype.kind == "u" and a.size and int(a.max()) > _INT64_MAX for a in given)
 
     def cast(a):
         if a is None:
             return None
         return _python_numbers(a) if big else a.astype(np.int64)
 
-    return cast(t), cast(p), cast(lab)
+    return tuple(cast(a) for a in arrays)
 
 
 def _python_numbers(a):
@@ -266,13 +309,13 @@ def _python_numbers(a):
     return out
 
 
-def _observed(t, p):
+def _observed(*arrays):
     """The sorted union of the observed labels, with a LabelWarning when they
-    are not contiguous integers (a class absent from both would be dropped)."""
+    are not contiguous integers (a class absent from all would be dropped)."""
     try:
-        lab = np.unique(np.concatenate([t, p]))
+        lab = np.unique(np.concatenate(arrays))
     except TypeError:
-        kinds = sorted({_kind(v) for v in t.tolist() + p.tolist()})
+        kinds = sorted({_kind(v) for a in arrays for v in a.tolist()})
         raise TypeError(
             f"labels of types {', '.join(kinds)} cannot be ordered together") from None
     _warn_unless_contiguous(lab)
@@ -344,32 +387,40 @@ def _exact_weights(vals):
         raise ValueError("sample_weight has a weight too large for float64") from None
 
 
-def _count(t, p, lab, w=None):
-    """The general path: codes of the labels in ``lab``, then a (weighted) count."""
+def _label_order(lab):
+    """The permutation that sorts ``lab`` (ValueError if a label repeats)."""
     try:
         if np.unique(lab).size != lab.size:
             raise ValueError("labels must not repeat")
-        order = np.argsort(lab, kind="stable")
+        return np.argsort(lab, kind="stable")
     except TypeError:
         raise TypeError("labels of different types cannot be ordered together") from None
+
+
+def _codes(v, lab, order, name):
+    """The position in ``lab`` of each label of ``v`` (ValueError naming a stray one)."""
     K = lab.size
     sorted_lab = lab[order]
-    codes = []
-    for name, v in (("y_true", t), ("y_pred", p)):
-        try:
-            pos = np.searchsorted(sorted_lab, v)
-        except TypeError:
-            raise TypeError(
-                f"{name} holds labels that cannot be compared with labels={_preview(lab.tolist())}"
-            ) from None
-        pos_c = np.minimum(pos, K - 1)
-        bad = sorted_lab[pos_c] != v if v.size else np.zeros(0, dtype=bool)
-        if np.any(bad):
-            bad_label = v[np.argmax(bad)]
-            bad_label = bad_label.item() if hasattr(bad_label, "item") else bad_label
-            raise ValueError(f"label {bad_label!r} in {name} is not in labels")
-        codes.append(order[pos_c])
-    flat_codes = codes[0] * K + codes[1]
+    try:
+        pos = np.searchsorted(sorted_lab, v)
+    except TypeError:
+        raise TypeError(
+            f"{name} holds labels that cannot be compared with labels={_preview(lab.tolist())}"
+        ) from None
+    pos_c = np.minimum(pos, K - 1)
+    bad = sorted_lab[pos_c] != v if v.size else np.zeros(0, dtype=bool)
+    if np.any(bad):
+        bad_label = v[np.argmax(bad)]
+        bad_label = bad_label.item() if hasattr(bad_label, "item") else bad_label
+        raise ValueError(f"label {bad_label!r} in {name} is not in labels")
+    return order[pos_c]
+
+
+def _count(t, p, lab, w=None):
+    """The general path: codes of the labels in ``lab``, then a (weighted) count."""
+    order = _label_order(lab)
+    K = lab.size
+    flat_codes = _codes(t, lab, order, "y_true") * K + _codes(p, lab, order, "y_pred")
     if w is None:
         flat = np.bincount(flat_codes, minlength=K * K).astype(np.int64)
     elif w.dtype == np.int64:

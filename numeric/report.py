@@ -47,11 +47,17 @@ def metric_cases(metrics=None):
     else:
         if isinstance(metrics, str):
             metrics = [metrics]
+        metrics = list(metrics)
+        if not metrics:
+            raise ValueError("metrics is empty: name at least one (or None for all)")
         names = {m.name for m in available}
         unknown = [n for n in metrics if n not in names]
         if unknown:
-            other = [n for n in unknown if n in REGISTRY]
-            why = (f"{other} need more than the matrix (e.g. interval lengths)" if other
+            probabilistic = [n for n in unknown if n in REGISTRY and not REGISTRY[n].takes_matrix]
+            other = [n for n in unknown if n in REGISTRY and REGISTRY[n].takes_matrix]
+            why = (f"{probabilistic} take probabilities, not a confusion matrix"
+                   if probabilistic else
+                   f"{other} need more than the matrix (e.g. interval lengths)" if other
                    else f"{unknown} are not registered metrics")
             raise ValueError(f"unknown metrics: {why}; choose from {sorted(names)}")
         chosen = [m for m in available if m.name in set(metrics)]

@@ -227,13 +227,78 @@ def test_metric_on_stack_isolates_undefined_matrices():
 
 @pytest.mark.parametrize("kw, message", [
     ({"n_resamples": 0}, "n_resamples must be a positive integer"),
+    # int() made 2.7 two resamples and "5" five; inf, nan and None raised other errors
+    *[({"n_resamples": n}, "n_resamples must be a positive integer")
+      for n in (2.7, "5", True, float("inf"), float("nan"), None)],
     ({"confidence": 1.5}, r"confidence must be in \(0, 1\)"),
+    ({"confidence": "0.9"}, r"confidence must be in \(0, 1\)"),
+    ({"confidence": None}, r"confidence must be in \(0, 1\)"),
     ({"undefined": "ignore"}, "undefined must be 'drop' or 'raise'"),
+    ({"names": ("A", "B", "C")}, "names must be two names"),
+    ({"metrics": []}, "metrics is empty"),
+    ({"metrics": ["ranked_probability_score"]}, "take probabilities"),
 ])
 def test_compare_bad_arguments(kw, message):
     t, a, b = _data(20)
     with pytest.raises(ValueError, match=message):
-        numeric.compare(t, a, b, metrics=["mae"], **kw)
+        numeric.compare(t, a, b, **({"metrics": ["mae"]} | kw))
+
+
+def test_compare_handles_labels_as_confusion_matrix_does():
+    """paired_resamples took np.asarray of the labels and their sorted union: an ordered
+    categorical was taken in alphabetical order (MAE 0.83 instead of 0.5), [1, "1"]
+    merged into one class, Python ints beyond int64 and integers beyond 2**53 beside
+    floats collided, a masked label was counted, and no LabelWarning was issued (found
+    in review).  Expected values by hand."""
+    pd = pytest.importorskip("pandas")
+    cat = ["low", "mid", "high"]  # 0, 1, 2
+
+    def c(v):
+        return pd.Categorical(v, categories=cat, ordered=True)
+
+    t = c(["low", "mid", "high", "high", "low", "mid"])
+    a = c(["low", "high", "high", "mid", "low", "low"])   # |errors| 0 1 0 1 0 1: MAE 1/2
+    b = c(["mid", "mid", "high", "high", "low", "mid"])   # 1 0 0 0 0 0: MAE 1/6
+    row = numeric.compare(t, a, b, metrics=["mae"], n_resamples=50, seed=0)["MAE"]
+    assert (row.a, row.b) == (pytest.approx(1 / 2), pytest.approx(1 / 6))
+    with pytest.raises(TypeError, match="cannot be ordered together"):
+        numeric.compare([1, "1"], ["1", 1], [1, "1"], metrics=["mer"], n_resamples=5)
+    big = [0, 3**40, 3**40 + 1]   # MER of A: 2 of 3 wrong; B right
+    row = numeric.compare(big, [0, 3**40 + 1, 3**40], big, metrics=["mer"], n_resamples=5,
+                          seed=0)["MER"]
+    assert (row.a, row.b) == (pytest.approx(2 / 3), 0)
+    t = [0, 2**53 + 1, 1.5]       # A's 2**53 is not 2**53 + 1: MER 1/3
+    row = numeric.compare(t, [0, 2**53, 1.5], t, metrics=["mer"], n_resamples=5, seed=0)["MER"]
+    assert (row.a, row.b) == (pytest.approx(1 / 3), 0)
+    with pytest.raises(ValueError, match="masked"):
+        numeric.compare(np.ma.masked_array([0, 1, 5], mask=[0, 0, 1]), [0, 1, 1], [0, 1, 1])
+    with pytest.warns(numeric.LabelWarning, match="not contiguous"):
+        numeric.compare([0, 1, 3], [0, 1, 1], [0, 3, 3], metrics=["mae"], n_resamples=5)
+    c3 = numeric.compare([0, 1, 3], [0, 1, 1], [0, 3, 3], n_classes=4, metrics=["mae"],
+                         n_resamples=5, seed=0)
+    assert c3.labels == (0, 1, 2, 3) and c3["MAE"].a == pytest.approx(2 / 3)
+
+
+def test_paired_resamples_with_many_classes_and_the_margins():
+    """The triples were counted in a bincount of K**3 cells (labels=range(1500): 25 GiB,
+    MemoryError) and mapped onto the matrices by a dense product of R x triples x K**2.
+    Now: the distinct triples, and integer sums per cell.  Checked against a loop over
+    the resamples' triples (the definition of the margins)."""
+    t, a, b = [0, 1, 2, 3], [0, 1, 1, 3], [0, 2, 2, 3]
+    ca, cb, sa, sb, lab = paired_resamples(t, a, b, labels=range(1500), n_resamples=2, seed=0)
+    assert sa.shape == (2, 1500, 1500) and (sa.sum(axis=(1, 2)) == 4).all()
+    assert (ca == numeric.confusion_matrix(t, a, labels=range(1500))).all()
+    assert (cb == numeric.confusion_matrix(t, b, labels=range(1500))).all()
+    from numeric.compare import _margin
+
+    rng = np.random.default_rng(5)
+    draws = rng.integers(0, 9, size=(7, 30))
+    target = rng.integers(0, 12, 30)
+    want = np.zeros((7, 12), dtype=np.int64)
+    for r in range(7):
+        for c in range(30):
+            want[r, target[c]] += draws[r, c]
+    assert (_margin(draws, target, 12) == want).all()
 
 
 def test_compare_mismatched_vectors():
