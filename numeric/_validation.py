@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 from numbers import Real
 
 import numpy as np
 
 __all__ = ["check_counts", "integer_counts", "numeric_array", "check_beta", "check_gamma", "check_missing",
-           "unmasked"]
+           "unmasked", "is_real_number"]
 
 
 def unmasked(x, what):
@@ -35,7 +36,7 @@ def numeric_array(cm, what):
         raise ValueError(f"{what} must hold real numbers, got dtype {a.dtype} (times, not counts)")
     if a.dtype == object:
         vals = a.reshape(-1).tolist()
-        if any(isinstance(v, (bool, np.bool_)) or not _is_real_number(v) for v in vals):
+        if any(isinstance(v, (bool, np.bool_)) or not is_real_number(v) for v in vals):
             raise ValueError(f"{what} must hold real numbers")
         if _all_small(vals):
             a = np.asarray(vals, dtype=np.float64).reshape(a.shape)
@@ -44,9 +45,9 @@ def numeric_array(cm, what):
     return a
 
 
-def _is_real_number(v):
-    """A real scalar: Python/numpy real, Fraction, mpmath mpf, or a real SymPy number."""
-    if isinstance(v, (Real, np.integer, np.floating)):
+def is_real_number(v):
+    """A real scalar: Python/numpy real, Fraction, Decimal, mpmath mpf, or a real SymPy number."""
+    if isinstance(v, (Real, Decimal, np.integer, np.floating)):
         return True
     try:
         import mpmath

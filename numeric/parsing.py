@@ -12,6 +12,7 @@ functions ``sqrt``, ``Rational``, ``Max``, ``Min``, ``Abs`` and the constants
 from __future__ import annotations
 
 import ast
+from decimal import Decimal
 from fractions import Fraction
 from numbers import Integral, Rational as _RationalABC
 
@@ -37,15 +38,15 @@ def parse_number(value, *, what="value", symbols=True):
               \text{"sqrt(2)/2"} \mapsto \tfrac{\sqrt 2}{2}
 
     Integers stay integers; a float is read as the shortest decimal that
-    prints it (``0.1 -> 1/10``); :class:`fractions.Fraction`, mpmath and
-    SymPy numbers convert exactly.  A string is parsed with :mod:`ast`
+    prints it (``0.1 -> 1/10``); :class:`fractions.Fraction`,
+    :class:`decimal.Decimal`, mpmath and SymPy numbers convert exactly.  A string is parsed with :mod:`ast`
     (numbers, named symbols when ``symbols`` is true, ``+ - * / **``,
     ``sqrt Rational Max Min Abs pi E``); it is never evaluated as Python
     (SymPy's :func:`~sympy.core.sympify.sympify` warns that it uses ``eval``).
 
     Parameters
     ----------
-    value : int, float, Fraction, str, SymPy or mpmath number
+    value : int, float, Fraction, Decimal, str, SymPy or mpmath number
     what : str
         The name of the value in error messages.
     symbols : bool
@@ -83,6 +84,10 @@ def parse_number(value, *, what="value", symbols=True):
         return sympy.Rational(repr(float(value)))
     if isinstance(value, str):
         return _parse_string(value, what, symbols)
+    if isinstance(value, Decimal):  # SymPy would round it to a 15-digit Float
+        if not value.is_finite():
+            raise ValueError(f"{what} must be finite, got {value!r}")
+        return sympy.Rational(*value.as_integer_ratio())
     try:  # types SymPy converts without parsing a string (mpmath, gmpy, ...)
         return sympy.sympify(value, strict=True)
     except (sympy.SympifyError, TypeError, ValueError):

@@ -14,25 +14,37 @@ from .registry import metric
 
 __all__ = ["ranked_probability_score"]
 
-#: slack allowed in the sum of a row of probabilities
+#: slack allowed in the sum of a row of probabilities (float64 and exact
+#: inputs; a narrower float type is allowed ``4 K`` of its machine epsilons,
+#: e.g. 1.9e-6 for float32 and K = 4: its softmax rows are that accurate)
 SUM_TOLERANCE = 1e-9
+
+
+def _sum_tolerance(dtype, K):
+    """:data:`SUM_TOLERANCE`, or ``4 K eps`` of a float type narrower than float64."""
+    if dtype.kind == "f" and dtype.itemsize < 8:
+        return max(SUM_TOLERANCE, 4 * K * float(np.finfo(dtype).eps))
+    return SUM_TOLERANCE
 
 
 def _probabilities(proba):
     """Validated probabilities ``(..., N, K)``, elements kept as given (objects stay
     objects, so Fractions and SymPy numbers reach exact arithmetic unrounded)."""
+    from ._validation import is_real_number, unmasked
+
+    proba = unmasked(proba, "probabilities")
     try:
         a = np.asarray(proba)
     except ValueError:
         raise ValueError("probabilities must be a rectangular array") from None
     if a.dtype == object:
         vals = a.reshape(-1).tolist()
+        if any(isinstance(v, (bool, np.bool_)) or not is_real_number(v) for v in vals):
+            raise ValueError("probabilities must hold real numbers")
         try:
-            if any(isinstance(v, (bool, np.bool_)) for v in vals):
-                raise TypeError
             fl = np.array([float(v) for v in vals], dtype=np.float64).reshape(a.shape)
-        except (TypeError, ValueError):
-            raise ValueError("probabilities must hold real numbers") from None
+        except OverflowError:  # 10**400
+            raise ValueError("probabilities must lie in [0, 1]") from None
     elif a.dtype == bool or not np.issubdtype(a.dtype, np.number) or np.issubdtype(
             a.dtype, np.complexfloating):
         raise ValueError(f"probabilities must hold real numbers, got dtype {a.dtype}")
@@ -44,28 +56,30 @@ def _probabilities(proba):
     if a.shape[-1] < 2:
         raise ValueError(
             f"probabilities need at least 2 classes (the last axis), got shape {a.shape}")
-    if a.shape[-2] == 0:
+    if a.size == 0:
         raise ValueError(f"probabilities hold no samples, got shape {a.shape}")
     if not np.all(np.isfinite(fl)):
         raise ValueError("probabilities contain NaN or infinite values")
     if np.any(fl < 0) or np.any(fl > 1):
         raise ValueError("probabilities must lie in [0, 1]")
     worst = float(np.max(np.abs(fl.sum(axis=-1) - 1)))
-    if worst > SUM_TOLERANCE:
+    if worst > _sum_tolerance(a.dtype, a.shape[-1]):
         raise ValueError(
             f"probabilities must sum to 1 over the classes (last axis); "
             f"a row is off by {worst:.3g}")
     return a
 
 
-def _class_codes(y_true, shape, labels):
-    """Column index of each true label, shape ``shape = (..., N)``."""
-    y = np.asarray(y_true)
+def _class_codes(y_true, shape, labels, K):
+    """Column index of each true label, shape ``shape = (..., N)``, and the
+    number of ``labels`` (None without)."""
+    from ._validation import unmasked
+
+    y = np.asarray(unmasked(y_true, "y_true"))
     if y.shape != shape:
         raise ValueError(
             f"y_true has shape {y.shape}; the probabilities need {shape} (their shape "
             "without the class axis)")
-    K = None
     if labels is None:
         vals = y.reshape(-1).tolist()
         if not all(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
@@ -73,7 +87,10 @@ def _class_codes(y_true, shape, labels):
             raise ValueError(
                 "y_true must hold class indices 0..K-1 (the columns of the probabilities); "
                 "pass labels= for other labels")
-        return np.asarray(vals, dtype=np.int64).reshape(shape), K
+        bad = [v for v in vals if not 0 <= v < K]
+        if bad:
+            raise ValueError(f"class index {bad[0]} in y_true is outside 0..{K - 1}")
+        return np.asarray(vals, dtype=np.int64).reshape(shape), None
     lab = np.asarray(labels)
     if lab.ndim != 1 or lab.size == 0:
         raise ValueError("labels must be a non-empty 1-D sequence")
@@ -120,8 +137,9 @@ def ranked_probability_score(y_true, proba, *, labels=None, normalize=True, arit
         elements of ``labels``.
     proba : array_like, shape (..., N, K)
         Predicted probabilities of the K classes in their ordinal order; each
-        row in [0, 1] summing to 1 (within :data:`SUM_TOLERANCE`; exact
-        inputs such as Fractions are used as given).
+        row in [0, 1] summing to 1 (within :data:`SUM_TOLERANCE`, or ``4 K``
+        machine epsilons for float32 and float16 inputs; every input, exact
+        or not, is used as given).
     labels : sequence of length K, optional
         The classes of the columns, in order (like scikit-learn's
         ``classes_``); then ``y_true`` holds labels.
@@ -154,14 +172,13 @@ def ranked_probability_score(y_true, proba, *, labels=None, normalize=True, arit
     5/16
     """
     ctx = get_arithmetic(arithmetic)
+    if not isinstance(normalize, (bool, np.bool_)):
+        raise ValueError(f"normalize must be True or False, got {normalize!r}")
     a = _probabilities(proba)
     K = a.shape[-1]
-    codes, n_labels = _class_codes(y_true, a.shape[:-1], labels)
+    codes, n_labels = _class_codes(y_true, a.shape[:-1], labels, K)
     if n_labels is not None and n_labels != K:
         raise ValueError(f"labels has {n_labels} classes; the probabilities have K = {K}")
-    if n_labels is None and (codes.min() < 0 or codes.max() >= K):
-        bad = int(codes[(codes < 0) | (codes >= K)][0])
-        raise ValueError(f"class index {bad} in y_true is outside 0..{K - 1}")
     P = ctx.asarray(a)
     F = np.cumsum(P, axis=-1)[..., :-1]
     O = ctx.asarray((codes[..., None] <= np.arange(K - 1)).astype(np.int64))

@@ -380,6 +380,37 @@ def test_cem_exact_by_hand():
     assert close(numeric.cem_ord(CM), cem_by_items(*[t.tolist() for t in expand(CM)]))
 
 
+def test_rps_inputs_found_in_review():
+    """float32 rows (rounded to about 6e-8) were refused by the 1e-9 tolerance; a
+    Decimal reached exact arithmetic as a 15-digit Float; masks were ignored; a label
+    2**64, a huge object entry and an empty stack raised OverflowError or numpy's
+    reduction error; strings in an object array were read as numbers; normalize=None
+    meant False.  Expected values by hand (the docstring's formula)."""
+    from decimal import Decimal
+
+    rps = numeric.ranked_probability_score
+    p = np.float32([[0.1, 0.2, 0.3, 0.4]])
+    # class 0: F = cumulative sums of the float32 values, O = (1, 1, 1)
+    f = np.cumsum(p.astype(np.float64))[:-1]
+    assert rps([0], p) == pytest.approx(float(((f - 1) ** 2).sum() / 3), rel=1e-15)
+    with pytest.raises(ValueError, match="sum to 1"):
+        rps([0], np.float32([[0.1, 0.2, 0.3, 0.401]]))
+    # one sample of class 0, K = 2: (0.1 - 1)**2 = 81/100, exactly
+    assert rps([0], [[Decimal("0.1"), Decimal("0.9")]], arithmetic="exact") == \
+        sympy.Rational(81, 100)
+    for call, match in [
+            (lambda: rps([0], np.ma.masked_array([[0.9, 0.1]], mask=[[0, 1]])), "masked"),
+            (lambda: rps(np.ma.masked_array([0, 1], mask=[0, 1]), [[.5, .5], [.5, .5]]),
+             "masked"),
+            (lambda: rps([2**64], [[.5, .5]]), "outside 0..1"),
+            (lambda: rps(np.zeros((0, 2), int), np.zeros((0, 2, 3))), "no samples"),
+            (lambda: rps([0], np.array([[10**400, 0]], dtype=object)), r"lie in \[0, 1\]"),
+            (lambda: rps([0], np.array([["0.5", "0.5"]], dtype=object)), "real numbers"),
+            (lambda: rps([0], [[.5, .5]], normalize=None), "normalize must be True or False")]:
+        with pytest.raises(ValueError, match=match):
+            call()
+
+
 def test_rps_exact_by_hand():
     """y = (0, 2), p = ((1/2, 1/4, 1/4), (0, 1/2, 1/2)): sample 1 F = (1/2, 3/4), O = (1, 1),
     ((1/2)^2 + (1/4)^2)/2 = 5/32; sample 2 F = (0, 1/2), O = (0, 0), (1/2)^2/2 = 1/8;
