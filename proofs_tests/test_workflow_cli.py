@@ -189,3 +189,86 @@ def test_quick_start_runs_as_written(tmp_path, monkeypatch):
     for name in ("metrics.json", "metrics.csv", "uoc.png", "auoc.json"):
         assert (tmp_path / name).stat().st_size > 0, name
     assert json.loads((tmp_path / "metrics.json").read_text())["comparisons"]
+
+
+# ---------------------------------------------------------------------------
+# label files: rows that were dropped or misread without a word (found in review)
+# ---------------------------------------------------------------------------
+def _json_metrics(capsys, path, *argv):
+    status, out, err = _run(capsys, "metrics", str(path), *argv, "--json", "-")
+    assert status == 0, err
+    return json.loads(out), err
+
+
+def _mer(data):
+    """MER of the single prediction in the JSON of `metrics`."""
+    return next(r["exact"] for r in data["predictions"][0]["metrics"] if r["name"] == "mer")
+
+
+@pytest.mark.parametrize("text, argv, K, N, mer", [
+    # a UTF-8 byte-order mark (Excel) made the first row "\ufeff0,0" a header: N 3, K 2
+    ("\ufeff0,0\n1,2\n2,1\n1,1\n", ("--true", "0", "--pred", "1"), 3, 4, "1/2"),
+    # a typo in the first row with --labels made it a header; later rows raise (below)
+    ("y,p\nlow,low\nmid,high\nhigh,mid\nmid,mid\n",
+     ("--true", "y", "--pred", "p", "--labels", "low,mid,high"), 3, 4, "1/2"),
+    # an id "#2" in the first column was read as a comment line
+    ("id,y,p\nA1,0,0\n#2,1,2\nA3,2,1\nA4,1,1\n", ("--true", "y", "--pred", "p"), 3, 4, "1/2"),
+    # integers beyond 2**53 were read through float: two classes merged (K 1, MER 0)
+    ("y,p\n9007199254740992,9007199254740993\n9007199254740993,9007199254740993\n",
+     ("--true", "y", "--pred", "p"), 2, 2, "1/2"),
+    # comments before the first row are still comments
+    ("# exported, v1\ny,p\n0,0\n1,1\n", ("--true", "y", "--pred", "p"), 2, 2, "0"),
+])
+def test_label_file_rows_are_all_read(tmp_path, capsys, text, argv, K, N, mer):
+    """Expected K, N and MER counted by hand from each file's rows."""
+    f = tmp_path / "preds.csv"
+    f.write_text(text, encoding="utf-8")
+    data, _ = _json_metrics(capsys, f, *argv)
+    assert (data["K"], data["N"], _mer(data)) == (K, N, mer), data
+
+
+@pytest.mark.parametrize("text, argv, message", [
+    ("lo,low\nmid,high\nhigh,mid\n", ("--true", "0", "--pred", "1", "--labels", "low,mid,high"),
+     "label 'lo' in column 'column 0' is not in --labels"),
+    ("a,b,0,1\n0,0,2,2\n1,1,2,0\n", ("--true", "a", "--pred", "1"),
+     "'1' is the name of column 3 and the index of column 1"),
+    ("y,p,p\n0,0,1\n1,1,0\n", ("--true", "y", "--pred", "p"), "2 columns named 'p'"),
+    ("y,p\n0.1,0.1\n0.10000000000000001,0.1\n", ("--true", "y", "--pred", "p"),
+     "differ but are the same float64 number"),
+    ("y,p\n1_0,1\n1,1\n", ("--true", "y", "--pred", "p"), "not numbers"),
+])
+def test_label_file_ambiguities_are_refused(tmp_path, capsys, text, argv, message):
+    f = tmp_path / "preds.csv"
+    f.write_text(text, encoding="utf-8")
+    status, out, err = _run(capsys, "metrics", str(f), *argv)
+    assert status == 2 and message in err and err.count("\n") == 1, err
+
+
+def test_label_file_duplicate_names_by_index_and_gaps_warned(tmp_path, capsys):
+    """Columns 1 and 2 both named p were refused as 'given twice' by index; a gap in
+    the observed integer labels (0, 1, 3) was collapsed without a word (K 3; with
+    --labels 0,1,2,3 K is 4)."""
+    f = tmp_path / "preds.csv"
+    f.write_text("y,p,p\n0,0,1\n1,1,0\n", encoding="utf-8")
+    data, _ = _json_metrics(capsys, f, "--true", "0", "--pred", "1", "--pred", "2",
+                            "--resamples", "0")
+    assert [p["name"] for p in data["predictions"]] == ["p", "p"]
+    f.write_text("y,p\n0,0\n1,3\n3,1\n1,1\n", encoding="utf-8")
+    data, err = _json_metrics(capsys, f, "--true", "y", "--pred", "p")
+    assert data["K"] == 3
+    assert err.startswith("ordinal-verify: warning:") and "not contiguous" in err
+    data, err = _json_metrics(capsys, f, "--true", "y", "--pred", "p", "--labels", "0,1,2,3")
+    assert data["K"] == 4 and err == ""
+
+
+def test_matrix_file_with_bom_and_a_total_that_wraps(tmp_path, capsys):
+    """A BOM was '\\ufeff3 is not a count'; four counts of 2**62 sum to 2**64, which an
+    int64 sum wraps to 0: 'the matrix is all zero'."""
+    f = tmp_path / "m.csv"
+    f.write_text("\ufeff3,1\n2,4\n", encoding="utf-8")
+    status, out, err = _run(capsys, "metrics", str(f), "--json", "-")
+    assert status == 0 and json.loads(out)["N"] == 10
+    q = 2**62
+    f.write_text(f"{q},{q}\n{q},{q}\n", encoding="utf-8")
+    status, out, err = _run(capsys, "metrics", str(f))
+    assert status == 2 and "too large for int64" in err

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import warnings
 
 from . import audit_cmd, ledger_cmd, matrix_cmds
 from .inputs import InputError, read_matrix
@@ -47,10 +48,17 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """A warning as one line on stderr (not Python's file:line report)."""
+    print(f"ordinal-verify: warning: {message}", file=sys.stderr)
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.run(args)
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning
+            return args.run(args)
     except BrokenPipeError:
         # the reader went away (``ordinal-verify | head -1``): stop quietly; stdout
         # is pointed at devnull so that the interpreter's final flush cannot fail

@@ -41,7 +41,7 @@ def read_matrix(path: str, *, predicted_rows: bool = False) -> np.ndarray:
             f"{path}: the file has {size / 2**20:.0f} MB; a confusion matrix file is at most "
             f"{MAX_BYTES // 2**20} MB (at most {MAX_CLASSES} classes)")
     try:
-        with open(path, encoding="utf-8") as fh:
+        with open(path, encoding="utf-8-sig") as fh:  # Excel writes a byte-order mark
             text = fh.read()
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
@@ -79,11 +79,10 @@ def read_matrix(path: str, *, predicted_rows: bool = False) -> np.ndarray:
         raise InputError(f"{path}: no matrix rows found")
     if len(rows) != width:
         raise InputError(f"{path}: the matrix is {len(rows)}x{width}, not square")
-    cm = np.array(rows, dtype=object)
-    try:
-        cm = cm.astype(np.int64)
-    except OverflowError:
-        raise InputError(f"{path}: a count exceeds the int64 range") from None
-    if cm.sum() == 0:
+    total = sum(map(sum, rows))  # Python ints: an int64 sum can wrap around to 0
+    if total >= 2**63:
+        raise InputError(f"{path}: the total count {total} is too large for int64 counts")
+    cm = np.array(rows, dtype=np.int64)
+    if total == 0:
         raise InputError(f"{path}: the matrix is all zero (no samples)")
     return cm.T.copy() if predicted_rows else cm

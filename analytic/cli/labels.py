@@ -1,11 +1,14 @@
 """Reading label columns (``y_true``, ``y_pred_A``, ...) from a user's CSV file.
 
-A column is named by its header or by its 0-based index.  The file has a
-header line when any column is given by name; with indices only, the first
-line is a header when one of its chosen fields is not a label (not a number,
-and not in ``--labels``).  Fields are separated by commas, semicolons or
-tabs (whitespace when the first line has none of them).  Numeric labels are
-ordered by value; other labels need ``--labels`` for their ordinal order.
+A column is named by its header or by its 0-based index (a spec that is
+both, at two different columns, is refused).  The file has a header line
+when any column is given by name; with indices only, the first line is a
+header when none of its chosen fields is a label (a number, or in
+``--labels``).  Fields are separated by commas, semicolons or tabs
+(whitespace when the first line has none of them); lines starting with
+``#`` before the first row are comments.  Numeric labels are ordered by
+value, integers read exactly; other labels need ``--labels`` for their
+ordinal order.
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ from __future__ import annotations
 import csv
 import io
 import re
+import warnings
+from fractions import Fraction
 
 import numpy as np
 
@@ -21,23 +26,38 @@ from .inputs import InputError
 __all__ = ["LabelColumns", "read_label_columns", "parse_labels"]
 
 
-def _number(s):
-    """``"3"`` -> 3, ``"2.5"`` -> 2.5, ``"3.0"`` -> 3, else None."""
+def _exact(s):
+    """The exact value of a decimal text (``"2.5"`` -> 5/2, ``"1e3"`` -> 1000), else None."""
+    if "_" in s:  # int() and float() read "1_0" as 10
+        return None
     try:
-        x = float(s)
-    except ValueError:
+        return Fraction(s.strip())
+    except (ValueError, ZeroDivisionError):  # not a number, "nan", "inf", "1/0"
         return None
-    if not np.isfinite(x):
+
+
+def _number(s):
+    """``"3"`` -> 3, ``"2.5"`` -> 2.5, ``"3.0"`` -> 3, else None (integers exactly,
+    beyond ``2**53`` too)."""
+    x = _exact(s)
+    if x is None or "/" in s:
         return None
-    return int(x) if x == int(x) else x
+    return int(x) if x.denominator == 1 else float(x)
 
 
 def _as_labels(fields):
-    """Numbers when every field is a number, else the strings."""
+    """Numbers when every field is a number, else the strings.  Two different
+    non-integer numbers that are one float64 (``0.1`` and
+    ``0.10000000000000001``) raise :class:`InputError`."""
     nums = [_number(f) for f in fields]
-    if all(n is not None for n in nums):
-        return nums
-    return list(fields)
+    if not all(n is not None for n in nums):
+        return list(fields)
+    seen = {}
+    for f, n in zip(fields, nums):
+        if isinstance(n, float) and seen.setdefault(n, (f, _exact(f)))[1] != _exact(f):
+            raise InputError(f"labels {seen[n][0]!r} and {f!r} differ but are the same "
+                             "float64 number; write them as integers or strings with --labels")
+    return nums
 
 
 def parse_labels(text: str):
@@ -80,38 +100,53 @@ def read_label_columns(path: str, true: str, preds: list, labels=None) -> LabelC
     Errors name the file, line and problem (:class:`InputError`).
     """
     try:
-        with open(path, encoding="utf-8", newline="") as fh:
+        with open(path, encoding="utf-8-sig", newline="") as fh:  # Excel's BOM
             text = fh.read()
     except FileNotFoundError:
         raise InputError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: cannot be read ({exc.__class__.__name__})") from None
-    rows = [(i, r) for i, r in enumerate(_split(text, path), start=1)
-            if r and any(f for f in r) and not r[0].startswith("#")]
+    rows = []
+    for i, r in enumerate(_split(text, path), start=1):
+        if not r or not any(f for f in r):
+            continue
+        if not rows and r[0].startswith("#"):  # comments before the first row only: later,
+            continue                           # a field "#2" is data
+        rows.append((i, r))
     if not rows:
         raise InputError(f"{path}: no rows found")
     specs = [true, *preds]
     by_index = all(re.fullmatch(r"\d+", s) for s in specs)
     header_line, header = rows[0]
     if by_index:
-        idx = [int(s) for s in specs]
         known = set(map(str, labels)) if labels is not None else set()
-        has_header = any(i < len(header) and _number(header[i]) is None and header[i] not in known
-                         for i in idx)
-        names = [header[i] if has_header and i < len(header) else f"column {i}" for i in idx]
+        chosen = [header[int(s)] for s in specs if int(s) < len(header)]
+        has_header = bool(chosen) and all(_number(f) is None and f not in known for f in chosen)
     else:
         has_header = True
-        idx, names = [], []
-        for s in specs:
-            if s in header:
-                idx.append(header.index(s))
-                names.append(s)
-            elif re.fullmatch(r"\d+", s) and int(s) < len(header):
-                idx.append(int(s))
-                names.append(header[int(s)])
-            else:
-                raise InputError(f"{path}:{header_line}: no column {s!r} in the header "
-                                 f"({', '.join(header)})")
+    idx, names = [], []
+    for s in specs:
+        named = [j for j, h in enumerate(header) if h == s] if has_header else []
+        if len(named) > 1:
+            raise InputError(f"{path}:{header_line}: the header has {len(named)} columns "
+                             f"named {s!r}; give the column by its 0-based index")
+        index = int(s) if re.fullmatch(r"\d+", s) else None
+        if named and index is not None and named[0] != index:
+            where = (f"the index of column {index} ({header[index]!r})" if index < len(header)
+                     else "no valid index")
+            raise InputError(f"{path}:{header_line}: {s!r} is the name of column {named[0]} "
+                             f"and {where}; rename the column")
+        if named:
+            idx.append(named[0])
+        elif index is not None and (by_index or index < len(header)):
+            idx.append(index)
+        else:
+            raise InputError(f"{path}:{header_line}: no column {s!r} in the header "
+                             f"({', '.join(header)})")
+        i = idx[-1]
+        names.append(header[i] if has_header and i < len(header) else f"column {i}")
+    if len(set(idx)) != len(idx):
+        raise InputError(f"{path}: a column is given twice ({', '.join(names)})")
     body = rows[1:] if has_header else rows
     if not body:
         raise InputError(f"{path}: no data rows after the header")
@@ -129,6 +164,14 @@ def read_label_columns(path: str, true: str, preds: list, labels=None) -> LabelC
             raise InputError(f"{path}: the labels are not numbers; give their ordinal order "
                              "with --labels (e.g. --labels low,mid,high)")
         labels = sorted(set(values))
+        if all(isinstance(v, int) for v in labels) and labels[-1] - labels[0] != len(labels) - 1:
+            from numeric import LabelWarning
+
+            warnings.warn(
+                f"{path}: the observed labels {', '.join(map(str, labels[:8]))}"
+                f"{', ...' if len(labels) > 8 else ''} are not contiguous: a class absent "
+                "from every column is dropped; give every class with --labels",
+                LabelWarning, stacklevel=2)
     lab = np.asarray(labels)
     if lab.dtype.kind in "iuf" and arrays[0].dtype.kind not in "iuf":
         raise InputError(f"{path}: --labels are numbers but the file's labels are not")
@@ -137,6 +180,4 @@ def read_label_columns(path: str, true: str, preds: list, labels=None) -> LabelC
         bad = [x for x in a.tolist() if x not in allowed]
         if bad:
             raise InputError(f"{path}: label {bad[0]!r} in column {name!r} is not in --labels")
-    if len(set(names)) != len(names):
-        raise InputError(f"{path}: a column is given twice ({', '.join(names)})")
     return LabelColumns(arrays[0], arrays[1:], names[1:], lab)
