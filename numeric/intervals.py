@@ -71,6 +71,33 @@ def check_lengths(lengths, *, K=None, what="lengths"):
     return a
 
 
+def _unit_lengths(lengths, K, ctx):
+    """The lengths divided by a power of two ``S`` near the largest of each row, and ``S``.
+
+    The interval TC and TC_max are homogeneous of degree 1 in the lengths and
+    STC of degree 0, so they are computed on lengths of at most 1 and
+    rescaled by ``S``: exact in every arithmetic (a power of two), and it
+    keeps float64's densities ``n / l`` and costs away from overflow and
+    underflow (lengths of 1e-170 or 1e160 gave inf or 0 in float64).
+    """
+    raw = check_lengths(lengths, K=K)
+    top = np.array([float(v) for v in raw.reshape(-1).tolist()]).reshape(raw.shape).max(axis=-1)
+    scale = np.empty(top.shape, dtype=object)
+    scale.reshape(-1)[:] = [Fraction(2) ** min(max(math.frexp(t)[1], -1021), 1023)
+                            for t in top.reshape(-1).tolist()]
+    S = ctx.asarray(scale)
+    return ctx.asarray(raw) / S[..., None], S
+
+
+def _finite(value, ctx, what):
+    """``value``, or ValueError when float64 overflowed (lengths too far apart)."""
+    if not ctx.all_finite(value):
+        raise ValueError(
+            f"{what}: the lengths span too many orders of magnitude for float64 (an "
+            "intermediate overflowed); use arithmetic='exact' or 'mp'")
+    return value
+
+
 def _is_exact_like(x):
     try:
         flat = np.asarray(x, dtype=object).reshape(-1).tolist()
@@ -173,9 +200,11 @@ def interval_tc(cm, lengths, *, arithmetic="float"):
     """
     p = prepare(cm, arithmetic)
     n = class_counts_of(p)
-    l = p.ctx.asarray(check_lengths(lengths, K=p.K))
+    l, S = _unit_lengths(lengths, p.K, p.ctx)
     n, l = np.broadcast_arrays(n, l)
-    return p.ctx.finalize((p.n * cost_weights(n, _hausdorff(l), w=n / l)).sum(axis=(-2, -1)))
+    with np.errstate(over="ignore", invalid="ignore"):  # _finite says so
+        tc = (p.n * cost_weights(n, _hausdorff(l), w=n / l)).sum(axis=(-2, -1)) * S
+    return p.ctx.finalize(_finite(tc, p.ctx, "interval_tc"))
 
 
 def interval_tc_max(class_counts, lengths, *, arithmetic="float"):
@@ -196,8 +225,12 @@ def interval_tc_max(class_counts, lengths, *, arithmetic="float"):
     10/3
     """
     ctx = get_arithmetic(arithmetic)
-    n, delta, D = _ingredients(class_counts, lengths, ctx)
-    return ctx.finalize(max_total_cost(n, D, w=delta))
+    n = ctx.asarray(check_class_counts(class_counts))
+    l, S = _unit_lengths(lengths, n.shape[-1], ctx)
+    n, l = np.broadcast_arrays(n, l)
+    with np.errstate(over="ignore", invalid="ignore"):  # _finite says so
+        top = max_total_cost(n, _hausdorff(l), w=n / l) * S
+    return ctx.finalize(_finite(top, ctx, "interval_tc_max"))
 
 
 @metric(
@@ -220,11 +253,13 @@ def interval_stc(cm, lengths, *, arithmetic="float"):
     """
     p = prepare(cm, arithmetic, min_classes=2)
     n = class_counts_of(p)
-    l = p.ctx.asarray(check_lengths(lengths, K=p.K))
+    l, _ = _unit_lengths(lengths, p.K, p.ctx)  # STC does not depend on the scale
     n, l = np.broadcast_arrays(n, l)
     D = _hausdorff(l)
-    t = (p.n * cost_weights(n, D, w=n / l)).sum(axis=(-2, -1))
-    return p.ctx.finalize(t / max_total_cost(n, D, w=n / l))
+    with np.errstate(over="ignore", invalid="ignore"):  # _finite says so
+        t = (p.n * cost_weights(n, D, w=n / l)).sum(axis=(-2, -1))
+        stc = t / max_total_cost(n, D, w=n / l)
+    return p.ctx.finalize(_finite(stc, p.ctx, "interval_stc"))
 
 
 # ---------------------------------------------------------------------------
@@ -470,7 +505,9 @@ def optimal_last_length(class_counts, lengths, *, arithmetic="float"):
                     cands.append((xc, p(xc)))
         return _argmin(cands, ctx)
 
-    x, value = ctx.guarded(compute)  # mp: guard bits, rounded here
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # _finite says so
+        x, value = ctx.guarded(compute)  # mp: guard bits, rounded here
+    _finite(np.array([x, value]), ctx, "optimal_last_length")
     return OptimalLength(ctx.rounded(x), ctx.tidy(ctx.rounded(value)))
 
 

@@ -362,3 +362,31 @@ def test_error_interval_zero_count_and_one_class():
         numeric.interval_cost_matrix([0, 1], [1, 1])
     with pytest.raises(ValueError, match="needs at least 2"):
         numeric.interval_stc([[3]], [1])
+
+
+@pytest.mark.parametrize("lengths", [[1e-170] * 3, [1e-160] * 3, [1e160] * 3,
+                                     [1, 1e154, 1e154], [3e-300, 1e-300, 2e-300]])
+def test_float_interval_metrics_at_extreme_lengths_match_exact(lengths):
+    """Densities n / l and costs overflowed or underflowed in float64: STC with equal
+    lengths of 1e-170 was inf, of 1e160 was 0, TC_max at 1e-170 was 0 (found in
+    review).  The metrics are homogeneous in the lengths and are now computed on
+    lengths scaled by a power of two.  Reference: the exact arithmetic."""
+    cm = [[3, 2, 0], [2, 2, 1], [1, 2, 2]]
+    for f, args in [(numeric.interval_tc, (cm,)), (numeric.interval_stc, (cm,)),
+                    (numeric.interval_tc_max, ([5, 5, 5],))]:
+        exact = f(*args, lengths, arithmetic="exact")
+        assert float(f(*args, lengths)) == pytest.approx(float(exact), rel=1e-12), f.__name__
+
+
+def test_float_interval_metrics_refuse_lengths_too_far_apart():
+    """Lengths 1 and 1e300 (or 1e-320) overflow float64 even after scaling: NaN was
+    returned with RuntimeWarnings; now a ValueError that points to exact and mp, which
+    compute the value (checked finite and positive here)."""
+    cm = [[3, 2, 0], [2, 2, 1], [1, 2, 2]]
+    for lengths in ([1, 1e300, 2], [1, 1e-320, 2]):
+        with pytest.raises(ValueError, match="too many orders of magnitude"):
+            numeric.interval_tc(cm, lengths)
+        assert numeric.interval_tc(cm, lengths, arithmetic="exact") > 0
+        assert mpmath.isfinite(numeric.interval_tc(cm, lengths, arithmetic="mp"))
+    with pytest.raises(ValueError, match="too many orders of magnitude"):
+        numeric.optimal_last_length([5, 5, 5], [1e300, 1])
