@@ -216,8 +216,10 @@ def _mer(data):
     # integers beyond 2**53 were read through float: two classes merged (K 1, MER 0)
     ("y,p\n9007199254740992,9007199254740993\n9007199254740993,9007199254740993\n",
      ("--true", "y", "--pred", "p"), 2, 2, "1/2"),
-    # comments before the first row are still comments
+    # comments before the first row are still comments, and a ";" in one is not
+    # the separator of a comma file
     ("# exported, v1\ny,p\n0,0\n1,1\n", ("--true", "y", "--pred", "p"), 2, 2, "0"),
+    ("# exported; v1\ny,p\n0,0\n1,2\n", ("--true", "y", "--pred", "p"), 3, 2, "1/2"),
 ])
 def test_label_file_rows_are_all_read(tmp_path, capsys, text, argv, K, N, mer):
     """Expected K, N and MER counted by hand from each file's rows."""
@@ -272,3 +274,15 @@ def test_matrix_file_with_bom_and_a_total_that_wraps(tmp_path, capsys):
     f.write_text(f"{q},{q}\n{q},{q}\n", encoding="utf-8")
     status, out, err = _run(capsys, "metrics", str(f))
     assert status == 2 and "too large for int64" in err
+
+
+def test_text_table_says_why_a_cost_metric_is_undefined(tmp_path, capsys):
+    """The cell showed only "confusion matrix" (the text before the first colon of
+    "confusion matrix: true class 1 has no samples; ..."), found in review."""
+    f = tmp_path / "m.csv"
+    f.write_text("3,0\n0,0\n", encoding="utf-8")
+    status, out, _ = _run(capsys, "metrics", str(f))
+    tc = next(ln for ln in out.splitlines() if ln.startswith("TC "))
+    assert status == 0 and "true class 1 has no samples" in tc
+    tau = next(ln for ln in out.splitlines() if ln.startswith("tau_b "))
+    assert "tau_b is undefined for this confusion matrix" in tau

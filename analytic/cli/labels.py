@@ -87,7 +87,9 @@ class LabelColumns:
 
 
 def _split(text, path):
-    first = next((ln for ln in text.splitlines() if ln.strip()), "")
+    # the separator is read off the first line that is not blank or a comment
+    first = next((ln for ln in text.splitlines()
+                  if ln.strip() and not ln.lstrip().startswith("#")), "")
     for delim in (",", ";", "\t"):
         if delim in first:
             return [[f.strip() for f in row] for row in csv.reader(io.StringIO(text), delimiter=delim)]

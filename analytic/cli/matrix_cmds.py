@@ -146,7 +146,7 @@ def cmd_metrics(args) -> int:
         print(f"{args.file}: K = {first.K}, N = {first.N} ({what})")
         if len(names) == 1:
             table = [(r.label, format_value(r.value, args.exact),
-                      _float(r.value) if r.defined else r.note.split(":")[0], r.better, r.source)
+                      _float(r.value) if r.defined else _short_note(r.note), r.better, r.source)
                      for r in first.rows]
             print(format_table(("metric", "exact", "float", "better", "source"), table))
         else:
@@ -158,6 +158,15 @@ def cmd_metrics(args) -> int:
     if args.plot:
         _plot(args.plot, names, [cms[n] for n in names])
     return 0
+
+
+def _short_note(note):
+    """Why a metric is undefined, in a table cell: "tau_b is undefined for this
+    confusion matrix" (the part before the colon), or, for a message whose subject
+    is the matrix, its first clause ("confusion matrix: true class 1 has no
+    samples"), not just "confusion matrix"."""
+    head = note.split(":")[0]
+    return head if "undefined" in head else note.split(";")[0]
 
 
 def _diff(a, b):
