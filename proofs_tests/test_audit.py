@@ -137,3 +137,18 @@ def test_properties_md_is_current():
                                 "`ordinal-verify audit --markdown docs/properties.md`")
     for _, label, _ in rows:
         assert label in actual
+
+
+def test_audit_claims_state_the_search_they_rest_on():
+    """audit:triangle read "the triangle inequality holds for ... TC" while TC fails on
+    label vectors of length 4 (a review found a = (0,0,1,2), b = (0,1,1,2), c = (0,1,0,1):
+    TC(a, c) = 13/8 > 1/2 + 7/8, outside the default search).  Every reviewed-property
+    claim says that its verdicts are the auditor's search on the default space."""
+    from analytic.ledger import claims
+
+    audit_claims = [c for c in claims("audit:") if c.id != "audit:registry-symmetric-flags"]
+    assert len(audit_claims) == 11
+    for c in audit_claims:
+        assert c.statement.startswith("On the auditor's default search (every matrix with "
+                                      f"K <= {A.DEFAULTS['max_k']} and N <= "
+                                      f"{A.DEFAULTS['max_n']}"), c.id

@@ -141,8 +141,18 @@ def _check_property(prop):
     return check
 
 
+#: what every statement is about: the auditor's search, not all matrices (where it
+#: says "holds" without a proof, a larger matrix can still fail: the triangle
+#: inequality of TC fails on label vectors of length 4)
+_SCOPE = (f"On the auditor's default search (every matrix with K <= {DEFAULTS['max_k']} and "
+          f"N <= {DEFAULTS['max_n']}, label vectors of length <= {min(DEFAULTS['max_n'], 3)} "
+          f"for the triangle inequality, and {DEFAULTS['random']} random matrices; \"holds\" "
+          "means no counterexample there, proved only where the evidence names a symbolic "
+          "proof and its scope): ")
+
 for _prop, (_item, _statement, _) in REVIEWED.items():
-    claim(f"audit:{_item}", source=_SOURCE, statement=_statement + " (" + PROPERTIES[_prop].title + ")",
+    claim(f"audit:{_item}", source=_SOURCE,
+          statement=_SCOPE + _statement + " (" + PROPERTIES[_prop].title + ")",
           method=_METHOD, expect="verified")(_check_property(_prop))
 
 
