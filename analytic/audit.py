@@ -308,9 +308,20 @@ class _Context:
         k = _key(m)
         if k not in self.cache:
             try:
-                self.cache[k] = _value(self.f(m.copy()))
-            except ValueError as exc:
+                v = self.f(m.copy())
+            except ValueError as exc:  # the metric is undefined on this matrix
                 self.cache[k] = Undefined(str(exc))
+            else:
+                # a NaN, an infinity or a non-number is a broken metric, not an
+                # undefined value: every property would "hold" on it
+                try:
+                    if isinstance(v, (bool, np.bool_)):
+                        raise TypeError
+                    self.cache[k] = _value(v)
+                except (ValueError, TypeError, AttributeError, sympy.SympifyError):
+                    raise ValueError(
+                        f"the metric returned {v!r:.60} on {m.tolist()}, not a finite real "
+                        "number (raise ValueError where it is undefined)") from None
         return self.cache[k]
 
     def exact(self, m):

@@ -152,3 +152,14 @@ def test_audit_claims_state_the_search_they_rest_on():
         assert c.statement.startswith("On the auditor's default search (every matrix with "
                                       f"K <= {A.DEFAULTS['max_k']} and N <= "
                                       f"{A.DEFAULTS['max_n']}"), c.id
+
+
+@pytest.mark.parametrize("result", [float("nan"), float("inf"), True, "x", 1j,
+                                    np.array([1.0]), None])
+def test_a_metric_returning_a_non_number_is_refused_not_undefined(result):
+    """A NaN (or inf, bool, str, complex, array) was taken as "undefined here", so every
+    property held on a metric that returns NaN (found in review).  It is a ValueError
+    that names the value; a ValueError raised by the metric still means undefined."""
+    with pytest.raises(ValueError, match="not a finite real number"):
+        A.audit(lambda m: result, ["range", "symmetry"], bounds=(0, 1), max_k=2, max_n=2,
+                random=0)
