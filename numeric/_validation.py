@@ -9,7 +9,7 @@ from numbers import Real
 import numpy as np
 
 __all__ = ["check_counts", "integer_counts", "numeric_array", "check_beta", "check_gamma", "check_missing",
-           "unmasked", "is_real_number"]
+           "unmasked", "is_real_number", "positive_integer"]
 
 
 def unmasked(x, what):
@@ -43,6 +43,14 @@ def numeric_array(cm, what):
     if a.dtype.kind not in "iufO":  # not bool, complex, strings, bytes, void
         raise ValueError(f"{what} must hold real numbers, got dtype {a.dtype}")
     return a
+
+
+def positive_integer(n, what):
+    """``int(n)`` for an integer ``n >= 1`` (Python or numpy, not bool), else ValueError
+    naming ``what``."""
+    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"{what} must be a positive integer, got {n!r}")
+    return int(n)
 
 
 def is_real_number(v):

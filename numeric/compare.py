@@ -79,19 +79,17 @@ def paired_resamples(y_true, pred_a, pred_b, *, labels=None, n_classes=None,
     """
     from .confusion import label_codes
 
-    n_resamples = _count_of(n_resamples, "n_resamples")
+    from ._validation import positive_integer
+
+    n_resamples = positive_integer(n_resamples, "n_resamples")
     lab, (ct, ca, cb) = label_codes({"y_true": y_true, "pred_a": pred_a, "pred_b": pred_b},
                                     labels=labels, n_classes=n_classes)
     K, N = lab.size, ct.size
     if N == 0:
         raise ValueError("label vectors are empty: there is nothing to resample")
     # the distinct (true, A, B) triples and their counts: O(N log N), not K^3
-    if K ** 3 < 2**62:
-        cells, joint = np.unique((ct * K + ca) * K + cb, return_counts=True)
-        tt, aa, bb = cells // (K * K), (cells // K) % K, cells % K
-    else:
-        triples, joint = np.unique(np.stack([ct, ca, cb], axis=1), axis=0, return_counts=True)
-        tt, aa, bb = triples.T
+    cells, joint = np.unique(np.ravel_multi_index((ct, ca, cb), (K, K, K)), return_counts=True)
+    tt, aa, bb = np.unravel_index(cells, (K, K, K))
     cm_a = _margin(joint[None, :], tt * K + aa, K * K)[0].reshape(K, K)
     cm_b = _margin(joint[None, :], tt * K + bb, K * K)[0].reshape(K, K)
     rng = np.random.default_rng(seed)
@@ -112,13 +110,6 @@ def _margin(draws, target, size):
     out[:, sorted_target[starts]] = np.add.reduceat(
         np.asarray(draws, dtype=np.int64)[:, order], starts, axis=1)
     return out
-
-
-def _count_of(n, what):
-    """A positive integer (``int``, not ``bool``), or ValueError naming ``what``."""
-    if isinstance(n, (bool, np.bool_)) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"{what} must be a positive integer, got {n!r}")
-    return int(n)
 
 
 def _check_confidence(confidence):

@@ -170,10 +170,9 @@ def _resolve_labels(vectors, labels, n_classes):
     if n_classes is not None:
         if labels is not None:
             raise ValueError("give labels= or n_classes=, not both")
-        if isinstance(n_classes, (bool, np.bool_)) or not isinstance(n_classes, (int, np.integer)) \
-                or n_classes < 1:
-            raise ValueError(f"n_classes must be a positive integer, got {n_classes!r}")
-        return np.arange(int(n_classes))
+        from ._validation import positive_integer
+
+        return np.arange(positive_integer(n_classes, "n_classes"))
     cats = [_categories(y) for y in vectors.values()]
     if labels is not None or all(c is None for c in cats):
         return labels
@@ -216,12 +215,7 @@ def _label_vector(y, what):
             raise TypeError(
                 f"{what} mixes label types ({', '.join(sorted(kinds))}), which cannot be "
                 "ordered together")
-    if a.dtype.kind == "f" and not isinstance(y, np.ndarray):
-        # numpy reads [0, 3**40], and [np.int64(2**62 + 1), np.uint64(1)], as
-        # float64: big integers would collide
-        obj = np.asarray(y, dtype=object)
-        if any(_big_integer(v) for v in obj.reshape(-1).tolist()):
-            a = obj
+    a = _unrounded(y, a)
     if a.dtype == object:
         missing = [v for v in a.reshape(-1).tolist() if _missing(v)]
         if missing:
@@ -243,9 +237,17 @@ def _kind(v):
     return type(v).__name__
 
 
-def _big_integer(v):
-    """An integer (Python or numpy) that float64 does not hold exactly."""
-    return isinstance(v, (int, np.integer)) and abs(int(v)) > 2**53
+def _unrounded(y, a):
+    """``a = np.asarray(y)``, or ``y`` as an object array where numpy read a sequence
+    as float64 and rounded an integer in it: ``[0, 3**40]``, ``[2**53 + 1, 1.0]``,
+    ``[np.int64(2**62 + 1), np.uint64(1)]`` (big integers would collide)."""
+    if a.dtype.kind != "f" or isinstance(y, np.ndarray):
+        return a
+    obj = np.asarray(y, dtype=object)
+    if any(isinstance(v, (int, np.integer)) and abs(int(v)) > 2**53
+           for v in obj.reshape(-1).tolist()):
+        return obj
+    return a
 
 
 def _missing(v):
@@ -346,13 +348,19 @@ def _weights(sample_weight, n):
     w = numeric_array(sample_weight, "sample_weight")
     if w.ndim != 1 or w.shape[0] != n:
         raise ValueError(f"sample_weight must have shape ({n},), got {w.shape}")
-    if w.dtype.kind == "f" and isinstance(sample_weight, (list, tuple)):
-        # numpy reads [2**53 + 1, 1.0] as float64, rounding the integer
-        obj = np.asarray(sample_weight, dtype=object).reshape(-1)
-        if any(_big_integer(v) for v in obj.tolist()):
-            w = obj
+    w = _unrounded(sample_weight, w)
     if w.dtype == object:  # exact numbers, some beyond float64's integers
-        return _exact_weights(w.tolist())
+        ints = _integers(w.tolist())
+        if ints is not None:
+            if any(i < 0 for i in ints):
+                raise ValueError("sample_weight must be non-negative")
+            if sum(ints) >= 2**62:
+                raise ValueError("sample_weight sums are too large for int64 counts")
+            return np.array(ints, dtype=np.int64)
+        try:  # not all integers: checked as floats below
+            w = np.array([float(v) for v in w.tolist()], dtype=np.float64)
+        except OverflowError:
+            raise ValueError("sample_weight has a weight too large for float64") from None
     if not np.all(np.isfinite(w)):
         raise ValueError("sample_weight contains NaN or infinite values")
     if np.any(w < 0):
@@ -366,25 +374,14 @@ def _weights(sample_weight, n):
     return w.astype(np.float64)
 
 
-def _exact_weights(vals):
-    """Weights given as exact numbers (Python ints beyond ``2**53``, Fractions, ...):
-    int64 when all are integers, else float64."""
-    if any(_missing(v) for v in vals):
-        raise ValueError("sample_weight contains NaN or infinite values")
-    if any(v < 0 for v in vals):
-        raise ValueError("sample_weight must be non-negative")
+def _integers(vals):
+    """The exact numbers ``vals`` as Python ints, or None when one is not an
+    integer (a fraction, NaN or an infinity)."""
     try:
         ints = [int(v) for v in vals]
-    except (OverflowError, ValueError):  # an infinity
-        raise ValueError("sample_weight contains NaN or infinite values") from None
-    if all(i == v for i, v in zip(ints, vals)):
-        if sum(ints) >= 2**62:
-            raise ValueError("sample_weight sums are too large for int64 counts")
-        return np.array(ints, dtype=np.int64)
-    try:
-        return np.array([float(v) for v in vals], dtype=np.float64)
-    except OverflowError:
-        raise ValueError("sample_weight has a weight too large for float64") from None
+    except (OverflowError, ValueError):  # an infinity, a NaN
+        return None
+    return ints if all(i == v for i, v in zip(ints, vals)) else None
 
 
 def _label_order(lab):

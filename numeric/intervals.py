@@ -119,11 +119,14 @@ def _hausdorff(l):
 
 
 def _ingredients(class_counts, lengths, ctx):
-    counts = check_class_counts(class_counts)
-    l = ctx.asarray(check_lengths(lengths, K=counts.shape[-1]))
-    n = ctx.asarray(counts)
+    """Counts, densities and Hausdorff distances on the lengths scaled by
+    :func:`_unit_lengths`, and the scale ``S`` (the costs are homogeneous of
+    degree 1 in the lengths: multiply them by ``S``)."""
+    n = ctx.asarray(check_class_counts(class_counts))
+    l, S = _unit_lengths(lengths, n.shape[-1], ctx)
     n, l = np.broadcast_arrays(n, l)
-    return n, n / l, _hausdorff(l)
+    with np.errstate(over="ignore"):  # the callers' _finite says so
+        return n, n / l, _hausdorff(l), S
 
 
 def hausdorff_distances(lengths, *, arithmetic="float"):
@@ -163,8 +166,10 @@ def interval_cost_matrix(class_counts, lengths, *, arithmetic="float"):
     array([0, 1/10, 2/5], dtype=object)
     """
     ctx = get_arithmetic(arithmetic)
-    n, delta, D = _ingredients(class_counts, lengths, ctx)
-    return ctx.finalize(cost_weights(n, D, w=delta))
+    n, delta, D, S = _ingredients(class_counts, lengths, ctx)
+    with np.errstate(over="ignore", invalid="ignore"):  # _finite says so
+        cost = cost_weights(n, D, w=delta) * S[..., None, None]
+    return ctx.finalize(_finite(cost, ctx, "interval_cost_matrix"))
 
 
 @metric(
@@ -225,11 +230,9 @@ def interval_tc_max(class_counts, lengths, *, arithmetic="float"):
     10/3
     """
     ctx = get_arithmetic(arithmetic)
-    n = ctx.asarray(check_class_counts(class_counts))
-    l, S = _unit_lengths(lengths, n.shape[-1], ctx)
-    n, l = np.broadcast_arrays(n, l)
+    n, delta, D, S = _ingredients(class_counts, lengths, ctx)
     with np.errstate(over="ignore", invalid="ignore"):  # _finite says so
-        top = max_total_cost(n, _hausdorff(l), w=n / l) * S
+        top = max_total_cost(n, D, w=delta) * S
     return ctx.finalize(_finite(top, ctx, "interval_tc_max"))
 
 

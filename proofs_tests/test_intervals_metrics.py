@@ -376,6 +376,9 @@ def test_float_interval_metrics_at_extreme_lengths_match_exact(lengths):
                     (numeric.interval_tc_max, ([5, 5, 5],))]:
         exact = f(*args, lengths, arithmetic="exact")
         assert float(f(*args, lengths)) == pytest.approx(float(exact), rel=1e-12), f.__name__
+    exact = numeric.interval_cost_matrix([5, 5, 5], lengths, arithmetic="exact")
+    assert numeric.interval_cost_matrix([5, 5, 5], lengths) == pytest.approx(
+        np.array(exact, dtype=float), rel=1e-12)
 
 
 def test_float_interval_metrics_refuse_lengths_too_far_apart():
@@ -390,3 +393,5 @@ def test_float_interval_metrics_refuse_lengths_too_far_apart():
         assert mpmath.isfinite(numeric.interval_tc(cm, lengths, arithmetic="mp"))
     with pytest.raises(ValueError, match="too many orders of magnitude"):
         numeric.optimal_last_length([5, 5, 5], [1e300, 1])
+    with pytest.raises(ValueError, match="too many orders of magnitude"):  # was NaN cells
+        numeric.interval_cost_matrix([5, 5, 5], [1, 1e-320, 2])
