@@ -13,6 +13,7 @@ import functools
 import numpy as np
 
 from ._common import amax, axis_sum
+from ._validation import undefined_if
 
 __all__ = ["stack_index", "class_counts_of", "others", "index_distance", "cost_weights",
            "max_total_cost", "worst_rows"]
@@ -30,10 +31,9 @@ def class_counts_of(p, what="confusion matrix"):
     if np.any(rows == 0):
         where = stack_index(rows == 0)
         at = f" at stack index {where[:-1]}" if rows.ndim > 1 else ""
-        raise ValueError(
+        undefined_if((rows == 0).any(axis=-1), lambda: (
             f"{what}{at}: true class {where[-1]} has no samples; the cost-based metrics "
-            "divide by every class count (binotto2024 §1 assumes n_j > 0)"
-        )
+            "divide by every class count (binotto2024 §1 assumes n_j > 0)"))
     return p.rows()
 
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import math
 from decimal import Decimal
 from numbers import Real
 
 import numpy as np
 
-__all__ = ["check_counts", "integer_counts", "numeric_array", "check_beta", "check_gamma", "check_missing",
+__all__ = ["check_counts", "integer_counts", "numeric_array", "check_beta", "check_gamma", "check_missing", "undefined_if", "collect_undefined",
            "unmasked", "is_real_number", "positive_integer"]
 
 
@@ -158,13 +160,55 @@ def check_counts(cm, *, min_classes: int = 1, what: str = "confusion matrix"):
         if a.ndim == 2:
             raise ValueError(f"{what} is all zero: it holds no samples")
         where = tuple(int(i) for i in np.argwhere(totals == 0)[0])
-        raise ValueError(f"{what} at stack index {where} is all zero: it holds no samples")
+        undefined_if(totals == 0,
+                     lambda: f"{what} at stack index {where} is all zero: it holds no samples")
     K = a.shape[-1]
     if K < min_classes:
         raise ValueError(
             f"{what} has {K} class{'es' if K != 1 else ''}; this metric needs at least {min_classes}"
         )
     return a
+
+
+#: the masks of undefined matrices collected by :func:`collect_undefined` (None: raise)
+_UNDEFINED = contextvars.ContextVar("numeric_undefined_masks", default=None)
+
+
+def undefined_if(mask, message):
+    """Raise ``ValueError(message())`` where a matrix of a stack leaves a metric
+    undefined (``mask``: one bool per matrix, the stack's lead shape) -- or,
+    inside :func:`collect_undefined`, record the mask and go on (the values
+    computed for those matrices are then discarded).
+
+    >>> undefined_if(np.array([False, True]), lambda: "undefined here")
+    Traceback (most recent call last):
+    ...
+    ValueError: undefined here
+    """
+    mask = np.asarray(mask, dtype=bool)
+    if not mask.any():
+        return
+    masks = _UNDEFINED.get()
+    if masks is None or mask.ndim == 0:
+        raise ValueError(message())
+    masks.append(mask)
+
+
+@contextlib.contextmanager
+def collect_undefined():
+    """Evaluate a float metric on a whole stack although some matrices leave it
+    undefined: the metric's own checks (:func:`undefined_if`) record which
+    instead of raising.  Yields the list of masks; numpy's floating-point
+    warnings are silenced (the undefined matrices' values are garbage, then
+    discarded by the caller, :func:`numeric.compare.metric_on_stack`).
+    """
+    masks = []
+    token = _UNDEFINED.set(masks)
+    try:
+        with np.errstate(all="ignore"):
+            yield masks
+    finally:
+        _UNDEFINED.reset(token)
 
 
 def check_beta(beta, lead_shape=()):

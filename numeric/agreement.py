@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._common import prepare
+from ._validation import undefined_if
 from .registry import Variant, metric
 
 __all__ = ["cohen_kappa"]
@@ -110,11 +111,10 @@ def cohen_kappa(cm, *, weights=None, arithmetic="float"):
     # exactly when a single class holds all rows and all columns
     rows_seen = p.counts.sum(axis=-1) > 0
     cols_seen = p.counts.sum(axis=-2) > 0
-    if np.any((rows_seen.sum(axis=-1) == 1) & (cols_seen.sum(axis=-1) == 1)
-              & np.all(rows_seen == cols_seen, axis=-1)):
-        raise ValueError(
-            "kappa is undefined for this confusion matrix: the expected disagreement is 0 "
-            "(every sample has the same true and predicted class)")
+    undefined_if((rows_seen.sum(axis=-1) == 1) & (cols_seen.sum(axis=-1) == 1)
+                 & np.all(rows_seen == cols_seen, axis=-1), lambda: (
+        "kappa is undefined for this confusion matrix: the expected disagreement is 0 "
+        "(every sample has the same true and predicted class)"))
     N = p.total()
     observed = (w * p.n).sum(axis=(-2, -1))
     expected = (w * p.rows()[..., :, None] * p.cols()[..., None, :]).sum(axis=(-2, -1))

@@ -12,6 +12,7 @@ import numpy as np
 
 from ._common import prepare
 from .pairs import pair_counts
+from ._validation import undefined_if
 from .registry import metric
 
 __all__ = ["somers_d", "kendall_tau_c"]
@@ -51,10 +52,9 @@ def somers_d(cm, *, arithmetic="float"):
     1/2
     """
     p = prepare(cm, arithmetic)
-    if np.any((p.counts.sum(axis=-1) > 0).sum(axis=-1) < 2):
-        raise ValueError(
-            "Somers' d is undefined for this confusion matrix: all samples share one true "
-            "class (no pair of samples differs in the true class)")
+    undefined_if((p.counts.sum(axis=-1) > 0).sum(axis=-1) < 2, lambda: (
+        "Somers' d is undefined for this confusion matrix: all samples share one true "
+        "class (no pair of samples differs in the true class)"))
     pc = pair_counts(p)
     return p.ctx.finalize(pc.difference / pc.untied_true)
 
@@ -92,10 +92,9 @@ def kendall_tau_c(cm, *, arithmetic="float"):
     p = prepare(cm, arithmetic)
     m = np.minimum((p.counts.sum(axis=-1) > 0).sum(axis=-1),
                    (p.counts.sum(axis=-2) > 0).sum(axis=-1))
-    if np.any(m < 2):
-        raise ValueError(
-            "tau_c is undefined for this confusion matrix: all samples share one true class "
-            "or one predicted class (m = 1)")
+    undefined_if(m < 2, lambda: (
+        "tau_c is undefined for this confusion matrix: all samples share one true class "
+        "or one predicted class (m = 1)"))
     m = p.ctx.asarray(m)
     N = p.total()
     return p.ctx.finalize(2 * m * pair_counts(p).difference / (N * N * (m - 1)))

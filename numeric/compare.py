@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._validation import collect_undefined
+
 __all__ = ["Comparison", "MetricComparison", "UndefinedResampleWarning", "compare",
            "paired_resamples", "metric_on_stack", "percentile_interval"]
 
@@ -121,9 +123,11 @@ def _check_confidence(confidence):
 def metric_on_stack(fn, stack, **kwargs):
     """``fn(stack, **kwargs)`` in float, and which matrices it is defined for.
 
-    The registered metrics raise ``ValueError`` for a whole stack when one
-    matrix leaves them undefined; the stack is then halved until the
-    undefined matrices are isolated (O(u log R) calls for u of them).
+    The metric's own definedness checks record which matrices leave it
+    undefined (:func:`numeric._validation.collect_undefined`), so the whole
+    stack is one call; a ``ValueError`` raised elsewhere (a check that does
+    not record) falls back to halving the stack until the undefined matrices
+    are isolated (O(u log R) calls for u of them).
 
     Returns
     -------
@@ -147,8 +151,18 @@ def metric_on_stack(fn, stack, **kwargs):
 
     def run(lo, hi):
         try:
-            values[lo:hi] = fn(stack[lo:hi], **kwargs, arithmetic="float")
-            defined[lo:hi] = True
+            with collect_undefined() as masks:
+                out = fn(stack[lo:hi], **kwargs, arithmetic="float")
+            ok = np.ones(hi - lo, dtype=bool)
+            for mask in masks:
+                ok &= ~np.broadcast_to(mask, ok.shape)
+            if not ok.all() and not reason:
+                try:  # the message of the first undefined matrix, from the metric itself
+                    fn(stack[lo + int(np.argmin(ok))], **kwargs, arithmetic="float")
+                except ValueError as exc:
+                    reason.append(str(exc))
+            values[lo:hi] = np.where(ok, out, np.nan)
+            defined[lo:hi] = ok
         except ValueError as exc:
             if hi - lo == 1:
                 reason.append(str(exc))

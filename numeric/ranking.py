@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._common import stack
+from ._validation import undefined_if
 from .registry import metric
 
 __all__ = ["spearman_rs", "kendall_tau_b", "r_int"]
@@ -52,11 +53,9 @@ def _require_two_classes(p, which):
     observed true classes and two observed predicted classes are needed."""
     true_classes = (p.counts.sum(-1) > 0).sum(-1)
     pred_classes = (p.counts.sum(-2) > 0).sum(-1)
-    if np.any(true_classes < 2) or np.any(pred_classes < 2):
-        raise ValueError(
-            f"{which} is undefined for this confusion matrix: all samples share one "
-            "true class or one predicted class (a zero variance)"
-        )
+    undefined_if((true_classes < 2) | (pred_classes < 2), lambda: (
+        f"{which} is undefined for this confusion matrix: all samples share one "
+        "true class or one predicted class (a zero variance)"))
 
 
 def _concordance(p):
@@ -200,11 +199,9 @@ def r_int(cm, *, arithmetic="float"):
     -1 + sqrt(2)
     """
     def block(p, _):
-        if np.any(p.counts.sum(axis=(-2, -1)) < 2):
-            raise ValueError(
-                "r_int is undefined for a single sample: card(S_1) = card(S_2) = 0 "
-                "(it needs at least two samples)"
-            )
+        undefined_if(p.counts.sum(axis=(-2, -1)) < 2, lambda: (
+            "r_int is undefined for a single sample: card(S_1) = card(S_2) = 0 "
+            "(it needs at least two samples)"))
         # sum n S - N = sum n (S - 1): the - 1 in int64 (no cancellation), likewise s1, s2
         both = (p.n * p.ctx.asarray(_suffix2d(p.integers) - 1)).sum(axis=(-2, -1))
 
