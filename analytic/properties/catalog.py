@@ -1,0 +1,514 @@
+r"""The properties of a confusion-matrix metric, one class each.
+
+A property is a :class:`Property` subclass (in the spirit of SymPy's
+distribution classes: declared attributes, required hooks, optional hooks
+with a generic fallback):
+
+- ``name``, ``title``, ``source``, ``statement``: what it says, and where
+  it comes from (the formal statement is the class docstring);
+- ``region``: which matrices it is searched on (``"matrices"``, the
+  exhaustive and random matrices of a :class:`~analytic.properties.space.Space`;
+  ``"diagonal"``; ``"triples"`` of label vectors);
+- :meth:`Property.screen`: the relation on a whole stack of matrices in
+  float64, each base matrix classed as *clear* (the relation holds with a
+  margin), *tie* (within the tolerance: the float values cannot decide)
+  or *candidate* (a violation or a tie of a strict relation);
+- :meth:`Property.check`: the same relation in exact arithmetic on one base
+  matrix (the reference: every candidate and tie the search confirms is
+  decided here);
+- :attr:`Property.prover`: the symbolic proof of :mod:`analytic.prover`
+  (None: search only).
+
+Notation: ``A`` a ``K x K`` count matrix (rows = true class, columns =
+predicted), ``f`` the metric, "undefined" a ``ValueError``; the *loss* is
+``f`` for a lower-is-better metric and ``-f`` otherwise.
+
+Amigó et al. 2020 (ACL), §3, state ordinal monotonicity, ordinal invariance
+and class imbalance for a gold standard whose classes are all populated;
+each has a ``*_populated`` twin searched only on matrices without an empty
+row (their setting), besides the plain one on every matrix.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..generators import insert_empty_class, matrix_text, step_toward_diagonal
+from .exact import Undefined, compare, exceeds_sum, value_of
+
+__all__ = ["Property", "PROPERTIES", "CLEAR", "TIE", "CANDIDATE", "TOLERANCE", "tolerance"]
+
+#: the classes of a base matrix in the float screen
+CLEAR, TIE, CANDIDATE = 0, 1, 2
+
+#: relative tolerance of the float screen: two float64 values closer than this
+#: (relative to max(1, |a|, |b|)) are a tie the float values cannot decide.
+#: The formulas' float64 rounding on the searched matrices is below 1e-13
+#: (tests: float against exact on every matrix with K <= 3, N <= 4).
+TOLERANCE = 1e-9
+
+
+def tolerance(a, b):
+    """The screen's tolerance for comparing float arrays ``a`` and ``b``."""
+    return TOLERANCE * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
+
+
+def _eq_status(va, da, vb, db):
+    """Equality ``f(a) = f(b)`` (both undefined counts as equal), elementwise."""
+    st = np.full(va.shape, TIE, dtype=np.int8)
+    both = da & db
+    diff = np.abs(np.where(both, va - vb, 0.0))
+    st[both & (diff > tolerance(np.where(both, va, 0), np.where(both, vb, 0)))] = CANDIDATE
+    st[da != db] = CANDIDATE
+    st[~da & ~db] = CLEAR
+    return st
+
+
+def _le_status(d, tol, strict):
+    """``d <= 0`` (or ``< 0`` when strict) for a float difference of losses."""
+    st = np.full(d.shape, CLEAR, dtype=np.int8)
+    if strict:
+        st[d >= -tol] = CANDIDATE
+    else:
+        st[np.abs(d) <= tol] = TIE
+        st[d > tol] = CANDIDATE
+    return st
+
+
+def _merge(status, index, sub, n):
+    """Fold per-case statuses ``sub`` (of bases ``index``) into per-base ``status``."""
+    out = np.zeros(n, dtype=np.int8)
+    np.maximum.at(out, index, sub)
+    return np.maximum(status, out)
+
+
+class Property:
+    """One property of a metric (subclass it: one class per property).
+
+    Required: ``name``, ``title``, ``source``, :meth:`screen`, :meth:`check`.
+    Optional: :meth:`not_applicable` (default: applies), ``region``
+    (default ``"matrices"``), ``grows`` (the property builds a matrix with
+    one more class), ``populated`` (only matrices whose true classes are all
+    populated), ``prover`` (the name of :data:`analytic.prover.PROVABLE`).
+    """
+
+    name = ""
+    title = ""
+    source = ""
+    region = "matrices"
+    grows = False
+    populated = False
+    amigo = False
+    prover: str | None = None
+
+    def not_applicable(self, ctx) -> str | None:
+        """Why the property says nothing about this metric (None: it applies)."""
+        return None
+
+    def bases(self, A):
+        """The base matrices of a stack the property is checked on (a bool mask)."""
+        if self.populated:
+            return (A.sum(axis=-1) > 0).all(axis=-1)
+        return np.ones(len(A), dtype=bool)
+
+    def screen(self, ev, A):
+        """The float screen: one of CLEAR, TIE, CANDIDATE per base of ``A``.
+
+        ``ev(stack)`` returns ``(values, defined)`` in float64 (the metric's
+        value, NaN where undefined).  Bases outside :meth:`bases` are CLEAR.
+        """
+        raise NotImplementedError
+
+    def check(self, ctx, m) -> str | None:
+        """The exact check of one base matrix: None, or the witness of a violation."""
+        raise NotImplementedError
+
+    def statement(self) -> str:
+        """The formal statement (the class docstring, one paragraph)."""
+        return " ".join((type(self).__doc__ or "").split())
+
+    def __repr__(self):
+        return f"<property {self.name}>"
+
+
+# ---------------------------------------------------------------------------
+class Range(Property):
+    """``lo <= f(A) <= hi`` for the metric's stated bounds (registry ``bounds``)."""
+
+    name, title, source, prover = ("range", "value within the stated bounds", "registry bounds",
+                                   "range")
+
+    def not_applicable(self, ctx):
+        return "no bounds stated" if ctx.bounds == (None, None) else None
+
+    def screen(self, ev, A):
+        v, d = ev(A)
+        st = np.zeros(len(A), dtype=np.int8)
+        for b, side in zip(ev.bounds, (-1, 1)):
+            if b is None:
+                continue
+            diff = np.where(d, side * (v - b), -np.inf)  # > 0: outside
+            tol = tolerance(np.where(d, v, 0), b)
+            st = np.maximum(st, _le_status(diff, tol, strict=False))
+        return st
+
+    def check(self, ctx, m):
+        v = ctx.value(m)
+        if isinstance(v, Undefined):
+            return None
+        lo, hi = ctx.bounds
+        if lo is not None and compare(v, lo) < 0 or hi is not None and compare(v, hi) > 0:
+            return f"{ctx.describe(m)} outside [{lo}, {hi}]"
+        return None
+
+
+def _is_diagonal(A):
+    K = A.shape[-1]
+    off = ~np.eye(K, dtype=bool)
+    return ~(A[..., off] != 0).any(axis=-1)
+
+
+class Identity(Property):
+    """``f(A)`` equals the best bound (``lo`` if lower is better, ``hi`` otherwise)
+    if and only if ``A`` is diagonal."""
+
+    name, title, source, prover = ("identity", "best value exactly on diagonal matrices",
+                                   "cardoso2011 §3.3 (for OC)", "identity")
+
+    def not_applicable(self, ctx):
+        return "the better side is unbounded" if ctx.best is None else None
+
+    def screen(self, ev, A):
+        v, d = ev(A)
+        best = ev.best
+        diag = _is_diagonal(A)
+        loss = ev.orient * (v - best)  # >= 0 within the range
+        tol = tolerance(np.where(d, v, 0), best)
+        st = np.zeros(len(A), dtype=np.int8)
+        on = d & diag
+        st[on & (np.abs(loss) > tol)] = CANDIDATE
+        st[on & (np.abs(loss) <= tol)] = TIE
+        st[d & ~diag & (loss <= tol)] = CANDIDATE  # must be strictly above the best
+        return st
+
+    def check(self, ctx, m):
+        v = ctx.value(m)
+        if isinstance(v, Undefined):
+            return None
+        best = ctx.best
+        at_best = compare(v, best) == 0
+        diag = bool(_is_diagonal(m))
+        if diag and not at_best:
+            return f"diagonal, yet {ctx.describe(m)}, not the best value {best}"
+        if at_best and not diag:
+            return f"not diagonal, yet {ctx.describe(m)}, the best value"
+        return None
+
+
+class _Equality(Property):
+    """Shared screen and check of ``f(T(A)) = f(A)`` for transforms ``T``."""
+
+    def transforms(self, K):
+        """``[(label, function of a stack)]``."""
+        raise NotImplementedError
+
+    def screen(self, ev, A):
+        va, da = ev(A)
+        st = np.zeros(len(A), dtype=np.int8)
+        for _, t in self.transforms(A.shape[-1]):
+            vb, db = ev(t(A))
+            st = np.maximum(st, _eq_status(va, da, vb, db))
+        return st
+
+    def check(self, ctx, m):
+        for label, t in self.transforms(m.shape[0]):
+            w = ctx.same(m, t(m[None])[0])
+            if w:
+                return f"{label}: {w}" if label else w
+        return None
+
+
+def _insert(p):
+    def t(A):
+        return np.insert(np.insert(A, p, 0, axis=-1), p, 0, axis=-2)
+    return t
+
+
+class Symmetry(_Equality):
+    """``f(A^T) = f(A)`` (both undefined counts as equal)."""
+
+    name, title, source, prover = ("symmetry", "f(A^T) = f(A)", "cardoso2011 §3.3 (for OC)",
+                                   "symmetry")
+
+    def transforms(self, K):
+        return [("", lambda A: np.ascontiguousarray(np.swapaxes(A, -1, -2)))]
+
+
+class Scale(_Equality):
+    """``f(2A) = f(A)`` (scale invariance, checked at the factor 2; the proof
+    takes every positive integer factor)."""
+
+    name, title, source, prover = "scale", "f(2A) = f(A)", "scale invariance", "scale"
+
+    def transforms(self, K):
+        return [("", lambda A: 2 * A)]
+
+
+class OrdinalInvariance(_Equality):
+    """Amigó et al. 2020 (ACL), §3 "Ordinal Invariance": ``Eff(s, g) =
+    Eff(f(s), f(g))`` for a strictly increasing relabelling ``f`` of the
+    classes.  A matrix metric sees the classes as positions ``0..K-1``; a
+    strictly increasing map into a longer scale leaves gaps, i.e. inserts
+    empty classes (a zero row and column).  Formalised as: inserting one
+    empty class strictly between two classes (positions ``1..K-1``) leaves
+    ``f`` unchanged."""
+
+    name, title, source, prover = ("ordinal_invariance",
+                                   "an empty class inserted between classes changes nothing",
+                                   "Amigó et al. 2020 §3", "ordinal_invariance")
+    grows, amigo = True, True
+
+    def transforms(self, K):
+        return [(f"empty class inserted at position {p}", _insert(p)) for p in range(1, K)]
+
+
+class EmptyClass(_Equality):
+    """Appending an empty class at either end of the scale (position ``0`` or
+    ``K``) leaves ``f`` unchanged."""
+
+    name, title, source, prover = ("empty_class",
+                                   "an empty class appended at an end changes nothing",
+                                   "invariance", "empty_class")
+    grows = True
+
+    def transforms(self, K):
+        return [(f"empty class inserted at position {p}", _insert(p)) for p in (0, K)]
+
+
+def _moves(K):
+    """(i, j, target column): one sample of cell (i, j) one step toward column i."""
+    return [(i, j, j - 1 if j > i else j + 1) for i in range(K) for j in range(K) if i != j]
+
+
+class Monotonicity(Property):
+    """Moving one sample one class toward the diagonal (its prediction one step
+    closer to its true class) never makes the loss larger (both values defined)."""
+
+    name, title, source, prover = ("monotonicity",
+                                   "a sample moved toward the diagonal never worsens",
+                                   "ordinal error", "monotonicity")
+    strict = False
+
+    def screen(self, ev, A):
+        va, da = ev(A)
+        st = np.zeros(len(A), dtype=np.int8)
+        for i, j, t in _moves(A.shape[-1]):
+            idx = np.flatnonzero(A[:, i, j] > 0)
+            if not len(idx):
+                continue
+            M = A[idx].copy()
+            M[:, i, j] -= 1
+            M[:, i, t] += 1
+            vm, dm = ev(M)
+            ok = da[idx] & dm
+            d = np.where(ok, ev.orient * (vm - va[idx]), -np.inf)
+            sub = _le_status(d, tolerance(np.where(ok, vm, 0), np.where(ok, va[idx], 0)),
+                             self.strict)
+            sub[~ok] = CLEAR
+            st = _merge(st, idx, sub, len(A))
+        return st
+
+    def check(self, ctx, m):
+        v = ctx.value(m)
+        if isinstance(v, Undefined):
+            return None
+        K = m.shape[0]
+        for i, j, _ in _moves(K):
+            if not m[i, j]:
+                continue
+            s = step_toward_diagonal(m, i, j)
+            w = ctx.value(s)
+            if isinstance(w, Undefined):
+                continue
+            c = ctx.loss_cmp(w, v)
+            if c > 0 or (self.strict and c == 0):
+                verb = "worse" if c > 0 else "no better"
+                return (f"moving a sample of true class {i} from predicted {j} one step toward "
+                        f"{i} is {verb}: {ctx.describe(m)}, {ctx.describe(s)}")
+        return None
+
+
+class OrdinalMonotonicity(Monotonicity):
+    """Amigó et al. 2020 (ACL), §3 "Ordinal Monotonicity": if every changed
+    prediction moves closer to its true class without crossing it, the score
+    is strictly better.  Any such change is a sequence of one-step moves, so:
+    every one-step move toward the diagonal strictly lowers the loss (both
+    values defined)."""
+
+    name, title, source, prover = ("ordinal_monotonicity",
+                                   "a prediction moved closer strictly improves",
+                                   "Amigó et al. 2020 §3", "ordinal_monotonicity")
+    strict, amigo = True, True
+
+
+class Imbalance(Property):
+    """Amigó et al. 2020 (ACL), §3 "Class Imbalance": ``Eff(g_{d1->c2}, g) >
+    Eff(g_{d3->c2}, g)`` when ``n_{c1} > n_{c3}``: from a perfect output ``g``
+    (a diagonal matrix), misclassifying one item of the more frequent class
+    ``c1`` into ``c2`` is strictly better than one item of the rarer ``c3``
+    into ``c2``.  Formalised with ``c2`` strictly between ``c1`` and ``c3`` at
+    equal distance (the paper does not say how ``c2`` is placed; equal
+    distance keeps the ordinal distance out of the comparison), on diagonal
+    matrices with ``K >= 3``; a tie is a violation."""
+
+    name, title, source = ("imbalance", "an error in a more frequent class costs strictly less",
+                           "Amigó et al. 2020 §3")
+    region, amigo = "diagonal", True
+
+    @staticmethod
+    def triples(K):
+        out = []
+        for c2 in range(1, K - 1):
+            for dist in range(1, min(c2, K - 1 - c2) + 1):
+                out += [(c2 - dist, c2, c2 + dist), (c2 + dist, c2, c2 - dist)]
+        return out
+
+    def bases(self, A):
+        n = np.diagonal(A, axis1=-2, axis2=-1)
+        keep = np.ones(len(A), dtype=bool) if not self.populated else (n > 0).all(axis=-1)
+        return keep & (A.shape[-1] >= 3)
+
+    def screen(self, ev, A):
+        st = np.zeros(len(A), dtype=np.int8)
+        n = np.diagonal(A, axis1=-2, axis2=-1)
+        for c1, c2, c3 in self.triples(A.shape[-1]):
+            idx = np.flatnonzero((n[:, c1] > n[:, c3]) & (n[:, c3] >= 1))
+            if not len(idx):
+                continue
+            a1, a3 = A[idx].copy(), A[idx].copy()
+            a1[:, c1, c1] -= 1
+            a1[:, c1, c2] += 1
+            a3[:, c3, c3] -= 1
+            a3[:, c3, c2] += 1
+            v1, d1 = ev(a1)
+            v3, d3 = ev(a3)
+            ok = d1 & d3
+            d = np.where(ok, ev.orient * (v1 - v3), -np.inf)
+            sub = _le_status(d, tolerance(np.where(ok, v1, 0), np.where(ok, v3, 0)), True)
+            sub[~ok] = CLEAR
+            st = _merge(st, idx, sub, len(A))
+        return st
+
+    def check(self, ctx, m):
+        K = m.shape[0]
+        if K < 3 or not _is_diagonal(m):
+            return None
+        n = np.diag(m)
+        for c1, c2, c3 in self.triples(K):
+            if not n[c1] > n[c3] >= 1:
+                continue
+            a1, a3 = m.copy(), m.copy()
+            a1[c1, c1] -= 1
+            a1[c1, c2] += 1
+            a3[c3, c3] -= 1
+            a3[c3, c2] += 1
+            v1, v3 = ctx.value(a1), ctx.value(a3)
+            if isinstance(v1, Undefined) or isinstance(v3, Undefined):
+                continue
+            if ctx.loss_cmp(v1, v3) >= 0:
+                return (f"class {c1} ({n[c1]} samples) -> {c2} is not better than class "
+                        f"{c3} ({n[c3]} samples) -> {c2}: {ctx.describe(a1)}, "
+                        f"{ctx.describe(a3)}")
+        return None
+
+
+class UnobservedClass(Property):
+    """``f`` is defined on every matrix with an empty row (a class with no true sample)."""
+
+    name, title, source, prover = ("unobserved_class",
+                                   "defined with an empty row (unobserved true class)",
+                                   "behaviour", "unobserved_class")
+
+    def bases(self, A):
+        return (A.sum(axis=-1) == 0).any(axis=-1)
+
+    def screen(self, ev, A):
+        v, d = ev(A)
+        return np.where(~d, CANDIDATE, CLEAR).astype(np.int8)
+
+    def check(self, ctx, m):
+        if not np.any(m.sum(axis=1) == 0):
+            return None
+        v = ctx.value(m)
+        if isinstance(v, Undefined):
+            return f"f({matrix_text(m)}) raises: {v.message}"
+        return None
+
+
+class Triangle(Property):
+    """For label vectors ``a, b, c`` of length ``n`` over ``K`` classes, with
+    ``d(a, b) = f(cm(a, b))`` (``a`` the true labels, ``b`` the predicted):
+    ``d(a, c) <= d(a, b) + d(b, c)``.  Only for lower-is-better metrics whose
+    lower bound is 0 (distance-like); triples with ``b = a`` or ``b = c``
+    reduce to ``d >= 0`` (the range property) and are not searched."""
+
+    name, title, source = ("triangle", "d(a,c) <= d(a,b) + d(b,c) on label vectors",
+                           "metric axioms")
+    region = "triples"
+
+    def not_applicable(self, ctx):
+        lo = ctx.bounds[0]
+        if ctx.better != "lower" or lo is None or compare(lo, value_of(0)) != 0:
+            return "not distance-like (needs lower is better and lower bound 0)"
+        return None
+
+    def check(self, ctx, m):
+        a, b, c, K = m
+        from numeric.confusion import confusion_matrix
+
+        def d(x, y):
+            return ctx.value(np.asarray(confusion_matrix(list(x), list(y), labels=range(K))))
+        dab, dbc, dac = d(a, b), d(b, c), d(a, c)
+        if any(isinstance(x, Undefined) for x in (dab, dbc, dac)):
+            return None
+        if exceeds_sum(dac, dab, dbc):
+            return f"d(a,c) = {dac} > d(a,b) + d(b,c) = {dab} + {dbc}"
+        return None
+
+
+class _Populated:
+    """The twin of an Amigó et al. property on their setting: every true class populated."""
+
+    populated = True
+
+    def __init__(self):
+        self.name = self.name + "_populated"
+        self.title = self.title + " (every true class populated)"
+
+
+class OrdinalMonotonicityPopulated(_Populated, OrdinalMonotonicity):
+    """As ``ordinal_monotonicity``, on matrices without an empty row (Amigó et
+    al. 2020's setting: every class of the gold standard is populated)."""
+
+    prover = None
+
+
+class OrdinalInvariancePopulated(_Populated, OrdinalInvariance):
+    """As ``ordinal_invariance``, on matrices without an empty row (Amigó et
+    al. 2020's setting: every class of the gold standard is populated)."""
+
+    prover = None
+
+
+class ImbalancePopulated(_Populated, Imbalance):
+    """As ``imbalance``, on diagonal matrices whose diagonal counts are all
+    positive (Amigó et al. 2020's setting: every class of the gold standard
+    is populated)."""
+
+
+#: every property, by name, in the order of the property table
+PROPERTIES = {p.name: p for p in [
+    Range(), Identity(), Symmetry(), Triangle(), Monotonicity(), OrdinalMonotonicity(),
+    OrdinalMonotonicityPopulated(), OrdinalInvariance(), OrdinalInvariancePopulated(),
+    Imbalance(), ImbalancePopulated(), Scale(), EmptyClass(), UnobservedClass(),
+]}

@@ -1,0 +1,493 @@
+r"""The search for counterexamples: a float64 screen over a wide space, confirmed exactly.
+
+For a registered metric (or a callable with a vectorised form) every chunk
+of the space (:class:`analytic.properties.space.Space`) is evaluated as a
+stack in float64 (:mod:`numeric` vectorises every metric over
+``(..., K, K)``; :func:`numeric._validation.collect_undefined` marks the
+matrices where it is undefined), and each property's
+:meth:`~analytic.properties.catalog.Property.screen` classes every base
+matrix as *clear*, *tie* or *candidate*.  The chunks are independent (ranks
+of a combinatorial number system), so they run on any
+:class:`concurrent.futures.Executor` -- a local process pool by default, a
+Dask cluster through ``client.get_executor()`` -- and come back in search
+order.  In this process, in search order:
+
+- every **candidate** (a violation beyond the tolerance, or a tie of a
+  strict relation) is decided by the property's exact check; the first one
+  confirmed is the counterexample (and stops the search of that property);
+- every **tie** (two float values within the tolerance, which float64 cannot
+  order) is decided exactly too, up to ``tie_budget`` ties per property,
+  the first ones in search order; the verdict counts the ties left
+  unconfirmed (they agree to ``1e-9`` in float64, which is all that is then
+  known of them).
+
+A counterexample of the exhaustive part is the *minimal* one of that part
+(order ``(N, K, lexicographic)``) when no tie before it was left
+unconfirmed; one found among the random matrices is shrunk
+(:func:`analytic.shrink.shrink`) and never called minimal.  A callable
+without a vectorised form is searched in exact arithmetic on every matrix
+(no float screen, no ties), on a smaller default space.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import pickle
+from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..generators import label_vectors
+from .catalog import CANDIDATE, CLEAR, PROPERTIES, TIE, tolerance
+from .exact import Undefined
+from .space import Chunk, Space, block
+
+__all__ = ["MetricSpec", "FloatEvaluator", "Found", "search_matrices", "search_triples",
+           "default_executor", "TIE_BUDGET"]
+
+#: ties (float values within the tolerance) decided exactly per property, the first in order
+TIE_BUDGET = 1000
+#: flagged bases a chunk sends back per property (candidates and ties, in order)
+_FLAGGED = 2000
+
+
+# ---------------------------------------------------------------------------
+# the metric, as a worker rebuilds it
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class MetricSpec:
+    """What a worker needs to evaluate the metric in float64: a registered
+    metric's name and variant label, or a vectorised callable (picklable for
+    a process pool; any callable in this process)."""
+
+    name: str | None = None
+    variant: str | None = None
+    vectorized: object = None
+    better: str = "lower"
+    bounds: tuple = (None, None)
+
+    def evaluator(self) -> "FloatEvaluator":
+        return _evaluator(self)
+
+
+@functools.lru_cache(maxsize=64)
+def _evaluator(spec):
+    if spec.name is not None:
+        from numeric.registry import REGISTRY
+
+        import numeric  # noqa: F401  (registers every metric)
+
+        m = REGISTRY[spec.name]
+        v = next(c for c in m.cases() if c.label == spec.variant)
+
+        def fn(stack):
+            return m.function(stack, **v.kwargs(stack[0]), arithmetic="float")
+    else:
+        fn = spec.vectorized
+    return FloatEvaluator(fn, spec.better, spec.bounds)
+
+
+def _float_bound(b):
+    if b is None:
+        return None
+    from .exact import bound_value
+
+    v = bound_value(b)
+    return None if v is None else float(v.q) if v.q is not None else float(v.approx)
+
+
+class FloatEvaluator:
+    """``ev(stack) -> (values, defined)`` in float64, and the metric's orientation.
+
+    The stack is split by total ``N`` (a variant's parameters may depend on
+    ``K`` and ``N``, e.g. cardoso2011's table beta).  Undefined matrices are
+    marked by the metric's own checks (:func:`numeric._validation.collect_undefined`);
+    a ``ValueError`` from elsewhere halves the stack until it is isolated.
+    A value that is NaN or infinite where the metric says it is defined is
+    a broken metric: ``ValueError``.
+    """
+
+    def __init__(self, fn, better, bounds):
+        self.fn = fn
+        self.orient = 1.0 if better == "lower" else -1.0
+        self.bounds = tuple(_float_bound(b) for b in bounds)
+        self.best = self.bounds[0] if better == "lower" else self.bounds[1]
+
+    def __call__(self, stack):
+        stack = np.asarray(stack, dtype=np.int64)
+        values = np.full(len(stack), np.nan)
+        defined = np.zeros(len(stack), dtype=bool)
+        if not len(stack):
+            return values, defined
+        totals = stack.sum(axis=(-2, -1))
+        for N in np.unique(totals):
+            idx = np.flatnonzero(totals == N)
+            self._run(stack, idx, values, defined)
+        bad = defined & ~np.isfinite(values)
+        if bad.any():
+            m = stack[np.argmax(bad)]
+            raise ValueError(f"the metric returned {values[np.argmax(bad)]} on {m.tolist()}, "
+                             "not a finite real number (raise ValueError where it is undefined)")
+        return values, defined
+
+    def _run(self, stack, idx, values, defined):
+        from numeric._validation import collect_undefined
+
+        try:
+            with collect_undefined() as masks:
+                out = np.asarray(self.fn(stack[idx]), dtype=np.float64)
+            ok = np.ones(len(idx), dtype=bool)
+            for mask in masks:
+                ok &= ~np.broadcast_to(mask, ok.shape)
+            values[idx] = np.where(ok, out, np.nan)
+            defined[idx] = ok
+        except ValueError:
+            if len(idx) == 1:
+                return
+            half = len(idx) // 2
+            self._run(stack, idx[:half], values, defined)
+            self._run(stack, idx[half:], values, defined)
+
+
+# ---------------------------------------------------------------------------
+# the worker's task: screen one chunk for several properties
+# ---------------------------------------------------------------------------
+@dataclass
+class ChunkScreen:
+    """What a chunk's screen found for one property."""
+
+    checked: int = 0          # bases the property applies to
+    defined: int = 0          # of those, where f(base) is defined
+    candidates: int = 0
+    ties: int = 0
+    flagged: list = field(default_factory=list)  # [(order index, status, matrix)], in order
+
+
+class _Cached:
+    """The evaluator with the base stack's values computed once."""
+
+    def __init__(self, ev, A):
+        self.ev, self.A = ev, A
+        self.orient, self.bounds, self.best = ev.orient, ev.bounds, ev.best
+        self._base = None
+
+    def __call__(self, stack):
+        if stack is self.A:
+            if self._base is None:
+                self._base = self.ev(stack)
+            return self._base
+        return self.ev(stack)
+
+
+def screen_chunk(spec: MetricSpec, names: tuple, chunk: Chunk, space: Space) -> dict:
+    """Screen one chunk for each property of ``names`` (the worker's task)."""
+    ev = spec.evaluator()
+    A = chunk.matrices(space)
+    out = {}
+    for name in names:
+        prop = PROPERTIES[name]
+        keep = prop.bases(A)
+        sub = A if keep.all() else A[keep]
+        order = np.flatnonzero(keep)
+        res = ChunkScreen(checked=len(sub))
+        if len(sub):
+            cached = _Cached(ev, sub)
+            status = prop.screen(cached, sub)
+            res.defined = int(np.count_nonzero(cached(sub)[1]))
+            res.candidates = int(np.count_nonzero(status == CANDIDATE))
+            res.ties = int(np.count_nonzero(status == TIE))
+            flagged = np.flatnonzero(status != CLEAR)[:_FLAGGED]
+            res.flagged = [(int(order[i]), int(status[i]), sub[i].copy()) for i in flagged]
+        out[name] = res
+    return out
+
+
+def diagonal_chunk_matrices(K, N):
+    """Every diagonal ``K x K`` matrix with total ``N`` (lexicographic in the diagonal)."""
+    from .space import _parts
+
+    d = block_compositions(N, K)
+    A = np.zeros((len(d), K, K), dtype=np.int64)
+    A[:, np.arange(K), np.arange(K)] = d
+    return A
+
+
+def block_compositions(n, r):
+    from .space import _range, _parts
+
+    return np.array(_range(n, r, 0, _parts(n, r)), dtype=np.int64)
+
+
+def screen_diagonal(spec: MetricSpec, names: tuple, K: int, N: int) -> dict:
+    """The diagonal part (imbalance): every diagonal matrix with ``K`` classes and total ``N``."""
+    ev = spec.evaluator()
+    A = diagonal_chunk_matrices(K, N)
+    out = {}
+    for name in names:
+        prop = PROPERTIES[name]
+        keep = prop.bases(A)
+        sub, order = A[keep], np.flatnonzero(keep)
+        res = ChunkScreen(checked=len(sub))
+        if len(sub):
+            cached = _Cached(ev, sub)
+            status = prop.screen(cached, sub)
+            res.defined = int(np.count_nonzero(cached(sub)[1]))
+            res.candidates = int(np.count_nonzero(status == CANDIDATE))
+            res.ties = int(np.count_nonzero(status == TIE))
+            flagged = np.flatnonzero(status != CLEAR)[:_FLAGGED]
+            res.flagged = [(int(order[i]), int(status[i]), sub[i].copy()) for i in flagged]
+        out[name] = res
+    return out
+
+
+# ---------------------------------------------------------------------------
+# executors
+# ---------------------------------------------------------------------------
+def default_executor(jobs: int | None):
+    """A process pool of ``jobs`` workers (forked on Linux), or None for one job."""
+    if jobs is None:
+        from ..ledger import default_jobs
+
+        jobs = default_jobs()
+    if jobs <= 1:
+        return None
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() \
+        else None
+    return ProcessPoolExecutor(jobs, mp_context=ctx)
+
+
+class _InProcess:
+    """The executor protocol, run at once in this process."""
+
+    class _Done:
+        def __init__(self, fn, args):
+            self._v = fn(*args)
+
+        def result(self):
+            return self._v
+
+    def submit(self, fn, *args):
+        return self._Done(fn, args)
+
+
+def _picklable(obj) -> bool:
+    try:
+        pickle.dumps(obj)
+        return True
+    except Exception:
+        return False
+
+
+def _ordered(executor, tasks, window):
+    """Submit ``tasks`` ([(fn, args)]) ``window`` at a time and yield results in order;
+    the generator's ``send(True)``-free protocol: stop consuming to stop submitting."""
+    pending = []
+    it = iter(tasks)
+    for t in it:
+        pending.append(executor.submit(*t))
+        if len(pending) >= window:
+            break
+    while pending:
+        fut = pending.pop(0)
+        res = fut.result()
+        for t in it:
+            pending.append(executor.submit(*t))
+            break
+        yield res
+    return
+
+
+# ---------------------------------------------------------------------------
+# the search in this process: screen results confirmed exactly, in order
+# ---------------------------------------------------------------------------
+@dataclass
+class Found:
+    """What the search found for one property."""
+
+    name: str
+    counterexample: object = None
+    witness: str = ""
+    how: str = ""
+    minimal: bool = False
+    checked: int = 0
+    defined: int = 0
+    ties: int = 0
+    ties_confirmed: int = 0
+    exact_checks: int = 0
+    exact: bool = False
+
+    @property
+    def fails(self) -> bool:
+        return self.counterexample is not None
+
+
+class _Tracker:
+    def __init__(self, name, budget):
+        self.found = Found(name)
+        self.budget = budget
+        self.unconfirmed_before = 0
+        self.done = False
+
+    def confirm(self, ctx, prop, flagged, random_part):
+        """Decide the flagged bases of one chunk in order; True when a
+        counterexample was confirmed."""
+        f = self.found
+        for _, status, m in flagged:
+            if status == TIE:
+                if f.ties_confirmed >= self.budget:
+                    self.unconfirmed_before += 1
+                    continue
+                f.ties_confirmed += 1
+            f.exact_checks += 1
+            w = prop.check(ctx, m)
+            if w:
+                f.counterexample, f.witness = m, w
+                f.minimal = not random_part and self.unconfirmed_before == 0
+                f.how = ("random, then shrunk" if random_part else
+                         "exhaustive: the first counterexample in the order (N, K, "
+                         "lexicographic)" + ("" if f.minimal else
+                                             ", after ties left unconfirmed: not certified "
+                                             "minimal"))
+                self.done = True
+                return True
+        return False
+
+
+def search_matrices(spec: MetricSpec, names, space: Space, ctx, *, executor=None,
+                    tie_budget=TIE_BUDGET, window=4) -> dict:
+    """Search the matrices (and the diagonal part) of ``space`` for the
+    properties ``names``; returns ``{name: Found}``."""
+    ex = executor or _InProcess()
+    trackers = {n: _Tracker(n, tie_budget) for n in names}
+    mat = [n for n in names if PROPERTIES[n].region == "matrices"]
+    diag = [n for n in names if PROPERTIES[n].region == "diagonal"]
+    if mat:
+        tasks = [(screen_chunk, spec, tuple(mat), c, space) for c in space.chunks()]
+        _consume(ex, tasks, [c.kind == "random" for c in space.chunks()], trackers, mat, ctx,
+                 window, spec, space)
+    if diag:
+        order = sorted(((N, K) for K, n in space.diagonal for N in range(1, n + 1)))
+        tasks = [(screen_diagonal, spec, tuple(diag), K, N) for N, K in order]
+        _consume(ex, tasks, [False] * len(tasks), trackers, diag, ctx, window, spec, space)
+    return {n: t.found for n, t in trackers.items()}
+
+
+def _consume(ex, tasks, is_random, trackers, names, ctx, window, spec, space):
+    open_names = list(names)
+    gen = _ordered(ex, tasks, window)
+    for i, res in enumerate(gen):
+        for n in list(open_names):
+            r = res[n]
+            t = trackers[n]
+            t.found.checked += r.checked
+            t.found.defined += r.defined
+            t.found.ties += r.ties
+            if t.confirm(ctx, PROPERTIES[n], r.flagged, is_random[i]):
+                open_names.remove(n)
+        if not open_names:
+            gen.close()
+            break
+
+
+# ---------------------------------------------------------------------------
+# the triangle inequality on label vectors
+# ---------------------------------------------------------------------------
+def _pair_matrices(V, K):
+    """The confusion matrix of every ordered pair of label vectors ``V``
+    (``(P, n)``): ``(P * P, K, K)``, pair ``(a, b)`` at ``a * P + b``."""
+    P, n = V.shape
+    codes = (V[:, None, :] * K + V[None, :, :]).reshape(P * P, n)
+    out = np.zeros((P * P, K * K), dtype=np.int64)
+    rows = np.repeat(np.arange(P * P), n)
+    np.add.at(out, (rows, codes.ravel()), 1)
+    return out.reshape(P * P, K, K)
+
+
+def screen_triples(spec: MetricSpec, K: int, n: int, V=None):
+    """Every triple of the label vectors ``V`` (default: all of length ``n``
+    over ``K`` classes): ``(checked, defined, ties, flagged)``, flagged
+    ``[(order, status, (a, b, c, K))]`` in lexicographic order of ``(a, b, c)``."""
+    ev = spec.evaluator()
+    V = np.array(list(label_vectors(K, n)), dtype=np.int64) if V is None else V
+    P = len(V)
+    vals, ok = ev(_pair_matrices(V, K))
+    D, Dok = vals.reshape(P, P), ok.reshape(P, P)
+    # d(a, c) - d(a, b) - d(b, c) over (a, b, c)
+    lhs = D[:, None, :]
+    rhs = D[:, :, None] + D[None, :, :]
+    good = Dok[:, None, :] & Dok[:, :, None] & Dok[None, :, :]
+    idx = np.arange(P)
+    good &= (idx[None, :, None] != idx[:, None, None]) & (idx[None, :, None] != idx[None, None, :])
+    diff = np.where(good, lhs - rhs, -np.inf)
+    tol = tolerance(np.where(good, lhs, 0), np.where(good, rhs, 0))
+    status = np.zeros(diff.shape, dtype=np.int8)
+    status[np.abs(diff) <= tol] = TIE
+    status[diff > tol] = CANDIDATE
+    status[~good] = CLEAR
+    flat = np.flatnonzero(status != CLEAR)[:_FLAGGED]
+    flagged = []
+    for f in flat:
+        a, b, c = np.unravel_index(f, status.shape)
+        flagged.append((int(f), int(status.flat[f]),
+                        (tuple(V[a].tolist()), tuple(V[b].tolist()), tuple(V[c].tolist()), K)))
+    nontrivial = (idx[None, :, None] != idx[:, None, None]) & (idx[None, :, None] != idx[None, None, :])
+    return (int(np.count_nonzero(nontrivial)), int(np.count_nonzero(good)),
+            int(np.count_nonzero(status == TIE)), flagged)
+
+
+def search_triples(spec, space: Space, ctx, *, executor=None, tie_budget=TIE_BUDGET) -> Found:
+    """The triangle inequality on every triple of ``space.triangle``, then random triples."""
+    ex = executor or _InProcess()
+    t = _Tracker("triangle", tie_budget)
+    prop = PROPERTIES["triangle"]
+    top = max((n for _, n in space.triangle), default=0)
+    tasks = [(screen_triples, spec, K, n) for n in range(1, top + 1)
+             for K, m in sorted(space.triangle) if n <= m]
+    random_tasks = []
+    if space.triangle_random:
+        rng = np.random.default_rng([space.seed, 3])
+        Ks = sorted({K for K, _ in space.triangle}) or [2]
+        groups: dict = {}
+        for _ in range(space.triangle_random):
+            K = int(rng.choice(Ks))
+            n = int(rng.integers(1, space.triangle_n + 1))
+            groups.setdefault((K, n), []).append(rng.integers(0, K, size=(3, n)))
+        for (K, n), trip in sorted(groups.items()):
+            random_tasks.append((_screen_random_triples, spec, K, n, np.array(trip)))
+    kinds = [False] * len(tasks) + [True] * len(random_tasks)
+    for i, res in enumerate(_ordered(ex, tasks + random_tasks, 4)):
+        checked, defined, ties, flagged = res
+        t.found.checked += checked
+        t.found.defined += defined
+        t.found.ties += ties
+        if t.confirm(ctx, prop, flagged, kinds[i]):
+            break
+    return t.found
+
+
+def _screen_random_triples(spec, K, n, trips):
+    """Random triples ``trips`` ``(T, 3, n)``: the same statuses, one triple each."""
+    ev = spec.evaluator()
+    T = len(trips)
+    mats = np.concatenate([_pair_matrices(np.stack([tr[x], tr[y]]), K)[[1]]
+                           for tr in trips for x, y in ((0, 1), (1, 2), (0, 2))])
+    vals, ok = ev(mats)
+    vals, ok = vals.reshape(T, 3), ok.reshape(T, 3)
+    same = np.array([(tr[0] == tr[1]).all() or (tr[1] == tr[2]).all() for tr in trips])
+    good = ok.all(axis=1) & ~same
+    lhs, rhs = vals[:, 2], vals[:, 0] + vals[:, 1]
+    diff = np.where(good, lhs - rhs, -np.inf)
+    tol = tolerance(np.where(good, lhs, 0), np.where(good, rhs, 0))
+    status = np.zeros(T, dtype=np.int8)
+    status[np.abs(diff) <= tol] = TIE
+    status[diff > tol] = CANDIDATE
+    status[~good] = CLEAR
+    flagged = [(int(i), int(status[i]), (tuple(trips[i][0].tolist()), tuple(trips[i][1].tolist()),
+                                          tuple(trips[i][2].tolist()), K))
+               for i in np.flatnonzero(status != CLEAR)[:_FLAGGED]]
+    return int(np.count_nonzero(~same)), int(np.count_nonzero(good)), \
+        int(np.count_nonzero(status == TIE)), flagged
