@@ -1,62 +1,97 @@
 """``ordinal-verify audit [METRIC]``: the property auditor (:mod:`analytic.audit`).
 
-``METRIC`` is a name of :data:`numeric.registry.REGISTRY`; every report
-variant is audited and printed as a table (property, verdict, minimal
-counterexample, witness or proof scope).  Without ``METRIC`` every registered
-metric is audited and the property table printed; ``--markdown FILE`` writes
-it (``docs/properties.md``), ``--json FILE`` (``-`` for stdout) the verdicts.
+``METRIC`` is a name of :data:`numeric.registry.REGISTRY` (every report
+variant is audited and printed: property, verdict, counterexample, and what
+the verdict rests on), or ``module:function``: a Python function of a count
+matrix, **imported and run with your rights** (``--better``, ``--bounds``;
+searched in exact arithmetic on :data:`analytic.audit.CALLABLE_SPACE`).
+``--all`` audits every registered metric (the property table: about ten
+minutes on two cores, with a progress line) and ``--json FILE`` /
+``--markdown FILE`` write it (``analytic/properties/table.json``,
+``docs/properties.md``).  Without a metric and without ``--all`` the
+committed table is printed.
 
-The symbolic proofs (:mod:`analytic.prover`) cover every matrix with
-``K <= --every-k`` and the all-positive matrices with
-``--every-k < K <= --positive-k`` (defaults: :data:`analytic.prover.DEFAULT_SCOPES`);
-``--no-proofs`` searches only.
+The searched space is :data:`analytic.properties.space.DEFAULT_SPACE` unless
+``--max-k``/``--max-n``/``--random`` give another; it runs on ``--jobs``
+local processes, or on a Dask cluster (``--scheduler ADDRESS``, the
+``dask`` extra).  The symbolic proofs (:mod:`analytic.prover`) cover every
+matrix with ``K <= --every-k`` and the all-positive matrices with
+``--every-k < K <= --positive-k``; ``--no-proofs`` searches only.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 
 from .table import format_table
 
-__all__ = ["add_parsers", "cmd_audit"]
+__all__ = ["add_parsers", "cmd_audit", "load_function"]
+
+#: the largest proof scopes the CLI accepts (2^(K^2) - 1 support patterns for --every-k)
+MAX_EVERY_K, MAX_POSITIVE_K = 3, 5
+
+
+def _nonneg(text):
+    import argparse
+
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if v < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0, got {v}")
+    return v
+
+
+def _positive(text):
+    import argparse
+
+    v = _nonneg(text)
+    if v < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {v}")
+    return v
 
 
 def add_parsers(sub) -> None:
-    from analytic.audit import DEFAULTS
     from analytic.prover import EVERY_K, POSITIVE_K
 
-    p = sub.add_parser("audit", help="decide formal properties of a metric (exhaustive + random, exact)")
-    p.add_argument("metric", nargs="?", help="a registered metric name (default: every metric)")
-    p.add_argument("--max-k", type=int, default=DEFAULTS["max_k"], help="largest K of the exhaustive search")
-    p.add_argument("--max-n", type=int, default=DEFAULTS["max_n"], help="largest N of the exhaustive search")
-    p.add_argument("--random", type=int, default=DEFAULTS["random"], help="number of random matrices")
-    p.add_argument("--seed", type=int, default=DEFAULTS["seed"], help="seed of the random search")
-    p.add_argument("--every-k", type=int, default=EVERY_K,
-                   help="prove on every matrix with K <= this (default %(default)s)")
-    p.add_argument("--positive-k", type=int, default=POSITIVE_K,
-                   help="prove on the all-positive matrices up to this K (default %(default)s)")
+    p = sub.add_parser(
+        "audit", help="decide formal properties of a metric (a wide search, confirmed exactly, "
+                      "and symbolic proofs)",
+        description="Decide formal properties of a metric.  METRIC is a registered name or "
+                    "module:function -- the latter imports and runs your Python code with "
+                    "your rights.")
+    p.add_argument("metric", nargs="?",
+                   help="a registered metric name, or module:function (imports and runs that "
+                        "module with your rights)")
+    p.add_argument("--all", action="store_true",
+                   help="audit every registered metric (the property table; minutes)")
+    p.add_argument("--max-k", type=_positive, help="every matrix with K <= this (with --max-n)")
+    p.add_argument("--max-n", type=_positive, help="every matrix with N <= this")
+    p.add_argument("--random", type=_nonneg, help="number of random matrices")
+    p.add_argument("--seed", type=_nonneg, default=0, help="seed of the random search")
+    p.add_argument("--jobs", type=_positive, default=None,
+                   help="worker processes of the float screen (default: the usable CPUs)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="run the search on a Dask cluster (needs the 'dask' extra)")
+    p.add_argument("--tie-budget", type=_nonneg, default=None,
+                   help="float ties decided exactly per property (default 1000)")
+    p.add_argument("--every-k", type=_nonneg, default=EVERY_K,
+                   help=f"prove on every matrix with K <= this (default %(default)s, at most "
+                        f"{MAX_EVERY_K})")
+    p.add_argument("--positive-k", type=_nonneg, default=POSITIVE_K,
+                   help=f"prove on the all-positive matrices up to this K (default %(default)s, "
+                        f"at most {MAX_POSITIVE_K})")
     p.add_argument("--no-proofs", action="store_true", help="search only, no symbolic proofs")
+    p.add_argument("--better", choices=("lower", "higher"),
+                   help="module:function only: which direction is better (default lower)")
+    p.add_argument("--bounds", metavar="LO,HI",
+                   help="module:function only: the stated range, e.g. 0,1 or 0,inf")
     p.add_argument("--markdown", metavar="FILE", help="write the property table as Markdown")
     p.add_argument("--json", metavar="FILE", help="write the verdicts as JSON ('-' for stdout)")
     p.set_defaults(run=cmd_audit)
-
-
-def _proof_dict(proof):
-    if proof is None:
-        return None
-    return {"scope": proof.scope_text(), "short": proof.short(),
-            "refused": [{"scope": sc.text(), "kind": kind, "reason": why}
-                        for sc, why, kind in proof.refused]}
-
-
-def _as_dict(name, label, rep):
-    return {"metric": name, "variant": label, "better": rep.better,
-            "properties": {p: {"verdict": r.verdict,
-                               "counterexample": r.counterexample_text() if r.verdict == "fails" else None,
-                               "witness": r.witness, "searched": r.searched, "how": r.how,
-                               "proof": _proof_dict(r.proof)}
-                           for p, r in rep.results.items()}}
 
 
 def scopes_from_args(args) -> tuple:
@@ -64,44 +99,148 @@ def scopes_from_args(args) -> tuple:
     ``--every-k`` and ``--positive-k``; none with ``--no-proofs``)."""
     from analytic.prover import scopes
 
+    if args.every_k > MAX_EVERY_K:
+        raise ValueError(f"--every-k {args.every_k}: at most {MAX_EVERY_K} (K = 4 has "
+                         f"{2 ** 16 - 1:,} support patterns, each a symbolic proof)")
+    if args.positive_k > MAX_POSITIVE_K:
+        raise ValueError(f"--positive-k {args.positive_k}: at most {MAX_POSITIVE_K}")
     return () if args.no_proofs else scopes(args.every_k, args.positive_k)
+
+
+def load_function(spec: str):
+    """``module:function`` -> the function (the module is imported: it runs)."""
+    mod, _, name = spec.partition(":")
+    if not mod or not name:
+        raise ValueError(f"expected module:function, got {spec!r}")
+    try:
+        module = importlib.import_module(mod)
+    except Exception as exc:
+        raise ValueError(f"{spec}: importing {mod!r} raised {exc!r}") from None
+    fn = module
+    for part in name.split("."):
+        fn = getattr(fn, part, None)
+        if fn is None:
+            raise ValueError(f"{spec}: {mod!r} has no attribute {name!r}")
+    if not callable(fn):
+        raise ValueError(f"{spec}: {name!r} is not callable")
+    return fn
+
+
+def _bounds(text):
+    if text is None:
+        return None
+    parts = [t.strip() for t in text.split(",")]
+    if len(parts) != 2:
+        raise ValueError(f"--bounds takes LO,HI, got {text!r}")
+    return tuple(None if t.lower() in ("", "none", "inf", "+inf", "-inf", "oo", "-oo") else t
+                 for t in parts)
+
+
+def _space(args):
+    from analytic.audit import space_of
+
+    if args.max_k is None and args.max_n is None and args.random is None:
+        return None
+    return space_of(args.max_k, args.max_n, args.random, args.seed)
+
+
+def _executor(args):
+    if not args.scheduler:
+        return None
+    try:
+        from dask.distributed import Client
+    except ImportError:
+        raise ValueError("--scheduler needs Dask: pip install \"ordinal-verify[dask]\"") from None
+    return Client(args.scheduler).get_executor()
+
+
+def _progress():
+    if not sys.stderr.isatty():
+        def show(i, n, label):
+            if i < n:
+                print(f"ordinal-verify: audit {i + 1}/{n}: {label}", file=sys.stderr, flush=True)
+        return show
+    from .ledger_cmd import progress_bar
+
+    return progress_bar(sys.stderr)
 
 
 def cmd_audit(args) -> int:
     from analytic import audit as A
+    from analytic.properties import table as T
     from numeric.registry import REGISTRY, matrix_metrics
 
-    sizes = dict(max_k=args.max_k, max_n=args.max_n, random=args.random, seed=args.seed,
-                 scopes=scopes_from_args(args))
-    if args.metric is not None:
-        if args.metric not in REGISTRY:
-            raise ValueError(f"unknown metric {args.metric!r}; expected one of {sorted(REGISTRY)}")
-        metrics = [REGISTRY[args.metric]]
+    scopes = scopes_from_args(args)
+    kw = dict(jobs=args.jobs, executor=_executor(args))
+    if args.tie_budget is not None:
+        kw["tie_budget"] = args.tie_budget
+    space = _space(args)
+    if args.metric is not None and ":" in args.metric:
+        fn = load_function(args.metric)
+        rep = A.audit(fn, space=space, seed=args.seed if space is None else 0,
+                      better=args.better or "lower", bounds=_bounds(args.bounds),
+                      prove=scopes or False, jobs=args.jobs, executor=kw["executor"])
+        rows = [(args.metric, rep.label, rep)]
+        space = rep.space
+    elif args.metric is not None or args.all:
+        if args.better or args.bounds:
+            raise ValueError("--better and --bounds are for module:function only")
+        if args.metric is not None:
+            if args.metric not in REGISTRY:
+                raise ValueError(f"unknown metric {args.metric!r}; expected one of "
+                                 f"{sorted(REGISTRY)} or module:function")
+            metrics = [REGISTRY[args.metric]]
+        else:
+            metrics = matrix_metrics()
+        space = space or A.DEFAULT_SPACE
+        cases = [(m.name, v.label) for m in metrics for v in m.cases()]
+        show = _progress() if len(cases) > 1 else None
+        rows = []
+        for i, (name, label) in enumerate(cases):
+            if show:
+                show(i, len(cases), label)
+            rows.append((name, label, A.audit(name, variant=label, space=space,
+                                              prove=scopes or False, **kw)))
+        if show:
+            show(len(cases), len(cases), "")
     else:
-        metrics = matrix_metrics()
-    rows = [(m.name, v.label, A.audit_registered(m.name, v.label, **sizes))
-            for m in metrics for v in m.cases()]
+        table = T.load()
+        names = [p["name"] for p in table["properties"]]
+        print(format_table(("metric",) + tuple(names),
+                           [(r["variant"],) + tuple(r["properties"][n]["verdict"] for n in names)
+                            for r in table["reports"]]))
+        print(f"(the committed table, searched over {table['space_text']}; "
+              "`ordinal-verify audit METRIC` for the evidence)")
+        if args.markdown:
+            _write(args.markdown, T.markdown(table))
+        if args.json:
+            _write(args.json, json.dumps(table, indent=1) + "\n")
+        return 0
+    data = T.table_dict(rows, space, scopes)
     if args.json == "-":
-        json.dump([_as_dict(*r) for r in rows], sys.stdout, indent=1)
+        json.dump(data, sys.stdout, indent=1)
         sys.stdout.write("\n")
-    elif args.metric is not None:
+    elif len(rows) == 1 or args.metric is not None:
         for name, label, rep in rows:
             print(f"{label} ({name}, {rep.better} is better):")
             table = []
             for p, r in rep.results.items():
                 ce = r.counterexample_text() if r.verdict == "fails" else ""
                 table.append((p, r.label(), ce, r.evidence()))
-            print(format_table(("property", "verdict", "counterexample", "witness / evidence"),
-                               table))
+            print(format_table(("property", "verdict", "counterexample", "evidence"), table))
             print()
     else:
         names = list(A.PROPERTIES)
-        table = [(label,) + tuple(rep.results[p].label() for p in names) for _, label, rep in rows]
-        print(format_table(("metric",) + tuple(names), table))
+        print(format_table(("metric",) + tuple(names),
+                           [(label,) + tuple(rep.results[p].label() for p in names)
+                            for _, label, rep in rows]))
     if args.json and args.json != "-":
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump([_as_dict(*r) for r in rows], fh, indent=1)
+        _write(args.json, json.dumps(data, indent=1) + "\n")
     if args.markdown:
-        with open(args.markdown, "w", encoding="utf-8") as fh:
-            fh.write(A.table_markdown(rows, **sizes))
+        _write(args.markdown, T.markdown(data))
     return 0
+
+
+def _write(path, text):
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)

@@ -75,6 +75,11 @@ def _le_status(d, tol, strict):
     return st
 
 
+def _derived(ev, key, stack):
+    """``ev(stack)``, shared between properties when ``ev`` memoises derived stacks."""
+    return ev.derived(key, stack) if hasattr(ev, "derived") else ev(stack)
+
+
 def _merge(status, index, sub, n):
     """Fold per-case statuses ``sub`` (of bases ``index``) into per-base ``status``."""
     out = np.zeros(n, dtype=np.int8)
@@ -215,8 +220,8 @@ class _Equality(Property):
     def screen(self, ev, A):
         va, da = ev(A)
         st = np.zeros(len(A), dtype=np.int8)
-        for _, t in self.transforms(A.shape[-1]):
-            vb, db = ev(t(A))
+        for label, t in self.transforms(A.shape[-1]):
+            vb, db = _derived(ev, (self.name, label), t(A))
             st = np.maximum(st, _eq_status(va, da, vb, db))
         return st
 
@@ -309,7 +314,7 @@ class Monotonicity(Property):
             M = A[idx].copy()
             M[:, i, j] -= 1
             M[:, i, t] += 1
-            vm, dm = ev(M)
+            vm, dm = _derived(ev, ("move", i, j), M)
             ok = da[idx] & dm
             d = np.where(ok, ev.orient * (vm - va[idx]), -np.inf)
             sub = _le_status(d, tolerance(np.where(ok, vm, 0), np.where(ok, va[idx], 0)),

@@ -166,12 +166,14 @@ class ChunkScreen:
 
 
 class _Cached:
-    """The evaluator with the base stack's values computed once."""
+    """The evaluator with the base stack's values computed once, and the
+    values of derived stacks shared between properties (:meth:`derived`)."""
 
     def __init__(self, ev, A):
         self.ev, self.A = ev, A
         self.orient, self.bounds, self.best = ev.orient, ev.bounds, ev.best
         self._base = None
+        self._memo = {}
 
     def __call__(self, stack):
         if stack is self.A:
@@ -180,28 +182,50 @@ class _Cached:
             return self._base
         return self.ev(stack)
 
+    def derived(self, key, stack):
+        """``self(stack)`` for a stack derived from the base stack, memoised by ``key``."""
+        if key not in self._memo:
+            self._memo[key] = self.ev(stack)
+        return self._memo[key]
 
-def screen_chunk(spec: MetricSpec, names: tuple, chunk: Chunk, space: Space) -> dict:
-    """Screen one chunk for each property of ``names`` (the worker's task)."""
-    ev = spec.evaluator()
-    A = chunk.matrices(space)
-    out = {}
-    for name in names:
+
+def _screen_all(ev, A, names) -> dict:
+    """Screen the stack ``A`` for each property of ``names``; a ``*_populated``
+    twin takes its parent's statuses on its own bases when both are asked."""
+    out, full = {}, {}
+    shared = {}
+    for name in sorted(names, key=lambda n: PROPERTIES[n].populated):
         prop = PROPERTIES[name]
         keep = prop.bases(A)
-        sub = A if keep.all() else A[keep]
         order = np.flatnonzero(keep)
-        res = ChunkScreen(checked=len(sub))
-        if len(sub):
-            cached = _Cached(ev, sub)
-            status = prop.screen(cached, sub)
-            res.defined = int(np.count_nonzero(cached(sub)[1]))
+        res = ChunkScreen(checked=len(order))
+        if len(order):
+            sub = A if len(order) == len(A) else A[keep]
+            if sub is A:
+                cached = shared.setdefault("all", _Cached(ev, A))
+            else:
+                cached = _Cached(ev, sub)
+            parent = name[:-len("_populated")] if prop.populated else None
+            if parent in full:
+                status = full[parent][keep]
+                res.defined = int(np.count_nonzero(shared["all"](A)[1][keep]))
+            else:
+                status = prop.screen(cached, sub)
+                res.defined = int(np.count_nonzero(cached(sub)[1]))
+            st_full = np.zeros(len(A), dtype=np.int8)
+            st_full[keep] = status
+            full[name] = st_full
             res.candidates = int(np.count_nonzero(status == CANDIDATE))
             res.ties = int(np.count_nonzero(status == TIE))
             flagged = np.flatnonzero(status != CLEAR)[:_FLAGGED]
             res.flagged = [(int(order[i]), int(status[i]), sub[i].copy()) for i in flagged]
         out[name] = res
     return out
+
+
+def screen_chunk(spec: MetricSpec, names: tuple, chunk: Chunk, space: Space) -> dict:
+    """Screen one chunk for each property of ``names`` (the worker's task)."""
+    return _screen_all(spec.evaluator(), chunk.matrices(space), names)
 
 
 def diagonal_chunk_matrices(K, N):
@@ -222,24 +246,7 @@ def block_compositions(n, r):
 
 def screen_diagonal(spec: MetricSpec, names: tuple, K: int, N: int) -> dict:
     """The diagonal part (imbalance): every diagonal matrix with ``K`` classes and total ``N``."""
-    ev = spec.evaluator()
-    A = diagonal_chunk_matrices(K, N)
-    out = {}
-    for name in names:
-        prop = PROPERTIES[name]
-        keep = prop.bases(A)
-        sub, order = A[keep], np.flatnonzero(keep)
-        res = ChunkScreen(checked=len(sub))
-        if len(sub):
-            cached = _Cached(ev, sub)
-            status = prop.screen(cached, sub)
-            res.defined = int(np.count_nonzero(cached(sub)[1]))
-            res.candidates = int(np.count_nonzero(status == CANDIDATE))
-            res.ties = int(np.count_nonzero(status == TIE))
-            flagged = np.flatnonzero(status != CLEAR)[:_FLAGGED]
-            res.flagged = [(int(order[i]), int(status[i]), sub[i].copy()) for i in flagged]
-        out[name] = res
-    return out
+    return _screen_all(spec.evaluator(), diagonal_chunk_matrices(K, N), names)
 
 
 # ---------------------------------------------------------------------------
