@@ -15,8 +15,8 @@ The symbolic proofs (:mod:`analytic.prover`) cover every matrix with
 from __future__ import annotations
 
 import json
-import sys
 
+from .outputs import check_outputs, writing, write_text
 from .table import format_table
 
 __all__ = ["add_parsers", "cmd_audit"]
@@ -26,7 +26,11 @@ def add_parsers(sub) -> None:
     from analytic.audit import DEFAULTS
     from analytic.prover import EVERY_K, POSITIVE_K
 
-    p = sub.add_parser("audit", help="decide formal properties of a metric (exhaustive + random, exact)")
+    p = sub.add_parser(
+        "audit", help="decide formal properties of a metric (exhaustive + random, exact)",
+        epilog="Python code named on the command line runs with your rights: "
+               "'ordinal-verify --claims FILE' imports and runs FILE, and so will a METRIC "
+               "given as module:function once audit accepts one. Give only code you trust.")
     p.add_argument("metric", nargs="?", help="a registered metric name (default: every metric)")
     p.add_argument("--max-k", type=int, default=DEFAULTS["max_k"], help="largest K of the exhaustive search")
     p.add_argument("--max-n", type=int, default=DEFAULTS["max_n"], help="largest N of the exhaustive search")
@@ -67,10 +71,18 @@ def scopes_from_args(args) -> tuple:
     return () if args.no_proofs else scopes(args.every_k, args.positive_k)
 
 
+def _write_json(out, rows):
+    with writing(out) as fh:
+        json.dump([_as_dict(*r) for r in rows], fh, indent=1)
+        fh.write("\n")
+
+
 def cmd_audit(args) -> int:
     from analytic import audit as A
     from numeric.registry import REGISTRY, matrix_metrics
 
+    outs = check_outputs({"--json": args.json, "--markdown": args.markdown},
+                         stdout_ok=("--json",))
     sizes = dict(max_k=args.max_k, max_n=args.max_n, random=args.random, seed=args.seed,
                  scopes=scopes_from_args(args))
     if args.metric is not None:
@@ -82,8 +94,7 @@ def cmd_audit(args) -> int:
     rows = [(m.name, v.label, A.audit_registered(m.name, v.label, **sizes))
             for m in metrics for v in m.cases()]
     if args.json == "-":
-        json.dump([_as_dict(*r) for r in rows], sys.stdout, indent=1)
-        sys.stdout.write("\n")
+        _write_json(outs["--json"], rows)
     elif args.metric is not None:
         for name, label, rep in rows:
             print(f"{label} ({name}, {rep.better} is better):")
@@ -99,9 +110,7 @@ def cmd_audit(args) -> int:
         table = [(label,) + tuple(rep.results[p].label() for p in names) for _, label, rep in rows]
         print(format_table(("metric",) + tuple(names), table))
     if args.json and args.json != "-":
-        with open(args.json, "w", encoding="utf-8") as fh:
-            json.dump([_as_dict(*r) for r in rows], fh, indent=1)
+        _write_json(outs["--json"], rows)
     if args.markdown:
-        with open(args.markdown, "w", encoding="utf-8") as fh:
-            fh.write(A.table_markdown(rows, **sizes))
+        write_text(outs["--markdown"], A.table_markdown(rows, **sizes))
     return 0
