@@ -23,6 +23,14 @@ figure (a figure cell's ``alt`` metadata, see ``notebooks/build.py``).
 ``--student`` leaves out every cell tagged ``solution`` (the answers section
 of each lesson), as ``python notebooks/build.py --student`` does for the
 notebooks themselves.
+
+The output folder is never emptied blindly.  The builder writes only into a
+new or empty folder, or into one it wrote before: that folder holds the
+marker file ``.ordinal-verify-site``, which lists what the previous build
+wrote, and only those entries are removed before the new build (a file the
+user added is left alone).  Any other folder (``--output .`` in a checkout,
+a site built before the marker existed) is refused with a one-line message
+and exit status 2, before any page is rendered.
 """
 
 from __future__ import annotations
@@ -30,6 +38,8 @@ from __future__ import annotations
 import argparse
 import copy
 import html
+import json
+import os
 import re
 import shutil
 import sys
@@ -55,6 +65,93 @@ WIDGET_NOTE = (
     "the notebook runs in JupyterLab; this page shows the outputs computed with "
     "the fixed values below.</p>"
 )
+
+#: the file that marks a folder as written by this builder; it lists the entries it wrote
+MARKER = ".ordinal-verify-site"
+_MARKER_KIND = "ordinal-verify teaching site"
+
+
+class SiteOutputError(ValueError):
+    """The output folder cannot be used: one line on stderr, exit status 2."""
+
+
+def _owned_entries(output):
+    """The entries a previous build wrote into ``output``, from its marker file
+    (``None`` when there is no marker)."""
+    marker = output / MARKER
+    if not marker.is_file():
+        return None
+    try:
+        data = json.loads(marker.read_text(encoding="utf-8"))
+        entries = data["entries"]
+        assert data.get("kind") == _MARKER_KIND and isinstance(entries, list)
+        assert all(isinstance(e, str) and e and e == Path(e).name and e not in (".", "..", MARKER)
+                   for e in entries)
+    except (OSError, ValueError, KeyError, TypeError, AssertionError):
+        raise SiteOutputError(
+            f"{output}: the marker file {MARKER} is damaged, so what the previous build wrote "
+            "is not known; remove the folder yourself or give another --output") from None
+    return entries
+
+
+def check_output(output):
+    """Check that the site may be written into ``output``, before any work.
+
+    ``output`` may be missing, an empty folder, or a folder holding the
+    :data:`MARKER` file of a previous build; returns the entries that build
+    wrote (to remove before writing), ``[]`` otherwise.
+
+    Raises
+    ------
+    SiteOutputError
+        ``output`` is a file, or a non-empty folder without the marker.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> d = Path(tempfile.mkdtemp())
+    >>> check_output(d / "new"), check_output(d)
+    ([], [])
+    >>> _ = (d / "mine.txt").write_text("keep me")
+    >>> check_output(d)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    notebooks.site.SiteOutputError: ...: not empty and not written by this builder ...
+    """
+    output = Path(output)
+    if not output.exists() and not output.is_symlink():
+        return []
+    if not output.is_dir():
+        raise SiteOutputError(f"{output}: not a folder; give a new or empty folder for the site")
+    entries = _owned_entries(output)
+    if entries is not None:
+        return entries
+    try:
+        empty = not any(os.scandir(output))
+    except OSError as exc:
+        raise SiteOutputError(f"{output}: cannot be read ({exc.strerror or exc})") from None
+    if not empty:
+        raise SiteOutputError(
+            f"{output}: not empty and not written by this builder (no {MARKER} file); "
+            "nothing was changed. Give a new or empty folder")
+    return []
+
+
+def _write_marker(output, entries):
+    (output / MARKER).write_text(
+        json.dumps({"kind": _MARKER_KIND, "entries": sorted(entries)}, indent=1) + "\n",
+        encoding="utf-8")
+
+
+def _clean(output, entries):
+    """Remove the entries a previous build wrote (and nothing else)."""
+    for name in entries:
+        p = output / name
+        if p.is_dir() and not p.is_symlink():
+            shutil.rmtree(p)
+        elif p.exists() or p.is_symlink():
+            p.unlink()
+
 
 _HREF = re.compile(r'href="([^"#]*?)(\.ipynb|\.md)(#[^"]*)?"')
 
@@ -148,12 +245,15 @@ def contents_page(lessons, docs, *, student):
 
 
 def build_site(output=OUTPUT, *, student=False, docs=DOCS):
-    """Write the site into ``output`` (emptied first); return the pages written, contents first."""
+    """Write the site into ``output``; return the pages written, contents first.
+
+    ``output`` is new, empty, or a folder of a previous build (its
+    :data:`MARKER` file lists what that build wrote, which is removed first);
+    anything else raises :class:`SiteOutputError` before any work
+    (:func:`check_output`).
+    """
     output = Path(output)
-    if output.exists():
-        shutil.rmtree(output)
-    output.mkdir(parents=True)
-    shutil.copytree(MATHJAX_SRC, output / MATHJAX_DIR)
+    previous = check_output(output)
 
     pages = []  # (page file, title, notebook)
     for stem, path in notebooks():
@@ -179,6 +279,15 @@ def build_site(output=OUTPUT, *, student=False, docs=DOCS):
     everything = [("index.html", index.metadata["title"], index, False)] + pages + doc_pages
     targets = {Path(p).stem: p for p, _, _, _ in everything}
 
+    # the marker lists every entry this build writes before the first is written,
+    # so that an interrupted build is still cleaned by the next one
+    output.mkdir(parents=True, exist_ok=True)
+    ours = [MATHJAX_DIR] + [p for p, _, _, _ in everything]
+    _write_marker(output, set(previous) | set(ours))
+    _clean(output, previous)
+    _write_marker(output, ours)
+    shutil.copytree(MATHJAX_SRC, output / MATHJAX_DIR)
+
     ex = exporter()
     written = []
     for i, (page, title, nb, _) in enumerate(everything):
@@ -198,7 +307,11 @@ def main(argv=None):
     ap.add_argument("--output", type=Path, default=OUTPUT, help=f"folder of the site (default {OUTPUT.relative_to(ROOT)})")
     ap.add_argument("--student", action="store_true", help="leave out the cells tagged 'solution'")
     args = ap.parse_args(argv)
-    pages = build_site(args.output, student=args.student)
+    try:
+        pages = build_site(args.output, student=args.student)
+    except SiteOutputError as exc:
+        print(f"notebooks.site: {exc}", file=sys.stderr)
+        return 2
     print(f"{len(pages)} pages in {args.output}; open {pages[0]}")
     return 0
 

@@ -16,7 +16,11 @@
 A matrix file is CSV or whitespace-separated, one row per line, rows = true
 class (``--predicted-rows`` for the transpose); ``#`` starts a comment.  A
 malformed file gets a one-line error naming the file, line and problem, and
-exit status 2.
+exit status 2.  Every output path (``--json``, ``--csv``, ``--plot``,
+``--markdown``) is checked before the work starts and written atomically
+(:mod:`analytic.cli.outputs`); an output that cannot be written, or one that
+names an input file, is one line ``ordinal-verify: cannot write PATH: reason``
+and exit status 2.
 
 One module per subcommand: each has ``add_parsers(sub)`` (or
 ``add_arguments`` for the top-level ledger options) and sets ``run``.
@@ -31,8 +35,9 @@ import warnings
 
 from . import audit_cmd, ledger_cmd, matrix_cmds
 from .inputs import InputError, read_matrix
+from .outputs import OutputError
 
-__all__ = ["main", "build_parser", "InputError", "read_matrix"]
+__all__ = ["main", "build_parser", "InputError", "OutputError", "read_matrix"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,27 +58,39 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
     print(f"ordinal-verify: warning: {message}", file=sys.stderr)
 
 
+def _stdout_to_devnull():
+    """Point stdout at devnull so that the interpreter's final flush cannot fail
+    (the recipe of the Python documentation, "Note on SIGPIPE")."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # stdout without a file descriptor
+        pass
+
+
 def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning
-            return args.run(args)
+            status = args.run(args)
+        sys.stdout.flush()  # a write error on stdout is reported here, not at exit
+        return status
     except BrokenPipeError:
-        # the reader went away (``ordinal-verify | head -1``): stop quietly; stdout
-        # is pointed at devnull so that the interpreter's final flush cannot fail
-        # (the recipe of the Python documentation, "Note on SIGPIPE")
-        try:
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            os.dup2(devnull, sys.stdout.fileno())
-        except (OSError, ValueError, AttributeError):  # stdout without a file descriptor
-            pass
+        # the reader went away (``ordinal-verify | head -1``): stop quietly
+        _stdout_to_devnull()
         return 1
     except MemoryError:
         print("ordinal-verify: out of memory (the input is too large)", file=sys.stderr)
         return 2
-    except InputError as exc:
+    except InputError as exc:  # OutputError too
         print(f"ordinal-verify: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # stdout (> /dev/full) or a file no command checks: one line
+        where = exc.filename if exc.filename else "stdout"
+        if not exc.filename:
+            _stdout_to_devnull()
+        print(f"ordinal-verify: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
         return 2
     except ValueError as exc:
         target = getattr(args, "file", None)

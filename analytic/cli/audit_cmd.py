@@ -25,6 +25,7 @@ import importlib
 import json
 import sys
 
+from .outputs import check_outputs, write_text
 from .table import format_table
 
 __all__ = ["add_parsers", "cmd_audit", "load_function"]
@@ -62,7 +63,11 @@ def add_parsers(sub) -> None:
                       "and symbolic proofs)",
         description="Decide formal properties of a metric.  METRIC is a registered name or "
                     "module:function -- the latter imports and runs your Python code with "
-                    "your rights.")
+                    "your rights.",
+        epilog="Python code named on the command line runs with your rights: "
+               "'ordinal-verify audit module:function' imports the module and calls the "
+               "function, as 'ordinal-verify --claims FILE' imports and runs FILE. Give only "
+               "code you trust.")
     p.add_argument("metric", nargs="?",
                    help="a registered metric name, or module:function (imports and runs that "
                         "module with your rights)")
@@ -170,6 +175,8 @@ def cmd_audit(args) -> int:
     from analytic.properties import table as T
     from numeric.registry import REGISTRY, matrix_metrics
 
+    outs = check_outputs({"--json": args.json, "--markdown": args.markdown},
+                         _module_files(args.metric), stdout_ok=("--json",))
     scopes = scopes_from_args(args)
     kw = dict(jobs=args.jobs, executor=_executor(args))
     if args.tie_budget is not None:
@@ -212,14 +219,13 @@ def cmd_audit(args) -> int:
         print(f"(the committed table, searched over {table['space_text']}; "
               "`ordinal-verify audit METRIC` for the evidence)")
         if args.markdown:
-            _write(args.markdown, T.markdown(table))
+            write_text(outs["--markdown"], T.markdown(table))
         if args.json:
-            _write(args.json, json.dumps(table, indent=1) + "\n")
+            write_text(outs["--json"], json.dumps(table, indent=1) + "\n")
         return 0
     data = T.table_dict(rows, space, scopes)
     if args.json == "-":
-        json.dump(data, sys.stdout, indent=1)
-        sys.stdout.write("\n")
+        write_text(outs["--json"], json.dumps(data, indent=1) + "\n")
     elif len(rows) == 1 or args.metric is not None:
         for name, label, rep in rows:
             print(f"{label} ({name}, {rep.better} is better):")
@@ -235,12 +241,20 @@ def cmd_audit(args) -> int:
                            [(label,) + tuple(rep.results[p].label() for p in names)
                             for _, label, rep in rows]))
     if args.json and args.json != "-":
-        _write(args.json, json.dumps(data, indent=1) + "\n")
+        write_text(outs["--json"], json.dumps(data, indent=1) + "\n")
     if args.markdown:
-        _write(args.markdown, T.markdown(data))
+        write_text(outs["--markdown"], T.markdown(data))
     return 0
 
 
-def _write(path, text):
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text)
+def _module_files(metric):
+    """The source file of a ``module:function`` metric (an input: never an output)."""
+    if metric is None or ":" not in metric:
+        return ()
+    import importlib.util
+
+    try:
+        spec = importlib.util.find_spec(metric.partition(":")[0])
+    except (ImportError, ValueError):
+        return ()
+    return (spec.origin,) if spec is not None and spec.origin else ()

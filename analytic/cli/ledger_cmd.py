@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 
+from .outputs import check_outputs, writing, write_text
 from .table import format_table
 
 __all__ = ["add_arguments", "cmd_ledger", "progress_bar"]
@@ -38,15 +39,24 @@ def add_arguments(p) -> None:
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
     p.add_argument("--claims", metavar="PATH",
                    help="run the claims registered by a Python module or a folder of modules "
-                        "instead of the package's")
+                        "instead of the package's; this imports and runs that Python code with "
+                        "your rights, so give only code you trust")
     p.add_argument("--jobs", type=int, default=None, metavar="N",
                    help="forked worker processes on Linux, one source key at a time (default: the "
                         "usable CPUs; 1 runs in this process)")
 
 
+def _write_json(out, entries):
+    with writing(out) as fh:
+        json.dump([e.to_dict() for e in entries], fh, indent=1)
+        fh.write("\n")
+
+
 def cmd_ledger(args) -> int:
     from analytic import ledger
 
+    outs = check_outputs({"--json": args.json, "--markdown": args.markdown},
+                         inputs=[args.claims], stdout_ok=("--json",))
     # a bar only on a terminal: a log file or a pipe gets no carriage returns
     progress = None if args.no_progress or not sys.stderr.isatty() else progress_bar(sys.stderr)
     if args.claims:
@@ -67,8 +77,7 @@ def cmd_ledger(args) -> int:
         print(f"ordinal-verify: {exc}", file=sys.stderr)
         return 2
     if args.json == "-":
-        json.dump([e.to_dict() for e in entries], sys.stdout, indent=1)
-        sys.stdout.write("\n")
+        _write_json(outs["--json"], entries)
     else:
         rows = []
         for e in entries:
@@ -77,11 +86,9 @@ def cmd_ledger(args) -> int:
         print(format_table(("id", "verdict", "evidence"), rows))
         print(ledger.summary_line(entries))
         if args.json:
-            with open(args.json, "w", encoding="utf-8") as fh:
-                json.dump([e.to_dict() for e in entries], fh, indent=1)
+            _write_json(outs["--json"], entries)
     if args.markdown:
-        with open(args.markdown, "w", encoding="utf-8") as fh:
-            fh.write(ledger.to_markdown(entries))
+        write_text(outs["--markdown"], ledger.to_markdown(entries))
     wrong = ledger.mismatches(entries, todo)
     for line in wrong:
         print(f"ordinal-verify: {line}", file=sys.stderr)

@@ -20,6 +20,7 @@ import sys
 import sympy
 
 from .inputs import InputError, read_matrix
+from .outputs import check_outputs, plot_format, writing
 from .table import format_table
 
 __all__ = ["add_parsers", "cmd_metrics", "cmd_auoc", "format_value", "load_matrices",
@@ -79,32 +80,26 @@ def _progress(args):
     return progress_bar(sys.stderr)
 
 
-def _open_out(path):
-    return sys.stdout if path == "-" else open(path, "w", encoding="utf-8", newline="")
+def _check_outputs(args):
+    """The output paths of ``metrics``/``auoc``, checked before any work (:mod:`.outputs`)."""
+    return check_outputs({"--json": args.json, "--csv": args.csv, "--plot": args.plot},
+                         inputs=[args.file])
 
 
-def _write_json(path, data):
-    fh = _open_out(path)
-    try:
+def _write_json(out, data):
+    with writing(out) as fh:
         json.dump(data, fh, indent=1, ensure_ascii=False)
         fh.write("\n")
-    finally:
-        if fh is not sys.stdout:
-            fh.close()
 
 
-def _write_csv(path, header, rows):
-    fh = _open_out(path)
-    try:
+def _write_csv(out, header, rows):
+    with writing(out, newline="") as fh:
         w = csv.writer(fh)
         w.writerow(header)
         w.writerows(rows)
-    finally:
-        if fh is not sys.stdout:
-            fh.close()
 
 
-def _plot(path, names, cms):
+def _plot(out, names, cms):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -113,11 +108,14 @@ def _plot(path, names, cms):
     from numeric import plot_uoc
 
     fig, ax = plt.subplots(figsize=(6, 4))
-    for name, cm in zip(names, cms):
-        plot_uoc(cm, ax=ax, label=name if len(names) > 1 else None)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
+    try:
+        for name, cm in zip(names, cms):
+            plot_uoc(cm, ax=ax, label=name if len(names) > 1 else None)
+        fig.tight_layout()
+        with writing(out, binary=True) as fh:
+            fig.savefig(fh, format=plot_format(out.path), dpi=120)
+    finally:
+        plt.close(fig)
 
 
 # ---------------------------------------------------------------------------
@@ -126,6 +124,7 @@ def _plot(path, names, cms):
 def cmd_metrics(args) -> int:
     import numeric
 
+    outs = _check_outputs(args)
     names, cms, cols = load_matrices(args)
     reports = {n: numeric.report(cms[n], arithmetic="exact") for n in names}
     first = reports[names[0]]
@@ -152,11 +151,11 @@ def cmd_metrics(args) -> int:
         else:
             _print_side_by_side(args, names, reports, comparisons)
     if args.json:
-        _write_json(args.json, _metrics_json(args, names, reports, comparisons))
+        _write_json(outs["--json"], _metrics_json(args, names, reports, comparisons))
     if args.csv:
-        _write_csv(args.csv, *_metrics_csv(names, reports, comparisons))
+        _write_csv(outs["--csv"], *_metrics_csv(names, reports, comparisons))
     if args.plot:
-        _plot(args.plot, names, [cms[n] for n in names])
+        _plot(outs["--plot"], names, [cms[n] for n in names])
     return 0
 
 
@@ -261,6 +260,7 @@ def _curve(cm):
 
 
 def cmd_auoc(args) -> int:
+    outs = _check_outputs(args)
     names, cms, _ = load_matrices(args)
     curves = {n: _curve(cms[n]) for n in names}
     quiet = args.json == "-" or args.csv == "-"
@@ -274,7 +274,7 @@ def cmd_auoc(args) -> int:
             print(f"A_UOC = {format_value(value, args.exact)} = {float(value):.12g} "
                   "(silva2018 eq. 23; lower is better)")
     if args.json:
-        _write_json(args.json, {"file": args.file, "curves": [
+        _write_json(outs["--json"], {"file": args.file, "curves": [
             {"name": n, "better": "lower",
              "pieces": [{"beta_lo": sympy.sstr(lo), "beta_hi": None if hi is None else sympy.sstr(hi),
                          "intercept": sympy.sstr(a), "slope": sympy.sstr(s),
@@ -282,13 +282,13 @@ def cmd_auoc(args) -> int:
              "a_uoc": {"exact": sympy.sstr(curves[n][1]), "value": float(curves[n][1])}}
             for n in names]})
     if args.csv:
-        _write_csv(args.csv, ("prediction", "beta_lo", "beta_hi", "intercept", "slope", "uoc",
+        _write_csv(outs["--csv"], ("prediction", "beta_lo", "beta_hi", "intercept", "slope", "uoc",
                               "a_uoc_exact", "a_uoc"),
                    [(n, sympy.sstr(lo), "oo" if hi is None else sympy.sstr(hi), sympy.sstr(a),
                      sympy.sstr(s), sympy.sstr(e), sympy.sstr(curves[n][1]), float(curves[n][1]))
                     for n in names for lo, hi, a, s, e in curves[n][0]])
     if args.plot:
-        _plot(args.plot, names, [cms[n] for n in names])
+        _plot(outs["--plot"], names, [cms[n] for n in names])
     return 0
 
 
