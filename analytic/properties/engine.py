@@ -165,12 +165,34 @@ class ChunkScreen:
     flagged: list = field(default_factory=list)  # [(order index, status, matrix)], in order
 
 
-class _Cached:
-    """The evaluator with the base stack's values computed once, and the
-    values of derived stacks shared between properties (:meth:`derived`)."""
+class _Lookup:
+    """The values of a chunk of ranks ``[lo, hi)`` of the ``K x K`` matrices with
+    total ``N``: a derived matrix of that size takes its value from here when
+    its rank is in the chunk (:func:`analytic.properties.space.rank`)."""
 
-    def __init__(self, ev, A):
-        self.ev, self.A = ev, A
+    def __init__(self, K, N, lo, hi, base):
+        self.K, self.N, self.lo, self.hi, self.base = K, N, lo, hi, base
+
+    def split(self, stack):
+        """``(hit, index)``: which matrices of ``stack`` are in the chunk, and where."""
+        from .space import rank
+
+        flat = stack.reshape(len(stack), -1)
+        ok = flat.sum(axis=-1) == self.N
+        r = np.full(len(stack), -1, dtype=np.int64)
+        if ok.any():
+            r[ok] = rank(flat[ok], self.N)
+        hit = (r >= self.lo) & (r < self.hi)
+        return hit, r[hit] - self.lo
+
+
+class _Cached:
+    """The evaluator with the base stack's values computed once, the values of
+    derived stacks shared between properties (:meth:`derived`), and derived
+    matrices of the chunk's own size looked up in the chunk (:class:`_Lookup`)."""
+
+    def __init__(self, ev, A, lookup=None):
+        self.ev, self.A, self.lookup = ev, A, lookup
         self.orient, self.bounds, self.best = ev.orient, ev.bounds, ev.best
         self._base = None
         self._memo = {}
@@ -180,20 +202,36 @@ class _Cached:
             if self._base is None:
                 self._base = self.ev(stack)
             return self._base
-        return self.ev(stack)
+        return self._eval(stack)
 
     def derived(self, key, stack):
         """``self(stack)`` for a stack derived from the base stack, memoised by ``key``."""
         if key not in self._memo:
-            self._memo[key] = self.ev(stack)
+            self._memo[key] = self._eval(stack)
         return self._memo[key]
 
+    def _eval(self, stack):
+        lk = self.lookup
+        if lk is None or not len(stack) or stack.shape[-1] != lk.K:
+            return self.ev(stack)
+        hit, where = lk.split(stack)
+        values = np.full(len(stack), np.nan)
+        defined = np.zeros(len(stack), dtype=bool)
+        bv, bd = lk.base()
+        values[hit], defined[hit] = bv[where], bd[where]
+        if not hit.all():
+            v, d = self.ev(stack[~hit])
+            values[~hit], defined[~hit] = v, d
+        return values, defined
 
-def _screen_all(ev, A, names) -> dict:
+
+def _screen_all(ev, A, names, chunk=None) -> dict:
     """Screen the stack ``A`` for each property of ``names``; a ``*_populated``
     twin takes its parent's statuses on its own bases when both are asked."""
     out, full = {}, {}
-    shared = {}
+    whole = _Cached(ev, A)
+    if chunk is not None and chunk.kind == "exhaustive":
+        whole.lookup = _Lookup(chunk.K, chunk.N, chunk.lo, chunk.hi, lambda: whole(A))
     for name in sorted(names, key=lambda n: PROPERTIES[n].populated):
         prop = PROPERTIES[name]
         keep = prop.bases(A)
@@ -201,14 +239,11 @@ def _screen_all(ev, A, names) -> dict:
         res = ChunkScreen(checked=len(order))
         if len(order):
             sub = A if len(order) == len(A) else A[keep]
-            if sub is A:
-                cached = shared.setdefault("all", _Cached(ev, A))
-            else:
-                cached = _Cached(ev, sub)
+            cached = whole if sub is A else _Cached(ev, sub, whole.lookup)
             parent = name[:-len("_populated")] if prop.populated else None
             if parent in full:
                 status = full[parent][keep]
-                res.defined = int(np.count_nonzero(shared["all"](A)[1][keep]))
+                res.defined = int(np.count_nonzero(whole(A)[1][keep]))
             else:
                 status = prop.screen(cached, sub)
                 res.defined = int(np.count_nonzero(cached(sub)[1]))
@@ -225,7 +260,7 @@ def _screen_all(ev, A, names) -> dict:
 
 def screen_chunk(spec: MetricSpec, names: tuple, chunk: Chunk, space: Space) -> dict:
     """Screen one chunk for each property of ``names`` (the worker's task)."""
-    return _screen_all(spec.evaluator(), chunk.matrices(space), names)
+    return _screen_all(spec.evaluator(), chunk.matrices(space), names, chunk)
 
 
 def diagonal_chunk_matrices(K, N):

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["block", "count", "Space", "DEFAULT_SPACE", "SMALL_SPACE", "Chunk"]
+__all__ = ["block", "count", "rank", "Space", "DEFAULT_SPACE", "SMALL_SPACE", "Chunk"]
 
 #: blocks of at most this many rows are built once and kept (the sub-blocks of every chunk)
 _CACHED_ROWS = 1 << 18
@@ -110,6 +110,36 @@ def block(K: int, N: int, lo: int, hi: int) -> np.ndarray:
     return np.array(_range(N, K * K, lo, hi), dtype=np.int64)
 
 
+@functools.lru_cache(maxsize=None)
+def _rank_table(n: int, r: int) -> np.ndarray:
+    """``T[s, t, c]``: the compositions of ``s`` into the ``r - t`` parts from
+    position ``t`` on whose first part is smaller than ``c`` (the rank's
+    terms, :func:`rank`)."""
+    T = np.zeros((n + 1, r, n + 2), dtype=np.int64)
+    for s in range(n + 1):
+        for t in range(r):
+            rest = r - t - 1
+            acc = 0
+            for c in range(n + 2):
+                T[s, t, c] = acc
+                if c <= s:
+                    acc += (_parts(s - c, rest) if rest else int(s - c == 0))
+    return T
+
+
+def rank(flat, N: int) -> np.ndarray:
+    """The ranks (in :func:`block`'s order) of flattened matrices with total ``N``.
+
+    >>> rank(block(2, 3, 0, count(2, 3)), 3).tolist() == list(range(count(2, 3)))
+    True
+    """
+    flat = np.asarray(flat, dtype=np.int64)
+    r = flat.shape[-1]
+    T = _rank_table(N, r)
+    left = N - np.cumsum(flat, axis=-1) + flat  # the total from position t on
+    return T[left, np.arange(r), flat].sum(axis=-1)
+
+
 @dataclass(frozen=True)
 class Chunk:
     """One independent piece of a search: ranks ``[lo, hi)`` of the ``K x K``
@@ -151,7 +181,10 @@ class Space:
         The diagonal matrices of the imbalance property: every diagonal matrix
         with ``K`` classes and ``1 <= N <= max_n``.
     chunk : int
-        Matrices per chunk.
+        Matrices per chunk.  A derived matrix of the same size (a move toward
+        the diagonal, the transpose) whose rank falls in the chunk takes the
+        chunk's value instead of a new evaluation, so whole ``(K, N)`` blocks
+        (the default, up to 10^6 matrices) cost least.
     """
 
     exhaustive: tuple = ((1, 8), (2, 8), (3, 8), (4, 8), (5, 5))
@@ -163,7 +196,7 @@ class Space:
     triangle_random: int = 2_000
     triangle_n: int = 14
     diagonal: tuple = ((3, 24), (4, 16), (5, 12), (6, 10))
-    chunk: int = 50_000
+    chunk: int = 1_000_000
 
     def __post_init__(self):
         for name in ("exhaustive", "triangle", "diagonal"):
