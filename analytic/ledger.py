@@ -437,10 +437,12 @@ def _by_key(todo: list[Claim]) -> list[list[int]]:
 _FORKED: list[Claim] = []
 
 
-def _worker_main(conn, parent_pid: int) -> None:
+def _worker_main(conn, parent_end, parent_pid: int) -> None:
     """A forked worker: run the claims of each task (a list of indices of
     :data:`_FORKED`) received on ``conn``, sending ``(index, outcome)`` as each
     finishes; ``None`` or a closed pipe ends it."""
+    parent_end.close()
+    todo = list(_FORKED)  # a check that runs a ledger of its own does not change the task
     # the user's Ctrl-C (SIGINT to the foreground process group) ends a worker
     # at once, even in C code; the parent stops the run.  A KeyboardInterrupt
     # *raised* by a check is an exception like any other.
@@ -462,31 +464,36 @@ def _worker_main(conn, parent_pid: int) -> None:
         if task is None:
             return
         for i in task:
-            out = _outcome(_FORKED[i])
+            out = _outcome(todo[i])
             try:
                 conn.send((i, out))
             except (EOFError, OSError):  # the parent is gone
                 return
             except Exception as exc:  # pragma: no cover - the fields are checked str
-                conn.send((i, _error(f"the outcome could not be sent to the ledger: {_short(exc)}")))
+                reason = f"the outcome could not be sent to the ledger: {_short(exc)}"
+                conn.send((i, _error(reason)))
 
 
 class _Worker:
     """A forked worker process, its pipe, and the claims of its task not yet finished."""
 
     def __init__(self, ctx, number: int):
-        self.conn, child = ctx.Pipe()
-        self.proc = ctx.Process(target=_worker_main, args=(child, os.getpid()),
+        self.conn, self._child = ctx.Pipe()
+        self.proc = ctx.Process(target=_worker_main, args=(self._child, self.conn, os.getpid()),
                                 name=f"ordinal-verify ledger worker {number}")
+        self.pending: deque[int] = deque()
+        self.started = 0.0  # time.monotonic() when pending[0] started
+        self.running = False
+
+    def start(self) -> None:
         for stream in (sys.stdout, sys.stderr):  # not printed twice by the child's exit
             try:
                 stream.flush()
             except (AttributeError, OSError, ValueError):
                 pass
         self.proc.start()
-        child.close()  # the parent sees EOF when the worker dies
-        self.pending: deque[int] = deque()
-        self.started = 0.0  # time.monotonic() when pending[0] started
+        self.running = True
+        self._child.close()  # the parent sees EOF when the worker dies
 
     def give(self, task: list[int]) -> bool:
         """Send a task; False if the worker is gone."""
@@ -512,6 +519,7 @@ class _Worker:
         return got, not alive
 
     def gone_reason(self) -> str:
+        self.proc.join(2)  # a worker whose pipe closed as it exited: its exit status
         code = self.proc.exitcode
         if code is None:
             return "the check broke its worker's pipe to the ledger (the worker was killed)"
@@ -525,6 +533,10 @@ class _Worker:
                 f"e.g. by os._exit")
 
     def stop(self, graceful: bool) -> None:
+        if not self.running:  # never started
+            self.conn.close()
+            self._child.close()
+            return
         if graceful and self.proc.is_alive():
             try:
                 self.conn.send(None)
@@ -536,6 +548,7 @@ class _Worker:
         self.proc.join()
         self.conn.close()
         self.proc.close()
+        self.running = False
 
 
 def _run_isolated(todo, groups, progress, jobs, timeout):
@@ -573,7 +586,8 @@ def _run_isolated(todo, groups, progress, jobs, timeout):
             while queue and len(workers) < jobs:
                 started += 1
                 w = _Worker(ctx, started)
-                workers.append(w)
+                workers.append(w)  # before it starts: stopped by the finally below
+                w.start()
                 if not w.give(queue[0]):
                     raise RuntimeError(f"the ledger's worker process {w.proc.pid} died at start "
                                        f"(exit status {w.proc.exitcode})")

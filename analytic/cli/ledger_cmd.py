@@ -54,7 +54,8 @@ def add_arguments(p) -> None:
                         "on Linux every check runs in a forked worker, elsewhere in this process")
     p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
                    help="seconds each check may run before its worker is killed and its verdict "
-                        f"is 'error' (default: {DEFAULT_TIMEOUT:g}; not enforced where checks run in this process)")
+                        f"is 'error' (default: {DEFAULT_TIMEOUT:g}; not enforced where checks run "
+                        "in this process)")
 
 
 def _seconds(text):
