@@ -30,7 +30,11 @@ Fields of every entry (the JSON schema of ``ordinal-verify --json``):
     precision), exhaustive or random counterexample search (with its size).
 ``verdict``
     ``verified``, ``refuted``, ``not reproduced`` or ``convention``
-    (reproduces only under a stated convention, which the evidence names).
+    (reproduces only under a stated convention, which the evidence names);
+    ``error`` when the check did not return an :class:`Outcome` (it raised,
+    called ``sys.exit``, returned something else, ran past the timeout or
+    ended its worker process): the evidence then says what happened.
+    ``error`` is the runner's verdict, never a check's or an ``expect``.
 ``evidence``
     The exact value beside the printed one, the counterexample, the corrected
     candidate of a transcription slip, the diagnosis.
@@ -41,6 +45,21 @@ Fields of every entry (the JSON schema of ``ordinal-verify --json``):
 ``expect`` is the verdict recorded when the claim was last reviewed; the test
 suite asserts that every run still returns it, so a verdict that changes
 fails CI.
+
+Running the claims
+------------------
+:func:`run` runs each check in a forked worker process on Linux (the claims
+of one source key in the same worker, so that they share caches), one claim
+at a time under a timeout (:data:`DEFAULT_TIMEOUT`, 600 s; the slowest claim
+of the package takes about 25 s).  A check that raises (any exception,
+``KeyboardInterrupt`` and ``SystemExit`` included), returns a malformed
+outcome, runs past the timeout or ends its worker (``os._exit``, a signal)
+gets the verdict ``error``; the other claims still run, in a new worker when
+the old one is gone.  Where processes cannot be forked (not Linux) the checks
+run in the calling process: an exception or ``sys.exit`` of a check is still
+an ``error`` entry, but a ``KeyboardInterrupt`` stops the run (it cannot be
+told from the user's Ctrl-C), the timeout is not enforced, and ``os._exit``
+or a signal ends the caller.
 
 Claims of your own
 ------------------
@@ -64,19 +83,33 @@ Outcome(verdict='verified', evidence='0 counterexamples', closed_form=None)
 from __future__ import annotations
 
 import importlib
+import math
 import multiprocessing
+import multiprocessing.connection
+import numbers
 import os
 import pkgutil
+import signal
 import sys
+import time
+from collections import deque
 from dataclasses import asdict, dataclass
 from typing import Callable, Iterable
 
 __all__ = [
-    "VERDICTS", "SEEDS", "Claim", "Outcome", "Entry", "claim", "register",
-    "claims", "run", "default_jobs", "cell_outcome", "source", "load_claims", "mismatches",
+    "VERDICTS", "CHECK_VERDICTS", "DEFAULT_TIMEOUT", "SEEDS", "Claim", "Outcome", "Entry",
+    "claim", "register", "claims", "run", "default_jobs", "cell_outcome", "source",
+    "load_claims", "mismatches",
 ]
 
-VERDICTS = ("verified", "refuted", "not reproduced", "convention")
+#: the verdicts a check returns (and a claim expects)
+CHECK_VERDICTS = ("verified", "refuted", "not reproduced", "convention")
+#: every verdict of an entry: a check's, or the runner's ``error``
+VERDICTS = CHECK_VERDICTS + ("error",)
+
+#: seconds a check may run (:func:`run`, ``ordinal-verify --timeout``): the
+#: slowest claim of the package (``audit:empty-class``) takes about 25 s
+DEFAULT_TIMEOUT = 600.0
 
 #: key -> seed file of ``shared/seeds`` (INDEX.md)
 SEEDS = {
@@ -90,15 +123,45 @@ SEEDS = {
 
 @dataclass(frozen=True)
 class Outcome:
-    """What a check found."""
+    """What a check found.
+
+    ``verdict`` is one of :data:`CHECK_VERDICTS`, ``evidence`` a string and
+    ``closed_form`` a string (that :func:`sympy.sympify` parses) or ``None``;
+    anything else raises, naming the field and the type it got.
+
+    >>> Outcome("verified", 3)
+    Traceback (most recent call last):
+    ...
+    TypeError: Outcome evidence must be a str, got int (3)
+    """
 
     verdict: str
     evidence: str
     closed_form: str | None = None
 
     def __post_init__(self):
-        if self.verdict not in VERDICTS:
-            raise ValueError(f"verdict must be one of {VERDICTS}, got {self.verdict!r}")
+        _check_fields(self.verdict, self.evidence, self.closed_form)
+
+
+def _check_fields(verdict, evidence, closed_form) -> None:
+    if not isinstance(verdict, str) or verdict not in CHECK_VERDICTS:
+        raise ValueError(f"verdict must be one of {CHECK_VERDICTS}, got {verdict!r}")
+    if not isinstance(evidence, str):
+        raise TypeError(f"Outcome evidence must be a str, got {type(evidence).__name__} "
+                        f"({_short(evidence)})")
+    if closed_form is not None and not isinstance(closed_form, str):
+        raise TypeError(f"Outcome closed_form must be a str or None, got "
+                        f"{type(closed_form).__name__} ({_short(closed_form)})")
+
+
+def _short(value, limit: int = 200) -> str:
+    """``repr(value)`` on one line, at most ``limit`` characters (a failing repr: the type)."""
+    try:
+        text = repr(value)
+    except Exception:  # a repr that raises still names the type
+        text = f"<{type(value).__name__}>"
+    text = text.replace("\r", " ").replace("\n", " ")
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 @dataclass(frozen=True)
@@ -154,8 +217,8 @@ def register(id: str, *, source: str | tuple, statement: str, method: str,
                              f"to take a (key, where) source; give a user key's source as text")
         if not (isinstance(source, str) and source.strip()):
             raise ValueError(f"claim {id!r}: a user key needs a source text")
-    if expect not in VERDICTS:
-        raise ValueError(f"expect must be one of {VERDICTS}, got {expect!r}")
+    if expect not in CHECK_VERDICTS:
+        raise ValueError(f"expect must be one of {CHECK_VERDICTS}, got {expect!r}")
     if isinstance(source, tuple):
         source = globals()["source"](*source)
     c = Claim(id=id, source=source, statement=statement, method=method,
@@ -252,34 +315,70 @@ def mismatches(entries: Iterable[Entry], todo: Iterable[Claim]) -> list[str]:
 
 
 def run(prefix: str | None = None, progress: Callable[[int, int, str], None] | None = None,
-        *, only: Iterable[Claim] | None = None, jobs: int = 1) -> list[Entry]:
+        *, only: Iterable[Claim] | None = None, jobs: int = 1,
+        timeout: float = DEFAULT_TIMEOUT) -> list[Entry]:
     """Run the checks (every registered claim, those whose id starts with
     ``prefix``, or the claims ``only``); returns one :class:`Entry` per claim,
     in the order of the claims.
 
+    A check that does not return an :class:`Outcome` -- it raises (any
+    exception, ``KeyboardInterrupt`` and ``SystemExit`` included), returns
+    something else, runs longer than ``timeout`` or ends its worker process
+    (``os._exit``, a signal) -- gets an entry with the verdict ``error`` and
+    the reason as evidence; the other claims still run.
+
     Parameters
     ----------
+    progress : callable, optional
+        Called as ``progress(done, total, claim_id)`` when a claim starts
+        (``done`` claims have finished) and ``progress(total, total, "")``
+        at the end.
     jobs : int, default 1
-        Worker processes.  With ``jobs > 1`` (on Linux, where the workers
-        are forked, so that claims registered at run time reach them; elsewhere
-        the claims run in this process, as with ``jobs=1``) the claims
-        are run by source key -- the claims of one key share caches, e.g.
-        the auditor's reports -- in ``jobs`` forked processes; the entries
-        are the same as with ``jobs=1``.  ``progress`` is then called as each
-        key finishes.
+        Worker processes.  On Linux each check runs in a forked worker (so
+        that claims registered at run time reach it), the claims of one
+        source key in the same worker -- they share caches, e.g. the
+        auditor's reports -- and ``jobs`` workers at a time; the entries do
+        not depend on ``jobs``.  Elsewhere the checks run in this process,
+        one after the other: see the module's "Running the claims".
+    timeout : float, default :data:`DEFAULT_TIMEOUT` (600 s)
+        Seconds each check may run; a check still running then has its
+        worker killed and the verdict ``error``.  Not enforced where the
+        checks run in this process.
+
+    Examples
+    --------
+    >>> def stops():
+    ...     raise SystemExit(3)
+    >>> c = Claim(id="mine:exit", source="a demo", statement="s", method="m",
+    ...           check=stops, expect="verified")
+    >>> e, = run(only=[c])
+    >>> e.verdict, e.evidence
+    ('error', 'the check called sys.exit(3)')
     """
     todo = claims(prefix) if only is None else [
         c for c in only if prefix is None or c.id.startswith(prefix)]
+    if isinstance(jobs, bool) or not isinstance(jobs, numbers.Integral):
+        raise TypeError(f"jobs must be an int, got {type(jobs).__name__}")
     if jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs}")
-    groups = _by_key(todo)
-    if jobs > 1 and len(groups) > 1 and _can_fork():
-        return _run_forked(todo, groups, progress, min(jobs, len(groups)))
+    if (isinstance(timeout, bool) or not isinstance(timeout, numbers.Real)
+            or not 0 < timeout < math.inf):
+        raise ValueError(f"timeout must be a positive number of seconds, got {timeout!r}")
+    if not todo:
+        if progress is not None:
+            progress(0, 0, "")
+        return []
+    if _can_fork():
+        groups = _by_key(todo)
+        if jobs > 1:  # the largest groups first: the others fill in behind them
+            groups.sort(key=len, reverse=True)
+        return _run_isolated(todo, groups, progress, min(jobs, len(groups)), float(timeout))
     entries = []
     for i, c in enumerate(todo):
         if progress is not None:
             progress(i, len(todo), c.id)
-        entries.append(_run_one(c))
+        # a KeyboardInterrupt propagates: here it may be the user's Ctrl-C
+        entries.append(_entry(c, _outcome(c, contain=Exception)))
     if progress is not None:
         progress(len(todo), len(todo), "")
     return entries
@@ -299,15 +398,31 @@ def _can_fork() -> bool:
     return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
-def _run_one(c: Claim) -> Entry:
+def _outcome(c: Claim, contain=BaseException) -> tuple:
+    """``(verdict, evidence, closed_form)`` of a check; ``("error", reason, None)``
+    when the check raises (``contain`` and ``SystemExit``) or returns no valid Outcome."""
     try:
         out = c.check()
-    except Exception as exc:  # a failing check is a bug: name the claim
-        raise RuntimeError(f"the check of claim {c.id!r} raised {exc!r}") from exc
-    if not isinstance(out, Outcome):
-        raise TypeError(f"the check of claim {c.id!r} returned {type(out).__name__}, not Outcome")
+        if not isinstance(out, Outcome):
+            return _error(f"the check returned {type(out).__name__}, not Outcome")
+        # again: an Outcome changed after construction, or a subclass, is checked too
+        _check_fields(out.verdict, out.evidence, out.closed_form)
+        return out.verdict, str(out.evidence), (
+            None if out.closed_form is None else str(out.closed_form))
+    except SystemExit as exc:
+        return _error(f"the check called sys.exit({_short(exc.code)})")
+    except contain as exc:
+        return _error(f"the check raised {_short(exc, 400)}")
+
+
+def _error(reason: str) -> tuple:
+    return "error", reason, None
+
+
+def _entry(c: Claim, out: tuple) -> Entry:
+    verdict, evidence, closed_form = out
     return Entry(id=c.id, source=c.source, statement=c.statement, method=c.method,
-                 verdict=out.verdict, evidence=out.evidence, closed_form=out.closed_form)
+                 verdict=verdict, evidence=evidence, closed_form=closed_form)
 
 
 def _by_key(todo: list[Claim]) -> list[list[int]]:
@@ -322,25 +437,202 @@ def _by_key(todo: list[Claim]) -> list[list[int]]:
 _FORKED: list[Claim] = []
 
 
-def _run_group(indices: list[int]) -> list[tuple[int, Entry]]:
-    return [(i, _run_one(_FORKED[i])) for i in indices]
+def _worker_main(conn, parent_end, parent_pid: int) -> None:
+    """A forked worker: run the claims of each task (a list of indices of
+    :data:`_FORKED`) received on ``conn``, sending ``(index, outcome)`` as each
+    finishes; ``None`` or a closed pipe ends it."""
+    parent_end.close()
+    todo = list(_FORKED)  # a check that runs a ledger of its own does not change the task
+    # the user's Ctrl-C (SIGINT to the foreground process group) ends a worker
+    # at once, even in C code; the parent stops the run.  A KeyboardInterrupt
+    # *raised* by a check is an exception like any other.
+    if signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+    try:  # die with the parent, even when it is killed (Linux PR_SET_PDEATHSIG = 1)
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)
+    except Exception:  # pragma: no cover - best effort; the parent kills its workers
+        pass
+    if os.getppid() != parent_pid:  # the parent died before prctl
+        os._exit(1)
+    while True:
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):
+            return
+        if task is None:
+            return
+        for i in task:
+            out = _outcome(todo[i])
+            try:
+                conn.send((i, out))
+            except (EOFError, OSError):  # the parent is gone
+                return
+            except Exception as exc:  # pragma: no cover - the fields are checked str
+                reason = f"the outcome could not be sent to the ledger: {_short(exc)}"
+                conn.send((i, _error(reason)))
 
 
-def _run_forked(todo, groups, progress, jobs):
-    _FORKED[:] = todo
-    out: list[Entry | None] = [None] * len(todo)
+class _Worker:
+    """A forked worker process, its pipe, and the claims of its task not yet finished."""
+
+    def __init__(self, ctx, number: int):
+        self.conn, self._child = ctx.Pipe()
+        self.proc = ctx.Process(target=_worker_main, args=(self._child, self.conn, os.getpid()),
+                                name=f"ordinal-verify ledger worker {number}")
+        self.pending: deque[int] = deque()
+        self.started = 0.0  # time.monotonic() when pending[0] started
+        self.running = False
+
+    def start(self) -> None:
+        for stream in (sys.stdout, sys.stderr):  # not printed twice by the child's exit
+            try:
+                stream.flush()
+            except (AttributeError, OSError, ValueError):
+                pass
+        self.proc.start()
+        self.running = True
+        self._child.close()  # the parent sees EOF when the worker dies
+
+    def give(self, task: list[int]) -> bool:
+        """Send a task; False if the worker is gone."""
+        if not self.proc.is_alive():
+            return False
+        try:
+            self.conn.send(task)
+        except (EOFError, OSError):
+            return False
+        self.pending.extend(task)
+        self.started = time.monotonic()
+        return True
+
+    def receive(self) -> tuple[list, bool]:
+        """The outcomes sent so far, and whether the worker is gone (dead, or its pipe broken)."""
+        alive = self.proc.is_alive()  # before reading: a dead worker's outcomes are all in the pipe
+        got = []
+        try:
+            while self.conn.poll():
+                got.append(self.conn.recv())
+        except Exception:  # EOF, or a message cut short by the worker's death
+            return got, True
+        return got, not alive
+
+    def gone_reason(self) -> str:
+        self.proc.join(2)  # a worker whose pipe closed as it exited: its exit status
+        code = self.proc.exitcode
+        if code is None:
+            return "the check broke its worker's pipe to the ledger (the worker was killed)"
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = str(-code)
+            return f"the worker process running the check was killed by signal {name}"
+        return (f"the check ended its worker process (exit status {code}) without an outcome, "
+                f"e.g. by os._exit")
+
+    def stop(self, graceful: bool) -> None:
+        if not self.running:  # never started
+            self.conn.close()
+            self._child.close()
+            return
+        if graceful and self.proc.is_alive():
+            try:
+                self.conn.send(None)
+            except (EOFError, OSError):
+                pass
+            self.proc.join(5)
+        if self.proc.is_alive():
+            self.proc.kill()
+        self.proc.join()
+        self.conn.close()
+        self.proc.close()
+        self.running = False
+
+
+def _run_isolated(todo, groups, progress, jobs, timeout):
+    """Run the groups of claims (lists of indices of ``todo``) in at most ``jobs``
+    forked workers; see :func:`run`."""
+    ctx = multiprocessing.get_context("fork")
+    n = len(todo)
+    out: list[Entry | None] = [None] * n
+    queue = deque(groups)
+    workers: list[_Worker] = []
     done = 0
+    started = 0
+    _FORKED[:] = todo
+    graceful = False
+
+    def fail(i, reason):
+        nonlocal done
+        out[i] = _entry(todo[i], _error(reason))
+        done += 1
+
+    def report(w):
+        if progress is not None:
+            progress(done, n, todo[w.pending[0]].id)
+
     try:
-        with multiprocessing.get_context("fork").Pool(jobs) as pool:
-            # the largest groups first: the others fill in behind them
-            for part in pool.imap_unordered(_run_group, sorted(groups, key=len, reverse=True)):
-                for i, e in part:
-                    out[i] = e
-                done += len(part)
-                if progress is not None:
-                    progress(done, len(todo), part[-1][1].id if done < len(todo) else "")
+        while done < n:
+            # a task for every idle worker, and new workers up to ``jobs``
+            for w in [w for w in workers if not w.pending]:
+                if queue and not w.give(queue[0]):
+                    workers.remove(w)
+                    w.stop(False)
+                elif queue:
+                    queue.popleft()
+                    report(w)
+            while queue and len(workers) < jobs:
+                started += 1
+                w = _Worker(ctx, started)
+                workers.append(w)  # before it starts: stopped by the finally below
+                w.start()
+                if not w.give(queue[0]):
+                    raise RuntimeError(f"the ledger's worker process {w.proc.pid} died at start "
+                                       f"(exit status {w.proc.exitcode})")
+                queue.popleft()
+                report(w)
+            busy = [w for w in workers if w.pending]
+            if not busy:  # pragma: no cover - a worker that died at once is retried above
+                continue
+            deadline = min(w.started for w in busy) + timeout
+            multiprocessing.connection.wait(
+                [w.conn for w in busy] + [w.proc.sentinel for w in busy],
+                timeout=min(max(deadline - time.monotonic(), 0.0), 60.0))
+            for w in busy:
+                got, gone = w.receive()
+                for i, o in got:
+                    assert i == w.pending[0], (i, w.pending[0])
+                    w.pending.popleft()
+                    out[i] = _entry(todo[i], o)
+                    done += 1
+                    w.started = time.monotonic()
+                    if w.pending:
+                        report(w)
+                if not w.pending and not gone:
+                    continue
+                if w.pending and not gone and time.monotonic() - w.started <= timeout:
+                    continue
+                if w.pending:
+                    i = w.pending.popleft()
+                    reason = (w.gone_reason() if gone else
+                              f"the check ran longer than the timeout of {timeout:g} s "
+                              f"(its worker process was killed)")
+                    w.stop(False)
+                    fail(i, reason)
+                    if w.pending:  # the rest of the task runs next, in a new worker
+                        queue.appendleft(list(w.pending))
+                else:
+                    w.stop(False)
+                workers.remove(w)
+        graceful = True
     finally:
+        for w in workers:
+            w.stop(graceful)
         _FORKED.clear()
+    if progress is not None:
+        progress(n, n, "")
     return out
 
 
@@ -389,9 +681,15 @@ def to_markdown(entries: Iterable[Entry]) -> str:
 
 
 def summary_line(entries: Iterable[Entry]) -> str:
+    """``"<n> claims: <k> verified, ..."``; the count of ``error`` entries only when there are some.
+
+    >>> summary_line([Entry("a:b", "s", "s", "m", "error", "the check raised X()", None)])
+    '1 claims: 0 verified, 0 refuted, 0 not reproduced, 0 convention, 1 error'
+    """
     entries = list(entries)
     counts = {v: 0 for v in VERDICTS}
     for e in entries:
         counts[e.verdict] += 1
-    parts = ", ".join(f"{counts[v]} {v}" for v in VERDICTS)
+    shown = [v for v in VERDICTS if v in CHECK_VERDICTS or counts[v]]
+    parts = ", ".join(f"{counts[v]} {v}" for v in shown)
     return f"{len(entries)} claims: {parts}"

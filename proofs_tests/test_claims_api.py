@@ -185,7 +185,10 @@ def test_cli_claims_failing_check_is_reported(tmp_path):
     g.write_text(USER_RAISES)
     out = _cli("--claims", str(g), "--no-progress")
     assert out.returncode == 2 and "Traceback" not in out.stderr
-    assert "the check of claim 'mine:broken' raised ZeroDivisionError" in out.stderr
+    # a check that raises: an error row with the exception, named on stderr too
+    reason = "the check raised ZeroDivisionError('division by zero')"
+    assert f"ordinal-verify: claim 'mine:broken': {reason}" in out.stderr
+    assert out.stdout.splitlines()[2].split(None, 2) == ["mine:broken", "error", reason]
     out = _cli("--claims", str(tmp_path / "missing.py"), "--no-progress")
     assert out.returncode == 2 and "not a .py file or a folder" in out.stderr
 

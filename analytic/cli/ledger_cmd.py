@@ -2,16 +2,26 @@
 
 ``--claims PATH`` runs the claims a user's module (or folder of modules)
 registers instead of the package's (:func:`analytic.ledger.load_claims`).
+Each check runs in a worker process under ``--timeout SECONDS`` (default
+600, :data:`analytic.ledger.DEFAULT_TIMEOUT`).  A check that raises, calls
+``sys.exit``, returns no valid ``Outcome``, runs past the timeout or ends
+its worker gets the verdict ``error`` (the reason is its evidence, and is
+named on stderr); the other claims still run and the table is printed.
 The exit status is 1 when a claim's verdict is not the one it expects (each
-is named on stderr), 2 when a check raises or the claims file is unusable.
+is named on stderr), 2 when a check gave ``error`` or the claims file is
+unusable, 130 on Ctrl-C.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import math
 import sys
 
-from .outputs import check_outputs, writing, write_text
+from analytic.ledger import DEFAULT_TIMEOUT
+
+from .outputs import check_outputs, write_text, writing
 from .table import format_table
 
 __all__ = ["add_arguments", "cmd_ledger", "progress_bar"]
@@ -42,8 +52,23 @@ def add_arguments(p) -> None:
                         "instead of the package's; this imports and runs that Python code with "
                         "your rights, so give only code you trust")
     p.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="forked worker processes on Linux, one source key at a time (default: the "
-                        "usable CPUs; 1 runs in this process)")
+                   help="worker processes, one source key at a time (default: the usable CPUs); "
+                        "on Linux every check runs in a forked worker, elsewhere in this process")
+    p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
+                   help="seconds each check may run before its worker is killed and its verdict "
+                        f"is 'error' (default: {DEFAULT_TIMEOUT:g}; not enforced where checks run "
+                        "in this process)")
+
+
+def _seconds(text):
+    """A positive, finite number of seconds (``--timeout``)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0 < value < math.inf:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
 
 
 def _write_json(out, entries):
@@ -72,10 +97,13 @@ def cmd_ledger(args) -> int:
         todo = ledger.claims()
     try:
         entries = ledger.run(prefix=args.only, progress=progress, only=todo,
-                             jobs=ledger.default_jobs() if args.jobs is None else args.jobs)
-    except (RuntimeError, TypeError) as exc:  # a check raised or returned no Outcome
-        print(f"ordinal-verify: {exc}", file=sys.stderr)
-        return 2
+                             jobs=ledger.default_jobs() if args.jobs is None else args.jobs,
+                             timeout=DEFAULT_TIMEOUT if args.timeout is None else args.timeout)
+    except KeyboardInterrupt:  # the user's Ctrl-C: the workers are stopped
+        if progress is not None:
+            sys.stderr.write("\n")
+        print("ordinal-verify: interrupted", file=sys.stderr)
+        return 130
     if args.json == "-":
         _write_json(outs["--json"], entries)
     else:
@@ -89,7 +117,10 @@ def cmd_ledger(args) -> int:
             _write_json(outs["--json"], entries)
     if args.markdown:
         write_text(outs["--markdown"], ledger.to_markdown(entries))
-    wrong = ledger.mismatches(entries, todo)
+    errors = [e for e in entries if e.verdict == "error"]
+    for e in errors:
+        print(f"ordinal-verify: claim {e.id!r}: {e.evidence}", file=sys.stderr)
+    wrong = ledger.mismatches([e for e in entries if e.verdict != "error"], todo)
     for line in wrong:
         print(f"ordinal-verify: {line}", file=sys.stderr)
-    return 1 if wrong else 0
+    return 2 if errors else 1 if wrong else 0
