@@ -20,7 +20,7 @@ pattern, so a property proved on the generic matrix of every pattern with
 number of classes with either every pattern (``every``: ``2^(K^2) - 1``
 patterns) or the one pattern of all ``K^2`` cells (``positive``: every
 matrix whose cells are all positive).  :data:`DEFAULT_SCOPES` are every
-matrix with ``K <= 2`` and the all-positive matrices with ``K = 3``.
+matrix with ``K <= 3`` and the all-positive matrices with ``K = 4``.
 
 What a proof on one pattern is
 ------------------------------
@@ -86,6 +86,8 @@ import sympy as sp
 from sympy import ZZ
 from sympy.polys.rings import ring
 
+from numeric.parsing import parse_number
+
 from .generators import insert_empty_class, matrix_text, step_toward_diagonal
 
 __all__ = ["Scope", "scopes", "EVERY_K", "POSITIVE_K", "DEFAULT_SCOPES", "Proof", "Evaluator", "prove", "prove_with", "PROVABLE",
@@ -138,7 +140,7 @@ class Scope:
 
 
 #: the default proof scopes (:func:`scopes`, the CLI's ``--every-k``/``--positive-k``)
-EVERY_K, POSITIVE_K = 2, 3
+EVERY_K, POSITIVE_K = 3, 4
 
 
 def scopes(every_k: int = EVERY_K, positive_k: int = POSITIVE_K) -> tuple:
@@ -154,7 +156,8 @@ def scopes(every_k: int = EVERY_K, positive_k: int = POSITIVE_K) -> tuple:
                  + [Scope(k, "positive") for k in range(every_k + 1, positive_k + 1)])
 
 
-#: the scopes of the property table: every matrix with K <= 2, all-positive K = 3
+#: the scopes of the property table: every matrix with K <= 3 (511 support patterns at K = 3),
+#: and the all-positive matrices with K = 4
 DEFAULT_SCOPES = scopes()
 
 
@@ -1018,7 +1021,7 @@ class Evaluator:
 
     def _evaluate(self, m):
         try:
-            v = sp.sympify(self.symbolic(m.copy()))
+            v = sp.sympify(self.symbolic(m.copy()), strict=True)  # a string: refused, never parsed
         except ValueError as exc:
             v = _Undefined(str(exc))
         except Exception as exc:  # noqa: BLE001 -- a formula that cannot take symbols
@@ -1337,7 +1340,7 @@ def prove_with(evaluator: Evaluator, prop: str, *, better: str = "lower", bounds
 def _exact_of(symbolic):
     def exact(m):
         try:
-            return sp.sympify(symbolic(m))
+            return sp.sympify(symbolic(m), strict=True)
         except ValueError:
             return None
     return exact
@@ -1345,7 +1348,8 @@ def _exact_of(symbolic):
 
 def _prove(ev, prop, better, bounds, scopes):
     t0 = time.perf_counter()
-    lo, hi = (None if b is None else sp.sympify(b) for b in bounds)
+    lo, hi = (None if b is None else parse_number(b, what='bound', symbols=False)
+              for b in bounds)
     spec = {"bounds": (lo, hi), "orient": 1 if better == "lower" else -1,
             "best": lo if better == "lower" else hi}
     if prop == "range" and lo is None and hi is None:

@@ -202,14 +202,7 @@ def cmd_audit(args) -> int:
         space = space or A.DEFAULT_SPACE
         cases = [(m.name, v.label) for m in metrics for v in m.cases()]
         show = _progress() if len(cases) > 1 else None
-        rows = []
-        for i, (name, label) in enumerate(cases):
-            if show:
-                show(i, len(cases), label)
-            rows.append((name, label, A.audit(name, variant=label, space=space,
-                                              prove=scopes or False, **kw)))
-        if show:
-            show(len(cases), len(cases), "")
+        rows = _audit_cases(cases, space, scopes, kw, show)
     else:
         table = T.load()
         names = [p["name"] for p in table["properties"]]
@@ -245,6 +238,45 @@ def cmd_audit(args) -> int:
     if args.markdown:
         write_text(outs["--markdown"], T.markdown(data))
     return 0
+
+
+def _audit_one(name, label, space, scopes, kw):
+    from analytic import audit as A
+
+    return A.audit(name, variant=label, space=space, prove=scopes or False, **kw)
+
+
+def _audit_cases(cases, space, scopes, kw, show):
+    """Audit each (metric, variant): one after the other (each screen on ``--jobs``
+    workers or the cluster), or -- several cases on a local machine -- the cases
+    themselves spread over ``--jobs`` forked processes (the proofs run in one
+    process each)."""
+    from analytic.ledger import default_jobs
+    from analytic.properties.engine import default_executor
+
+    jobs = kw["jobs"] or default_jobs()
+    if len(cases) == 1 or kw["executor"] is not None or jobs == 1:
+        rows = []
+        for i, (name, label) in enumerate(cases):
+            if show:
+                show(i, len(cases), label)
+            rows.append((name, label, _audit_one(name, label, space, scopes, kw)))
+    else:
+        pool = default_executor(jobs)
+        one = dict(kw, jobs=1)
+        try:
+            futures = [pool.submit(_audit_one, name, label, space, scopes, one)
+                       for name, label in cases]
+            rows = []
+            for i, ((name, label), fut) in enumerate(zip(cases, futures)):
+                if show:
+                    show(i, len(cases), label)
+                rows.append((name, label, fut.result()))
+        finally:
+            pool.shutdown(cancel_futures=True)
+    if show:
+        show(len(cases), len(cases), "")
+    return rows
 
 
 def _module_files(metric):

@@ -253,7 +253,7 @@ def _screen_all(ev, A, names, chunk=None) -> dict:
             res.candidates = int(np.count_nonzero(status == CANDIDATE))
             res.ties = int(np.count_nonzero(status == TIE))
             flagged = np.flatnonzero(status != CLEAR)[:_FLAGGED]
-            res.flagged = [(int(order[i]), int(status[i]), sub[i].copy()) for i in flagged]
+            res.flagged = [(int(i), int(status[i]), sub[i].copy()) for i in flagged]
         out[name] = res
     return out
 
@@ -374,11 +374,12 @@ class _Tracker:
         self.unconfirmed_before = 0
         self.done = False
 
-    def confirm(self, ctx, prop, flagged, random_part):
+    def confirm(self, ctx, prop, flagged, random_part, before=0):
         """Decide the flagged bases of one chunk in order; True when a
-        counterexample was confirmed."""
+        counterexample was confirmed (``checked`` then counts the bases up to
+        it: ``before`` those of the earlier chunks)."""
         f = self.found
-        for _, status, m in flagged:
+        for pos, status, m in flagged:
             if status == TIE:
                 if f.ties_confirmed >= self.budget:
                     self.unconfirmed_before += 1
@@ -388,6 +389,7 @@ class _Tracker:
             w = prop.check(ctx, m)
             if w:
                 f.counterexample, f.witness = m, w
+                f.checked = before + pos + 1
                 f.minimal = not random_part and self.unconfirmed_before == 0
                 f.how = ("random, then shrunk" if random_part else
                          "exhaustive: the first counterexample in the order (N, K, "
@@ -425,10 +427,11 @@ def _consume(ex, tasks, is_random, trackers, names, ctx, window, spec, space):
         for n in list(open_names):
             r = res[n]
             t = trackers[n]
+            before = t.found.checked
             t.found.checked += r.checked
             t.found.defined += r.defined
             t.found.ties += r.ties
-            if t.confirm(ctx, PROPERTIES[n], r.flagged, is_random[i]):
+            if t.confirm(ctx, PROPERTIES[n], r.flagged, is_random[i], before):
                 open_names.remove(n)
         if not open_names:
             gen.close()
@@ -463,7 +466,8 @@ def screen_triples(spec: MetricSpec, K: int, n: int, V=None):
     rhs = D[:, :, None] + D[None, :, :]
     good = Dok[:, None, :] & Dok[:, :, None] & Dok[None, :, :]
     idx = np.arange(P)
-    good &= (idx[None, :, None] != idx[:, None, None]) & (idx[None, :, None] != idx[None, None, :])
+    nontrivial = (idx[None, :, None] != idx[:, None, None]) & (idx[None, :, None] != idx[None, None, :])
+    good &= nontrivial
     diff = np.where(good, lhs - rhs, -np.inf)
     tol = tolerance(np.where(good, lhs, 0), np.where(good, rhs, 0))
     status = np.zeros(diff.shape, dtype=np.int8)
@@ -472,11 +476,11 @@ def screen_triples(spec: MetricSpec, K: int, n: int, V=None):
     status[~good] = CLEAR
     flat = np.flatnonzero(status != CLEAR)[:_FLAGGED]
     flagged = []
+    before = np.cumsum(nontrivial.ravel()) - 1  # the position among the nontrivial triples
     for f in flat:
         a, b, c = np.unravel_index(f, status.shape)
-        flagged.append((int(f), int(status.flat[f]),
+        flagged.append((int(before[f]), int(status.flat[f]),
                         (tuple(V[a].tolist()), tuple(V[b].tolist()), tuple(V[c].tolist()), K)))
-    nontrivial = (idx[None, :, None] != idx[:, None, None]) & (idx[None, :, None] != idx[None, None, :])
     return (int(np.count_nonzero(nontrivial)), int(np.count_nonzero(good)),
             int(np.count_nonzero(status == TIE)), flagged)
 
@@ -503,10 +507,11 @@ def search_triples(spec, space: Space, ctx, *, executor=None, tie_budget=TIE_BUD
     kinds = [False] * len(tasks) + [True] * len(random_tasks)
     for i, res in enumerate(_ordered(ex, tasks + random_tasks, 4)):
         checked, defined, ties, flagged = res
+        before = t.found.checked
         t.found.checked += checked
         t.found.defined += defined
         t.found.ties += ties
-        if t.confirm(ctx, prop, flagged, kinds[i]):
+        if t.confirm(ctx, prop, flagged, kinds[i], before):
             break
     return t.found
 
@@ -528,7 +533,8 @@ def _screen_random_triples(spec, K, n, trips):
     status[np.abs(diff) <= tol] = TIE
     status[diff > tol] = CANDIDATE
     status[~good] = CLEAR
-    flagged = [(int(i), int(status[i]), (tuple(trips[i][0].tolist()), tuple(trips[i][1].tolist()),
+    before = np.cumsum(~same) - 1
+    flagged = [(int(before[i]), int(status[i]), (tuple(trips[i][0].tolist()), tuple(trips[i][1].tolist()),
                                           tuple(trips[i][2].tolist()), K))
                for i in np.flatnonzero(status != CLEAR)[:_FLAGGED]]
     return int(np.count_nonzero(~same)), int(np.count_nonzero(good)), \
