@@ -1,8 +1,8 @@
 """The property auditor (issue 12, parts 2-3): known counterexamples found and
 minimal, known properties hold on the search space (and are proved
 symbolically where the prover derives them), the registry's symmetric flag
-agrees with the auditor, and docs/properties.md is current.  The prover
-itself is tested in test_prover.py."""
+agrees with the auditor.  The prover itself is tested in test_prover.py, the
+engine in test_property_engine.py, the committed table in test_property_table.py."""
 
 from __future__ import annotations
 
@@ -16,17 +16,26 @@ import sympy
 import numeric
 from analytic import audit as A
 from analytic.generators import all_matrices
+from analytic.properties.space import SMALL_SPACE
+from analytic.prover import scopes
 from numeric.registry import matrix_metrics
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = [(m.name, v.label) for m in matrix_metrics() for v in m.cases()]
+#: the proof scopes of these tests: every matrix with K <= 2, all-positive K = 3
+SCOPES = scopes(2, 3)
+
+
+def small(name, label, **kw):
+    return A.audit(name, variant=label, space=SMALL_SPACE, prove=SCOPES, **kw)
 
 
 @pytest.mark.parametrize("metric", matrix_metrics(), ids=lambda m: m.name)
 def test_symmetric_flag_agrees_with_the_auditor(metric):
     """numeric.registry's ``symmetric`` is True exactly when the auditor finds no
     transposition counterexample (verdict "holds" or "proved"), for every report variant."""
-    results = [A.audit_registered(metric.name, v.label).results["symmetry"] for v in metric.cases()]
+    results = [A.audit(metric.name, ["symmetry"], variant=v.label, space=SMALL_SPACE,
+                       prove=False).results["symmetry"] for v in metric.cases()]
     assert {r.holds for r in results} == {metric.symmetric}, [r.verdict for r in results]
     assert all(r.verdict != "n/a" for r in results)  # symmetry applies to every metric
 
@@ -55,7 +64,8 @@ def test_mer_ordinal_monotonicity_minimal_witness():
     (distance 1: its move reaches the diagonal), then (2,0), the first counterexample.
     The prover agrees: it proves the strict property for every matrix with K <= 2
     and not on the all-positive 3 x 3 matrices; the non-strict one everywhere."""
-    r = A.audit("mer", ["ordinal_monotonicity", "monotonicity"], random=0).results
+    r = A.audit("mer", ["ordinal_monotonicity", "monotonicity"], max_k=3, max_n=3, random=0,
+                prove=SCOPES).results
     om = r["ordinal_monotonicity"]
     assert om.counterexample.tolist() == [[0, 0, 0], [0, 0, 0], [1, 0, 0]]
     assert om.proof.short() == "K<=2" and [s.short() for s, _, _ in om.proof.refused] == ["K=3+"]
@@ -71,7 +81,7 @@ def test_known_properties_hold():
     OC is symmetric and 0 exactly on diagonal matrices (cardoso2011 §3.3); its
     table variants' beta = c / (N (K - 1)) needs the integer N, so it has no
     symbolic form: searched only."""
-    mae = A.audit_registered("mae", "MAE")
+    mae = small("mae", "MAE")
     for p in ("range", "identity", "symmetry", "monotonicity", "ordinal_monotonicity",
               "scale", "empty_class"):
         assert mae.verdict(p) == "proved", p
@@ -80,7 +90,7 @@ def test_known_properties_hold():
     assert mae.verdict("unobserved_class") == "proved"   # no empty row when all cells > 0
     assert mae.results["unobserved_class"].proof.short() == "K<=2"
     assert mae.verdict("triangle") == "holds" and mae.results["triangle"].proof is None
-    oc = A.audit_registered("oc", "OC, beta=0.75/(N(K-1))")
+    oc = small("oc", "OC, beta=0.75/(N(K-1))")
     assert oc.verdict("symmetry") == oc.verdict("identity") == "holds"
     assert {kind for _, _, kind in oc.results["symmetry"].proof.refused} == {"no symbolic form"}
 
@@ -88,15 +98,16 @@ def test_known_properties_hold():
 def test_mae_not_ordinally_invariant():
     """Inserting an empty class between classes 0 and 1 doubles the distance of a
     sample of true 1 predicted 0: MAE goes from 1 to 2 (silva2018 eq. 2, by hand)."""
-    r = A.audit_registered("mae", "MAE").results["ordinal_invariance"]
+    r = A.audit("mae", ["ordinal_invariance"], space=SMALL_SPACE, prove=False).results[
+        "ordinal_invariance"]
     assert r.counterexample.tolist() == [[0, 0], [1, 0]]
     assert "= 1 but" in r.witness and r.witness.endswith("= 2")
 
 
 def test_mse_triangle_counterexample():
     """Squared error: d(0, 2) = 4 > d(0, 1) + d(1, 2) = 1 + 1, the smallest triple (n = 1)."""
-    r = A.audit_registered("mse", "MSE").results["triangle"]
-    assert r.counterexample == "a=[0], b=[1], c=[2] (K=3)"
+    r = A.audit("mse", ["triangle"], space=SMALL_SPACE, prove=False).results["triangle"]
+    assert r.counterexample_text() == "a=[0], b=[1], c=[2] (K=3)"
 
 
 def test_user_callable_any_arithmetic():
@@ -108,9 +119,10 @@ def test_user_callable_any_arithmetic():
     def upper_double(cm):
         return Fraction(int(np.triu(cm, 1).sum()) * 2 + int(np.tril(cm, -1).sum()), int(cm.sum()))
 
-    r = A.audit(mer_float, ["symmetry", "scale", "identity"], bounds=(0, 1), random=2)
+    r = A.audit(mer_float, ["symmetry", "scale", "identity"], bounds=(0, 1), max_k=3,
+                max_n=3, random=2)
     assert [r.verdict(p) for p in ("symmetry", "scale", "identity")] == ["holds"] * 3
-    r = A.audit(upper_double, ["symmetry"], random=0).results["symmetry"]
+    r = A.audit(upper_double, ["symmetry"], max_k=3, max_n=3, random=0).results["symmetry"]
     # the smallest: N = 1, K = 2, lexicographically first off-diagonal cell (1, 0)
     assert r.counterexample.tolist() == [[0, 0], [1, 0]]
     with pytest.raises(ValueError, match="unknown property"):
@@ -123,20 +135,10 @@ def test_identity_oriented_by_better():
     """A higher-is-better metric: the best value is the upper bound.  Kendall's tau_b
     is 1 on [[0,0,0],[1,0,0],[0,0,1]]-like matrices that are not diagonal: all pairs
     concordant (silva2018 eqs. 5-6) -- identity fails; MER (lower) holds."""
-    tb = A.audit_registered("kendall_tau_b", "tau_b").results["identity"]
+    tb = A.audit("kendall_tau_b", ["identity"], space=SMALL_SPACE, prove=False).results[
+        "identity"]
     assert tb.verdict == "fails" and "not diagonal" in tb.witness
     assert numeric.kendall_tau_b(tb.counterexample, arithmetic="exact") == 1
-
-
-def test_properties_md_is_current():
-    """docs/properties.md is the rendered property table of the current registry."""
-    rows = A.property_table()
-    expected = A.table_markdown(rows)
-    actual = (ROOT / "docs" / "properties.md").read_text(encoding="utf-8")
-    assert actual == expected, ("docs/properties.md is stale: run "
-                                "`ordinal-verify audit --markdown docs/properties.md`")
-    for _, label, _ in rows:
-        assert label in actual
 
 
 def test_audit_claims_state_the_search_they_rest_on():
@@ -147,11 +149,11 @@ def test_audit_claims_state_the_search_they_rest_on():
     from analytic.ledger import claims
 
     audit_claims = [c for c in claims("audit:") if c.id != "audit:registry-symmetric-flags"]
-    assert len(audit_claims) == 11
+    assert len(audit_claims) == len(A.PROPERTIES)
     for c in audit_claims:
-        assert c.statement.startswith("On the auditor's default search (every matrix with "
-                                      f"K <= {A.DEFAULTS['max_k']} and N <= "
-                                      f"{A.DEFAULTS['max_n']}"), c.id
+        assert c.statement.startswith("On the property engine's default search (every matrix "
+                                      "with K <= 4 and N <= 8; every matrix with K = 5 and "
+                                      "N <= 5; 20,000 random matrices"), c.id
 
 
 @pytest.mark.parametrize("result", [float("nan"), float("inf"), True, "x", 1j,

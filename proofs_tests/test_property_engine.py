@@ -18,10 +18,6 @@ import numeric
 from analytic.audit import (CALLABLE_SPACE, PROPERTIES, audit, check_size, space_of)
 from analytic.generators import exhaustive, order_key
 from analytic.properties.space import SMALL_SPACE, Space, block, count, rank
-from numeric.registry import matrix_metrics
-
-CASES = [(m.name, v.label) for m in matrix_metrics() for v in m.cases()]
-
 
 # ---------------------------------------------------------------------------
 # the space
@@ -57,23 +53,9 @@ def test_default_space_is_the_issue_s():
 
 
 # ---------------------------------------------------------------------------
-# the float screen never hides what the exact search finds
+# the float screen never hides what the exact search finds (every registered
+# variant on the small space: test_property_table.py)
 # ---------------------------------------------------------------------------
-@pytest.mark.parametrize("name, label", CASES)
-def test_screen_agrees_with_the_exact_search_on_the_small_space(name, label):
-    """Every registered variant, every property, on every matrix with K <= 3 and
-    N <= 3 (and 24 random ones): the screened search finds the same verdicts
-    and the same (minimal) counterexamples as the all-exact one."""
-    fast = audit(name, variant=label, space=SMALL_SPACE, prove=False)
-    ref = audit(name, variant=label, space=SMALL_SPACE, prove=False, exact=True)
-    for p in PROPERTIES:
-        a, b = fast.results[p], ref.results[p]
-        assert (a.verdict, a.counterexample_text(), a.witness) == (
-            b.verdict, b.counterexample_text(), b.witness), (label, p)
-        if a.verdict == "holds":
-            assert a.checked == b.checked
-
-
 def test_small_chunks_change_nothing():
     """Chunks of 5 matrices (most moves looked up outside the chunk) against whole blocks."""
     big = audit("oc", variant=1, space=SMALL_SPACE, prove=False)

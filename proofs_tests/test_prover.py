@@ -22,6 +22,8 @@ import numeric
 from analytic import audit as A
 from analytic import prover as P
 from analytic.generators import random_matrices
+from analytic.properties import table as T
+from analytic.properties.space import SMALL_SPACE
 from numeric._symbolic import SymbolicArithmetic
 from numeric.registry import REGISTRY
 
@@ -123,14 +125,15 @@ def test_refuses_mse_ordinal_invariance_and_triangle():
     assert not p.proved and "differ" in p.refused[0][1]
     with pytest.raises(ValueError, match="no symbolic prover for 'triangle'"):
         P.prove(_sym("mse"), "triangle")
-    r = A.audit_registered("mse", "MSE").results["triangle"]
+    r = A.audit("mse", ["triangle"], space=SMALL_SPACE).results["triangle"]
     assert r.verdict == "fails" and r.proof is None
 
 
 def test_refuses_uoc_symmetry():
     """UOC is a minimum over paths, which the symbolic arithmetic cannot order for
     symbolic counts: no proof (and the search refutes symmetry, test_audit.py)."""
-    r = A.audit_registered("uoc", "UOC, beta=0.25").results["symmetry"]
+    r = A.audit("uoc", ["symmetry"], variant="UOC, beta=0.25", space=SMALL_SPACE,
+                prove=P.scopes(2, 3)).results["symmetry"]
     assert r.verdict == "fails" and not r.proof.proved
     assert "no symbolic form" in {kind for _, _, kind in r.proof.refused}
 
@@ -203,53 +206,66 @@ def test_cross_check_raises_on_a_contradicted_proof():
     """A (bogus) proof of scale for MAE + 1/N is contradicted: on K = 1 by the minimal
     counterexample [[1]] itself, on all-positive 3 x 3 matrices by the check on the
     random positive samples (f(2A) - f(A) = -1/(2N) != 0)."""
-    ctx = A._Context(_mae_plus, "lower", (0, None), 2, 2, 0, 0)
+    from analytic.properties.exact import ExactContext
+
+    ctx = ExactContext(_mae_plus, "lower", (0, None))
     res = A.PropertyResult("scale", "fails", np.array([[1]]), "f([[1]]) = 1 but f([[2]]) = 1/2")
     with pytest.raises(RuntimeError, match="the search refutes it on"):
-        A._cross_check(ctx, res, P.Proof("scale", (P.Scope(1, "every"),)))
+        A._cross_check(ctx, res, P.Proof("scale", (P.Scope(1, "every"),)), 0)
     with pytest.raises(RuntimeError, match="the check fails on"):
         A._cross_check(ctx, A.PropertyResult("scale", "holds"),
-                       P.Proof("scale", (P.Scope(3, "positive"),)))
+                       P.Proof("scale", (P.Scope(3, "positive"),)), 0)
+
+
+def _covers(scopes, m):
+    return any(m.shape == (K, K) and (kind == "every" or bool((m > 0).all()))
+               for K, kind in scopes)
 
 
 def test_failing_properties_are_never_proved_on_their_counterexample():
-    """Over the whole property table the prover also ran, blind, on every refuted
-    property it handles; no proved scope holds the minimal counterexample (the table
+    """Over the committed property table the prover also ran, blind, on every refuted
+    property it handles; no proved scope holds the counterexample (the table
     would have raised), and the refusals are many."""
     refused = 0
-    for _, _, rep in A.property_table():
-        for r in rep.results.values():
-            if r.verdict == "fails" and r.proof is not None:
-                assert not r.proof.covers(r.counterexample)
+    for rep in T.load()["reports"]:
+        for r in rep["properties"].values():
+            if r["verdict"] == "fails" and r["proof"] is not None:
+                c = T.counterexample_of(r)
+                if isinstance(c, np.ndarray):
+                    assert not _covers(r["proof"]["scopes"], c), (rep["variant"], r["property"])
                 refused += 1
     assert refused > 50
 
 
 def test_proved_verdicts_hold_beyond_the_search():
-    """Each "proved" verdict of the property table, re-checked by the search's own
-    check on matrices the search never sees: 1 x 1 and 2 x 2 matrices with N = 5
-    and 8 (the exhaustive space stops at N = 3, the random one at 6), and 3 x 3
-    matrices with every cell in 1..9 (the search holds none: N <= 6).  Every
-    proved scope has its samples (a scope without them fails the test)."""
+    """Each "proved" verdict of the committed table, re-checked by the property's exact
+    check on matrices the search never sees: 1 x 1, 2 x 2 and 3 x 3 matrices with
+    N = 9 and 12 (the exhaustive space stops at N = 8), and 4 x 4 matrices with every
+    cell in 1..9 (N >= 16; the random ones have N <= 60 but rarely every cell
+    positive).  Every proved scope has its samples (a scope without them fails)."""
+    from analytic.properties.exact import ExactContext
+
     checked = collections.Counter()
-    for name, label, rep in A.property_table():
-        proved = [r for r in rep.results.values() if r.verdict == "proved"]
+    for rep in T.load()["reports"]:
+        proved = [r for r in rep["properties"].values() if r["verdict"] == "proved"]
         if not proved:
             continue
-        m = REGISTRY[name]
-        v = next(v for v in m.cases() if v.label == label)
-        ctx = A._Context(A._variant_function(m, v), m.better, m.bounds, 3, 3, 0, 0)
-        rng = np.random.default_rng(sum(map(ord, label)))
-        samples = {(k, "every"): random_matrices(k, 5, 1, seed=1) + random_matrices(k, 8, 1, seed=2)
-                   for k in (1, 2)}
-        samples[3, "positive"] = [rng.integers(1, 10, size=(3, 3)).astype(np.int64)]
+        m = REGISTRY[rep["metric"]]
+        v = next(v for v in m.cases() if v.label == rep["variant"])
+        ctx = ExactContext(A._variant_function(m, v), m.better, m.bounds)
+        rng = np.random.default_rng(sum(map(ord, rep["variant"])))
+        samples = {(k, "every"): random_matrices(k, 9, 1, seed=1) + random_matrices(k, 12, 1, seed=2)
+                   for k in (1, 2, 3)}
+        samples[4, "positive"] = [rng.integers(1, 10, size=(4, 4)).astype(np.int64)]
         for r in proved:
-            for scope in r.proof.scopes:
-                for mat in samples[scope.K, scope.kind]:
-                    assert not A._CHECKS[r.property](ctx, mat), (label, r.property, mat)
-                    checked[scope.K, scope.kind] += 1
+            prop = A.PROPERTIES[r["property"]]
+            for K, kind in r["proof"]["scopes"]:
+                for mat in samples[K, kind]:
+                    if prop.bases(mat[None])[0]:
+                        assert not prop.check(ctx, mat), (rep["variant"], r["property"], mat)
+                    checked[K, kind] += 1
     # every scope kind of the table's proofs was re-checked
-    assert set(checked) == {(1, "every"), (2, "every"), (3, "positive")}, checked
+    assert set(checked) == {(1, "every"), (2, "every"), (3, "every"), (4, "positive")}, checked
     assert sum(checked.values()) > 100
 
 
@@ -257,5 +273,5 @@ def test_properties_md_states_the_evidence():
     """The rendered table explains its verdicts and shows proof scopes."""
     text = (Path(__file__).resolve().parents[1] / "docs" / "properties.md").read_text("utf-8")
     assert "- **proved (scope)**" in text and "- **holds**" in text and "- **fails M**" in text
-    assert "| MAE (`mae`) | proved (K<=2, K=3+) |" in text
+    assert "| MAE (`mae`) | proved (K<=3, K=4+) |" in text
     assert "## Proofs not obtained" in text
