@@ -19,6 +19,7 @@ import numpy as np
 
 from . import baselines
 from .compare_workload import w12_compare
+from .engine_workload import w14_engine
 from .timing import Config, Row, Timing, compare, fmt_seconds, time_one
 
 __all__ = ["WORKLOADS"]
@@ -497,4 +498,5 @@ WORKLOADS = {
     10: ("exact a_uoc: certified float DP vs the Fraction search, growth in K", w10_auoc_exact_growth),
     11: ("float a_uoc on stacks vs a per-matrix loop", w11_auoc_float_stack),
     12: ("compare: paired bootstrap of every metric", w12_compare),
+    14: ("the property engine: float screen and whole audits", w14_engine),
 }
