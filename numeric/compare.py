@@ -48,15 +48,18 @@ def paired_resamples(y_true, pred_a, pred_b, *, labels=None, n_classes=None,
     indices with replacement.
 
     The labels are handled as by :func:`numeric.confusion_matrix`
-    (:func:`numeric.confusion.label_codes`): ordered categoricals give the
-    order, missing labels and types that do not order together raise, and a
-    :class:`~numeric.LabelWarning` says when the classes were guessed.
+    (:func:`numeric.confusion.label_codes`): ``labels=`` or ordered
+    categoricals give the order, labels without a natural order (strings,
+    unordered categoricals) raise without them, missing labels and types that
+    do not order together raise, and a :class:`~numeric.LabelWarning` says
+    when the classes were guessed.
 
     Parameters
     ----------
     y_true, pred_a, pred_b : array_like, shape (N,)
     labels : array_like, optional
-        Classes in ordinal order; default the sorted union of the three vectors.
+        Classes in ordinal order; default the sorted union of the three
+        vectors (numbers and datetimes only: strings need ``labels=``).
     n_classes : int, optional
         Shorthand for ``labels=range(n_classes)``.
     n_resamples : int
@@ -284,8 +287,9 @@ def compare(y_true, pred_a, pred_b, *, labels=None, n_classes=None, metrics=None
     y_true, pred_a, pred_b : array_like, shape (N,)
         True labels and the two classifiers' predictions for the same samples.
     labels : array_like, optional
-        Classes in ordinal order (default: the sorted union of the labels;
-        the label handling is :func:`numeric.confusion_matrix`'s).
+        Classes in ordinal order (default: the sorted union of the labels,
+        numbers and datetimes only; the label handling is
+        :func:`numeric.confusion_matrix`'s).
     n_classes : int, optional
         Shorthand for ``labels=range(n_classes)``.
     metrics : list of str, optional

@@ -146,7 +146,9 @@ def report(cm, y_pred=None, *, labels=None, metrics=None, arithmetic="float") ->
     y_pred : array_like, optional
         Predicted labels.
     labels : array_like, optional
-        The classes in their ordinal order (label vectors only).
+        The classes in their ordinal order (label vectors only; needed for
+        labels without a natural order, such as strings: see
+        :func:`numeric.confusion_matrix`).
     metrics : list of str, optional
         Registry names to report (default: every metric of the matrix alone).
     arithmetic : {"float", "exact", "mp"}
