@@ -9,7 +9,13 @@ from decimal import Decimal
 
 import numpy as np
 
-__all__ = ["confusion_matrix", "LabelWarning"]
+__all__ = ["confusion_matrix", "LabelWarning", "MAX_CELLS"]
+
+#: the largest dense count matrix built (``K * K`` cells, int64: 10**8 cells are
+#: 0.75 GiB).  Raise it (``numeric.confusion.MAX_CELLS = ...``) where the memory is
+#: there; numpy's MemoryError came only beyond the machine's memory, after a
+#: silent 6.7 GiB allocation for 30000 classes.
+MAX_CELLS = 10**8
 
 
 class LabelWarning(UserWarning):
@@ -80,7 +86,8 @@ def confusion_matrix(y_true, y_pred, *, labels=None, n_classes=None, sample_weig
     Raises
     ------
     ValueError
-        Mismatched or non-1-D label vectors, missing labels (None, NaN,
+        More than :data:`MAX_CELLS` cells (``K * K``, default ``10**8``:
+        10000 classes); mismatched or non-1-D label vectors, missing labels (None, NaN,
         pandas' NA, NaT), labels without a natural order (strings, ...) or
         unordered categoricals and no ``labels=``, repeated entries in
         ``labels``, a label outside ``labels``, or bad weights (negative,
@@ -202,7 +209,24 @@ def _label_vectors(vectors, labels, n_classes):
             raise ValueError("labels must be a non-empty 1-D sequence")
     _check_orderable(dict(zip(names, arrays)), lab)
     *arrays, lab = _common_integers(*arrays, lab)
+    if lab is not None:
+        check_cells(lab.size * lab.size, f"a confusion matrix of {lab.size} classes")
     return arrays, lab
+
+
+def check_cells(cells, what, itemsize=8):
+    """ValueError when ``cells`` (of ``itemsize`` bytes) exceed :data:`MAX_CELLS`,
+    stating the memory it would take.
+
+    >>> check_cells(3 * 10**4 * 3 * 10**4, "a confusion matrix of 30000 classes")
+    Traceback (most recent call last):
+    ...
+    ValueError: a confusion matrix of 30000 classes has 900,000,000 cells (6.7 GiB), above numeric.confusion.MAX_CELLS = 100,000,000; set it higher if the memory is there
+    """
+    if cells > MAX_CELLS:
+        raise ValueError(
+            f"{what} has {cells:,} cells ({cells * itemsize / 2**30:.1f} GiB), above "
+            f"numeric.confusion.MAX_CELLS = {MAX_CELLS:,}; set it higher if the memory is there")
 
 
 def _resolve_labels(vectors, labels, n_classes):
@@ -395,6 +419,7 @@ def _observed(*arrays):
         kinds = sorted({_kind(v) for a in arrays for v in a.tolist()})
         raise TypeError(
             f"labels of types {', '.join(kinds)} cannot be ordered together") from None
+    check_cells(lab.size * lab.size, f"a confusion matrix of {lab.size} classes")
     kind = _without_order(lab)
     if kind is not None:
         raise ValueError(

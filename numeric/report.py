@@ -163,7 +163,8 @@ def report(cm, y_pred=None, *, labels=None, metrics=None, arithmetic="float") ->
     ------
     ValueError
         A matrix that no metric can take (not square, negative counts, a
-        total beyond int64, ...): raised once, with the problem named.
+        total beyond int64, ...): raised once, with the problem named; an
+        unknown ``arithmetic`` (it made every metric "undefined").
 
     Examples
     --------
@@ -174,8 +175,10 @@ def report(cm, y_pred=None, *, labels=None, metrics=None, arithmetic="float") ->
     >>> report([1, 2, 3, 3], [1, 2, 2, 3])["mer"].value
     0.25
     """
+    from ._arith import get_arithmetic
     from ._validation import check_counts
 
+    get_arithmetic(arithmetic)  # an unknown arithmetic is the caller's error, not every metric's
     if y_pred is not None:
         from .confusion import confusion_matrix
 
