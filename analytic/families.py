@@ -72,7 +72,8 @@ def _matrix(cm):
 
 
 def _count(v):
-    """A count as a SymPy object; a string is parsed, never evaluated (:func:`numeric.parsing.parse_number`)."""
+    """A count as a SymPy object; a string is parsed by
+    :func:`numeric.parsing.parse_number`, never evaluated."""
     return parse_number(v, what="confusion matrix entry")
 
 

@@ -19,6 +19,7 @@ one algorithm, several number systems.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from fractions import Fraction
 from numbers import Integral, Rational as _RationalABC
@@ -634,8 +635,6 @@ def quiet_objects(*arrays):
     ...     np.geterr()["over"]
     'ignore'
     """
-    import contextlib
-
     if any(getattr(a, "dtype", None) == object for a in arrays):
         return np.errstate(all="ignore")
     return contextlib.nullcontext()

@@ -12,9 +12,9 @@ import numpy as np
 __all__ = ["confusion_matrix", "LabelWarning", "MAX_CELLS"]
 
 #: the largest dense count matrix built (``K * K`` cells, int64: 10**8 cells are
-#: 0.75 GiB).  Raise it (``numeric.confusion.MAX_CELLS = ...``) where the memory is
-#: there; numpy's MemoryError came only beyond the machine's memory, after a
-#: silent 6.7 GiB allocation for 30000 classes.
+#: 0.75 GiB, K = 10000).  Raise it (``numeric.confusion.MAX_CELLS = ...``) where
+#: the memory is there.  (Without it n_classes=10**5 was numpy's MemoryError for
+#: 74.5 GiB, and 30000 classes a silent 6.7 GiB allocation.)
 MAX_CELLS = 10**8
 
 
@@ -219,14 +219,17 @@ def check_cells(cells, what, itemsize=8):
     stating the memory it would take.
 
     >>> check_cells(3 * 10**4 * 3 * 10**4, "a confusion matrix of 30000 classes")
+    ... # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: a confusion matrix of 30000 classes has 900,000,000 cells (6.7 GiB), above numeric.confusion.MAX_CELLS = 100,000,000; set it higher if the memory is there
+    ValueError: a confusion matrix of 30000 classes has 900,000,000 cells (6.7 GiB), above ...
     """
     if cells > MAX_CELLS:
+        gib = cells * itemsize / 2**30
+        size = f"{gib:.1f}" if gib < 1e6 else f"{gib:.3g}"
         raise ValueError(
-            f"{what} has {cells:,} cells ({cells * itemsize / 2**30:.1f} GiB), above "
-            f"numeric.confusion.MAX_CELLS = {MAX_CELLS:,}; set it higher if the memory is there")
+            f"{what} has {cells:,} cells ({size} GiB), above numeric.confusion.MAX_CELLS = "
+            f"{MAX_CELLS:,}; set it higher if the memory is there")
 
 
 def _resolve_labels(vectors, labels, n_classes):
@@ -236,7 +239,9 @@ def _resolve_labels(vectors, labels, n_classes):
             raise ValueError("give labels= or n_classes=, not both")
         from ._validation import positive_integer
 
-        return np.arange(positive_integer(n_classes, "n_classes"))
+        K = positive_integer(n_classes, "n_classes")
+        check_cells(K * K, f"a confusion matrix of {K} classes")  # before arange(K)
+        return np.arange(K)
     if labels is not None:  # the given order; a categorical's own order is not needed
         return labels
     cats = [_categories(y, name) for name, y in vectors.items()]
