@@ -16,6 +16,8 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from numeric.parsing import parse_number
+
 __all__ = ["signs_for_all", "sign_for_all", "sign_threshold", "UndecidedSign", "PL",
            "lower_envelope"]
 
@@ -39,7 +41,7 @@ def _sign_table(expr, n, n0):
     ``expr`` is cancelled; ``None`` marks a pole.  Beyond the Cauchy bound of
     numerator and denominator the sign is that of the last entry.
     """
-    expr = sp.cancel(sp.together(sp.sympify(expr)))
+    expr = sp.cancel(sp.together(parse_number(expr, what="expression")))
     if expr == 0:
         return expr, [(n0, 0)]
     if n is None or n not in expr.free_symbols:
@@ -220,10 +222,12 @@ class PL:
 
     def scale(self, c):
         """``c * f`` (``c`` an expression in ``n``)."""
+        c = parse_number(c, what="factor")
         return self._like(self.breaks, [(sp.cancel(c * a), sp.cancel(c * s)) for a, s in self.lines])
 
     def rescale(self, c):
         r"""``u -> f(c u)`` for ``c > 0``: the function in the variable ``u = beta / c``."""
+        c = parse_number(c, what="rescaling factor")
         if sign_for_all(c, self.n, self.n0) <= 0:
             raise ValueError("the rescaling factor must be positive")
         return self._like([sp.cancel(t / c) for t in self.breaks],
@@ -231,7 +235,8 @@ class PL:
 
     def subs(self, value):
         """The function at ``n = value`` (numbers only)."""
-        sub = lambda e: sp.sympify(e).subs(self.n, value)
+        value = parse_number(value, what="value")
+        sub = lambda e: sp.sympify(e, strict=True).subs(self.n, value)
         return PL(tuple(sub(t) for t in self.breaks),
                   tuple((sub(a), sub(s)) for a, s in self.lines), None, 1)._fused()
 
@@ -249,6 +254,7 @@ class PL:
 
     def __call__(self, x):
         """Value at a number ``x`` (parameter-free functions only)."""
+        x = parse_number(x, what="beta")
         i = 0
         for j in range(1, len(self.breaks)):
             if self.breaks[j] <= x:
@@ -258,7 +264,7 @@ class PL:
 
     def integral(self, lo=0, hi=1):
         r""":math:`\int_{lo}^{hi} f(\beta)\,d\beta`, exactly, for all ``n >= n0``."""
-        lo, hi = sp.sympify(lo), sp.sympify(hi)
+        lo, hi = parse_number(lo, what="lo"), parse_number(hi, what="hi")
         total = sp.Integer(0)
         ends = list(self.breaks[1:]) + [sp.oo]
         for t0, t1, (a, s) in zip(self.breaks, ends, self.lines):
@@ -334,7 +340,7 @@ def lower_envelope(lines, n=None, n0=1):
     """
     uniq = []
     for a, s in lines:
-        a, s = sp.cancel(sp.sympify(a)), sp.cancel(sp.sympify(s))
+        a, s = (sp.cancel(parse_number(v, what="line coefficient")) for v in (a, s))
         if not any(sp.cancel(a - ua) == 0 and sp.cancel(s - us) == 0 for ua, us in uniq):
             uniq.append((a, s))
     probe = PL((sp.Integer(0),), ((0, 0),), n, n0)

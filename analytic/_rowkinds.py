@@ -17,7 +17,9 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-__all__ = ["RowKind", "matrix_rows", "totals", "path_weights"]
+from numeric.parsing import parse_number
+
+__all__ = ["RowKind", "matrix_rows", "totals", "path_weights", "exponent"]
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,8 @@ def matrix_rows(matrix):
     """One :class:`RowKind` per row of a K x K matrix: ``"r<i>"``, multiplicity 1, its nonzero counts.
 
     ``matrix``: nested lists (or an array) of counts, possibly SymPy
-    expressions; rows = true class.
+    expressions; rows = true class.  A string count is parsed by
+    :func:`numeric.parsing.parse_number`, never evaluated.
 
     Examples
     --------
@@ -52,13 +55,33 @@ def matrix_rows(matrix):
     """
     rows = []
     for i, row in enumerate(matrix):
-        counts = {j - i: sp.sympify(v) for j, v in enumerate(row) if sp.sympify(v) != 0}
+        if len(row) != len(matrix):
+            raise ValueError(f"the matrix must be square K x K: row {i} has {len(row)} entries, "
+                             f"there are {len(matrix)} rows")
+        parsed = [parse_number(v, what="confusion matrix entry") for v in row]
+        counts = {j - i: v for j, v in enumerate(parsed) if v != 0}
         rows.append(RowKind(f"r{i}", sp.Integer(1), counts))
     return rows
 
 
+def exponent(gamma):
+    """``gamma`` of OC and UOC as a positive SymPy number (a string is parsed, never evaluated).
+
+    >>> exponent(2), exponent("1/2")
+    (2, 1/2)
+    >>> exponent(0)
+    Traceback (most recent call last):
+    ...
+    ValueError: gamma must be a positive number, got 0
+    """
+    g = parse_number(gamma, what="gamma", symbols=False)
+    if not (g.is_number and g.is_positive):
+        raise ValueError(f"gamma must be a positive number, got {g}")
+    return g
+
+
 def _distance(offset, gamma):
-    return sp.Abs(sp.sympify(offset)) ** gamma
+    return sp.Abs(sp.sympify(offset, strict=True)) ** gamma
 
 
 def totals(rows):
@@ -94,7 +117,7 @@ def path_weights(rows, metric, gamma):
     >>> path_weights([RowKind("r0", 1, {0: 1, 1: 1})], "oc", 1)
     {('r0', 0): (1/3, 0), ('r0', 1): (1/3, 1)}
     """
-    g = sp.sympify(gamma)
+    g = exponent(gamma)
     out = {}
     if metric == "oc":
         N, _, _ = totals(rows)

@@ -43,6 +43,7 @@ from sympy.polys.polyfuncs import rational_interpolate
 from analytic._pl import UndecidedSign, sign_for_all, sign_threshold, signs_for_all
 from analytic.symbols import K as K_symbol
 from numeric._symbolic import SymbolicArithmetic
+from numeric.parsing import parse_number
 from numeric.registry import REGISTRY
 
 __all__ = ["symbolic_metric", "family_parameter", "support_threshold", "split_by_parameter",
@@ -67,7 +68,13 @@ def _matrix(cm):
         raise ValueError("confusion matrix must be a rectangular array of counts") from None
     if a.ndim != 2 or a.shape[0] != a.shape[1] or a.size == 0:
         raise ValueError(f"a symbolic confusion matrix must be square K x K, got shape {a.shape}")
-    return np.vectorize(sp.sympify, otypes=[object])(a)
+    return np.vectorize(_count, otypes=[object])(a)
+
+
+def _count(v):
+    """A count as a SymPy object; a string is parsed by
+    :func:`numeric.parsing.parse_number`, never evaluated."""
+    return parse_number(v, what="confusion matrix entry")
 
 
 def _symbols(a):
@@ -207,7 +214,7 @@ def _agree(x, y):
     if they agree at two points of every interval of the union of their
     breakpoints.
     """
-    x, y = sp.sympify(x), sp.sympify(y)
+    x, y = sp.sympify(x, strict=True), sp.sympify(y, strict=True)
     if not (x.has(sp.Piecewise) or y.has(sp.Piecewise)):
         return sp.simplify(x - y) == 0
     syms = x.free_symbols | y.free_symbols
@@ -257,7 +264,7 @@ def _tidy(expr):
     """Cancel rational parts; ``Max``/``Min`` argument by argument."""
     if isinstance(expr, (sp.Max, sp.Min, sp.Abs)):
         return expr.func(*(_tidy(a) for a in expr.args))
-    expr = sp.sympify(expr)
+    expr = sp.sympify(expr, strict=True)
     if expr.has(sp.Max, sp.Min, sp.Abs):
         return expr.replace(lambda e: isinstance(e, (sp.Max, sp.Min, sp.Abs)), _tidy)
     return sp.factor(sp.cancel(sp.together(expr)))
@@ -462,8 +469,10 @@ def guess_and_check(f, K_values, check_K=(), *, var=K_symbol, holdout=2, proof=N
         The variable of the form (default :data:`analytic.symbols.K`).
     holdout : int
         How many values of ``K_values`` beyond the fit points must be predicted.
-    proof : sympy.Expr, optional
-        A closed form derived symbolically, valid on every value compared.
+    proof : sympy.Expr or str, optional
+        A closed form derived symbolically, valid on every value compared; a
+        string is parsed by :func:`numeric.parsing.parse_number` (in ``var``),
+        never evaluated.
     proof_source : str, optional
         Where ``proof`` comes from (shown in ``status``).
 
@@ -486,6 +495,8 @@ def guess_and_check(f, K_values, check_K=(), *, var=K_symbol, holdout=2, proof=N
     ((37*K**2 - 28*K + 4)/(2*(5*K - 1)**2), 'conjecture, checked for K <= 14')
     """
     K_values, check_K = [int(k) for k in K_values], [int(k) for k in check_K]
+    if proof is not None:  # a string is parsed in ``var``, never evaluated
+        proof = parse_number(proof, what="proof", names={str(var): var})
     if holdout < 1:
         raise ValueError(f"holdout must be >= 1, got {holdout}")
     if len(K_values) <= holdout:
@@ -514,7 +525,7 @@ def guess_and_check(f, K_values, check_K=(), *, var=K_symbol, holdout=2, proof=N
     top = max(K_values + check_K)
     status = f"conjecture, checked for {var} <= {top}"
     if proof is not None:
-        if sp.simplify(sp.sympify(proof) - expr) == 0:
+        if sp.simplify(proof - expr) == 0:
             status = f"proved ({proof_source or 'equals the given derivation'})"
         else:
             status = f"refuted by the derivation ({proof_source or 'proof'})"

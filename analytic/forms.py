@@ -43,9 +43,10 @@ import sympy as sp
 
 import numeric
 from analytic._pl import PL, lower_envelope
-from analytic._rowkinds import RowKind, matrix_rows, path_weights, totals
+from analytic._rowkinds import RowKind, exponent, matrix_rows, path_weights, totals
 from analytic.symbols import K, b, beta, d
 from numeric._symbolic import SymbolicArithmetic
+from numeric.parsing import parse_number
 
 __all__ = ["single_sample_forms", "tridiagonal_forms", "tridiagonal_new_metric_forms",
            "positioned_metric_forms", "band1_envelope", "METRIC_FUNCTIONS", "MetricForms",
@@ -127,7 +128,7 @@ class SingleSampleForms(MetricForms):
 
     Attributes
     ----------
-    gamma : int
+    gamma : sympy.Number
         The exponent of OC and UOC.
     oc, uoc : sympy.Piecewise
         :math:`OC_\beta^\gamma`, :math:`UOC_\beta^\gamma` in
@@ -137,7 +138,7 @@ class SingleSampleForms(MetricForms):
         unless ``gamma = 1`` (silva2018 eq. 23 is for ``gamma = 1``).
     """
 
-    gamma: int
+    gamma: sp.Expr
     oc: sp.Expr
     uoc: sp.Expr
     a_uoc: sp.Expr | None
@@ -224,12 +225,11 @@ def _band1_function(rows, gaps, w, n, n0):
     return total
 
 
-def _band1_rows_of_matrix(cm):
-    """Row kinds and gaps of a concrete band-1 matrix (each row its own kind)."""
-    Kc = len(cm)
-    if any(abs(i - j) > 1 and cm[i][j] for i in range(Kc) for j in range(Kc)):
+def _band1_rows_of_matrix(rows):
+    """Row kinds and gaps of a concrete band-1 matrix (each row its own kind, :func:`matrix_rows`)."""
+    if any(abs(offset) > 1 for r in rows for offset in r.counts):
         raise ValueError("the matrix is not band-1 (tridiagonal)")
-    return matrix_rows(cm), [(f"r{g}", f"r{g + 1}", 1) for g in range(Kc - 1)]
+    return rows, [(f"r{g}", f"r{g + 1}", 1) for g in range(len(rows) - 1)]
 
 
 def band1_envelope(cm, metric="uoc", gamma=1):
@@ -243,8 +243,8 @@ def band1_envelope(cm, metric="uoc", gamma=1):
     >>> band1_envelope([[1, 1], [1, 1]]).piecewise(beta)
     Piecewise((beta/4 + 1/2, beta < 2/3), (2/3, True))
     """
-    rows, gaps = _band1_rows_of_matrix(cm)
-    return _band1_function(rows, gaps, path_weights(rows, metric, gamma), None, 1)
+    rows, gaps = _band1_rows_of_matrix(matrix_rows(cm))
+    return _band1_function(rows, gaps, path_weights(rows, metric, exponent(gamma)), None, 1)
 
 
 # ---------------------------------------------------------------------------
@@ -284,7 +284,8 @@ def single_sample_forms(gamma=1):
 
     Parameters
     ----------
-    gamma : positive integer, default 1
+    gamma : positive number, default 1
+        A string is parsed by :func:`numeric.parsing.parse_number`, never evaluated.
 
     Returns
     -------
@@ -307,6 +308,7 @@ def single_sample_forms(gamma=1):
     >>> f.kappa_quadratic, f.within_one_accuracy, f.kendall_tau_c
     (0, Piecewise((1, d <= 1), (0, True)), None)
     """
+    gamma = exponent(gamma)
     fns = _single_sample_functions(gamma)
     a = None
     if gamma == 1:
@@ -343,7 +345,8 @@ def positioned_metric_forms(cells, positions):
     SymPy expressions whose order the symbols' assumptions decide;
     ``cells``: ``{(i, j): n}``, ``n`` samples of the class at
     ``positions[i]`` predicted as the class at ``positions[j]`` (rows = true
-    class).  Every class not listed is empty.
+    class).  Every class not listed is empty.  A string (position or count) is
+    parsed by :func:`numeric.parsing.parse_number`, never evaluated.
 
     The formulas are those of the :mod:`numeric` functions (Cohen 1960 and
     1968; 1-off accuracy, Levi & Hassner 2015; Cruz-Ramírez et al. 2014;
@@ -398,7 +401,7 @@ def positioned_metric_forms(cells, positions):
     >>> f.within_one_accuracy, f.kappa_linear, f.somers_d
     (3/4, 1/2, 2/3)
     """
-    pos = [sp.sympify(p) for p in positions]
+    pos = [parse_number(p, what="position") for p in positions]
     for lo, hi in zip(pos, pos[1:]):
         if (hi - lo).is_positive is not True:
             raise ValueError(f"positions must increase (as the assumptions decide), got {lo} "
@@ -408,8 +411,9 @@ def positioned_metric_forms(cells, positions):
     for (i, j), v in cells.items():
         if not (0 <= i < k and 0 <= j < k):
             raise ValueError(f"cell {(i, j)} lies outside the {k} positions")
-        if sp.sympify(v) != 0:
-            n[(i, j)] = sp.sympify(v)
+        v = parse_number(v, what=f"cell {(i, j)}")
+        if v != 0:
+            n[(i, j)] = v
     if not n:
         raise ValueError("the matrix holds no sample")
     N = sum(n.values())

@@ -116,6 +116,8 @@ def prop4_max_form(n, ls):
     >>> prop4_max_form([sp.Integer(5)] * 3, [sp.Integer(1)] * 3)   # binotto2024 Prop. 3, r = 3
     10/3
     """
+    n = [parse_number(v, what="class count") for v in n]  # a string is parsed, never evaluated
+    ls = [parse_number(v, what="length") for v in ls]
     N, terms = _prop4_terms(n, ls)
     return sp.Add(*[w * sp.Max(*[f * sp.Max(da, db) for f, da, db in others])
                     for w, others in terms]) / N

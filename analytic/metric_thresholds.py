@@ -23,7 +23,7 @@ from typing import Mapping
 import sympy as sp
 
 from analytic._pl import lower_envelope
-from analytic._rowkinds import matrix_rows, path_weights
+from analytic._rowkinds import exponent, matrix_rows, path_weights
 from analytic.symbols import N, beta
 
 __all__ = ["monotone_paths", "path_lines", "confusion_matrix_symbolic", "appendix_a_triangle",
@@ -37,7 +37,7 @@ class TriangleViolation:
 
     Attributes
     ----------
-    gamma : int
+    gamma : sympy.Number
         The exponent of :math:`OC_\beta^\gamma`.
     matrices : Mapping[str, list]
         ``"ab"``, ``"bc"``, ``"ac"``: the 2 x 2 confusion matrices of the
@@ -54,7 +54,7 @@ class TriangleViolation:
         How the result was obtained.
     """
 
-    gamma: int
+    gamma: sp.Expr
     matrices: Mapping[str, list]
     oc: Mapping[str, sp.Expr]
     violation: tuple
@@ -152,7 +152,8 @@ def monotone_paths(k):
 def path_lines(matrix, metric="oc", gamma=1):
     r"""The line :math:`(a_p, s_p)` of every monotone path of a small matrix.
 
-    ``matrix``: a K x K nested list of counts, possibly symbolic.  The
+    ``matrix``: a K x K nested list of counts, possibly symbolic (a string is
+    parsed by :func:`numeric.parsing.parse_number`, never evaluated).  The
     weights are those of cardoso2011 eq. 7 (``"oc"``) or silva2018 eq. 28
     (``"uoc"``); a path costs :math:`1 - \sum_p b + \beta\sum_p q`.  All
     :math:`D(K)` (Delannoy) paths are listed, so keep K small.
@@ -210,6 +211,7 @@ def appendix_a_triangle(gamma=1):
     >>> appendix_a_triangle().bound
     (N - 1)/((N + 1)*(N + 2))
     """
+    gamma = exponent(gamma)
     rep = ("repeat", 1, N - 2)
     vec = {"a": [rep, 1, 2], "b": [rep, 1, 1], "c": [rep, 2, 1]}
     mats = {xy: confusion_matrix_symbolic(vec[xy[0]], vec[xy[1]], 2) for xy in ("ab", "bc", "ac")}

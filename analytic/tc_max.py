@@ -210,7 +210,10 @@ def positive_for_integers_from(expr, var, start=1):
     >>> positive_for_integers_from(k**2 - 2, k, 1), positive_for_integers_from(k**2 - 2, k, 2)
     (False, True)
     """
-    num, den = sp.fraction(sp.cancel(sp.together(expr)))
+    if not isinstance(var, sp.Symbol):
+        raise TypeError(f"var must be a SymPy Symbol, got {var!r:.60}")
+    start = parse_number(start, what="start")
+    num, den = sp.fraction(sp.cancel(sp.together(parse_number(expr, what="expression"))))
     polys = [sp.Poly(p, var) for p in (num, den)]
     if any(p.count_roots(start, None) != 0 for p in polys):
         return False  # a sign change or a zero in [start, oo)

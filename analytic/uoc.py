@@ -33,6 +33,7 @@ from analytic._pl import lower_envelope
 from analytic.families import family_parameter, settle, split_by_parameter, support_threshold
 from analytic.metric_thresholds import path_lines
 from analytic.symbols import beta
+from numeric.parsing import parse_number
 
 __all__ = ["uoc_piecewise", "oc_piecewise", "a_uoc_symbolic", "envelope_piecewise", "MAX_FAMILY_K"]
 
@@ -49,7 +50,8 @@ def _symbolic(cm):
     if a.ndim != 2 or not any(isinstance(v, sp.Basic) and v.free_symbols
                               for v in a.reshape(-1).tolist()):
         return None
-    return np.vectorize(sp.sympify, otypes=[object])(a)
+    return np.vectorize(lambda v: parse_number(v, what="confusion matrix entry"),
+                        otypes=[object])(a)
 
 
 def _family_index(a, metric, gamma, n0, integrate):
@@ -103,7 +105,7 @@ def envelope_piecewise(env, var=beta):
     n = len(env.slopes)
     branches = []
     for i, (a, s) in enumerate(zip(env.intercepts, env.slopes)):
-        expr = sp.sympify(a) + sp.sympify(s) * var
+        expr = sp.sympify(a, strict=True) + sp.sympify(s, strict=True) * var
         hi = env.breakpoints[i + 1]
         last = i == n - 1
         branches.append((expr, sp.true if last else var < hi))

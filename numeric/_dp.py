@@ -19,6 +19,8 @@ import math
 
 import numpy as np
 
+from ._arith import quiet_objects
+
 __all__ = ["path_dp", "cells_dp", "by_diagonals", "diagonal_order", "choice_buffers",
            "path_cells", "value_table", "certified_lines"]
 
@@ -123,6 +125,17 @@ def cells_dp(qD, bD, x, ctx, *, columns=None, slopes=True, below=None, qT=None,
     >>> cells_dp(q, b, np.array([0.0]), get_arithmetic("float"))   # w = -b
     (array([0.]), array([0.]))
     """
+    # float64: a weight x q beyond the range is inf, and so is every path through
+    # it; none of those is a minimiser (the diagonal path has q = 0 and a value in
+    # [0, 1]), so the value and slope are right: oc(cm, 1e308) warned "overflow in
+    # multiply" and returned the exact value rounded.  Exact and mp: numpy's flags
+    # are the objects' own (quiet_objects).
+    with quiet_objects(qD, bD), np.errstate(over="ignore"):
+        return _cells_dp(qD, bD, x, ctx, columns=columns, slopes=slopes, below=below, qT=qT,
+                         choices=choices)
+
+
+def _cells_dp(qD, bD, x, ctx, *, columns, slopes, below, qT, choices):
     KK, n = qD.shape
     K = math.isqrt(KK)
     B = len(x)

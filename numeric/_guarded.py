@@ -43,7 +43,7 @@ class Guarded:
     def of(cls, x):
         if isinstance(x, Guarded):
             return x
-        x = sympy.sympify(x)
+        x = sympy.sympify(x, strict=True)  # numbers of the arithmetic, never a string
         if x is sympy.oo:
             return cls(x, mpmath.inf)
         with mpmath.workdps(_DPS):

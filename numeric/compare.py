@@ -50,19 +50,28 @@ def paired_resamples(y_true, pred_a, pred_b, *, labels=None, n_classes=None,
     indices with replacement.
 
     The labels are handled as by :func:`numeric.confusion_matrix`
-    (:func:`numeric.confusion.label_codes`): ordered categoricals give the
-    order, missing labels and types that do not order together raise, and a
-    :class:`~numeric.LabelWarning` says when the classes were guessed.
+    (:func:`numeric.confusion.label_codes`): ``labels=`` or ordered
+    categoricals give the order, labels without a natural order (strings,
+    unordered categoricals) raise without them, missing labels and types that
+    do not order together raise, and a :class:`~numeric.LabelWarning` says
+    when the classes were guessed.
 
     Parameters
     ----------
     y_true, pred_a, pred_b : array_like, shape (N,)
     labels : array_like, optional
-        Classes in ordinal order; default the sorted union of the three vectors.
+        Classes in ordinal order; default the sorted union of the three
+        vectors (numbers and datetimes only: strings need ``labels=``).
     n_classes : int, optional
         Shorthand for ``labels=range(n_classes)``.
     n_resamples : int
     seed : int or numpy.random.Generator, optional
+
+    Raises
+    ------
+    ValueError
+        Fewer than 2 samples (a resample of one sample is that sample), or
+        label problems (see :func:`numeric.confusion_matrix`).
 
     Returns
     -------
@@ -79,7 +88,7 @@ def paired_resamples(y_true, pred_a, pred_b, *, labels=None, n_classes=None,
     >>> sa.shape, bool((sa.sum(axis=(1, 2)) == 4).all()), bool((sa.sum(axis=2) == sb.sum(axis=2)).all())
     ((5, 3, 3), True, True)
     """
-    from .confusion import label_codes
+    from .confusion import check_cells, label_codes
 
     from ._validation import positive_integer
 
@@ -87,8 +96,12 @@ def paired_resamples(y_true, pred_a, pred_b, *, labels=None, n_classes=None,
     lab, (ct, ca, cb) = label_codes({"y_true": y_true, "pred_a": pred_a, "pred_b": pred_b},
                                     labels=labels, n_classes=n_classes)
     K, N = lab.size, ct.size
-    if N == 0:
-        raise ValueError("label vectors are empty: there is nothing to resample")
+    check_cells(n_resamples * K * K, f"{n_resamples} resampled confusion matrices of {K} classes")
+    if N < 2:
+        raise ValueError(
+            f"{'label vectors are empty' if N == 0 else 'one sample'}: a bootstrap needs at least "
+            "2 samples (every resample of one sample is that sample, so every interval would "
+            "have zero width and name a winner from nothing)")
     # the distinct (true, A, B) triples and their counts: O(N log N), not K^3
     cells, joint = np.unique(np.ravel_multi_index((ct, ca, cb), (K, K, K)), return_counts=True)
     tt, aa, bb = np.unravel_index(cells, (K, K, K))
@@ -296,10 +309,14 @@ def compare(y_true, pred_a, pred_b, *, labels=None, n_classes=None, metrics=None
     Parameters
     ----------
     y_true, pred_a, pred_b : array_like, shape (N,)
-        True labels and the two classifiers' predictions for the same samples.
+        True labels and the two classifiers' predictions for the same samples,
+        ``N >= 2``: one sample is refused (``ValueError``), since every
+        resample would be that sample and every interval a point, from which
+        no winner can be named.
     labels : array_like, optional
-        Classes in ordinal order (default: the sorted union of the labels;
-        the label handling is :func:`numeric.confusion_matrix`'s).
+        Classes in ordinal order (default: the sorted union of the labels,
+        numbers and datetimes only; the label handling is
+        :func:`numeric.confusion_matrix`'s).
     n_classes : int, optional
         Shorthand for ``labels=range(n_classes)``.
     metrics : list of str, optional

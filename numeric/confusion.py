@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
+import datetime
+import numbers
 import warnings
+from decimal import Decimal
 
 import numpy as np
 
-__all__ = ["confusion_matrix", "LabelWarning"]
+__all__ = ["confusion_matrix", "LabelWarning", "MAX_CELLS"]
+
+#: the largest dense count matrix built (``K * K`` cells, int64: 10**8 cells are
+#: 0.75 GiB, K = 10000).  Raise it (``numeric.confusion.MAX_CELLS = ...``) where
+#: the memory is there.  (Without it n_classes=10**5 was numpy's MemoryError for
+#: 74.5 GiB, and 30000 classes a silent 6.7 GiB allocation.)
+MAX_CELLS = 10**8
 
 
 class LabelWarning(UserWarning):
     """The classes of a confusion matrix were guessed from the observed labels.
 
     Issued by :func:`confusion_matrix` called without ``labels=`` or
-    ``n_classes=`` when the observed labels are not contiguous integers: a
-    class absent from both vectors is then silently missing from the matrix
-    (and every ordinal distance after it shrinks), or the order of string
-    labels is their sort order, not necessarily the ordinal one.
+    ``n_classes=`` when the observed labels are not contiguous integers
+    (numbers or datetimes): a class absent from both vectors is then silently
+    missing from the matrix, and every ordinal distance after it shrinks.
+    Labels without a natural order (strings, ...) are refused instead (see
+    :func:`confusion_matrix`).
     """
 
 
@@ -28,15 +38,28 @@ def confusion_matrix(y_true, y_pred, *, labels=None, n_classes=None, sample_weig
     scikit-learn's convention (rows = true class), as in silva2018 and
     cardoso2011 §1.1.  george2016 and binotto2024 print the transpose.
 
+    The order of the classes is the ordinal order every ordinal metric
+    reads, so it must be known:
+
+    * ``labels=`` gives it (every class, in ordinal order), or ``n_classes=``
+      (``0, ..., K-1``), or ordered :class:`pandas.Categorical` vectors
+      (their categories, all of them, in the declared order);
+    * otherwise the labels must carry a natural order: numbers (integers,
+      floats, bools, :class:`~fractions.Fraction`, :class:`~decimal.Decimal`)
+      or datetimes and timedeltas (time order), and the classes are the
+      sorted union of the observed labels;
+    * strings, bytes, complex numbers, other objects and unordered
+      categoricals have no ordinal order (their sort order is alphabetical,
+      or arbitrary): a ``ValueError`` asks for ``labels=`` or an ordered
+      categorical.
+
     .. warning::
-       Without ``labels=`` (or ``n_classes=``) the classes are the sorted
-       union of the **observed** labels: a class that occurs in neither
-       vector is **dropped**, so the matrix has fewer rows and every ordinal
-       distance across the gap is wrong (classes 0, 1, 3 become 0, 1, 2).
-       Pass the full ordinal list of classes.  A :class:`LabelWarning` is
-       issued when the observed labels are not contiguous integers.  An
-       ordered :class:`pandas.Categorical` supplies its categories (all of
-       them, in their declared order) as the labels.
+       Without ``labels=`` (or ``n_classes=``) the classes are the **observed**
+       labels: a class that occurs in neither vector is **dropped**, so the
+       matrix has fewer rows and every ordinal distance across the gap is
+       wrong (classes 0, 1, 3 become 0, 1, 2).  Pass the full ordinal list of
+       classes.  A :class:`LabelWarning` is issued when the observed labels
+       are not contiguous integers.
 
     Parameters
     ----------
@@ -45,7 +68,8 @@ def confusion_matrix(y_true, y_pred, *, labels=None, n_classes=None, sample_weig
         masked entries raise).
     labels : array_like, optional
         The classes in their ordinal order; may include classes absent from
-        both vectors.  Default: the sorted union of the observed labels.
+        both vectors.  Default: the categories of ordered categoricals, else
+        the sorted union of the observed labels (numbers and datetimes only).
     n_classes : int, optional
         Shorthand for ``labels=range(n_classes)`` (labels ``0, ..., K-1``).
     sample_weight : array_like, shape (N,), optional
@@ -62,10 +86,12 @@ def confusion_matrix(y_true, y_pred, *, labels=None, n_classes=None, sample_weig
     Raises
     ------
     ValueError
-        Mismatched or non-1-D label vectors, missing labels (None, NaN,
-        pandas' NA, NaT), repeated entries in ``labels``, a label outside
-        ``labels``, or bad weights (negative, not finite, or integers whose
-        sums exceed int64).
+        More than :data:`MAX_CELLS` cells (``K * K``, default ``10**8``:
+        10000 classes); mismatched or non-1-D label vectors, missing labels (None, NaN,
+        pandas' NA, NaT), labels without a natural order (strings, ...) or
+        unordered categoricals and no ``labels=``, repeated entries in
+        ``labels``, a label outside ``labels``, or bad weights (negative,
+        not finite, or integers whose sums exceed int64).
     TypeError
         Labels of types that cannot be ordered together (``1`` and ``"a"``,
         bytes and strings, a timedelta and an integer).
@@ -83,6 +109,14 @@ def confusion_matrix(y_true, y_pred, *, labels=None, n_classes=None, sample_weig
     >>> confusion_matrix([0, 1], [1, 1], sample_weight=[2, 3])
     array([[0, 2],
            [0, 3]])
+    >>> confusion_matrix(["low", "high"], ["mid", "high"], labels=["low", "mid", "high"])
+    array([[0, 1, 0],
+           [0, 0, 0],
+           [0, 0, 1]])
+    >>> confusion_matrix(["low", "high"], ["mid", "high"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: the labels are strings ('high', 'low', 'mid') and no labels= was given: ...
     """
     (t, p), lab = _label_vectors({"y_true": y_true, "y_pred": y_pred}, labels, n_classes)
     if sample_weight is not None:
@@ -107,11 +141,21 @@ def label_codes(vectors, *, labels=None, n_classes=None):
     """The classes and, for each label vector, the position of each label among them.
 
     The label handling of :func:`confusion_matrix` for any number of vectors
-    of the same samples (:func:`numeric.compare` takes three): ordered
-    categoricals give their categories, missing labels and types that do not
-    order together raise, integers compare exactly, and without ``labels=``
-    the classes are the sorted union of the observed labels (a
-    :class:`LabelWarning` when they are not contiguous integers).
+    of the same samples (:func:`numeric.compare` takes three; the metrics
+    called as ``f(y_true, y_pred)`` and :func:`numeric.report` go through
+    :func:`confusion_matrix`).  The rule for the order of the classes:
+
+    * ``labels=`` (or ``n_classes=``, or ordered pandas categoricals) gives it;
+    * else the observed labels must have a natural order -- numbers (ints,
+      floats, bools, Fraction, Decimal) or datetimes/timedeltas -- and the
+      classes are their sorted union (a :class:`LabelWarning` when they are
+      not contiguous integers: an unobserved class is dropped);
+    * else (strings, bytes, complex numbers, other objects, unordered
+      categoricals) ``ValueError``: for ordinal metrics an alphabetical order
+      is a guess, not the order of the classes.
+
+    Missing labels and types that do not order together raise; integers
+    compare exactly.
 
     Parameters
     ----------
@@ -131,6 +175,9 @@ def label_codes(vectors, *, labels=None, n_classes=None):
     >>> lab, (t, p) = label_codes({"y_true": [3, 1, 2], "y_pred": [1, 1, 3]})
     >>> lab.tolist(), t.tolist(), p.tolist()
     ([1, 2, 3], [2, 0, 1], [0, 0, 2])
+    >>> lab, (t, p) = label_codes({"y_true": ["b", "a"], "y_pred": ["a", "a"]}, labels=["b", "a"])
+    >>> lab.tolist(), t.tolist(), p.tolist()
+    (['b', 'a'], [0, 1], [1, 1])
     """
     arrays, lab = _label_vectors(vectors, labels, n_classes)
     if lab is None:
@@ -162,7 +209,27 @@ def _label_vectors(vectors, labels, n_classes):
             raise ValueError("labels must be a non-empty 1-D sequence")
     _check_orderable(dict(zip(names, arrays)), lab)
     *arrays, lab = _common_integers(*arrays, lab)
+    if lab is not None:
+        check_cells(lab.size * lab.size, f"a confusion matrix of {lab.size} classes")
     return arrays, lab
+
+
+def check_cells(cells, what, itemsize=8):
+    """ValueError when ``cells`` (of ``itemsize`` bytes) exceed :data:`MAX_CELLS`,
+    stating the memory it would take.
+
+    >>> check_cells(3 * 10**4 * 3 * 10**4, "a confusion matrix of 30000 classes")
+    ... # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: a confusion matrix of 30000 classes has 900,000,000 cells (6.7 GiB), above ...
+    """
+    if cells > MAX_CELLS:
+        gib = cells * itemsize / 2**30
+        size = f"{gib:.1f}" if gib < 1e6 else f"{gib:.3g}"
+        raise ValueError(
+            f"{what} has {cells:,} cells ({size} GiB), above numeric.confusion.MAX_CELLS = "
+            f"{MAX_CELLS:,}; set it higher if the memory is there")
 
 
 def _resolve_labels(vectors, labels, n_classes):
@@ -172,10 +239,14 @@ def _resolve_labels(vectors, labels, n_classes):
             raise ValueError("give labels= or n_classes=, not both")
         from ._validation import positive_integer
 
-        return np.arange(positive_integer(n_classes, "n_classes"))
-    cats = [_categories(y) for y in vectors.values()]
-    if labels is not None or all(c is None for c in cats):
+        K = positive_integer(n_classes, "n_classes")
+        check_cells(K * K, f"a confusion matrix of {K} classes")  # before arange(K)
+        return np.arange(K)
+    if labels is not None:  # the given order; a categorical's own order is not needed
         return labels
+    cats = [_categories(y, name) for name, y in vectors.items()]
+    if all(c is None for c in cats):
+        return None
     ordered = [c for c in cats if c is not None]
     if any(list(c) != list(ordered[0]) for c in ordered[1:]):
         raise ValueError(
@@ -183,18 +254,50 @@ def _resolve_labels(vectors, labels, n_classes):
     return ordered[0]
 
 
-def _categories(y):
-    """The categories of an ordered pandas categorical (duck-typed), else None."""
+def _categories(y, name):
+    """The categories of an ordered pandas categorical (duck-typed), None for
+    another vector; ValueError for an unordered categorical (its categories
+    have no order)."""
     dtype = getattr(y, "dtype", None)
     cats = getattr(dtype, "categories", None)
     if cats is None:
         return None
     if not getattr(dtype, "ordered", False):
-        warnings.warn(
-            "an unordered categorical: its classes are taken in sorted order; pass labels= "
-            "(or an ordered categorical) to give the ordinal order", LabelWarning, stacklevel=4)
-        return None
+        raise ValueError(
+            f"{name} is an unordered categorical: its categories have no order, and ordinal "
+            f"metrics depend on the order of the classes. {_GIVE_ORDER}")
     return np.asarray(cats)
+
+
+#: how to give the order of the classes (the end of every refusal)
+_GIVE_ORDER = ("Pass labels= with every class in ordinal order (labels=['low', 'mid', 'high']), "
+               "or ordered pandas categoricals "
+               "(pd.Categorical(y, categories=['low', 'mid', 'high'], ordered=True)).")
+
+#: label types with a natural order (numbers, time) besides numpy's kinds ``biufmM``
+_NATURAL = (numbers.Real, Decimal, np.bool_, datetime.date, datetime.time, datetime.timedelta,
+            np.datetime64, np.timedelta64)
+
+
+def _without_order(lab):
+    """What the sorted observed labels ``lab`` are when they have no natural order
+    (``"strings"``, ``"bytes"``, ...), else None."""
+    kind = lab.dtype.kind
+    if kind in "biufmM":
+        return None
+    if kind != "O":
+        return {"U": "strings", "S": "bytes", "c": "complex numbers",
+                "V": "records"}.get(kind, f"{lab.dtype} values")
+    for v in lab.tolist():
+        if isinstance(v, str):
+            return "strings"
+        if isinstance(v, bytes):
+            return "bytes"
+        if isinstance(v, numbers.Complex) and not isinstance(v, numbers.Real):
+            return "complex numbers"
+        if not isinstance(v, _NATURAL):
+            return f"{type(v).__name__} objects"
+    return None
 
 
 def _label_vector(y, what):
@@ -313,13 +416,21 @@ def _python_numbers(a):
 
 def _observed(*arrays):
     """The sorted union of the observed labels, with a LabelWarning when they
-    are not contiguous integers (a class absent from all would be dropped)."""
+    are not contiguous integers (a class absent from all would be dropped);
+    ValueError for labels without a natural order (strings, ...)."""
     try:
         lab = np.unique(np.concatenate(arrays))
     except TypeError:
         kinds = sorted({_kind(v) for a in arrays for v in a.tolist()})
         raise TypeError(
             f"labels of types {', '.join(kinds)} cannot be ordered together") from None
+    check_cells(lab.size * lab.size, f"a confusion matrix of {lab.size} classes")
+    kind = _without_order(lab)
+    if kind is not None:
+        raise ValueError(
+            f"the labels are {kind} ({_preview(lab.tolist())}) and no labels= was given: "
+            f"{kind} have no ordinal order (sorted, they are in alphabetical or arbitrary "
+            f"order), and ordinal metrics depend on the order of the classes. {_GIVE_ORDER}")
     _warn_unless_contiguous(lab)
     return lab
 

@@ -166,7 +166,8 @@ def search(lines_below, lo, hi, end_lo, end_hi, ctx, *, tol_value=None, tol_slop
 def merge(lo, hi, a, s, *, tol_width=0, tol_value=0, tol_slope=0, key=None):
     """One matrix's pieces sorted by ``lo``: empty pieces dropped, equal neighbours fused.
 
-    Returns a list of ``(lo, hi, a, s)``.
+    A piece ``[l, h]`` is empty when ``h - l <= tol_width`` (a number, or a
+    callable ``(l, h) -> slack``).  Returns a list of ``(lo, hi, a, s)``.
 
     >>> merge([1, 0], [2, 1], [3, 3], [0, 0])
     [(0, 2, 3, 0)]
@@ -179,10 +180,11 @@ def merge(lo, hi, a, s, *, tol_width=0, tol_value=0, tol_slope=0, key=None):
     pieces = [(lo[i], hi[i], a[i], s[i]) for i in order]
     out = []
     start = None
+    width = tol_width if callable(tol_width) else (lambda l, h: tol_width)
     for k, (l, h, ai, si) in enumerate(pieces):
         if start is not None:
             l, start = start, None
-        if h - l <= tol_width and len(pieces) > 1:
+        if h - l <= width(l, h) and len(pieces) > 1:
             if out:
                 out[-1] = (out[-1][0], h, out[-1][2], out[-1][3])
             else:

@@ -136,6 +136,14 @@ def hausdorff_distances(lengths, *, arithmetic="float"):
               = \sum_{i < k < j} \ell_k + \max(\ell_i, \ell_j)\quad (i < j)
 
     binotto2024 eq. 7, with ``I_k = [a_k, b_k)`` and ``a_{k+1} = b_k``.
+    The distances are homogeneous in the lengths: they are computed on the
+    lengths scaled by a power of two (:func:`_unit_lengths`) and rescaled.
+
+    Raises
+    ------
+    ValueError
+        Invalid lengths, or (float) a distance beyond the float64 range
+        (``[1e308] * 3`` spans ``3e308``): use ``arithmetic="exact"`` or ``"mp"``.
 
     Examples
     --------
@@ -145,7 +153,14 @@ def hausdorff_distances(lengths, *, arithmetic="float"):
            [4, 3, 0]], dtype=object)
     """
     ctx = get_arithmetic(arithmetic)
-    return ctx.finalize(_hausdorff(ctx.asarray(check_lengths(lengths))))
+    l, S = _unit_lengths(lengths, None, ctx)
+    with np.errstate(over="ignore"):  # checked below
+        D = _hausdorff(l) * S[..., None, None]
+    if not ctx.all_finite(D):
+        raise ValueError(
+            "hausdorff_distances: a distance exceeds the float64 range (the lengths add up to "
+            "more than about 1.8e308); use arithmetic='exact' or 'mp'")
+    return ctx.finalize(D)
 
 
 def interval_cost_matrix(class_counts, lengths, *, arithmetic="float"):
@@ -447,8 +462,22 @@ def last_length_pieces(class_counts, lengths, *, arithmetic="float"):
     """
     ctx = get_arithmetic(arithmetic)
     counts, first = _check_last(class_counts, lengths)
-    pieces = ctx.guarded(lambda: _pieces(counts, first, ctx))  # mp: guard bits
-    return tuple(Piece(*(None if v is None else ctx.rounded(v) for v in p)) for p in pieces)
+    if ctx.name != "float":
+        pieces = ctx.guarded(lambda: _pieces(counts, first, ctx))  # mp: guard bits
+        return tuple(Piece(*(None if v is None else ctx.rounded(v) for v in p)) for p in pieces)
+    # float64: on the lengths scaled by a power of two S (:func:`_unit_lengths`), then
+    # f(x; S l) = S f(x / S; l): lo, hi times S, a times S**2, b times S, e over S
+    first, S = _unit_lengths(first, None, ctx)
+    S = S[()]
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # checked below
+        pieces = _pieces(counts, first, ctx)
+        out = tuple(Piece(p.lo * S, None if p.hi is None else p.hi * S, p.a * S * S, p.b * S,
+                          p.c, p.e / S) for p in pieces)
+    if not all(ctx.all_finite(np.array([v for v in p if v is not None])) for p in out):
+        raise ValueError(
+            "last_length_pieces: a coefficient is beyond the float64 range (the term a/x grows "
+            "as the square of the lengths); use arithmetic='exact' or 'mp'")
+    return tuple(Piece(*(None if v is None else ctx.rounded(v) for v in p)) for p in out)
 
 
 def optimal_last_length(class_counts, lengths, *, arithmetic="float"):
@@ -495,6 +524,9 @@ def optimal_last_length(class_counts, lengths, *, arithmetic="float"):
     """
     ctx = get_arithmetic(arithmetic)
     counts, first = _check_last(class_counts, lengths)
+    scale = None
+    if ctx.name == "float":  # x and TC_max are homogeneous of degree 1 in the lengths
+        first, scale = _unit_lengths(first, None, ctx)  # exact: a power of two
 
     def compute():
         pieces = _pieces(counts, first, ctx)
@@ -511,6 +543,14 @@ def optimal_last_length(class_counts, lengths, *, arithmetic="float"):
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):  # _finite says so
         x, value = ctx.guarded(compute)  # mp: guard bits, rounded here
     _finite(np.array([x, value]), ctx, "optimal_last_length")
+    if scale is not None:
+        with np.errstate(over="ignore"):  # checked below
+            x, value = x * scale[()], value * scale[()]
+        if not ctx.all_finite(np.array([x, value])):
+            what = "x" if not ctx.all_finite(np.array([x])) else f"x = {float(x):.4g} but the minimum"
+            raise ValueError(
+                f"optimal_last_length: the optimum is beyond the float64 range ({what} exceeds "
+                "about 1.8e308); use arithmetic='exact' or 'mp'")
     return OptimalLength(ctx.rounded(x), ctx.tidy(ctx.rounded(value)))
 
 

@@ -31,7 +31,7 @@ _BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
 MAX_LENGTH = 1000
 
 
-def parse_number(value, *, what="value", symbols=True):
+def parse_number(value, *, what="value", symbols=True, names=None):
     r"""Convert a user value to a SymPy number (or expression) without ``eval``.
 
     .. math:: \text{"0.1"} \mapsto \tfrac{1}{10},\qquad
@@ -51,6 +51,10 @@ def parse_number(value, *, what="value", symbols=True):
         The name of the value in error messages.
     symbols : bool
         Allow named symbols (``"n"`` -> ``Symbol("n")``) in strings.
+    names : mapping of str to SymPy objects, optional
+        Names a string may use for given objects (``{"K": K}`` reads ``"K**2"``
+        in the symbol ``K`` with its assumptions, not in a new ``Symbol("K")``);
+        they take precedence over the constants and the named symbols.
 
     Raises
     ------
@@ -65,6 +69,9 @@ def parse_number(value, *, what="value", symbols=True):
     sqrt(2)/2
     >>> parse_number(0.1)
     1/10
+    >>> k = sympy.Symbol("k", positive=True)
+    >>> parse_number("k - 1", names={"k": k}).free_symbols == {k}
+    True
     >>> parse_number("__import__('os').getcwd()")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
@@ -83,7 +90,7 @@ def parse_number(value, *, what="value", symbols=True):
             raise ValueError(f"{what} must be finite, got {value!r}")
         return sympy.Rational(repr(float(value)))
     if isinstance(value, str):
-        return _parse_string(value, what, symbols)
+        return _parse_string(value, what, symbols, dict(names or {}))
     if isinstance(value, Decimal):  # SymPy would round it to a 15-digit Float
         if not value.is_finite():
             raise ValueError(f"{what} must be finite, got {value!r}")
@@ -95,7 +102,7 @@ def parse_number(value, *, what="value", symbols=True):
             f"{what} must be a number, got {type(value).__name__} {value!r:.60}") from None
 
 
-def _parse_string(text, what, symbols):
+def _parse_string(text, what, symbols, names):
     bad = ValueError(
         f"{what}: {text!r:.80} is not a number or expression (only numbers"
         f"{', named symbols' if symbols else ''}, + - * / **, sqrt, Rational, Max, Min, "
@@ -120,6 +127,8 @@ def _parse_string(text, what, symbols):
                 raise ValueError(f"{what}: exponent {right} in {text!r:.80} is too large")
             return _BINOPS[type(node.op)](left, right)
         if isinstance(node, ast.Name):
+            if node.id in names:
+                return names[node.id]
             if node.id in _CONSTANTS:
                 return _CONSTANTS[node.id]
             if symbols and node.id not in _FUNCTIONS:

@@ -24,7 +24,7 @@ from math import lcm
 
 import numpy as np
 
-from ._arith import FRACTION, get_arithmetic
+from ._arith import FRACTION, get_arithmetic, quiet_objects
 from ._common import Prepared, prepare, row_sums, stack
 from ._dp import (by_diagonals, cells_dp, certified_lines, choice_buffers, diagonal_order, path_cells,
                   path_dp)
@@ -48,7 +48,11 @@ def oc_parts(p: Prepared, gamma):
     """
     dist = p.distance(gamma)
     q = p.n * dist
-    M = p.ctx.power(q.sum(axis=(-2, -1)), 1 / p.ctx.number(gamma))
+    # float64, small gamma (1e-3: a power 1000): M overflows to inf.  b = n / (N + M)
+    # is then 0, its float64 value, so OC at a beta is right (test_paths_reliability
+    # compares it with mp); path_envelope raises on D = inf.  Not a RuntimeWarning.
+    with np.errstate(over="ignore"):
+        M = p.ctx.power(q.sum(axis=(-2, -1)), 1 / p.ctx.number(gamma))
     D = np.asarray(p.total() + M, dtype=p.n.dtype)
     return p.n, D, q
 
@@ -78,7 +82,8 @@ def uoc_parts(p: Prepared, gamma):
     Kp = ctx.asarray(observed.sum(axis=-1))
     dq = prob * p.distance(gamma)
     g = ctx.number(gamma)
-    M = ctx.power(dq.sum(axis=(-2, -1)), 1 / g)
+    with np.errstate(over="ignore"):  # float64, small gamma: M' = inf, as M in oc_parts
+        M = ctx.power(dq.sum(axis=(-2, -1)), 1 / g)
     D = np.asarray(Kp + ctx.power(Kp, 1 - g) * M, dtype=p.n.dtype)
     q = dq / np.asarray(Kp, dtype=p.n.dtype)[..., None, None]
     return prob, D, q
@@ -147,7 +152,8 @@ def _evaluate(cm, beta, gamma, arithmetic, metric):
     weights = _WEIGHTS[metric]
 
     def block(p, rows):
-        b, q = weights(p, gamma)
+        with quiet_objects(p.n):  # exact and mp: numpy's flags are the objects' (_arith)
+            b, q = weights(p, gamma)
         return path_dp(b, q, beta[rows], ctx, slopes=False)[0]
 
     return s.map(block, least=_LEAST_LANES)
@@ -341,7 +347,14 @@ def _merge_one(pieces, b, q, ctx):
     finite = [abs(v) for v in list(lo) + list(hi) if v != ctx.inf]
     x_max = max(finite, default=0)
     q_scale = q.sum()
-    return merge(lo, hi, a, s, tol_width=eps * x_max,
+
+    def width(l, h):
+        # a breakpoint is off by a relative eps of its own size: a piece is empty
+        # when it is that narrow.  (eps times the largest breakpoint, as before,
+        # dropped the piece [0, 2/3) of [[1, 1], [1, 1]] for beta_max >= 1e15.)
+        return eps * max(abs(l), 0 if h == ctx.inf else abs(h))
+
+    return merge(lo, hi, a, s, tol_width=width,
                  tol_value=eps * (1 + np.abs(b).sum() + q_scale * x_max),
                  tol_slope=eps * q_scale)
 
@@ -357,6 +370,15 @@ def _envelope_parts(cm, metric, gamma, ctx):
     p = prepare(cm, ctx)
     _check_gamma_range(ctx, p.counts, gamma, metric)
     return (p,) + parts(p, gamma)
+
+
+def _float_or_inf(x):
+    """``float(x)`` of a positive Fraction, ``inf`` beyond float64 (``beta_max=1e308``
+    times ``D`` is an exact Fraction too large for a float)."""
+    try:
+        return float(x)
+    except OverflowError:
+        return math.inf
 
 
 def _integer_pieces(numer, q, K, t_hi):
@@ -388,7 +410,7 @@ def _integer_pieces(numer, q, K, t_hi):
     # floats with a margin far above their rounding, else decided in integers)
     positive = qf > 0
     t_star = float((nf[positive] / qf[positive]).max()) if positive.any() else 0.0
-    if t_hi is None or float(t_hi) >= 1.01 * t_star or all(
+    if t_hi is None or _float_or_inf(t_hi) >= 1.01 * t_star or all(
             t_hi.numerator * qc >= t_hi.denominator * nc for nc, qc in zip(nI, qI) if qc > 0):
         hi = np.array([FRACTION.inf if t_hi is None else t_hi], dtype=object)
         end_hi = (np.array([L - sum(nI[::K + 1])], dtype=object), np.array([0], dtype=object))

@@ -143,6 +143,15 @@ def _is_label_vector(x) -> bool:
         return False
 
 
+def _describe(x):
+    """``x`` in an error message: its shape, or the scalar."""
+    try:
+        shape = np.shape(x)
+    except ValueError:
+        return "a ragged sequence"
+    return f"a scalar ({x!r:.40})" if shape == () else f"of shape {shape}"
+
+
 def _accept_labels(fn):
     """``fn(cm, ...)`` also as ``fn(y_true, y_pred, ..., labels=None)``."""
     sig = inspect.signature(fn)
@@ -154,6 +163,11 @@ def _accept_labels(fn):
 
             cm = confusion_matrix(cm, args[0], labels=labels)
             args = args[1:]
+        elif args and _is_label_vector(cm):
+            raise ValueError(
+                f"{fn.__name__}(y_true, y_pred, ...) needs two 1-D label vectors of the same "
+                f"length: y_true has {len(cm)} labels but y_pred is {_describe(args[0])}. Pass "
+                "y_pred, or a K x K confusion matrix as the first argument")
         elif labels is not None:
             raise ValueError("labels= is for label vectors: call f(y_true, y_pred, labels=...)")
         return fn(cm, *args, **kwargs)

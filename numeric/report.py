@@ -146,7 +146,9 @@ def report(cm, y_pred=None, *, labels=None, metrics=None, arithmetic="float") ->
     y_pred : array_like, optional
         Predicted labels.
     labels : array_like, optional
-        The classes in their ordinal order (label vectors only).
+        The classes in their ordinal order (label vectors only; needed for
+        labels without a natural order, such as strings: see
+        :func:`numeric.confusion_matrix`).
     metrics : list of str, optional
         Registry names to report (default: every metric of the matrix alone).
     arithmetic : {"float", "exact", "mp"}
@@ -161,7 +163,8 @@ def report(cm, y_pred=None, *, labels=None, metrics=None, arithmetic="float") ->
     ------
     ValueError
         A matrix that no metric can take (not square, negative counts, a
-        total beyond int64, ...): raised once, with the problem named.
+        total beyond int64, ...): raised once, with the problem named; an
+        unknown ``arithmetic`` (it made every metric "undefined").
 
     Examples
     --------
@@ -172,8 +175,10 @@ def report(cm, y_pred=None, *, labels=None, metrics=None, arithmetic="float") ->
     >>> report([1, 2, 3, 3], [1, 2, 2, 3])["mer"].value
     0.25
     """
+    from ._arith import get_arithmetic
     from ._validation import check_counts
 
+    get_arithmetic(arithmetic)  # an unknown arithmetic is the caller's error, not every metric's
     if y_pred is not None:
         from .confusion import confusion_matrix
 

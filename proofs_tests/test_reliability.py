@@ -392,13 +392,13 @@ def test_every_missing_value_is_named_and_numpy_strings_are_strings():
             numeric.confusion_matrix(y, [y[0], y[0]])
     from sklearn.metrics import confusion_matrix as sk
 
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", numeric.LabelWarning)
-        t, p = ["a", "b"], [np.str_("a"), "b"]
-        assert numeric.confusion_matrix(t, p).tolist() == sk(t, p).tolist() == [[1, 0], [0, 1]]
-        # scikit-learn refuses bytes; by the definition: one (a, a), one (b, b)
-        assert numeric.confusion_matrix([b"a", np.bytes_(b"b")], [b"a", b"b"]).tolist() == \
-            [[1, 0], [0, 1]]
+    # strings have no ordinal order: labels= gives it (issue 23: without it they are refused)
+    t, p = ["a", "b"], [np.str_("a"), "b"]
+    assert numeric.confusion_matrix(t, p, labels=["a", "b"]).tolist() == \
+        sk(t, p, labels=["a", "b"]).tolist() == [[1, 0], [0, 1]]
+    # scikit-learn refuses bytes; by the definition: one (a, a), one (b, b)
+    assert numeric.confusion_matrix([b"a", np.bytes_(b"b")], [b"a", b"b"],
+                                    labels=[b"a", b"b"]).tolist() == [[1, 0], [0, 1]]
     assert numeric.confusion_matrix(["a"], ["a"], labels=[np.str_("a"), "b"]).tolist() == \
         [[1, 0], [0, 0]]
 
@@ -420,15 +420,24 @@ def test_ordered_categorical_order_respected():
     assert cm.tolist() == [[1, 0, 0, 0], [1, 0, 0, 0], [1, 0, 0, 0], [0, 0, 0, 0]]
     # MAE = (0 + 2 + 1) / 3 = 1 with high = 2 (alphabetical order would give high = 0)
     assert numeric.mae(pd.Series(t), pd.Series(p), arithmetic="exact") == 1
-    with pytest.warns(numeric.LabelWarning, match="unordered categorical"):
+    # an unordered categorical has no order of its classes: refused (issue 23; it was a
+    # LabelWarning and the alphabetical order); labels= gives the order
+    with pytest.raises(ValueError, match="y_true is an unordered categorical.*labels="):
         numeric.confusion_matrix(pd.Categorical(["a", "b"]), pd.Categorical(["b", "a"]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        cm = numeric.confusion_matrix(pd.Categorical(["a", "b"]), pd.Categorical(["b", "b"]),
+                                      labels=["b", "a"])
+    assert cm.tolist() == [[1, 0], [1, 0]]  # by hand: b -> b, a -> b in the order (b, a)
 
 
 def test_label_warning_and_n_classes():
     with pytest.warns(numeric.LabelWarning, match="not contiguous"):
         cm = numeric.confusion_matrix([0, 1, 3], [0, 3, 3])
     assert cm.shape == (3, 3)  # class 2 dropped: the documented trap
-    with pytest.warns(numeric.LabelWarning, match="not integers"):
+    with pytest.warns(numeric.LabelWarning, match="not integers"):  # floats: a natural order
+        numeric.confusion_matrix([0.5, 1.5], [1.5, 0.5])
+    with pytest.raises(ValueError, match="strings .* no labels= was given"):  # none (issue 23)
         numeric.confusion_matrix(["a", "b"], ["b", "a"])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
