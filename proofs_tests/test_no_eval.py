@@ -94,22 +94,16 @@ ALLOWED = {
     # analytic/audit.py and analytic/prover.py are being rewritten by other helpers (issue 23);
     # the integrator replaces these uses (parse_number for user values, strict=True for
     # internal ones) and removes the entries here.
-    ("analytic/audit.py", "_value", "sympy.sympify(v)"): PENDING,
-    ("analytic/audit.py", "_sign", "sympy.sympify(d)"): PENDING,
-    ("analytic/audit.py", "_Context.__init__", "sympy.sympify(b)"): PENDING,
     ("analytic/prover.py", "sign", "sp.sympify(e)"): PENDING,
     ("analytic/prover.py", "defined", "sp.sympify(e)"): PENDING,
     ("analytic/prover.py", "_Frozen.freeze", "sp.sympify(e)"): PENDING,
     ("analytic/prover.py", "_canon", "sp.sympify(x)"): PENDING,
     ("analytic/prover.py", "equal", "sp.sympify(a)"): PENDING,
     ("analytic/prover.py", "equal", "sp.sympify(b)"): PENDING,
-    ("analytic/prover.py", "Evaluator._evaluate", "sp.sympify(self.symbolic(m.copy()))"): PENDING,
     ("analytic/prover.py", "Evaluator._instances", "sp.sympify(x)"): PENDING,
     ("analytic/prover.py", "_agree", "sp.sympify(a)"): PENDING,
     ("analytic/prover.py", "_agree", "sp.sympify(b)"): PENDING,
     ("analytic/prover.py", "_certify", "sp.sympify(d)"): PENDING,
-    ("analytic/prover.py", "_exact_of.exact", "sp.sympify(symbolic(m))"): PENDING,
-    ("analytic/prover.py", "_prove", "sp.sympify(b)"): PENDING,
 }
 
 
