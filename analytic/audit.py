@@ -60,7 +60,6 @@ proved (K<=2, K=3+) | every matrix with K = 1; every matrix with K = 2; every ma
 from __future__ import annotations
 
 import functools
-import math
 import numbers
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable

@@ -32,17 +32,14 @@ without a vectorised form is searched in exact arithmetic on every matrix
 from __future__ import annotations
 
 import functools
-import os
-import pickle
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from ..generators import label_vectors
 from .catalog import CANDIDATE, CLEAR, PROPERTIES, TIE, tolerance
-from .exact import Undefined
-from .space import Chunk, Space, block
+from .space import Chunk, Space
 
 __all__ = ["MetricSpec", "FloatEvaluator", "Found", "search_matrices", "search_triples",
            "default_executor", "TIE_BUDGET"]
@@ -265,7 +262,6 @@ def screen_chunk(spec: MetricSpec, names: tuple, chunk: Chunk, space: Space) -> 
 
 def diagonal_chunk_matrices(K, N):
     """Every diagonal ``K x K`` matrix with total ``N`` (lexicographic in the diagonal)."""
-    from .space import _parts
 
     d = block_compositions(N, K)
     A = np.zeros((len(d), K, K), dtype=np.int64)
@@ -316,17 +312,9 @@ class _InProcess:
         return self._Done(fn, args)
 
 
-def _picklable(obj) -> bool:
-    try:
-        pickle.dumps(obj)
-        return True
-    except Exception:
-        return False
-
-
 def _ordered(executor, tasks, window):
-    """Submit ``tasks`` ([(fn, args)]) ``window`` at a time and yield results in order;
-    the generator's ``send(True)``-free protocol: stop consuming to stop submitting."""
+    """Submit ``tasks`` (``[(fn, *args)]``), at most ``window`` at a time, and yield
+    their results in order; a consumer that stops stops the submitting."""
     pending = []
     it = iter(tasks)
     for t in it:
