@@ -1,0 +1,1 @@
+"""The property engine: certificates of signs, zeros and definedness (:mod:`.certificates`)."""
