@@ -394,7 +394,9 @@ def defined(e) -> str | None:
     """
     e = sp.sympify(e)
     if e.is_Atom:
-        return None if (e.is_Symbol or e.is_finite) else str(e)
+        # a real number or a symbol declared real: not I (sqrt(-(a - b)**2) is
+        # I*Abs(a - b) in SymPy), oo, zoo, nan, nor a symbol of unknown domain
+        return None if e.is_real else str(e)
     if e.is_Pow:
         b, x = e.base, e.exp
         if not x.is_Number:
@@ -708,8 +710,13 @@ def _point(syms, seed):
 
 
 def _num(e, point):
-    """``e`` at ``point`` to 30 digits, or None when it is not a finite number there."""
-    v = sp.N(e.xreplace(point), 30)
+    """``e`` at ``point`` to 30 digits, or None when it is not a finite number there
+    (SymPy raises ValueError for ``Max``/``Min`` of a non-real value or of
+    ``zoo``, e.g. ``Max(1, 1/(a - 3))`` at ``a = 3``: that is None too)."""
+    try:
+        v = sp.N(e.xreplace(point), 30)
+    except (ValueError, TypeError):
+        return None
     return v if v.is_Number and v.is_finite else None
 
 
