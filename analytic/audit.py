@@ -373,8 +373,9 @@ def _verdict(prop, found, space, ctx) -> PropertyResult:
                 space.describe() + (", matrices without an empty row" if prop.populated else "")
                 + (", matrices with an empty row" if prop.name == "unobserved_class" else ""))
     common = dict(searched=searched, checked=found.checked, ties=found.ties,
-                  ties_confirmed=found.ties_confirmed, undefined=found.checked - found.defined,
-                  exact=found.exact)
+                  ties_confirmed=found.ties_confirmed, exact=found.exact,
+                  # of a failing property only the bases up to the counterexample are counted
+                  undefined=0 if found.fails else found.checked - found.defined)
     if found.fails:
         m = found.counterexample
         how = found.how

@@ -94,16 +94,6 @@ ALLOWED = {
     # analytic/audit.py and analytic/prover.py are being rewritten by other helpers (issue 23);
     # the integrator replaces these uses (parse_number for user values, strict=True for
     # internal ones) and removes the entries here.
-    ("analytic/prover.py", "sign", "sp.sympify(e)"): PENDING,
-    ("analytic/prover.py", "defined", "sp.sympify(e)"): PENDING,
-    ("analytic/prover.py", "_Frozen.freeze", "sp.sympify(e)"): PENDING,
-    ("analytic/prover.py", "_canon", "sp.sympify(x)"): PENDING,
-    ("analytic/prover.py", "equal", "sp.sympify(a)"): PENDING,
-    ("analytic/prover.py", "equal", "sp.sympify(b)"): PENDING,
-    ("analytic/prover.py", "Evaluator._instances", "sp.sympify(x)"): PENDING,
-    ("analytic/prover.py", "_agree", "sp.sympify(a)"): PENDING,
-    ("analytic/prover.py", "_agree", "sp.sympify(b)"): PENDING,
-    ("analytic/prover.py", "_certify", "sp.sympify(d)"): PENDING,
 }
 
 

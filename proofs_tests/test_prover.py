@@ -153,7 +153,7 @@ def test_broken_metric():
     search and refused by the prover; it is symmetric (MAE and N are), which the
     prover proves on every matrix with K <= 2 and all-positive 3 x 3 ones."""
     r = A.audit(_mae_plus, ["scale", "symmetry"], symbolic=_mae_plus_sym, max_k=2, max_n=2,
-                random=0, bounds=(0, None))
+                random=0, bounds=(0, None), prove=P.scopes(2, 3))
     scale, sym = r.results["scale"], r.results["symmetry"]
     assert scale.verdict == "fails" and scale.counterexample.tolist() == [[1]]
     assert not scale.proof.proved and "differ" in scale.proof.refused[0][1]
