@@ -48,7 +48,7 @@ FIGURES = {
     "07_properties": [
         "rps-cumulative", "property-map", "kappa-monotonicity", "weighted-kappa-invariance",
         "somers-identity", "tau-c-monotonicity", "cem-ordinal-monotonicity", "cem-imbalance",
-        "within-one-invariance",
+        "cem-imbalance-populated", "within-one-invariance",
     ],
 }
 

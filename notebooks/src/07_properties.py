@@ -1,15 +1,37 @@
 # %% [markdown]
 # # 7 · More metrics, and which formal properties each one has
 #
+# **What this lesson assumes.**  Lesson 1: a confusion matrix (rows = true
+# class), MAE, the rank correlation $\tau_b$ and silva2018's six matrices A–F.
+# Reading Python with NumPy, and what a counterexample is.  Lessons 2–5 are
+# not needed.
+#
+# **What you will learn.**
+#
+# * Eight more metrics of ordinal classification (Cohen's kappa, within-one
+#   accuracy, MS, GM, Somers' d, Stuart's $\tau_c$, CEM-ORD and the ranked
+#   probability score), and what each of them sees in silva2018's matrices.
+# * Why the ranked probability score sees what no confusion matrix can.
+# * Fourteen formal properties a metric may have — among them Amigó et al.
+#   2020's three — and how the toolkit decides them: a wide search in
+#   floating point, confirmed in exact arithmetic, and a symbolic proof where
+#   it can make one.
+# * What the verdicts **proved**, **holds**, **fails** and **n/a** each rest
+#   on — in particular why "holds" (no counterexample found) is not a
+#   theorem — and how to re-check a counterexample yourself.
+# * How to audit a metric of your own.
+#
 # Lessons 1–5 checked the metrics of four papers against the numbers those
 # papers print.  This lesson adds eight metrics that the literature on
 # ordinal classification uses as well, and asks of every metric the same
 # questions: is the perfect classifier the only one with the best score?
 # Does a prediction moved closer to the truth always score better?  Does an
 # empty class change the score?  The toolkit's **property auditor**
-# (`analytic.audit`) answers each question by an exhaustive search over
-# small confusion matrices, and returns the *smallest* matrix on which a
-# property fails.  We draw those counterexamples.
+# (`analytic.audit`) answers each question by searching close to a million
+# small confusion matrices for a counterexample, and tries a symbolic proof
+# where it finds none; the answers of every registered metric are committed
+# as the **property table**, which this lesson reads.  We draw the
+# counterexamples.
 #
 # The metrics, their sources and their report variants are read from the
 # metric registry (`numeric.registry.REGISTRY`) below; the properties and
@@ -28,10 +50,9 @@
 # %%
 # %matplotlib inline
 # %config InlineBackend.figure_formats = ["png"]
-import re
 import textwrap
+from collections import Counter
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import matplotlib.pyplot as plt
@@ -40,7 +61,13 @@ from IPython.display import Markdown, display
 
 import numeric
 from numeric.registry import REGISTRY
-from analytic.audit import PROPERTIES, audit
+from analytic import prover
+from analytic.audit import CALLABLE_SPACE, PROPERTIES, audit
+from analytic.claims.audit_properties import recheck
+from analytic.properties import table as property_table
+from analytic.properties.catalog import TOLERANCE
+from analytic.properties.engine import TIE_BUDGET
+from analytic.properties.space import DEFAULT_SPACE, Space
 from analytic.sources import silva2018
 
 plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})
@@ -238,13 +265,17 @@ plt.show()
 # %% [markdown]
 # ## 4. The property table
 #
-# The auditor's properties, with the source of each (computed from
-# `analytic.audit.PROPERTIES`; the exact formalisation of each is in the
-# docstring of `analytic/audit.py`):
+# Each property is an object of `analytic.audit.PROPERTIES` (defined in
+# `analytic/properties/catalog.py`), with a name, a title, a source and its
+# formal statement.  The table below is computed from them:
 
 # %%
-md_table(["property", "what it asks", "source"],
-         [[p.name.replace("_", " "), p.title, p.source] for p in PROPERTIES.values()])
+REGION = {"matrices": "confusion matrices", "diagonal": "perfect predictions (diagonal matrices)",
+          "triples": "triples of label vectors"}
+md_table(["property", "what it asks", "source", "searched on"],
+         [[f"`{p.name}`", p.title, p.source,
+           REGION[p.region] + (", every true class populated" if p.populated else "")]
+          for p in PROPERTIES.values()])
 
 # %% [markdown]
 # Every property is oriented by the metric's direction ("better" is lower
@@ -262,67 +293,168 @@ md_table(["property", "what it asks", "source"],
 #   the target class lying midway between the two (our choice: the part of
 #   the paper we could read does not say where it lies).
 #
-# `analytic.audit.audit(metric, properties)` decides properties of one
-# metric in exact arithmetic, by an exhaustive search over every small
-# matrix and a seeded random one; `property_table()` does it for every
-# variant of every registered metric, and `ordinal-verify audit --markdown
-# docs/properties.md` writes the result to the committed table
-# [`docs/properties.md`](../docs/properties.md), which a test keeps in
-# step with the code.  The whole table takes tens of seconds to compute
-# (the exact comparisons of CEM-ORD's logarithms are the slowest part), so
-# this lesson *reads* the committed table, and in §5 runs the auditor again
-# on every counterexample it draws.  After the search, `analytic.prover`
-# tries a symbolic proof of each property the search did not refute: the
-# metric's own formula on matrices of positive integer *symbols*, one per
-# support pattern (which cells are nonzero), so a proof covers every matrix
-# with at most 2 classes and every 3 x 3 matrix with all cells positive.
-# A cell reads **proved (scope)** when there is such a proof, **holds** when
-# the search found no counterexample but there is no proof (a statement
-# about the searched matrices only), **fails** with the minimal
-# counterexample otherwise:
+# Amigó et al. state their properties for a gold standard whose classes are
+# **all populated**.  An empty true class is where several metrics misbehave
+# (§5 shows CEM-ORD doing so), so each of the three has a **twin**,
+# `*_populated`: the same property, searched only on the matrices whose
+# true classes all have a sample (for imbalance: the diagonal matrices whose
+# counts are all positive) — their setting.  That makes fourteen properties.
+# The twins are searched only: the prover has no proof for them, so they
+# read "holds" or "fails", never "proved".  The formal statements of the
+# three, as the catalog states them:
 
 # %%
-def read_property_table(path):
-    """{(metric name, variant label): {property: cell}} of the committed property table, in its order."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
-    header = next(line for line in lines if line.startswith("| metric |"))
-    assert re.findall(r"`(\w+)`", header) == list(PROPERTIES), "the table's columns are not the auditor's properties"
-    table = {}
-    for line in lines:
-        m = re.fullmatch(r"\| (.+) \(`(\w+)`\) \| (.*) \|", line)
-        if m:
-            table[m.group(2), m.group(1)] = dict(zip(PROPERTIES, re.split(r"(?<!\\) \| ", m.group(3))))
-    return table
+AMIGO = [p for p in PROPERTIES.values() if p.amigo and not p.populated]
+TWINS = {p.name: PROPERTIES[p.name + "_populated"] for p in AMIGO}
+assert len(PROPERTIES) == 14
+assert [p.name for p in AMIGO] == ["ordinal_monotonicity", "ordinal_invariance", "imbalance"]
+assert [p.name for p in PROPERTIES.values() if p.populated] == [t.name for t in TWINS.values()]
+assert all(t.prover is None for t in TWINS.values())          # searched only, never "proved"
+display(Markdown("\n".join(f"* `{p.name}`: {p.statement()}" for p in AMIGO)))
+
+# %% [markdown]
+# ### How the table is computed
+#
+# `ordinal-verify audit --all` audits every report variant of every
+# registered metric with `analytic.audit.audit` and writes the result to
+# `analytic/properties/table.json`, which this lesson reads with
+# `analytic.properties.table.load()` (the committed
+# [`docs/properties.md`](../docs/properties.md) is rendered from the same
+# file; a test keeps both in step with the code).  For each property:
+#
+# 1. **The searched space.**  Every confusion matrix with $K \le 4$ classes
+#    and $N \le 8$ samples, every one with $K = 5$ and $N \le 5$, and 20,000
+#    seeded random matrices with up to 6 classes and 60 samples, empty rows
+#    and columns included — close to a million matrices.  Imbalance is
+#    searched on the diagonal matrices (perfect predictions) with
+#    $K = 3, \dots, 6$; the triangle inequality on every triple of label
+#    vectors of length $n \le 6$ over 2 classes and $n \le 4$ over 3, plus
+#    2,000 random triples.
+# 2. **A float screen, confirmed exactly.**  Every matrix is evaluated in
+#    float64 (`numeric` evaluates each metric on a whole stack of matrices
+#    at once).  A violation beyond a relative tolerance of $10^{-9}$ is only
+#    a *candidate*: it is decided again in exact arithmetic (SymPy,
+#    logarithms and roots included), and only a violation confirmed there
+#    is a counterexample.
+# 3. **Ties are counted.**  Two float values within $10^{-9}$ cannot be
+#    ordered in float64.  For a strict property (ordinal monotonicity,
+#    imbalance, identity) such a tie is a candidate and is decided exactly;
+#    for an equality or a non-strict inequality the first 1,000 ties of each
+#    property are decided exactly and the rest are counted in the cell's
+#    evidence as "agreeing to $10^{-9}$ only".
+# 4. **The smallest counterexample.**  The counterexample reported is the
+#    first of the exhaustive part in the order (fewest samples $N$, then
+#    fewest classes $K$, then lexicographic); one found only among the
+#    random matrices is shrunk and not called minimal.
+# 5. **Proofs.**  For each property the search did not refute, `analytic.prover`
+#    tries a symbolic proof: it evaluates the metric's own formula on a
+#    matrix of positive integer *symbols*, one per support pattern (which
+#    cells are nonzero), so a proof covers **every matrix with $K \le 3$**
+#    (the 511 support patterns of a $3 \times 3$ matrix included) and **every
+#    $4 \times 4$ matrix whose cells are all positive**.
+#
+# ### What a verdict rests on
+#
+# * **proved (scope)** — a symbolic proof for every matrix of the scope,
+#   and no counterexample in the search.  Outside its scope a "proved" says
+#   no more than "holds".
+# * **holds** — the search found no counterexample, and there is no proof.
+#   It rests on the searched matrices *only*: it is **not** a theorem, and a
+#   larger matrix may break it (§5 shows one that does).
+# * **fails M** — a matrix M (or, for the triangle inequality, three label
+#   vectors) on which the property is violated, confirmed in exact
+#   arithmetic.  One matrix is a proof of failure, and anyone can re-check
+#   it: §5 re-checks every one.
+# * **n/a** — the property says nothing here: it does not apply (the
+#   triangle inequality to a metric that is not a distance, the range
+#   without stated bounds, identity without a best value), or the search
+#   met no matrix the property speaks of, or the metric is undefined on all
+#   of them.
+#
+# The code constants behind the numbers above, checked:
+
+# %%
+assert DEFAULT_SPACE.exhaustive == ((1, 8), (2, 8), (3, 8), (4, 8), (5, 5))
+assert (DEFAULT_SPACE.random, DEFAULT_SPACE.random_k, DEFAULT_SPACE.random_n) == (20_000, 6, 60)
+assert 900_000 < DEFAULT_SPACE.size() < 1_000_000                       # "close to a million"
+assert [K for K, _ in DEFAULT_SPACE.diagonal] == [3, 4, 5, 6]
+assert (DEFAULT_SPACE.triangle, DEFAULT_SPACE.triangle_random) == (((2, 6), (3, 4)), 2_000)
+assert TOLERANCE == 1e-9 and TIE_BUDGET == 1_000
+assert [(s.K, s.kind) for s in prover.DEFAULT_SCOPES] == [(1, "every"), (2, "every"), (3, "every"),
+                                                          (4, "positive")]
+assert len(list(prover.support_patterns(3))) == 511
+
+# %% [markdown]
+# And what the table this lesson reads was computed on (the table states
+# its own space and proof scopes):
+
+# %%
+TABLE = property_table.load()
+scopes = [prover.Scope(K, kind) for K, kind in TABLE["scopes"]]
+display(Markdown(f"**Searched**: {TABLE['space_text']}.  \n**Proofs**: "
+                 + ("; ".join(s.text() for s in scopes) if scopes else "none")))
+if (TABLE["space"] != property_table.space_dict(DEFAULT_SPACE)
+        or TABLE["scopes"] != [[s.K, s.kind] for s in prover.DEFAULT_SCOPES]):
+    display(Markdown("**Note.**  This table was not computed on the default space and proof "
+                     "scopes described above (a provisional table): its verdicts rest on what it "
+                     "states here."))
+
+# the table as {(registry name, variant label): {property: cell}}; variant labels are unique
+table = {(r["metric"], r["variant"]): r["properties"] for r in TABLE["reports"]}
+BETTER = {(r["metric"], r["variant"]): r["better"] for r in TABLE["reports"]}
+BY_LABEL = {label: cells for (_, label), cells in table.items()}
+assert len(BY_LABEL) == len(table)
+assert [p["name"] for p in TABLE["properties"]] == list(PROPERTIES)   # its columns are the catalog's
+assert {key for key in table if key[0] in NEW} == set(VARIANTS)      # every new variant has its row
 
 
-PROPERTY_TABLE = Path("../docs/properties.md")
-table = read_property_table(PROPERTY_TABLE)
-verdict = lambda label, p: next(cells[p] for (_, l), cells in table.items() if l == label).split()[0]  # noqa: E731
-display(Markdown(next(line for line in PROPERTY_TABLE.read_text(encoding="utf-8").splitlines()
-                      if line.startswith("Every registered metric")).split("  The formalisation")[0]))
-assert {key for key in table if key[0] in NEW} == set(VARIANTS)   # every new variant has its row
+def verdict(label, p):
+    """The verdict of the table's cell: "proved", "holds", "fails" or "n/a"."""
+    return BY_LABEL[label][p]["verdict"]
+
+
+def short(cell):
+    """A cell without its counterexample: "proved (scope)", "holds", "fails" or "n/a"."""
+    return "fails" if cell["verdict"] == "fails" else cell["cell"]
+
+
 md_table(["metric"] + [p.replace("_", " ") for p in PROPERTIES],
-         [[label] + [table[name, label][p] for p in PROPERTIES] for name, label in VARIANTS])
+         [[label] + [short(table[name, label][p]) for p in PROPERTIES] for name, label in VARIANTS])
+
+# %% [markdown]
+# The counterexample of each "fails" is in
+# [`docs/properties.md`](../docs/properties.md); §5 draws seven of them.
+# What each verdict of one metric rests on — CEM-ORD's, say — is the
+# cell's *evidence*:
+
+# %%
+md_table(["property", "verdict", "what it rests on"],
+         [[p, short(cell), textwrap.shorten(cell["evidence"], 300)]
+          for p, cell in BY_LABEL["CEM-ORD"].items()])
 
 # %% [markdown]
 # The whole table as a picture: the metrics of lessons 1–5 above the line,
-# this lesson's below it.
+# this lesson's below it.  The columns of Amigó et al.'s properties are
+# labelled in blue, each followed by its `populated` twin.
 
-# %% tags=["figure:property-map"] alt="A grid with one row per registered metric variant, the metrics of lessons 1 to 5 above a line and this lesson's new metrics below it, and one column per property; each cell is marked proved (dark green, double check mark), holds without a proof (light green, check mark), fails (red, cross) or not applicable (grey, dash)."
+# %% tags=["figure:property-map"] alt="A grid with one row per registered metric variant, the metrics of lessons 1 to 5 above a line and this lesson's new metrics below it, and one column for each of the fourteen properties, Amigó et al.'s three each followed by its twin on matrices whose true classes are all populated; each cell is marked proved (dark green, double check mark), holds without a proof (light green, check mark), fails (red, cross) or not applicable (grey, dash)."
 STYLE = {"proved": ("#74c476", "✓✓"), "holds": ("#c7e9c0", "✓"), "fails": ("#fcbba1", "✗"),
          "n/a": ("#e5e5e5", "–")}
 PROPS = list(PROPERTIES)
 keys = list(table)
-fig, ax = plt.subplots(figsize=(10.5, 11))
+fig, ax = plt.subplots(figsize=(12, 12.6))
 for i, key in enumerate(keys):
     for j, p in enumerate(PROPS):
-        colour, mark = STYLE[table[key][p].split()[0]]
+        colour, mark = STYLE[table[key][p]["verdict"]]
         ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=colour, edgecolor="white", lw=2))
-        ax.text(j, i, mark, ha="center", va="center", fontsize=12)
+        ax.text(j, i, mark, ha="center", va="center", fontsize=11)
 ax.set_xlim(-0.5, len(PROPS) - 0.5)
 ax.set_ylim(len(keys) - 0.5, -0.5)
 ax.xaxis.tick_top()
-ax.set_xticks(range(len(PROPS)), [p.replace("_", " ") for p in PROPS], rotation=35, ha="left")
+ax.set_xticks(range(len(PROPS)), [p.replace("_", " ") for p in PROPS], rotation=40, ha="left")
+for tick, p in zip(ax.get_xticklabels(), PROPS):
+    if PROPERTIES[p].amigo:
+        tick.set_color("#08519c")
 ax.set_yticks(range(len(keys)), [pretty(label) for _, label in keys])
 first_new = next(i for i, key in enumerate(keys) if key[0] in NEW)
 ax.axhline(first_new - 0.5, color="black", lw=2)
@@ -331,59 +463,85 @@ ax.tick_params(length=0)
 for side in ax.spines.values():
     side.set_visible(False)
 ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, facecolor=c) for c, _ in STYLE.values()],
-          labels=["✓✓ proved: a symbolic proof on a scope", "✓ holds: no counterexample found, no proof",
-                  "✗ fails: a counterexample exists", "– not applicable"],
+          labels=["✓✓ proved: a symbolic proof on a scope", "✓ holds: no counterexample in the search",
+                  "✗ fails: a counterexample, confirmed exactly", "– not applicable"],
           loc="upper center", bbox_to_anchor=(0.45, -0.01), ncol=2, frameon=False)
 fig.tight_layout()
 plt.show()
 
 # %% [markdown]
-# **What to look at.**
+# **What to look at** (each point is checked by the cell below it).
 #
-# * No new metric has **ordinal monotonicity**.  Kappa, MS and GM treat the
-#   classes as names: a prediction moved from class 1 to class 2 of a
-#   class-3 sample is still simply wrong.  Even CEM-ORD, designed for this
-#   property, fails it in our formalisation — on a matrix with an *empty*
-#   class, drawn below.
+# * No new metric has **ordinal monotonicity** on every matrix.  Kappa, MS
+#   and GM treat the classes as names: a prediction moved from class 1 to
+#   class 2 of a class-3 sample is still simply wrong.  Even CEM-ORD,
+#   designed for this property, fails it — on a matrix with an *empty*
+#   class, drawn in §5.
 # * The rank metrics Somers' d and $\tau_c$ fail **identity**, as $\tau_b$
 #   does: a classifier can be wrong and still score 1.
-# * Both weighted kappas and within-one accuracy fail **ordinal invariance**:
-#   their weights count class *numbers*, so an empty class in between moves
-#   the score.  CEM-ORD, the unweighted kappa, MS and GM (observed classes)
-#   keep it, and the prover proves it for every matrix with at most 2
-#   classes and every all-positive 3 x 3 one.
-# * **Imbalance** holds for kappa, MS and GM (observed classes) on the
-#   searched matrices (the prover does not handle imbalance: no proof);
-#   CEM-ORD fails our version of it.
-# * Kappa, Somers' d and $\tau_c$ are undefined on some matrices with an
-#   empty row (**unobserved class**): with a single observed class they
-#   raise, as $\tau_b$ does.
+# * Both weighted kappas and within-one accuracy fail **ordinal invariance**,
+#   also in Amigó et al.'s setting: their weights count class *numbers*, so
+#   an empty class in between moves the score.
+# * CEM-ORD fails our version of **imbalance** on a diagonal matrix with an
+#   empty class (§5).
+# * Kappa (all three weightings), Somers' d and $\tau_c$ are undefined on
+#   some matrices with an empty row (**unobserved class**): with a single
+#   observed class they raise, as $\tau_b$ does.
 
 # %%
 assert all(verdict(label, "ordinal_monotonicity") == "fails" for label in LABELS)
 assert all(verdict(label, "identity") == "fails" for label in ("Somers' d", "tau_c", "tau_b"))
-assert all(verdict(label, "ordinal_invariance") == "fails" for label in
-           ("linear weighted kappa", "quadratic weighted kappa", "within-one accuracy"))
-assert all(verdict(label, "ordinal_invariance") == "proved" for label in
-           ("kappa", "CEM-ORD", "MS (observed classes)", "GM (observed classes)"))
-assert all(verdict(label, "imbalance") == "holds" for label in ("kappa", "MS (observed classes)", "GM (observed classes)"))
+assert all(verdict(label, p) == "fails" for p in ("ordinal_invariance", "ordinal_invariance_populated")
+           for label in ("linear weighted kappa", "quadratic weighted kappa", "within-one accuracy"))
 assert verdict("CEM-ORD", "imbalance") == "fails"
-assert [label for label in LABELS if verdict(label, "unobserved_class") == "fails"] == [
-    "kappa", "linear weighted kappa", "quadratic weighted kappa", "Somers' d", "tau_c"]
-assert verdict("tau_b", "unobserved_class") == "fails"
+assert all(verdict(label, "unobserved_class") == "fails" for label in
+           ("kappa", "linear weighted kappa", "quadratic weighted kappa", "Somers' d", "tau_c", "tau_b"))
+
+# %% [markdown]
+# Which of the new metrics keep the properties of Amigó et al., and which
+# are defined with an unobserved class, is read from the table (a "holds"
+# is no more than the search, see above):
+
+# %%
+def new_with(p, verdicts, *, which=True):
+    """The new variants whose cell for ``p`` has one of ``verdicts`` (``which``: with the verdict)."""
+    return ", ".join(label + (f" ({short(BY_LABEL[label][p])})" if which else "") for label in LABELS
+                     if verdict(label, p) in verdicts) or "none"
+
+
+md_table(["property", "no counterexample found (proved or holds)", "fails"],
+         [[p.replace("_", " "), new_with(p, ("proved", "holds")), new_with(p, ("fails",), which=False)]
+          for p in ["ordinal_monotonicity", "ordinal_monotonicity_populated", "ordinal_invariance",
+                    "ordinal_invariance_populated", "imbalance", "imbalance_populated",
+                    "unobserved_class"]])
 
 # %% [markdown]
 # ## 5. The counterexamples, drawn
 #
-# A verdict "fails" comes with the smallest matrix on which the property
-# fails (fewest samples, then fewest classes).  For each counterexample
-# drawn below, `audit(name, [property], variant=...)` runs the search
-# again (the same sizes and seed as the table, so the same matrix, which
-# the code checks against the table's cell); then we rebuild what the
-# property compares the matrix with, straight from the definitions above,
-# and check the failure once more with `numeric` in exact arithmetic — an
-# independent check of the auditor.  Changed cells are framed in red; an
-# inserted empty class is hatched.
+# A "fails" cell stores its counterexample (a matrix, or for the triangle
+# inequality the three label vectors `a`, `b`, `c` and the number of
+# classes `K`), the *witness* (what the auditor compared, classes counted
+# from 0) and how it was found.  `recheck(name, label, cell)` of
+# `analytic.claims.audit_properties` runs the property's exact check on the
+# stored counterexample again, with the current code, and returns `None`
+# when it still fails as recorded.  First, every counterexample of the
+# whole table:
+
+# %%
+failing = [(r["metric"], r["variant"], cell) for r in TABLE["reports"]
+           for cell in r["properties"].values() if cell["verdict"] == "fails"]
+problems = [why for why in (recheck(name, label, cell) for name, label, cell in failing) if why]
+assert not problems, problems
+kinds = Counter("label vectors" if "K" in cell["counterexample"] else "matrix" for *_, cell in failing)
+print(f"{len(failing)} counterexamples re-checked in exact arithmetic ({kinds['matrix']} matrices, "
+      f"{kinds['label vectors']} triples of label vectors): every one still fails as recorded")
+
+# %% [markdown]
+# That re-runs the auditor's own check.  For the counterexamples drawn
+# below, we rebuild what the property compares the matrix with straight
+# from the definitions above, and check the failure once more with
+# `numeric` in exact arithmetic — an independent check of the auditor.
+# Changed cells are framed in red; an inserted empty class is hatched.
 
 # %%
 def exact_sign(x):
@@ -490,32 +648,61 @@ def show_matrix(ax, A, title, frame=(), inserted=None, vmax=None):
     ax.set_ylabel("true class")
     ax.set_title(title, fontsize=10)
 
-
-def draw_counterexample(name, label, prop):
-    """Draw the auditor's minimal counterexample of ``prop`` for a metric next to what it is compared
-    with, each titled with the metric's exact value; return the panels' values.  Raises AssertionError
-    when the failure does not show again (the auditor and this rebuild disagree)."""
-    found = audit(name, [prop], variant=label)
-    result = found.results[prop]
-    assert result.verdict == "fails" and result.cell() == table[name, label][prop], (label, prop, result.cell())
-    A = np.asarray(result.counterexample)
-    f, better = metric_of(name, label), found.better
-    if prop == "imbalance":
+def draw(label, prop, A, f, better, what):
+    """Draw the matrix A on which ``prop`` fails for the metric f (``what`` it is) next to what the
+    property compares it with, rebuilt from the definitions, each titled with the metric's exact value;
+    return the panels' values.  Raises AssertionError when the failure does not show again (the
+    auditor and this rebuild disagree)."""
+    base = prop.removesuffix("_populated")          # a twin compares the same matrices
+    if base == "imbalance":
         panels = imbalance_panels(A, f, better)
     else:
-        broken = [p for p in partners(prop, A) if breaks(prop, better, f(A), f(p[1]))]
-        panels = [("the minimal counterexample", A, broken[0][2] if broken else [], None)] + broken[:1]
+        broken = [p for p in partners(base, A) if breaks(base, better, f(A), f(p[1]))]
+        panels = [(what, A, broken[0][2] if broken else [], None)] + broken[:1]
     assert panels and len(panels) > 1, f"{label}, {prop}: the failure does not show again"
     width = 3.4 * len(panels) + 0.6
     fig, axes = plt.subplots(1, len(panels), figsize=(width, 4.4), layout="constrained")
     vmax = max(M.max() for _, M, _, _ in panels)
-    for ax, (what, M, frame, inserted) in zip(axes, panels):
-        show_matrix(ax, M, "\n".join(textwrap.wrap(what, 34)) + f"\n{pretty(label)} = {shown(f(M))}", frame,
+    for ax, (title, M, frame, inserted) in zip(axes, panels):
+        show_matrix(ax, M, "\n".join(textwrap.wrap(title, 34)) + f"\n{pretty(label)} = {shown(f(M))}", frame,
                     inserted, vmax)
     fig.suptitle("\n".join(textwrap.wrap(f"{pretty(label)} fails “{PROPERTIES[prop].title}”", int(9 * width))),
                  fontsize=12)
     plt.show()
     return [f(M) for _, M, _, _ in panels]
+
+
+def draw_counterexample(name, label, prop):
+    """Draw the table's counterexample of ``prop`` for a metric variant, re-checked first (:func:`recheck`)."""
+    cell = table[name, label][prop]
+    assert cell["verdict"] == "fails" and recheck(name, label, cell) is None, (label, prop, cell["cell"])
+    what = ("the minimal counterexample" if cell["minimal"]
+            else "a counterexample (found among the random matrices, shrunk)")
+    return draw(label, prop, property_table.counterexample_of(cell), metric_of(name, label),
+                BETTER[name, label], what)
+
+# %% [markdown]
+# **The triangle inequality**, first, on its label vectors: every triangle
+# counterexample of the table, $d(a, c) > d(a, b) + d(b, c)$ with $d(x, y)$
+# the metric of the confusion matrix of true labels $x$ and predicted
+# labels $y$ (labels counted from 0, as stored):
+
+# %%
+def distance(name, label, K):
+    """d(x, y): the metric variant on the confusion matrix of true labels x and predicted labels y."""
+    f = metric_of(name, label)
+    return lambda x, y: f(numeric.confusion_matrix(list(x), list(y), labels=range(K)))
+
+
+triangles = []
+for name, label, cell in failing:
+    if cell["property"] == "triangle":
+        a, b, c, K = property_table.counterexample_of(cell)
+        d = distance(name, label, K)
+        assert exact_sign(d(a, c) - d(a, b) - d(b, c)) > 0, (label, cell["cell"])
+        triangles.append([label, list(a), list(b), list(c), K, shown(d(a, c)), shown(d(a, b) + d(b, c))])
+assert triangles
+md_table(["metric", "a", "b", "c", "K", "d(a, c)", "d(a, b) + d(b, c)"], triangles)
 
 # %% [markdown]
 # **Kappa: a prediction moved toward the truth makes it worse.**  The
@@ -544,7 +731,7 @@ assert before != after
 # %% tags=["figure:somers-identity"] alt="Left: a 3-class confusion matrix with two samples, one of them misclassified, whose Somers' d is 1, the best value. Right: the perfect classifier of the same two samples, with Somers' d also 1."
 wrong, perfect = draw_counterexample("somers_d", "Somers' d", "identity")
 assert wrong == perfect == 1
-assert table["kendall_tau_c", "tau_c"]["identity"] == table["somers_d", "Somers' d"]["identity"]
+assert table["kendall_tau_c", "tau_c"]["identity"]["cell"] == table["somers_d", "Somers' d"]["identity"]["cell"]
 
 # %% [markdown]
 # **$\tau_c$: a prediction moved to its true class halves the score.**  The
@@ -560,12 +747,21 @@ assert after < before
 # classes in between are empty.**  CEM measures the distance between two
 # classes by the share of the *true* samples between them; with no true
 # sample in classes 1 and 2, predicting 1 or 2 for a class-3 sample is
-# equally far.  (Exercise 5 checks that on 3-class matrices with every class
-# observed the property holds.)
+# equally far.
 
 # %% tags=["figure:cem-ordinal-monotonicity"] alt="Two 3-class confusion matrices with one sample of true class 3: predicted as class 1, then predicted as class 2, one class closer; the moved cells are framed and CEM-ORD is the same for both."
 before, after = draw_counterexample("cem_ord", "CEM-ORD", "ordinal_monotonicity")
 assert before == after
+
+# %% [markdown]
+# The counterexample has empty true classes, outside Amigó et al.'s
+# setting.  The twin column searches only the matrices whose true classes
+# are all populated; the table's cell for CEM-ORD there, and what it rests
+# on (Exercise 5 asks you to search, and to explain the answer):
+
+# %%
+twin = BY_LABEL["CEM-ORD"]["ordinal_monotonicity_populated"]
+display(Markdown(f"`ordinal_monotonicity_populated`, CEM-ORD: **{short(twin)}** — {twin['evidence']}"))
 
 # %% [markdown]
 # **CEM-ORD and our imbalance property.**  From a perfect prediction, one
@@ -578,6 +774,70 @@ perfect, frequent_error, rare_error = draw_counterexample("cem_ord", "CEM-ORD", 
 assert perfect == 1 and exact_sign(frequent_error - rare_error) == 0
 
 # %% [markdown]
+# **A "holds" that stops at five classes.**  Why did the two errors cost
+# the same?  The error of one sample of class $c$ sent to class $c_2$
+# replaces its closeness $\mathrm{prox}(c, c) = -\log_2 \frac{n_c}{2N}$ by
+# $\mathrm{prox}(c_2, c) = -\log_2 \frac{n_{c_2}/2 + B + n_c}{N}$, with $B$
+# the true samples of the classes strictly between $c$ and $c_2$.  CEM's
+# denominator (the closeness of the perfect prediction, $S$) does not
+# change, so the error lowers CEM-ORD by
+# $\frac1S \log_2\!\left(2 + \frac{n_{c_2} + 2B}{n_c}\right)$.  Above,
+# $n_{c_2} = 0$ and $B = 0$: both errors cost $\frac1S$, whatever $n_c$.
+#
+# In Amigó et al.'s setting $n_{c_2} \ge 1$.  With 3 or 4 classes the
+# midway class $c_2$ is next to both $c_1$ and $c_3$, so $B = 0$, and the
+# more frequent class (the larger $n_c$) always loses less: on those
+# matrices imbalance is a theorem, not only a search result.  With 5
+# classes $c_2$ can lie two classes away, and the classes in between weigh
+# in: a frequent class whose neighbour toward $c_2$ is large loses more.
+# The auditor, run here on the diagonal matrices alone (an explicit
+# `Space`), finds no counterexample up to 4 classes and one at 5:
+
+# %%
+def diagonal_space(*sizes):
+    """Only the diagonal matrices (the imbalance properties' region): (K, largest N) for each K."""
+    return Space(exhaustive=(), random=0, triangle=(), triangle_random=0, diagonal=sizes)
+
+
+searches = {K: audit("cem_ord", ["imbalance_populated"], space=diagonal_space(*[(k, 12) for k in range(3, K + 1)]),
+                     prove=False).results["imbalance_populated"] for K in (4, 5)}
+md_table(["classes searched", "verdict", "what it rests on"],
+         [[f"K ≤ {K}", r.cell(), textwrap.shorten(r.evidence(), 200)] for K, r in searches.items()])
+assert searches[4].verdict == "holds" and searches[5].verdict == "fails"
+
+# %% tags=["figure:cem-imbalance-populated"] alt="Three 5-class confusion matrices: a perfect prediction with class counts 1, 1, 1, 3 and 2, then one error of a class-5 sample into class 3, then one error of a class-1 sample into class 3; the changed cells are framed, and CEM-ORD is lower after the error in class 5, the more frequent class, because class 4 between it and class 3 holds three samples."
+f_cem, A5 = metric_of("cem_ord", "CEM-ORD"), searches[5].counterexample
+perfect, frequent_error, rare_error = draw("CEM-ORD", "imbalance_populated", A5, f_cem, "higher",
+                                           "the minimal counterexample")
+assert np.diag(A5).tolist() == [1, 1, 1, 3, 2] and exact_sign(frequent_error - rare_error) < 0
+
+# the drop of CEM-ORD from the formula above, against numeric's values (to 50 digits)
+panels = imbalance_panels(A5, f_cem, "higher")
+(_, (c1, c2)), ((c3, _), _) = panels[1][2], panels[2][2]      # the framed cells (c, c) and (c, c2)
+n, N = np.diag(A5), int(A5.sum())
+S = sum(-int(k) * sp.log(sp.Rational(int(k), 2 * N), 2) for k in n)
+
+
+def drop(c):
+    between = sum(int(n[k]) for k in range(min(c, c2) + 1, max(c, c2)))
+    return sp.log(2 + sp.Rational(int(n[c2]) + 2 * between, int(n[c])), 2) / S
+
+
+assert (c1, c2, c3) == (4, 2, 0) and n[c1] > n[c3]
+assert all(abs((perfect - err - drop(c)).evalf(60)) < 1e-50 for err, c in ((frequent_error, c1), (rare_error, c3)))
+
+# %% [markdown]
+# A search up to four classes would have reported "holds", and read as a
+# property of CEM-ORD; it is not one.  What the property table says
+# depends on how far *its* search went — its cell, and what it rests on:
+
+# %%
+cell = BY_LABEL["CEM-ORD"]["imbalance_populated"]
+display(Markdown(f"`imbalance_populated`, CEM-ORD: **{cell['cell']}** — {cell['evidence']}"))
+if any(K >= 5 and n_max >= 8 for K, n_max in TABLE["space"]["diagonal"]):   # its search reaches A5
+    assert cell["verdict"] == "fails"
+
+# %% [markdown]
 # **Within-one accuracy: an empty class in between turns 1 into 0.**  A
 # one-class error becomes a two-class error when an empty class is inserted
 # between the two.
@@ -587,7 +847,35 @@ before, after = draw_counterexample("within_one_accuracy", "within-one accuracy"
 assert (before, after) == (1, 0)
 
 # %% [markdown]
-# ## 6. Exercises
+# ## 6. Summary
+#
+# * The eight metrics see different things.  Kappa, MS and GM treat the
+#   classes as names; Somers' d and $\tau_c$ see only the order, so a wrong
+#   classifier can score 1; CEM-ORD measures the distance between two
+#   classes by the true samples between them; the ranked probability score
+#   scores probabilities, and sees how sure a classifier was.
+# * A formal property is a statement about *every* confusion matrix.  The
+#   auditor decides it by a float64 search of close to a million matrices,
+#   every violation confirmed in exact arithmetic, and a symbolic proof on
+#   every matrix with $K \le 3$ and every all-positive $4 \times 4$ one.
+# * A **fails** rests on one matrix, which anyone can re-check; a
+#   **proved** on a proof, within its scope; a **holds** only on the
+#   searched matrices — CEM-ORD's imbalance in Amigó et al.'s setting holds
+#   up to four classes and fails at five.
+# * A property depends on the matrices it speaks of: CEM-ORD fails ordinal
+#   monotonicity on a matrix with empty true classes, and the table finds no
+#   counterexample when every true class is populated (Exercise 5 proves
+#   it).
+# * A metric of your own is audited the same way (Exercise 4).
+
+# %%
+assert verdict("Somers' d", "identity") == verdict("tau_c", "identity") == "fails"
+assert searches[4].verdict == "holds" and searches[5].verdict == "fails"
+assert verdict("CEM-ORD", "ordinal_monotonicity") == "fails"
+assert verdict("CEM-ORD", "ordinal_monotonicity_populated") in ("proved", "holds")
+
+# %% [markdown]
+# ## 7. Exercises
 #
 # **Exercise 1.**  A classifier that outputs one class with probability 1
 # (a *one-hot* forecast).  Show that its RPS equals $\mathrm{MAE}/(K-1)$,
@@ -613,15 +901,21 @@ assert (before, after) == (1, 0)
 # one-class errors: $\frac1N \sum_{r,c} n_{r,c} \max(|r-c| - 1, 0)$.  Write
 # it as a Python function of a count matrix and audit it with
 # `analytic.audit.audit(f, ["identity", "monotonicity", "ordinal_monotonicity"],
-# better="lower", bounds=(0, None), max_k=3, max_n=3, random=0)`.  Before
-# running it: which properties should fail, and on which smallest matrix?
+# better="lower", bounds=(0, None))`.  A plain Python function has no
+# vectorised float form, so the auditor searches it in exact arithmetic, on
+# a smaller default space (`analytic.audit.CALLABLE_SPACE`, a few seconds):
+# print what it searched (`report.space.describe()`) and what each verdict
+# rests on (`report.results[p].evidence()`).  Before running it: which
+# properties should fail, and on which smallest matrix?  What does the
+# verdict of the other one say, and can you make it a theorem?
 
 # %% [markdown]
 # **Exercise 5.**  The CEM-ORD counterexample of §5 has empty classes.
 # Search every 3-class matrix with $N \le 6$ samples in which *every class
 # has a true sample*: does some one-class move toward the truth fail to
 # improve CEM-ORD?  (Float arithmetic is enough if the smallest improvement
-# you find is far above rounding errors.)
+# you find is far above rounding errors.)  Then explain the answer from the
+# definition of $\mathrm{prox}$ (§1), for every number of classes.
 
 # %% [markdown] tags=["solution"]
 # ## Answers
@@ -695,8 +989,11 @@ assert unchanged == ["MS (observed classes)", "MS (missing = zero)", "GM (observ
 # **Answer 4.**  A single sample one class off costs nothing, so identity
 # and ordinal monotonicity fail on the smallest matrix with an error,
 # $\begin{pmatrix}0&0\\1&0\end{pmatrix}$ (one sample of class 2 predicted
-# as class 1); moving a sample closer never adds cost, so monotonicity
-# holds.
+# as class 1).  Monotonicity "holds": no counterexample among the matrices
+# printed below, searched in exact arithmetic — by itself no more than
+# that.  Here a one-line argument makes it a theorem: a move toward the
+# diagonal lowers $|r - c|$ by one, so $\max(|r-c| - 1, 0)$ never grows,
+# and $N$ does not change.
 
 # %% tags=["solution"]
 def lenient_mae(A):
@@ -706,17 +1003,31 @@ def lenient_mae(A):
 
 
 lenient = audit(lenient_mae, ["identity", "monotonicity", "ordinal_monotonicity"], better="lower",
-                bounds=(0, None), max_k=3, max_n=3, random=0)
-{p: r.cell() for p, r in lenient.results.items()}
+                bounds=(0, None))
+print("searched:", lenient.space.describe())
+{p: r.evidence() for p, r in lenient.results.items()}
 
 # %% tags=["solution"]
+assert lenient.space == CALLABLE_SPACE and all(r.exact for r in lenient.results.values())
 assert lenient.results["monotonicity"].verdict == "holds"
 for p in ("identity", "ordinal_monotonicity"):
+    assert lenient.results[p].verdict == "fails" and lenient.results[p].minimal
     assert lenient.results[p].counterexample.tolist() == [[0, 0], [1, 0]]
 
 # %% [markdown] tags=["solution"]
 # **Answer 5.**  No: every move improves CEM-ORD, by at least the amount
-# printed (far above the $10^{-15}$ of float rounding).
+# printed (far above the $10^{-15}$ of float rounding).  Why, for any
+# number of classes: a prediction $j$ for a sample of true class $i > j$
+# has closeness $-\log_2 \frac{T_j}{N}$ with
+# $T_j = \frac12 n_j + \sum_{k=j+1}^{i} n_k$ (the $n_k$ count true
+# samples, which a move does not change).  Moving it to $j + 1$ gives
+# $T_j - T_{j+1} = \frac12 (n_j + n_{j+1})$, also when $j + 1 = i$; with
+# every class populated that is positive, so the closeness, and CEM-ORD
+# (whose denominator does not change), strictly grow; the same holds for
+# $i < j$ by symmetry.  So in Amigó et al.'s setting CEM-ORD has ordinal
+# monotonicity on every matrix — a theorem, which the table's "holds"
+# alone could not give; and with $n_j = n_{j+1} = 0$ the move changes
+# nothing, the counterexample of §5.
 
 # %% tags=["solution"]
 from analytic.generators import exhaustive
