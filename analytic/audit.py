@@ -355,9 +355,10 @@ def _exact_triples(prop, ctx, space):
 
 
 def _triple_defined(ctx, a, b, c, K):
-    from numeric.confusion import confusion_matrix
+    from .properties.catalog import _distance
+    from .properties.exact import Undefined
 
-    return all(not _undefined(ctx, np.asarray(confusion_matrix(list(x), list(y), labels=range(K))))
+    return all(not isinstance(_distance(ctx, x, y, K), Undefined)
                for x, y in ((a, b), (b, c), (a, c)))
 
 

@@ -469,16 +469,23 @@ class Triangle(Property):
 
     def check(self, ctx, m):
         a, b, c, K = m
-        from numeric.confusion import confusion_matrix
-
-        def d(x, y):
-            return ctx.value(np.asarray(confusion_matrix(list(x), list(y), labels=range(K))))
-        dab, dbc, dac = d(a, b), d(b, c), d(a, c)
+        dab, dbc, dac = _distance(ctx, a, b, K), _distance(ctx, b, c, K), _distance(ctx, a, c, K)
         if any(isinstance(x, Undefined) for x in (dab, dbc, dac)):
             return None
         if exceeds_sum(dac, dab, dbc):
             return f"d(a,c) = {dac} > d(a,b) + d(b,c) = {dab} + {dbc}"
         return None
+
+
+def _distance(ctx, x, y, K):
+    """``f(cm(x, y))`` (``x`` the true labels), cached on the context."""
+    pairs = ctx.__dict__.setdefault("_pairs", {})
+    key = (tuple(x), tuple(y), K)
+    if key not in pairs:
+        cm = np.zeros((K, K), dtype=np.int64)
+        np.add.at(cm, (np.asarray(x, dtype=np.int64), np.asarray(y, dtype=np.int64)), 1)
+        pairs[key] = ctx.value(cm)
+    return pairs[key]
 
 
 class _Populated:
