@@ -120,6 +120,9 @@ def _check_gamma_range(ctx, counts, gamma, metric):
     Beyond that a ValueError names the supported range.
     """
     K = counts.shape[-1]
+    if ctx.exact and getattr(ctx, "support", None) is None:
+        _check_exact_gamma(ctx, counts, gamma, metric)
+        return
     if K < 3 or counts.size == 0 or math.isinf(ctx.log_max):
         return
     top = float(counts.sum(axis=(-2, -1)).max()) if metric == "oc" else 1.0
@@ -127,6 +130,82 @@ def _check_gamma_range(ctx, counts, gamma, metric):
     if float(gamma) > g_max:
         raise _range_error(ctx, gamma, f"{ctx.name} supports 0 < gamma <= {g_max:.4g} here "
                                        "((K-1)**gamma times the counts overflows beyond)")
+
+
+#: exact arithmetic builds the powers ``|r - c|**gamma`` (and ``K'**(1 - gamma)``)
+#: and the normaliser ``S**(1/gamma)`` as exact numbers: each of them (times the
+#: counts) is kept below ``10**EXACT_DIGITS``, the range of gamma that follows is
+#: refused with a ValueError (beyond it SymPy spends minutes or hours on
+#: integers of millions of digits, and prints none beyond 4300 digits)
+EXACT_DIGITS = 1000
+#: exact arithmetic: gamma's denominator is at most ``10**EXACT_GAMMA_DIGITS``.  A
+#: penalty ``d**(p/q)`` differs from ``d**floor(p/q)`` in its ``log10(q)``-th
+#: digit, so every comparison of the DP needs that precision: the time grows
+#: with it (at K = 12: 5 s at gamma = 1/2, 11 s at 1e-30, over 30 s at 1e-300)
+EXACT_GAMMA_DIGITS = 30
+
+
+def _check_exact_gamma(ctx, counts, gamma, metric):
+    """The exact range of gamma (:data:`EXACT_DIGITS`), before any power is built.
+
+    Large gamma: ``(K-1)**gamma`` (OC) or ``K'**(gamma-1)`` (UOC) times the
+    counts has about ``gamma log10(K) + log10(4 N K^2)`` digits.  Small gamma
+    ``= p/q``: when every penalised distance ``d`` of a matrix has a rational
+    ``d**gamma`` (``d = 1``, or ``d`` a ``q``-th power), the sum ``S`` is a
+    rational and ``S**(q/p)`` holds ``S**(q // p)``, of about
+    ``(q // p) log10(max(numerator, denominator))`` digits.  (An irrational
+    ``S`` stays a symbolic power: nothing large is built.)
+    """
+    K = counts.shape[-1]
+    f = ctx.fraction(ctx.number(gamma))
+    if f is not None and f.denominator > 10**EXACT_GAMMA_DIGITS:
+        raise ValueError(
+            f"gamma={gamma} is outside the range of exact arithmetic: exact supports a gamma "
+            f"whose denominator (in lowest terms) is at most 10**{EXACT_GAMMA_DIGITS} (a float "
+            f"is read as its shortest decimal, so gamma >= 1e-{EXACT_GAMMA_DIGITS}); here it is "
+            f"about 10**{f.denominator.bit_length() * math.log10(2):.0f}, and |r - c|**gamma "
+            "differs from an integer power in that digit; use arithmetic='mp'")
+    if counts.size == 0 or K < 2:
+        return
+    g = float(gamma)
+    top = float(counts.sum(axis=(-2, -1)).max()) if metric == "oc" else 1.0
+    base = K if metric == "uoc" else K - 1
+    if base >= 2:
+        extra = math.log10(4.0 * K * K * max(top, 1.0))
+        g_max = (EXACT_DIGITS - extra) / math.log10(base)
+        if g > g_max:
+            raise ValueError(
+                f"gamma={gamma} is outside the range of exact arithmetic for this matrix: "
+                f"exact supports 0 < gamma <= {g_max:.4g} here ({base}**gamma times the counts "
+                f"would have more than {EXACT_DIGITS} digits); use arithmetic='mp'")
+    if g >= 1 or f is None:
+        return
+    p, q = f.numerator, f.denominator
+    whole = q // p  # S**(1/gamma) = S**whole * S**((q % p) / p)
+    power = {}  # the rational d**gamma: d = m**q, d**gamma = m**p
+    for d in range(1, K):
+        m = round(d ** (1 / q)) if q < 64 else 1
+        if m**q == d:
+            power[d] = m**p
+    dist = np.abs(np.arange(K)[:, None] - np.arange(K)[None, :])
+    irrational = ~np.isin(dist, [0, *power])
+    flat = counts.reshape(-1, K, K)
+    for m in flat[~np.any((flat > 0) & irrational, axis=(-2, -1))]:
+        rows = m.sum(axis=1)
+        S = sum(Fraction(int(m[r, c]) * power[int(dist[r, c])],
+                         1 if metric == "oc" else int(rows[r]))
+                for r, c in zip(*np.nonzero(m * (dist > 0))))
+        if S == 0:
+            continue
+        size = math.log10(max(S.numerator, S.denominator))
+        digits = whole * size
+        if digits > EXACT_DIGITS:
+            g_min = size / EXACT_DIGITS
+            raise ValueError(
+                f"gamma={gamma} is outside the range of exact arithmetic for the matrix "
+                f"{m.tolist()}: its sum of penalties S = {S} is rational, and "
+                f"S**(1/gamma) would have about {digits:.3g} digits (more than {EXACT_DIGITS}); "
+                f"exact supports gamma >= about {float(g_min):.3g} for it; use arithmetic='mp'")
 
 
 def _range_error(ctx, gamma, detail):
@@ -183,6 +262,12 @@ def oc(cm, beta, *, gamma=1, arithmetic="float"):
         ``beta = 0.25 / (N (K-1)**gamma)`` and ``0.75 / (N (K-1)**gamma)``.
         For a stack, broadcast against its leading shape.
     gamma : float, default 1
+        ``gamma > 0``.  Each arithmetic has a range beyond which a ValueError
+        names the supported one: float64 while ``N (K-1)**gamma`` is a float;
+        exact while the powers it builds have at most
+        :data:`EXACT_DIGITS` digits and gamma's denominator is at most
+        ``10**EXACT_GAMMA_DIGITS`` (see :func:`_check_exact_gamma`); mp has
+        no limit.
     arithmetic : {"float", "exact", "mp"}
 
     Returns
@@ -215,6 +300,8 @@ def uoc(cm, beta, *, gamma=1, arithmetic="float"):
     ``K'`` observed true classes get equal weight; an unobserved class is
     ignored.  ``beta`` is used as written (the recast ``N beta -> beta`` of
     eq. 22); silva2018 Table I uses 0.25 and 0.75.
+    ``gamma`` and ``arithmetic`` as in :func:`oc` (same ranges, with ``K`` for
+    ``K - 1``).
 
     Examples
     --------
@@ -369,7 +456,21 @@ def _envelope_parts(cm, metric, gamma, ctx):
         return (Prepared(counts=p.counts, n=p.n, ctx=ctx),) + parts(p, 1)
     p = prepare(cm, ctx)
     _check_gamma_range(ctx, p.counts, gamma, metric)
-    return (p,) + parts(p, gamma)
+    numer, D, q = parts(p, gamma)
+    if ctx.exact and p.K >= 3:
+        # rational penalties (an integer gamma) are searched by a float64 DP whose
+        # choices are certified (_integer_pieces): they must be float64 numbers
+        top = float(p.counts.sum()) if metric == "oc" else 1.0
+        log_max = get_arithmetic("float").log_max
+        g_max = (log_max - math.log(4.0 * p.K * p.K * max(top, 1.0))) / math.log(p.K - 1)
+        if float(gamma) > g_max and ctx.fractions(q) is not None:
+            raise ValueError(
+                f"gamma={gamma} is outside the range of the exact path_envelope for this "
+                f"matrix: with rational penalties (an integer gamma) it supports 0 < gamma <= "
+                f"{g_max:.4g} here (its search certifies a float64 dynamic programme, and "
+                f"{p.K - 1}**gamma times the counts overflows float64 beyond); oc, uoc and "
+                "optimal_path at given betas take this gamma in exact arithmetic")
+    return p, numer, D, q
 
 
 def _float_or_inf(x):
@@ -530,6 +631,10 @@ def path_envelope(cm, *, metric="uoc", gamma=1, beta_max=None, arithmetic="exact
     ----------
     cm : array_like, shape (K, K)
     metric : {"uoc", "oc"}
+    gamma : number > 0, default 1
+        Its range is that of :func:`oc`; in exact arithmetic rational
+        penalties (an integer gamma) must also be float64 numbers (the
+        search certifies a float64 dynamic programme), else a ValueError.
     beta_max : number or None
         Right end of the range; ``None`` for ``[0, inf)``.
 
@@ -637,6 +742,7 @@ def optimal_path(cm, beta, *, metric="uoc", gamma=1, arithmetic="exact"):
         As in :func:`oc` / :func:`uoc` (not rescaled).
     metric : {"uoc", "oc"}
     gamma : number > 0, default 1
+        Its range in each arithmetic is that of :func:`oc`.
     arithmetic : {"exact", "float", "mp"}
 
     Returns

@@ -21,6 +21,7 @@ class InputError(Exception):
 #: error instead of a MemoryError (the exact metrics are O(K^2) SymPy numbers)
 MAX_BYTES = 10 * 2**20
 MAX_CLASSES = 500
+_INT64_DIGITS = len(str(2**63 - 1))  # 19
 
 
 def read_matrix(path: str, *, predicted_rows: bool = False) -> np.ndarray:
@@ -70,10 +71,16 @@ def read_matrix(path: str, *, predicted_rows: bool = False) -> np.ndarray:
                 f"{path}:{lineno}: expected {width} values (as on line {first_line}), found {len(fields)}"
             )
         row = []
-        for f in fields:
+        for j, f in enumerate(fields, start=1):
             if not re.fullmatch(r"\+?\d+(\.0*)?", f):
-                raise InputError(f"{path}:{lineno}: {f!r} is not a non-negative integer count")
-            row.append(int(f.split(".")[0]))
+                shown = repr(f) if len(f) <= 40 else f"{f[:30]!r}... ({len(f)} characters)"
+                raise InputError(f"{path}:{lineno}: {shown} is not a non-negative integer count")
+            digits = f.lstrip("+").split(".")[0].lstrip("0")
+            if len(digits) > _INT64_DIGITS:  # int() of a long text is slow, and fails at 4300 digits
+                raise InputError(
+                    f"{path}:{lineno}: the count in column {j} has {len(digits)} digits "
+                    f"({digits[:12]}...); a count is below 2**63 (at most {_INT64_DIGITS} digits)")
+            row.append(int(digits or "0"))
         rows.append(row)
     if not rows:
         raise InputError(f"{path}: no matrix rows found")

@@ -8,7 +8,9 @@ header when none of its chosen fields is a label (a number, or in
 (whitespace when the first line has none of them); lines starting with
 ``#`` before the first row are comments.  Numeric labels are ordered by
 value, integers read exactly; other labels need ``--labels`` for their
-ordinal order.
+ordinal order.  A numeric label has at most :data:`MAX_LABEL_DIGITS` digits
+(its exponent counted), and there are at most
+:data:`analytic.cli.inputs.MAX_CLASSES` classes, as for a matrix file.
 """
 
 from __future__ import annotations
@@ -21,15 +23,52 @@ from fractions import Fraction
 
 import numpy as np
 
-from .inputs import InputError
+from .inputs import MAX_CLASSES, InputError
 
-__all__ = ["LabelColumns", "read_label_columns", "parse_labels"]
+__all__ = ["LabelColumns", "read_label_columns", "parse_labels", "MAX_LABEL_DIGITS"]
+
+#: a numeric label has at most this many digits, its decimal exponent counted:
+#: ``"1e999999999"`` (13 bytes) is an integer of a billion digits, and reading
+#: it exactly would not finish
+MAX_LABEL_DIGITS = 100
+
+# the decimal texts Fraction reads (without "_", refused below); Fraction reads
+# "3/4" and non-numbers in a time linear in the text (int() stops at 4300 digits)
+_DECIMAL = re.compile(r"\s*[+-]?(?=\d|\.\d)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?\s*")
+
+
+def _digits(s):
+    """An upper bound on the digits of the exact value of the decimal text ``s``,
+    its digits plus the size of its exponent (``"1.5e3"`` -> 5); 0 for other texts."""
+    m = _DECIMAL.fullmatch(s)
+    if m is None:
+        return 0
+    whole, frac, exp = m.groups()
+    size = len(whole.lstrip("0")) + len(frac or "")
+    if exp is not None:
+        size += abs(int(exp)) if len(exp) <= 12 else 10**12
+    return size
+
+
+def _check_size(s, where=""):
+    """InputError when the number ``s`` has more than :data:`MAX_LABEL_DIGITS` digits."""
+    n = _digits(s)
+    if n > MAX_LABEL_DIGITS:
+        shown = repr(s) if len(s) <= 40 else f"{s[:30]!r}... ({len(s)} characters)"
+        raise InputError(
+            f"{where}the number {shown} has {'over 10**12' if n >= 10**12 else n} digits; a "
+            f"numeric label has at most {MAX_LABEL_DIGITS} (its exponent counted); name the "
+            "classes with words and give their order with --labels")
 
 
 def _exact(s):
-    """The exact value of a decimal text (``"2.5"`` -> 5/2, ``"1e3"`` -> 1000), else None."""
+    """The exact value of a decimal text (``"2.5"`` -> 5/2, ``"1e3"`` -> 1000), else None.
+
+    A number of more than :data:`MAX_LABEL_DIGITS` digits raises InputError.
+    """
     if "_" in s:  # int() and float() read "1_0" as 10
         return None
+    _check_size(s)
     try:
         return Fraction(s.strip())
     except (ValueError, ZeroDivisionError):  # not a number, "nan", "inf", "1/0"
@@ -69,6 +108,11 @@ def parse_labels(text: str):
     fields = [f.strip() for f in text.split(",") if f.strip()]
     if not fields:
         raise InputError("--labels is empty")
+    if len(fields) > MAX_CLASSES:
+        raise InputError(f"--labels: {len(fields)} classes; at most {MAX_CLASSES} classes are "
+                         "supported")
+    for f in fields:
+        _check_size(f, "--labels: ")
     return _as_labels(fields)
 
 
@@ -123,6 +167,8 @@ def read_label_columns(path: str, true: str, preds: list, labels=None) -> LabelC
     if by_index:
         known = set(map(str, labels)) if labels is not None else set()
         chosen = [header[int(s)] for s in specs if int(s) < len(header)]
+        for f in chosen:
+            _check_size(f, f"{path}:{header_line}: ")
         has_header = bool(chosen) and all(_number(f) is None and f not in known for f in chosen)
     else:
         has_header = True
@@ -157,6 +203,7 @@ def read_label_columns(path: str, true: str, preds: list, labels=None) -> LabelC
         for k, i in enumerate(idx):
             if i >= len(r) or r[i] == "":
                 raise InputError(f"{path}:{lineno}: no value in column {names[k]!r}")
+            _check_size(r[i], f"{path}:{lineno}: column {names[k]!r}: ")
             cols[k].append(r[i])
     values = _as_labels([f for c in cols for f in c])
     n = len(body)
@@ -174,6 +221,9 @@ def read_label_columns(path: str, true: str, preds: list, labels=None) -> LabelC
                 f"{', ...' if len(labels) > 8 else ''} are not contiguous: a class absent "
                 "from every column is dropped; give every class with --labels",
                 LabelWarning, stacklevel=2)
+    if len(labels) > MAX_CLASSES:
+        raise InputError(f"{path}: {len(labels)} distinct labels; at most {MAX_CLASSES} classes "
+                         "are supported")
     lab = np.asarray(labels)
     if lab.dtype.kind in "iuf" and arrays[0].dtype.kind not in "iuf":
         raise InputError(f"{path}: --labels are numbers but the file's labels are not")

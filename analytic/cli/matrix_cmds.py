@@ -121,11 +121,42 @@ def _plot(out, names, cms):
 # ---------------------------------------------------------------------------
 # metrics
 # ---------------------------------------------------------------------------
+#: the paired bootstrap holds ``R (2 K**2 + min(N, K**3))`` int64 numbers (the
+#: resampled matrices of A and B and the multinomial draws over the distinct
+#: (true, A, B) triples); ``--resamples`` is capped so that they fit in 512 MB
+MAX_RESAMPLE_NUMBERS = 2**26
+#: measured cost of numeric.compare with every metric: about 5 microseconds per
+#: resample and matrix cell (K = 20 and 60, one core)
+_SECONDS_PER_RESAMPLE_CELL = 5e-6
+
+
+def _check_resamples(args, cols=None):
+    """``--resamples``: not negative (0: no intervals), and within
+    :data:`MAX_RESAMPLE_NUMBERS` for the label columns ``cols``."""
+    R = args.resamples
+    if R < 0:
+        raise InputError(f"--resamples must be a positive number of resamples "
+                         f"(or 0 for no intervals), got {R}")
+    if cols is None or R == 0:
+        return
+    K, N = len(cols.labels), len(cols.y_true)
+    per = 2 * K * K + min(N, K**3)
+    if R * per > MAX_RESAMPLE_NUMBERS:
+        raise InputError(
+            f"--resamples {R} is too many for {K} classes and {N} samples: the paired bootstrap "
+            f"would hold about {R * per * 8 / 2**20:,.0f} MB and take about "
+            f"{R * K * K * _SECONDS_PER_RESAMPLE_CELL * max(1, len(args.pred) - 1):,.0f} s; "
+            f"at most {MAX_RESAMPLE_NUMBERS // per} resamples here")
+
+
 def cmd_metrics(args) -> int:
     import numeric
 
     outs = _check_outputs(args)
+    _check_resamples(args)
     names, cms, cols = load_matrices(args)
+    if cols is not None and len(names) > 1:
+        _check_resamples(args, cols)
     reports = {n: numeric.report(cms[n], arithmetic="exact") for n in names}
     first = reports[names[0]]
     quiet = args.json == "-" or args.csv == "-"
@@ -319,7 +350,8 @@ def add_parsers(sub) -> None:
         if name == "metrics":
             s.add_argument("--resamples", type=int, default=2000, metavar="R",
                            help="paired bootstrap resamples for two or more predictions "
-                                "(default 2000; 0: no intervals)")
+                                "(default 2000; 0: no intervals; at most about "
+                                "2**26 / (2 K^2 + min(N, K^3)))")
             s.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
             s.add_argument("--confidence", type=float, default=0.95,
                            help="interval level (default 0.95)")
