@@ -34,25 +34,24 @@ __all__ = ["add_parsers", "cmd_audit", "load_function"]
 MAX_EVERY_K, MAX_POSITIVE_K = 3, 5
 
 
-def _nonneg(text):
+def _whole(text, least):
     import argparse
 
     try:
         v = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if v < 0:
-        raise argparse.ArgumentTypeError(f"must be >= 0, got {v}")
+    if v < least:
+        raise argparse.ArgumentTypeError(f"must be >= {least}, got {v}")
     return v
+
+
+def _nonneg(text):
+    return _whole(text, 0)
 
 
 def _positive(text):
-    import argparse
-
-    v = _nonneg(text)
-    if v < 1:
-        raise argparse.ArgumentTypeError(f"must be >= 1, got {v}")
-    return v
+    return _whole(text, 1)
 
 
 def add_parsers(sub) -> None:

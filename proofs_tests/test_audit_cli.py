@@ -1,0 +1,89 @@
+"""``ordinal-verify audit``: a user's function, the committed table, sizes refused (issue 22 item 8, issue 23)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from analytic.cli import main
+from analytic.properties import table as T
+
+USER_METRIC = '''
+from fractions import Fraction
+import numpy as np
+
+def upper_share(cm):
+    """Errors above the diagonal over N: not symmetric."""
+    cm = np.asarray(cm)
+    return Fraction(int(np.triu(cm, 1).sum()), int(cm.sum()))
+'''
+
+
+def _run(capsys, *argv):
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_audit_a_user_function(tmp_path, monkeypatch, capsys):
+    (tmp_path / "mymetrics.py").write_text(USER_METRIC)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    out_json = tmp_path / "r.json"
+    status, out, err = _run(capsys, "audit", "mymetrics:upper_share", "--bounds", "0,1",
+                            "--max-k", "2", "--max-n", "2", "--random", "0", "--no-proofs",
+                            "--json", out_json)
+    assert status == 0, err
+    data = json.loads(out_json.read_text())
+    props = data["reports"][0]["properties"]
+    # [[0, 1], [0, 0]]: 1 above the diagonal, its transpose 0 (the first in the order)
+    assert props["symmetry"]["verdict"] == "fails"
+    assert props["symmetry"]["counterexample"] == {"matrix": [[0, 0], [1, 0]]}
+    assert props["range"]["verdict"] == "holds" and "checked" in props["range"]["evidence"]
+    assert "upper_share" in out and "mymetrics:upper_share" in out
+
+
+def test_audit_module_function_errors_are_one_line(tmp_path, monkeypatch, capsys):
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "broken_mod.py").write_text("raise RuntimeError('boom')\n")
+    for spec, words in (("no_such_module_xyz:f", "importing"), ("broken_mod:f", "boom"),
+                        ("json:no_such_function", "no attribute")):
+        status, out, err = _run(capsys, "audit", spec, "--max-k", "1", "--max-n", "1",
+                                "--random", "0")
+        assert status == 2 and words in err and "Traceback" not in err, (spec, err)
+
+
+def test_audit_help_says_user_code_runs(capsys):
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "module:function" in text and "with your rights" in text
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--max-k", "-1"], "must be >= 1"), (["--random", "-5"], "must be >= 0"),
+    (["--max-k", "1.5"], "whole number"), (["--jobs", "0"], "must be >= 1"),
+])
+def test_negative_or_fractional_sizes_are_refused(capsys, argv, words):
+    with pytest.raises(SystemExit) as exc:
+        main(["audit", "mae", *argv])
+    assert exc.value.code == 2 and words in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--every-k", "4"], "65,535 support patterns"),
+    (["--positive-k", "9"], "at most 5"),
+    (["--max-k", "100", "--max-n", "100"], "hours per property"),
+    (["--random", str(10**9)], "hours per property"),
+])
+def test_sizes_beyond_the_caps_are_refused_before_the_work(capsys, argv, words):
+    status, out, err = _run(capsys, "audit", "mae", *argv)
+    assert status == 2 and words in err and out == ""
+
+
+def test_audit_without_a_metric_prints_the_committed_table(capsys):
+    status, out, err = _run(capsys, "audit")
+    assert status == 0
+    table = T.load()
+    assert table["space_text"] in out
+    assert all(r["variant"] in out for r in table["reports"])
