@@ -61,22 +61,24 @@ REVIEWED = {
                      + _COST},
                   **{k: "n/a" for k in _RANKS + _TIE}}),
     "monotonicity": ("monotonicity", "Moving one sample toward the diagonal never worsens MER, "
-                     "MAE, MSE, RMSE, AMAE, MMAE, macro RMSE, UOC and A_UOC; it can worsen OC, "
+                     "MAE, MSE, RMSE, AMAE, MMAE, macro RMSE and UOC; it can worsen OC, A_UOC, "
                      "the rank correlations, TC, STC, George's d and tie-break",
-                     {k: "fails" for k in ("OC, beta=0.25/(N(K-1))", "OC, beta=0.75/(N(K-1))")
-                      + _RANKS + _COST + _TIE}),
+                     {k: "fails" for k in ("OC, beta=0.25/(N(K-1))", "OC, beta=0.75/(N(K-1))",
+                                           "A_UOC") + _RANKS + _COST + _TIE}),
     "ordinal_monotonicity": (
         "ordinal-monotonicity", "Amigó et al. 2020's ordinal monotonicity (every move of a "
-        "prediction toward its class strictly improves) holds for MAE, MSE, RMSE, AMAE, macro "
-        "RMSE and A_UOC only",
+        "prediction toward its class strictly improves) holds for MAE, MSE, RMSE, AMAE and "
+        "macro RMSE only",
         {k: "fails" for k in ("MER", "MMAE", "OC, beta=0.25/(N(K-1))", "OC, beta=0.75/(N(K-1))",
-                              "UOC, beta=0.25", "UOC, beta=0.75") + _RANKS + _COST + _TIE}),
+                              "UOC, beta=0.25", "UOC, beta=0.75", "A_UOC")
+         + _RANKS + _COST + _TIE}),
     "ordinal_monotonicity_populated": (
         "ordinal-monotonicity-populated", "On matrices whose true classes are all populated "
-        "(Amigó et al. 2020's setting), ordinal monotonicity holds for MAE, MSE, RMSE, AMAE, "
-        "macro RMSE and A_UOC only",
+        "(Amigó et al. 2020's setting), ordinal monotonicity holds for MAE, MSE, RMSE, AMAE and "
+        "macro RMSE only",
         {k: "fails" for k in ("MER", "MMAE", "OC, beta=0.25/(N(K-1))", "OC, beta=0.75/(N(K-1))",
-                              "UOC, beta=0.25", "UOC, beta=0.75") + _RANKS + _COST + _TIE}),
+                              "UOC, beta=0.25", "UOC, beta=0.75", "A_UOC")
+         + _RANKS + _COST + _TIE}),
     "ordinal_invariance": (
         "ordinal-invariance", "Amigó et al. 2020's ordinal invariance (an empty class inserted "
         "between classes changes nothing) holds for MER, tau_b, R_s and r_int only",
@@ -115,7 +117,35 @@ REVIEWED = {
 
 #: verdicts that changed from the earlier search (K <= 3, N <= 3, vectors of length <= 3,
 #: 24 random matrices): (property, variant label) -> why
-CHANGED = {}
+CHANGED = {
+    ("triangle", "OC, beta=0.75/(N(K-1))"): "was holds (vectors of length <= 3); fails on "
+    "a = (0,0,0,1), b = (0,0,0,0), c = (0,0,1,0), K = 3 (length 4)",
+    ("triangle", "TC"): "was holds; fails on a = (0,0,1,2), b = (0,1,1,2), c = (0,1,0,1), K = 3 "
+    "(length 4: 13/8 > 1/2 + 7/8, the triple a review found)",
+    ("triangle", "STC (= MC)"): "was holds; fails on the same length-4 triple as TC",
+    ("triangle", "George's d"): "was holds; fails on the same length-4 triple as TC",
+    ("monotonicity", "OC, beta=0.25/(N(K-1))"): "still fails; the minimal counterexample is now "
+    "4 x 4 with N = 2 (was 3 x 3 with N = 3)",
+    ("monotonicity", "OC, beta=0.75/(N(K-1))"): "was holds; fails on a random 4 x 4 matrix with "
+    "N = 22, shrunk greedily (not certified minimal)",
+    ("monotonicity", "A_UOC"): "was holds; fails at K = 5, N = 3: moving a sample of true class "
+    "3 from predicted 0 to 1 in [[0]*5]*3 + [[2,0,0,0,0],[1,0,0,0,0]] raises A_UOC from 965/972 "
+    "to 287/289 (re-checked by a 400-point midpoint rule of exact UOC values)",
+    ("monotonicity", "TC"): "was proved for K <= 2; fails at K = 3 on [[0,0,1],[0,0,1],[0,0,3]]",
+    ("monotonicity", "STC (= MC)"): "was proved for K <= 2; fails at K = 3 on "
+    "[[0,0,1],[0,0,1],[0,0,3]]",
+    ("monotonicity", "George's d"): "was proved for K <= 2; fails at K = 3 on "
+    "[[0,0,1],[0,0,1],[0,0,3]]",
+    ("ordinal_monotonicity", "OC, beta=0.25/(N(K-1))"): "still fails; minimal now 4 x 4, N = 2",
+    ("ordinal_monotonicity", "OC, beta=0.75/(N(K-1))"): "still fails; minimal now 4 x 4, N = 1 "
+    "(was 3 x 3, N = 3)",
+    ("ordinal_monotonicity", "UOC, beta=0.25"): "was holds; fails at K = 4, N = 1 (one sample of "
+    "true class 3 predicted 0)",
+    ("ordinal_monotonicity", "A_UOC"): "was holds; fails at K = 5, N = 3 (the monotonicity "
+    "counterexample)",
+    ("ordinal_invariance", "OC, beta=0.75/(N(K-1))"): "still fails; minimal now N = 1 "
+    "([[0,0,0],[0,0,0],[0,1,0]], was [[0,0],[1,1]])",
+}
 
 _SOURCE = ("analytic.audit (the ordinal-verify property engine), run on the metrics of "
            "silva2018, cardoso2011, binotto2024, george2016 and macroblog; ordinal "
