@@ -236,7 +236,7 @@ class PL:
     def subs(self, value):
         """The function at ``n = value`` (numbers only)."""
         value = parse_number(value, what="value")
-        sub = lambda e: sp.sympify(e, strict=True).subs(self.n, value)
+        sub = lambda e: sp.sympify(e, strict=True).subs(self.n, value)  # noqa: E731
         return PL(tuple(sub(t) for t in self.breaks),
                   tuple((sub(a), sub(s)) for a, s in self.lines), None, 1)._fused()
 
@@ -283,7 +283,7 @@ class PL:
         continuous), and pieces beyond a breakpoint that tends to infinity are
         never reached.
         """
-        lim = lambda e: sp.limit(e, self.n, sp.oo)
+        lim = lambda e: sp.limit(e, self.n, sp.oo)  # noqa: E731
         breaks = [lim(t) for t in self.breaks]
         lines = [(lim(a), lim(s)) for a, s in self.lines]
         keep_b, keep_l = [], []

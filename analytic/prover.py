@@ -84,8 +84,8 @@ from .generators import insert_empty_class, matrix_text, step_toward_diagonal
 from .properties.certificates import (MAX_TERMS, _NEG, _POS, _ge0, _le0, _num, _point,  # noqa: F401
                                       defined, equal, is_zero, sign)
 
-__all__ = ["Scope", "scopes", "EVERY_K", "POSITIVE_K", "DEFAULT_SCOPES", "Proof", "Evaluator", "prove", "prove_with", "PROVABLE",
-           "STATEMENTS",
+__all__ = ["Scope", "scopes", "EVERY_K", "POSITIVE_K", "DEFAULT_SCOPES", "Proof", "Evaluator", "prove",
+           "prove_with", "PROVABLE", "STATEMENTS",
            "equal", "is_zero", "sign", "defined", "support_patterns", "generic_matrix"]
 
 

@@ -635,7 +635,7 @@ def quiet_objects(*arrays):
     ...     np.geterr()["over"]
     'ignore'
     """
-    if any(getattr(a, "dtype", None) == object for a in arrays):
+    if any(getattr(a, "dtype", None) == object for a in arrays):  # noqa: E721 (a dtype, not a type)
         return np.errstate(all="ignore")
     return contextlib.nullcontext()
 

@@ -669,7 +669,7 @@ def _count_below(t, p, t_unsigned, p_unsigned, start, s):
     flat = np.zeros(ss * ss if pairs else ss, dtype=np.intp)
     buf = np.empty(min(n - start, _CHUNK), dtype=np.intp)
     odd = None  # the code left over by an odd last chunk (_CHUNK is even)
-    for start in range(start, n, _CHUNK):
+    for start in range(start, n, _CHUNK):  # noqa: B020 (start is also where the count stopped)
         e = start + _CHUNK
         x = buf[:min(e, n) - start]
         np.multiply(t[start:e], s, out=x, dtype=np.intp, casting="unsafe")

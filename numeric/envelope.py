@@ -181,7 +181,7 @@ def merge(lo, hi, a, s, *, tol_width=0, tol_value=0, tol_slope=0, key=None):
     out = []
     start = None
     width = tol_width if callable(tol_width) else (lambda l, h: tol_width)
-    for k, (l, h, ai, si) in enumerate(pieces):
+    for l, h, ai, si in pieces:
         if start is not None:
             l, start = start, None
         if h - l <= width(l, h) and len(pieces) > 1:

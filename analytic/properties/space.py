@@ -26,7 +26,7 @@ A :class:`Space` is the union of three searches:
 [[0, 0, 0, 2], [0, 0, 1, 1], [0, 0, 2, 0], [0, 1, 0, 1], [0, 1, 1, 0], [0, 2, 0, 0], [1, 0, 0, 1], [1, 0, 1, 0], [1, 1, 0, 0], [2, 0, 0, 0]]
 >>> block(2, 2, 3, 5).tolist()
 [[0, 1, 0, 1], [0, 1, 1, 0]]
-"""
+"""  # noqa: E501 (the expected output of a doctest)
 
 from __future__ import annotations
 
