@@ -257,7 +257,7 @@ class Evaluator:
                       key=str)
         rng = np.random.default_rng(len(syms) + 7 * m.shape[0])
         points = [{x: sp.Integer(1) for x in syms}, {x: sp.Integer(2) for x in syms},
-                  {x: sp.Integer(int(r)) for x, r in zip(syms, rng.integers(1, 7, len(syms)))}]
+                  {x: sp.Integer(int(r)) for x, r in zip(syms, rng.integers(1, 7, len(syms)), strict=True)}]
         for point in points:
             inst = np.array([[int(sp.sympify(x, strict=True).xreplace(point)) for x in row] for row in m],
                             dtype=np.int64)

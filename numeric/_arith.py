@@ -211,7 +211,7 @@ class Arithmetic:
         """``out[i] = sum(values[idx == i])`` for ``i < n`` (grouped sums)."""
         out = np.empty(n, dtype=object)
         out[:] = [self.number(0)] * n
-        for i, v in zip(np.asarray(idx).tolist(), values.tolist()):
+        for i, v in zip(np.asarray(idx).tolist(), values.tolist(), strict=True):
             out[i] = out[i] + v
         return out
 
