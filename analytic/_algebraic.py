@@ -108,7 +108,7 @@ def real_roots(poly, *, positive=True):
             out.sort(key=lambda p: p[0])
             # certify: the exact Sturm count of real roots must match
             if sqf.count_roots() != len(out) or any(
-                    b[0] - a[0] < _SEP for a, b in zip(out, out[1:])):
+                    b[0] - a[0] < _SEP for a, b in zip(out, out[1:], strict=False)):
                 raise UndecidedError(f"real roots of {sqf.as_expr()} not certified")
         if positive:
             if any(abs(t) < _SEP for t, _ in out) and sqf.eval(0) != 0:
@@ -253,7 +253,7 @@ def root_branches(poly, x, param=None, p0=None):
                     raise UndecidedError("Cardano term vanishes at a sample")
                 signs.append(1 if wv > 0 else -1)
             cbrt = [w ** sp.Rational(1, 3) if sg > 0 else -(-w) ** sp.Rational(1, 3)
-                    for w, sg in zip((u, v), signs)]
+                    for w, sg in zip((u, v), signs, strict=True)]
             return ("one real root", *signs), [cbrt[0] + cbrt[1] - shift]
     amp = 2 * sp.sqrt(-p / 3)
     ang = sp.acos(3 * q / (2 * p) * sp.sqrt(-3 / p)) / 3

@@ -183,7 +183,7 @@ class PL:
     def _fused(self):
         """Fuse neighbouring pieces that carry the same line."""
         breaks, lines = [self.breaks[0]], [self.lines[0]]
-        for t, (a, s) in zip(self.breaks[1:], self.lines[1:]):
+        for t, (a, s) in zip(self.breaks[1:], self.lines[1:], strict=True):
             pa, ps = lines[-1]
             if sp.cancel(a - pa) == 0 and sp.cancel(s - ps) == 0:
                 continue
@@ -236,7 +236,7 @@ class PL:
     def subs(self, value):
         """The function at ``n = value`` (numbers only)."""
         value = parse_number(value, what="value")
-        sub = lambda e: sp.sympify(e, strict=True).subs(self.n, value)
+        sub = lambda e: sp.sympify(e, strict=True).subs(self.n, value)  # noqa: E731
         return PL(tuple(sub(t) for t in self.breaks),
                   tuple((sub(a), sub(s)) for a, s in self.lines), None, 1)._fused()
 
@@ -267,7 +267,7 @@ class PL:
         lo, hi = parse_number(lo, what="lo"), parse_number(hi, what="hi")
         total = sp.Integer(0)
         ends = list(self.breaks[1:]) + [sp.oo]
-        for t0, t1, (a, s) in zip(self.breaks, ends, self.lines):
+        for t0, t1, (a, s) in zip(self.breaks, ends, self.lines, strict=True):
             l = t0 if self.cmp(t0, lo) > 0 else lo
             h = t1 if self.cmp(t1, hi) < 0 else hi
             if self.cmp(h, l) <= 0:
@@ -283,12 +283,12 @@ class PL:
         continuous), and pieces beyond a breakpoint that tends to infinity are
         never reached.
         """
-        lim = lambda e: sp.limit(e, self.n, sp.oo)
+        lim = lambda e: sp.limit(e, self.n, sp.oo)  # noqa: E731
         breaks = [lim(t) for t in self.breaks]
         lines = [(lim(a), lim(s)) for a, s in self.lines]
         keep_b, keep_l = [], []
         ends = breaks[1:] + [sp.oo]
-        for t0, t1, line in zip(breaks, ends, lines):
+        for t0, t1, line in zip(breaks, ends, lines, strict=True):
             if t0 == sp.oo or not (t0 < t1):
                 continue
             keep_b.append(t0)
@@ -303,7 +303,7 @@ class PL:
         """
         out = []
         ends = list(self.breaks[1:]) + [sp.oo]
-        for t0, t1, (a, s) in zip(self.breaks, ends, self.lines):
+        for t0, t1, (a, s) in zip(self.breaks, ends, self.lines, strict=True):
             f0 = a + s * t0
             s0 = self.cmp(f0, 0)
             s1 = self.cmp(s, 0) if t1 == sp.oo else self.cmp(a + s * t1, 0)

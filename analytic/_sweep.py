@@ -162,7 +162,7 @@ class MaxSum:
     def piece(self, sel):
         """The smooth piece of ``F`` choosing atom ``sel[j]`` for every ``j``."""
         if sel not in self._pieces:
-            f = sp.Add(*[c * A[s] for c, A, s in zip(self.coefs, self.atoms, sel)])
+            f = sp.Add(*[c * A[s] for c, A, s in zip(self.coefs, self.atoms, sel, strict=True)])
             self._pieces[sel] = tidy(f, self.x)
         return self._pieces[sel]
 
@@ -231,13 +231,13 @@ class MaxSum:
         for p in self.tie_factors[0]:
             roots += [(t, p) for t in self._x_roots(p, p0)]
         roots.sort(key=lambda t: t[0])
-        for (a, pa), (b, pb) in zip(roots, roots[1:]):
+        for (a, pa), (b, pb) in zip(roots, roots[1:], strict=False):
             if b - a < _SEP:
                 raise UndecidedError(
                     f"tie roots of {pa.as_expr()} and {pb.as_expr()} meet at {p0}")
         edges = [mpmath.mpf(0)] + [t for t, _ in roots] + [mpmath.inf]
         sels = [self._select(simplest_between(lo, hi), p0)
-                for lo, hi in zip(edges, edges[1:])]
+                for lo, hi in zip(edges, edges[1:], strict=False)]
         pieces, breaks = [sels[0]], []
         for k, sel in enumerate(sels[1:]):
             if sel != pieces[-1]:
@@ -326,7 +326,7 @@ class MaxSum:
             roots += [rt for rt in self._root_cache[key]
                       if rt.value - lo > _SEP and (hi == mpmath.inf or hi - rt.value > _SEP)]
         roots.sort(key=lambda r: r.value)
-        for a, b in zip(roots, roots[1:]):
+        for a, b in zip(roots, roots[1:], strict=False):
             if b.value - a.value < _SEP:
                 raise UndecidedError("two distinct events too close to order")
         return roots
@@ -349,7 +349,7 @@ class MaxSum:
     @cached_property
     def _structure_cells(self):
         ev = self.structure_events
-        cells = [self._cell(lo, hi) for lo, hi in zip([None] + ev, ev + [None])]
+        cells = [self._cell(lo, hi) for lo, hi in zip([None] + ev, ev + [None], strict=True)]
         out = []
         for c in cells:
             if out and (out[-1].structure.pieces, out[-1].break_keys) == (
@@ -426,7 +426,7 @@ class MaxSum:
                   and (str(r.poly.as_expr()), str(r.value)) not in seen]
         inner.sort(key=lambda r: r.value)
         out = []
-        for a, b in zip([cell.lower] + inner, inner + [cell.upper]):
+        for a, b in zip([cell.lower] + inner, inner + [cell.upper], strict=True):
             sub = self._cell(a, b)
             if (sub.structure.pieces, sub.break_keys) != (st.pieces, cell.break_keys):
                 raise UndecidedError(f"pattern changed inside a cell at {sub.sample}")
@@ -438,7 +438,7 @@ class MaxSum:
         st, p0 = cell.structure, cell.sample
         out = []
         for k, ((poly, val), (bexpr, key)) in enumerate(
-                zip(st.breaks, self.symbolic_breaks(st, p0))):
+                zip(st.breaks, self.symbolic_breaks(st, p0), strict=True)):
             out.append(_Candidate("breakpoint", key, bexpr, self.piece(st.pieces[k]), poly, val))
         edges = [mpmath.mpf(0)] + [v for _, v in st.breaks] + [mpmath.inf]
         for k, sel in enumerate(st.pieces):
@@ -479,7 +479,7 @@ class MaxSum:
             return [OptimumCell(cell.lower, cell.upper, p0, c.kind, c.x_expr, None,
                                 c.key, c.piece)]
         out = []
-        for a, b in zip([cell.lower] + switch, switch + [cell.upper]):
+        for a, b in zip([cell.lower] + switch, switch + [cell.upper], strict=True):
             out.extend(self._optimum_in_cell(self._cell(a, b)))
         return out
 

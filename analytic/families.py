@@ -231,7 +231,7 @@ def _agree(x, y):
                     return False
                 ts.add(c.rhs)
     pts = sorted(ts | {sp.Integer(0)})
-    probes = [p for a, b in zip(pts, pts[1:]) for p in (a, (a + b) / 2)] + [pts[-1], pts[-1] + 1]
+    probes = [p for a, b in zip(pts, pts[1:], strict=False) for p in (a, (a + b) / 2)] + [pts[-1], pts[-1] + 1]
     return all(sp.simplify(x.subs(var, p) - y.subs(var, p)) == 0 for p in probes)
 
 

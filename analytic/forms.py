@@ -402,7 +402,7 @@ def positioned_metric_forms(cells, positions):
     (3/4, 1/2, 2/3)
     """
     pos = [parse_number(p, what="position") for p in positions]
-    for lo, hi in zip(pos, pos[1:]):
+    for lo, hi in zip(pos, pos[1:], strict=False):
         if (hi - lo).is_positive is not True:
             raise ValueError(f"positions must increase (as the assumptions decide), got {lo} "
                              f"before {hi}")
@@ -488,9 +488,9 @@ def _tridiagonal_functions():
 
 def _same(f: PL, g: PL):
     return (len(f.breaks) == len(g.breaks)
-            and all(sp.simplify(x - y) == 0 for x, y in zip(f.breaks, g.breaks))
+            and all(sp.simplify(x - y) == 0 for x, y in zip(f.breaks, g.breaks, strict=True))
             and all(sp.simplify(x[0] - y[0]) == 0 and sp.simplify(x[1] - y[1]) == 0
-                    for x, y in zip(f.lines, g.lines)))
+                    for x, y in zip(f.lines, g.lines, strict=True)))
 
 
 # ---------------------------------------------------------------------------

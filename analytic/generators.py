@@ -96,7 +96,7 @@ def exhaustive(K: int, N: int, *, zero_rows: Iterable[int] = (), zero_cols: Iter
     # compositions come in lexicographic order of the flattened matrix
     for flat in compositions(int(N), len(cells)):
         m = np.zeros((K, K), dtype=np.int64)
-        for (i, j), v in zip(cells, flat):
+        for (i, j), v in zip(cells, flat, strict=True):
             m[i, j] = v
         yield m
 
@@ -155,7 +155,7 @@ def random_matrices(K: int, N: int, n: int, seed: int = 0, *, zero_rows: Iterabl
         m = np.zeros((K, K), dtype=np.int64)
         if cells:
             draw = rng.multinomial(N, [1 / len(cells)] * len(cells))
-            for (i, j), v in zip(cells, draw):
+            for (i, j), v in zip(cells, draw, strict=True):
                 m[i, j] = v
         out.append(m)
     return out

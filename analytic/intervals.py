@@ -420,7 +420,8 @@ def optimal_last_length_piecewise(class_counts, *, lengths=None):
     --------
     >>> x_opt, tc_opt = optimal_last_length_piecewise([1, 1, 1])   # binotto2024 Prop. 6
     >>> x_opt
-    Piecewise((sqrt(L)/sqrt(L + 1), L <= 1), (L/sqrt(L + 1), L <= 1/2 + sqrt(5)/2), (L*(-1 + sqrt(5))/2, L <= sqrt(5)/2 + 3/2), (sqrt(L), True))
+    Piecewise((sqrt(L)/sqrt(L + 1), L <= 1), (L/sqrt(L + 1), L <= 1/2 + sqrt(5)/2),
+              (L*(-1 + sqrt(5))/2, L <= sqrt(5)/2 + 3/2), (sqrt(L), True))
     >>> tc_opt.subs(L, 1)          # the toy example: (2 sqrt 2 + 7)/3
     2*sqrt(2)/3 + 7/3
     """

@@ -666,7 +666,7 @@ def to_markdown(entries: Iterable[Entry]) -> str:
              "a test fails when this file is stale.", "",
              summary_line(entries), "",
              "| id | verdict | evidence |", "|---|---|---|"]
-    esc = lambda s: str(s).replace("|", "\\|").replace("\n", " ")
+    esc = lambda s: str(s).replace("|", "\\|").replace("\n", " ")  # noqa: E731
     for e in entries:
         lines.append(f"| `{e.id}` | {e.verdict} | {esc(e.evidence)} |")
     lines += ["", "## Details", ""]

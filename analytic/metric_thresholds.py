@@ -184,9 +184,11 @@ def confusion_matrix_symbolic(true, pred, k):
     t_rep, p_rep = true[0], pred[0]
     if t_rep[0] != "repeat" or p_rep != t_rep:
         raise ValueError("both vectors must start with the same ('repeat', label, count)")
+    if len(true) != len(pred):
+        raise ValueError(f"true and pred must have the same length, got {len(true)} and {len(pred)}")
     _, lab, cnt = t_rep
     C[lab - 1][lab - 1] += cnt
-    for t, p in zip(true[1:], pred[1:]):
+    for t, p in zip(true[1:], pred[1:], strict=True):
         C[t - 1][p - 1] += 1
     return C
 

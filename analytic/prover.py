@@ -84,8 +84,8 @@ from .generators import insert_empty_class, matrix_text, step_toward_diagonal
 from .properties.certificates import (MAX_TERMS, _NEG, _POS, _ge0, _le0, _num, _point,  # noqa: F401
                                       defined, equal, is_zero, sign)
 
-__all__ = ["Scope", "scopes", "EVERY_K", "POSITIVE_K", "DEFAULT_SCOPES", "Proof", "Evaluator", "prove", "prove_with", "PROVABLE",
-           "STATEMENTS",
+__all__ = ["Scope", "scopes", "EVERY_K", "POSITIVE_K", "DEFAULT_SCOPES", "Proof", "Evaluator", "prove",
+           "prove_with", "PROVABLE", "STATEMENTS",
            "equal", "is_zero", "sign", "defined", "support_patterns", "generic_matrix"]
 
 
@@ -257,7 +257,7 @@ class Evaluator:
                       key=str)
         rng = np.random.default_rng(len(syms) + 7 * m.shape[0])
         points = [{x: sp.Integer(1) for x in syms}, {x: sp.Integer(2) for x in syms},
-                  {x: sp.Integer(int(r)) for x, r in zip(syms, rng.integers(1, 7, len(syms)))}]
+                  {x: sp.Integer(int(r)) for x, r in zip(syms, rng.integers(1, 7, len(syms)), strict=True)}]
         for point in points:
             inst = np.array([[int(sp.sympify(x, strict=True).xreplace(point)) for x in row] for row in m],
                             dtype=np.int64)

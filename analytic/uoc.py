@@ -104,7 +104,7 @@ def envelope_piecewise(env, var=beta):
     """
     n = len(env.slopes)
     branches = []
-    for i, (a, s) in enumerate(zip(env.intercepts, env.slopes)):
+    for i, (a, s) in enumerate(zip(env.intercepts, env.slopes, strict=True)):
         expr = sp.sympify(a, strict=True) + sp.sympify(s, strict=True) * var
         hi = env.breakpoints[i + 1]
         last = i == n - 1

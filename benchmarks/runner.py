@@ -150,14 +150,15 @@ def _parse_only(text):
     try:
         return {int(x) for x in text.split(",") if x.strip()}
     except ValueError:
-        raise argparse.ArgumentTypeError(f"--only takes workload numbers such as 1,4,7; got {text!r}")
+        raise argparse.ArgumentTypeError(f"--only takes workload numbers such as 1,4,7; got {text!r}") from None
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__)
     ap.add_argument("--quick", action="store_true", help="tiny sizes, runs in seconds")
     ap.add_argument("--output", metavar="FILE", help="also write the Markdown table to FILE")
-    ap.add_argument("--only", type=_parse_only, metavar="N,N", help=f"run only these workloads ({min(WORKLOADS)}-{max(WORKLOADS)})")
+    ap.add_argument("--only", type=_parse_only, metavar="N,N",
+                    help=f"run only these workloads ({min(WORKLOADS)}-{max(WORKLOADS)})")
     ap.add_argument("--seed", type=int, default=Config.seed, help="random seed of the data")
     ap.add_argument("-q", "--silent", action="store_true", help="no progress lines on stderr")
     args = ap.parse_args(argv)

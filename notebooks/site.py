@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import argparse
 import copy
-import html
 import json
 import os
 import re
@@ -304,7 +303,7 @@ def build_site(output=OUTPUT, *, student=False, docs=DOCS):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--output", type=Path, default=OUTPUT, help=f"folder of the site (default {OUTPUT.relative_to(ROOT)})")
+    ap.add_argument("--output", type=Path, default=OUTPUT, help=f"folder of the site (default {OUTPUT.relative_to(ROOT)})")  # noqa: E501
     ap.add_argument("--student", action="store_true", help="leave out the cells tagged 'solution'")
     args = ap.parse_args(argv)
     try:

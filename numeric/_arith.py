@@ -211,7 +211,7 @@ class Arithmetic:
         """``out[i] = sum(values[idx == i])`` for ``i < n`` (grouped sums)."""
         out = np.empty(n, dtype=object)
         out[:] = [self.number(0)] * n
-        for i, v in zip(np.asarray(idx).tolist(), values.tolist()):
+        for i, v in zip(np.asarray(idx).tolist(), values.tolist(), strict=True):
             out[i] = out[i] + v
         return out
 
@@ -635,7 +635,7 @@ def quiet_objects(*arrays):
     ...     np.geterr()["over"]
     'ignore'
     """
-    if any(getattr(a, "dtype", None) == object for a in arrays):
+    if any(getattr(a, "dtype", None) == object for a in arrays):  # noqa: E721 (a dtype, not a type)
         return np.errstate(all="ignore")
     return contextlib.nullcontext()
 

@@ -2,8 +2,8 @@
 
 Symbolic counts
 ---------------
-With ``arithmetic=SymbolicArithmetic()`` (:mod:`numeric._symbolic`) :func:`prepare` also accepts matrices whose counts are SymPy
-expressions in symbols (``n``, ``n + 1``, ``2*m``): every formula of
+With ``arithmetic=SymbolicArithmetic()`` (:mod:`numeric._symbolic`) :func:`prepare` also
+accepts matrices whose counts are SymPy expressions in symbols (``n``, ``n + 1``, ``2*m``): every formula of
 :mod:`numeric` then returns a SymPy expression in those symbols.  The
 structural decisions of the formulas (which true classes are observed, which
 predicted classes occur) are taken from the *support* of the matrix: an

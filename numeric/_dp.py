@@ -251,7 +251,7 @@ def _path_sums_one_by_one(from_diag, keep, columns, qT, q_columns):
     n = qT.shape[1]
     q = qT.reshape(-1)
     out = []
-    for col, q_col in zip(columns.tolist(), np.asarray(q_columns).tolist()):
+    for col, q_col in zip(columns.tolist(), np.asarray(q_columns).tolist(), strict=True):
         terms = [q[cell * n + q_col] for cell in path_cells(from_diag, keep, col)]
         s = terms.pop()
         while terms:

@@ -12,7 +12,7 @@ import numpy as np
 import sympy
 
 from ._arith import ExactArithmetic, get_arithmetic
-from ._common import is_symbolic, prepare
+from ._common import is_symbolic, prepare  # noqa: F401 (prepare: used by the doctests)
 from ._validation import check_counts
 
 __all__ = ["SymbolicArithmetic", "support_from_assumptions", "check_symbolic_counts"]

@@ -10,8 +10,8 @@ from numbers import Real
 
 import numpy as np
 
-__all__ = ["check_counts", "integer_counts", "numeric_array", "check_beta", "check_gamma", "check_missing", "undefined_if", "collect_undefined",
-           "unmasked", "is_real_number", "positive_integer"]
+__all__ = ["check_counts", "integer_counts", "numeric_array", "check_beta", "check_gamma", "check_missing",
+           "undefined_if", "collect_undefined", "unmasked", "is_real_number", "positive_integer"]
 
 
 def unmasked(x, what):

@@ -183,7 +183,7 @@ def label_codes(vectors, *, labels=None, n_classes=None):
     if lab is None:
         lab = _observed(*arrays)
     order = _label_order(lab)
-    return lab, [_codes(a, lab, order, name) for name, a in zip(vectors, arrays)]
+    return lab, [_codes(a, lab, order, name) for name, a in zip(vectors, arrays, strict=True)]
 
 
 def _label_vectors(vectors, labels, n_classes):
@@ -196,7 +196,7 @@ def _label_vectors(vectors, labels, n_classes):
     if any(a.ndim != 1 for a in arrays):
         raise ValueError(
             f"label vectors must be 1-D, got shapes {' and '.join(str(a.shape) for a in arrays)}")
-    for name, a in zip(names[1:], arrays[1:]):
+    for name, a in zip(names[1:], arrays[1:], strict=True):
         if a.shape[0] != arrays[0].shape[0]:
             raise ValueError(f"mismatched label vectors: {names[0]} has {arrays[0].shape[0]} "
                              f"labels, {name} has {a.shape[0]}")
@@ -207,7 +207,7 @@ def _label_vectors(vectors, labels, n_classes):
         lab = _label_vector(labels, "labels")
         if lab.ndim != 1 or lab.size == 0:
             raise ValueError("labels must be a non-empty 1-D sequence")
-    _check_orderable(dict(zip(names, arrays)), lab)
+    _check_orderable(dict(zip(names, arrays, strict=True)), lab)
     *arrays, lab = _common_integers(*arrays, lab)
     if lab is not None:
         check_cells(lab.size * lab.size, f"a confusion matrix of {lab.size} classes")
@@ -492,7 +492,7 @@ def _integers(vals):
         ints = [int(v) for v in vals]
     except (OverflowError, ValueError):  # an infinity, a NaN
         return None
-    return ints if all(i == v for i, v in zip(ints, vals)) else None
+    return ints if all(i == v for i, v in zip(ints, vals, strict=True)) else None
 
 
 def _label_order(lab):
@@ -669,7 +669,7 @@ def _count_below(t, p, t_unsigned, p_unsigned, start, s):
     flat = np.zeros(ss * ss if pairs else ss, dtype=np.intp)
     buf = np.empty(min(n - start, _CHUNK), dtype=np.intp)
     odd = None  # the code left over by an odd last chunk (_CHUNK is even)
-    for start in range(start, n, _CHUNK):
+    for start in range(start, n, _CHUNK):  # noqa: B020 (start is also where the count stopped)
         e = start + _CHUNK
         x = buf[:min(e, n) - start]
         np.multiply(t[start:e], s, out=x, dtype=np.intp, casting="unsafe")

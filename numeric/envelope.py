@@ -55,7 +55,7 @@ class Envelope:
         if self.breakpoints[-1] is None:
             raise ValueError("the envelope extends to infinity; its integral diverges")
         bp = self.breakpoints
-        areas = [piece_areas(*piece) for piece in zip(bp[:-1], bp[1:], self.intercepts, self.slopes)]
+        areas = [piece_areas(*piece) for piece in zip(bp[:-1], bp[1:], self.intercepts, self.slopes, strict=True)]
         return sum(areas[1:], areas[0])
 
 
@@ -126,7 +126,7 @@ def search(lines_below, lo, hi, end_lo, end_hi, ctx, *, tol_value=None, tol_slop
     out = [[], [], [], [], []]
 
     def emit(at, l, h, a, s):
-        for lst, v in zip(out, (ti, l, h, a, s)):
+        for lst, v in zip(out, (ti, l, h, a, s), strict=True):
             lst.append(v[at])
 
     # each mask below is turned into positions once, for all the arrays it filters
@@ -181,7 +181,7 @@ def merge(lo, hi, a, s, *, tol_width=0, tol_value=0, tol_slope=0, key=None):
     out = []
     start = None
     width = tol_width if callable(tol_width) else (lambda l, h: tol_width)
-    for k, (l, h, ai, si) in enumerate(pieces):
+    for l, h, ai, si in pieces:
         if start is not None:
             l, start = start, None
         if h - l <= width(l, h) and len(pieces) > 1:

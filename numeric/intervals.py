@@ -401,7 +401,7 @@ def _pieces(counts, first, ctx):
     zero = ctx.number(0)
     edges = [zero] + bps + [None]
     pieces = []
-    for lo, hi in zip(edges[:-1], edges[1:]):
+    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
         m = ctx.point_between(lo, hi)
         coef = [zero, zero, zero, zero]  # x^-1, x^0, x^1, x^2
         for w, v, branches in sets:
@@ -412,7 +412,7 @@ def _pieces(counts, first, ctx):
             coef[2] += w * u1 + v * u2
             coef[3] += w * u2
         coef = [c / N for c in coef]
-        if pieces and all(ctx.same(p, q) for p, q in zip(pieces[-1][2:], coef)):
+        if pieces and all(ctx.same(p, q) for p, q in zip(pieces[-1][2:], coef, strict=True)):
             pieces[-1] = Piece(pieces[-1].lo, hi, *pieces[-1][2:])
         else:
             pieces.append(Piece(lo, hi, *coef))

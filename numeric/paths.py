@@ -194,7 +194,7 @@ def _check_exact_gamma(ctx, counts, gamma, metric):
         rows = m.sum(axis=1)
         S = sum(Fraction(int(m[r, c]) * power[int(dist[r, c])],
                          1 if metric == "oc" else int(rows[r]))
-                for r, c in zip(*np.nonzero(m * (dist > 0))))
+                for r, c in zip(*np.nonzero(m * (dist > 0)), strict=True))
         if S == 0:
             continue
         size = math.log10(max(S.numerator, S.denominator))
@@ -512,7 +512,7 @@ def _integer_pieces(numer, q, K, t_hi):
     positive = qf > 0
     t_star = float((nf[positive] / qf[positive]).max()) if positive.any() else 0.0
     if t_hi is None or _float_or_inf(t_hi) >= 1.01 * t_star or all(
-            t_hi.numerator * qc >= t_hi.denominator * nc for nc, qc in zip(nI, qI) if qc > 0):
+            t_hi.numerator * qc >= t_hi.denominator * nc for nc, qc in zip(nI, qI, strict=True) if qc > 0):
         hi = np.array([FRACTION.inf if t_hi is None else t_hi], dtype=object)
         end_hi = (np.array([L - sum(nI[::K + 1])], dtype=object), np.array([0], dtype=object))
     else:
@@ -712,7 +712,7 @@ def a_uoc(cm, *, arithmetic="float"):
             return ctx.sum_by(idx, piece_areas(lo, hi, a, s), len(D))
         out = np.empty(len(D), dtype=object)
         for i in range(len(D)):
-            lo, hi, a, s = zip(*_exact_pieces(numer[i], D[i], q[i], one, ctx))
+            lo, hi, a, s = zip(*_exact_pieces(numer[i], D[i], q[i], one, ctx), strict=True)
             out[i] = piece_areas(np.array(lo), np.array(hi), np.array(a), np.array(s)).sum()
         return out
 

@@ -13,6 +13,7 @@ import numeric
 from analytic import appendix_a_triangle, covering_path, diagonal_threshold, oc00_forms
 from analytic._pl import sign_for_all
 from analytic.claims._search import compositions
+from analytic.metric_thresholds import confusion_matrix_symbolic
 from analytic.sources import cardoso2011 as C11
 from analytic.symbols import N, beta
 from numeric._common import prepare
@@ -41,6 +42,18 @@ def test_appendix_a_matrices_from_vectors(tri1):
         derived = tuple(tuple(tuple(int(sp.sympify(v).subs(N, n)) for v in row) for row in mats[key])
                         for key in ("ab", "bc", "ac"))
         assert derived == C11.triangle_matrices(n), n
+
+
+def test_confusion_matrix_symbolic_refuses_vectors_of_different_lengths():
+    # C[i][j] counts the positions t with true[t] = i+1 and pred[t] = j+1 (the
+    # definition): vectors of different lengths have no such pairing.  zip used
+    # to drop the extra label and return a matrix of the shorter pairing.
+    rep = ("repeat", 1, N)
+    assert confusion_matrix_symbolic([rep, 1, 2], [rep, 2, 2], 2) == [[N, 1], [0, 1]]
+    with pytest.raises(ValueError, match="same length, got 3 and 2"):
+        confusion_matrix_symbolic([rep, 1, 2], [rep, 2], 2)
+    with pytest.raises(ValueError, match="same length, got 2 and 3"):
+        confusion_matrix_symbolic([rep, 1], [rep, 2, 1], 2)
 
 
 def test_appendix_a_bound_gamma1(tri1):

@@ -37,7 +37,6 @@ import os
 import random
 from fractions import Fraction
 
-import pytest
 import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st

@@ -20,7 +20,6 @@ and ``python proofs_tests/test_fuzz.py --report N`` runs a bigger campaign
 
 from __future__ import annotations
 
-import math
 import sys
 import warnings
 from fractions import Fraction

@@ -136,7 +136,8 @@ def test_prop4_brute_force_small():
     for r in (2, 3, 4):
         for _ in range(12 if r < 4 else 5):
             counts = [int(c) for c in rng.integers(1, 4, size=r)]
-            lengths = [Fraction(int(p), int(q)) for p, q in zip(rng.integers(1, 9, r), rng.integers(1, 4, r), strict=True)]
+            lengths = [Fraction(int(p), int(q))
+                       for p, q in zip(rng.integers(1, 9, r), rng.integers(1, 4, r), strict=True)]
             M = numeric.interval_cost_matrix(counts, lengths, **EX)
             best, size = exhaustive_max(M, counts)
             checked += size

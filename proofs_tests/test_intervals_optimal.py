@@ -179,7 +179,8 @@ def test_appendix_a_pieces_exact(case):
 # ---------------------------------------------------------------------------
 def _random_problem(rng, r):
     counts = [int(c) for c in rng.integers(1, 30, size=r)]
-    lengths = [Fraction(int(p), int(q)) for p, q in zip(rng.integers(1, 20, size=r - 1), rng.integers(1, 6, size=r - 1), strict=True)]
+    lengths = [Fraction(int(p), int(q))
+               for p, q in zip(rng.integers(1, 20, size=r - 1), rng.integers(1, 6, size=r - 1), strict=True)]
     return counts, lengths
 
 

@@ -184,7 +184,8 @@ def test_png_size_reads_the_header():
 def test_parser_round_trip():
     src = (
         "# %% [markdown]\n# # Title\n#\n# Some *text*.\n\n"
-        "# %% tags=[\"figure:k\"] alt=\"a plot, x = 1\"\n# %matplotlib inline\nx = 1  # a comment\n\n# %%\nassert x == 1\n"
+        "# %% tags=[\"figure:k\"] alt=\"a plot, x = 1\"\n# %matplotlib inline\nx = 1  # a comment\n\n"
+        "# %%\nassert x == 1\n"
     )
     cells = build.parse(src)
     assert [c.cell_type for c in cells] == ["markdown", "code", "code"]

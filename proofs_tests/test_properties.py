@@ -211,8 +211,10 @@ def test_oc_is_not_row_scaling_invariant():
     """The witness from silva2018 Table I: D and F (D with row 1 times 10) differ in OC."""
     from analytic.sources import silva2018 as S
     D, F = np.array(S.MATRICES["D"]), np.array(S.MATRICES["F"])
-    assert numeric.oc(D, sympy.Rational(1, 100), arithmetic="exact") != numeric.oc(F, sympy.Rational(1, 100), arithmetic="exact")
-    assert numeric.uoc(D, sympy.Rational(1, 4), arithmetic="exact") == numeric.uoc(F, sympy.Rational(1, 4), arithmetic="exact")
+    beta = sympy.Rational(1, 100)
+    assert numeric.oc(D, beta, arithmetic="exact") != numeric.oc(F, beta, arithmetic="exact")
+    beta = sympy.Rational(1, 4)
+    assert numeric.uoc(D, beta, arithmetic="exact") == numeric.uoc(F, beta, arithmetic="exact")
 
 
 @SETTINGS

@@ -143,7 +143,8 @@ def test_student_site_has_the_exercises_without_the_answers(site, student_site):
         assert 'id="Answers"' in full, f"{stem}: no Answers section"
         # the answers' headings ("**Answer 1.**"); a code cell's "assert " is split by the highlighter's spans
         assert "<strong>Answer 1.</strong>" in full, f"{stem}: no answer shown on the full page"
-        assert 'id="Answers"' not in student and "<strong>Answer " not in student, f"{stem}: the student page shows answers"
+        assert 'id="Answers"' not in student and "<strong>Answer " not in student, \
+            f"{stem}: the student page shows answers"
         answered += len(exercises)
     assert answered >= 5 * 4
 
@@ -199,7 +200,8 @@ _STATE = """() => {
     font: (MathJax.OutputJax['HTML-CSS'] || {}).fontInUse || null,
     images: [...document.images].map(i => ({ok: i.complete && i.naturalWidth > 0, alt: i.alt,
                                               w: i.getBoundingClientRect().width, natural: i.naturalWidth})),
-    fontErrors: [...document.fonts].filter(f => f.status === 'error' && f.family !== 'MathJax_Blank').map(f => f.family),
+    fontErrors: [...document.fonts].filter(f => f.status === 'error' && f.family !== 'MathJax_Blank')
+                                   .map(f => f.family),
   };
 }"""
 
@@ -244,7 +246,8 @@ def test_page_loads_in_a_browser_with_figures_and_math(browser, served, page):
         assert state["tex"] > 0, f"{page}: no math found"
     assert state["errors"] == 0, f"{page}: {state['errors']} math errors"
     assert "Math Processing Error" not in state["body"] and "\\" not in state["mathText"], page
-    assert "$" not in state["prose"], f"{page}: TeX left untypeset: ...{state['prose'][state['prose'].find('$') - 60:][:120]}..."
+    prose = state["prose"]
+    assert "$" not in prose, f"{page}: TeX left untypeset: ...{prose[prose.find('$') - 60:][:120]}..."
     assert state["tex"] == 0 or state["font"] == "STIX-Web", f"{page}: math font {state['font']}"
     assert not state["fontErrors"], f"{page}: fonts not loaded: {state['fontErrors']}"
     # figures: each decoded, shown and described
@@ -253,4 +256,5 @@ def test_page_loads_in_a_browser_with_figures_and_math(browser, served, page):
     for img in state["images"]:
         assert img["ok"] and img["w"] > 100 and len(img["alt"]) > 30, f"{page}: a figure does not show: {img}"
         # at its own size: a figure scaled down shrinks its text (test_notebooks keeps them narrow enough)
-        assert img["w"] >= img["natural"] - 1, f"{page}: a figure is scaled down: {img['natural']} px shown at {img['w']:.0f}"
+        assert img["w"] >= img["natural"] - 1, \
+            f"{page}: a figure is scaled down: {img['natural']} px shown at {img['w']:.0f}"

@@ -149,7 +149,7 @@ def test_compare_every_metric_equals_per_matrix_loop():
     _, _, sa, sb, _ = paired_resamples(t, a, b, n_resamples=40, seed=5)
     assert [r.label for r in c.rows] == [v.label for m in matrix_metrics() for v in m.cases()]
     cm_a = numeric.confusion_matrix(t, a)
-    for r, (m, v) in zip(c.rows, [(m, v) for m in matrix_metrics() for v in m.cases()]):
+    for r, (m, v) in zip(c.rows, [(mm, v) for mm in matrix_metrics() for v in mm.cases()]):
         kw = v.kwargs(cm_a)
         loop_a = np.array([float(m.function(x, **kw)) for x in sa])
         loop_b = np.array([float(m.function(x, **kw)) for x in sb])

@@ -200,7 +200,8 @@ def _remark4():
 
 @claim("binotto2024:prop4:exhaustive",
        source=("binotto2024", "§4.1, Prop. 4"),
-       statement="TC-hat_max = (1/N) sum_j n_j (Delta - delta_j)/delta_{i_j} d(I_{i_j}, I_j) is the maximum of TC-hat over S",
+       statement="TC-hat_max = (1/N) sum_j n_j (Delta - delta_j)/delta_{i_j} d(I_{i_j}, I_j) "
+                 "is the maximum of TC-hat over S",
        method="exhaustive: every matrix of S for 20 random (counts in 1..3, rational lengths) with r = 2..4 "
               "(exact); the LP check is in proofs_tests",
        expect="verified")
@@ -378,7 +379,8 @@ def _toy_outcome(name, got, printed_key, **subs):
     want = _printed(src.TOY_PRINTED[printed_key], **subs)
     ok = sympy.simplify(got - want) == 0
     return Outcome("verified" if ok else "refuted",
-                   f"{name}: computed {sympy.sstr(sympy.radsimp(sympy.simplify(got)))}, printed {src.TOY_PRINTED[printed_key]}",
+                   f"{name}: computed {sympy.sstr(sympy.radsimp(sympy.simplify(got)))}, "
+                   f"printed {src.TOY_PRINTED[printed_key]}",
                    closed_form=str(want))
 
 
@@ -396,7 +398,8 @@ def _toy_tc():
                 return Outcome("refuted", f"M[{i + 1},{j + 1}] at x = {x}")
         a = numeric.interval_tc(CA, [1, 1, x], **EX)
         b = numeric.interval_tc(CB, [1, 1, x], **EX)
-        if sympy.simplify(a - _printed(src.TOY_PRINTED["TC_A"], x=x)) != 0 or sympy.simplify(b - a - _printed(src.TOY_PRINTED["TC_B_minus_TC_A"])) != 0:
+        if (sympy.simplify(a - _printed(src.TOY_PRINTED["TC_A"], x=x)) != 0
+                or sympy.simplify(b - a - _printed(src.TOY_PRINTED["TC_B_minus_TC_A"])) != 0):
             return Outcome("refuted", f"TC at x = {x}")
     return Outcome("verified", "M, TC(C_A) and TC(C_B) - TC(C_A) = 2/15 equal the printed forms at all 7 x",
                    closed_form=src.TOY_PRINTED["TC_A"])
@@ -444,7 +447,8 @@ _PROP6_L = ["1/100", "1/10", "1/3", "1/2", "9/10", "1", "10001/10000", "11/10", 
 
 @claim("binotto2024:prop6:mp50",
        source=("binotto2024", "§5, Prop. 6 (proof in Appendix A)"),
-       statement="For r = 3, l_1 = 1, l_2 = L, n_1 = n_2 = n_3 the optimal x and TC-hat_max(x) are the four printed cases",
+       statement="For r = 3, l_1 = 1, l_2 = L, n_1 = n_2 = n_3 the optimal x and TC-hat_max(x) "
+                 "are the four printed cases",
        method="mpmath at 50 digits: numeric.optimal_last_length (global, from the exact breakpoints) against the "
               "printed closed forms at 24 values of L over the four cases (6 each) and at L = 1, phi, phi^2; "
               "tolerance 1e-44",

@@ -105,7 +105,7 @@ def _oc00():
     for k in range(1, 31):
         p = covering_path(k)
         ok = (len(set(p)) == k * k == len(p) and p[0] == (0, 0) and p[-1] == (k - 1, k - 1)
-              and all(max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1 for a, b in zip(p, p[1:])))
+              and all(max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1 for a, b in zip(p, p[1:], strict=False)))
         if not ok:
             return Outcome("refuted", f"no covering path built for K = {k}")
     f = oc00_forms()

@@ -26,9 +26,11 @@ def _symmetry():
     for i, m in enumerate(random_matrices(60, (2, 6), seed=33)):
         for beta in _BETAS:
             for g in ((1, 2) if i < 5 else (1,)):
-                if numeric.oc(m, beta, gamma=g, arithmetic="exact") != numeric.oc(m.T, beta, gamma=g, arithmetic="exact"):
+                if (numeric.oc(m, beta, gamma=g, arithmetic="exact")
+                        != numeric.oc(m.T, beta, gamma=g, arithmetic="exact")):
                     return Outcome("refuted", f"{m.tolist()} at beta = {beta}, gamma = {g}")
-    return Outcome("verified", "OC(cm) = OC(cm^T) exactly on all 60 matrices x 4 betas (gamma = 1) and 5 x 4 (gamma = 2)")
+    return Outcome("verified", "OC(cm) = OC(cm^T) exactly on all 60 matrices x 4 betas (gamma = 1) "
+                               "and 5 x 4 (gamma = 2)")
 
 
 @claim("cardoso2011:sec3.3:range-and-identity",

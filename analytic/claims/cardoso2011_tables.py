@@ -33,7 +33,7 @@ EX = dict(arithmetic="exact")
 COLS = src.COLUMNS
 B1, B2 = (sympy.Rational(b) for b in src.BETA_NUMERATORS)
 TABLES = {"1": src.TABLE1, "2": src.TABLE2, "3": src.TABLE3, "4": src.TABLE4, "5": src.TABLE5}
-SLUGS = dict(zip(COLS, ("mer", "mae", "rs", "tau_b", "r_int", "oc1", "oc2")))
+SLUGS = dict(zip(COLS, ("mer", "mae", "rs", "tau_b", "r_int", "oc1", "oc2"), strict=True))
 
 #: (matrix, column) -> diagnosis, for every printed cell that does not reproduce.
 NOT_REPRODUCED = {
@@ -336,8 +336,8 @@ def _tri_improves():
     f = tridiagonal_forms().oc
     v1 = [f.subs({b: B1, K: k}) for k in range(2, 41)]
     v2 = [f.subs({b: B2, K: k}) for k in range(2, 41)]
-    dec2 = all(x > y for x, y in zip(v2, v2[1:]))
-    inc1 = all(x < y for x, y in zip(v1, v1[1:]))
+    dec2 = all(x > y for x, y in zip(v2, v2[1:], strict=False))
+    inc1 = all(x < y for x, y in zip(v1, v1[1:], strict=False))
     if dec2 and inc1:
         return Outcome("verified",
                        "the subscript is garbled in the transcription (its numerator is lost); OC with "
@@ -358,7 +358,7 @@ def _tri_ranking():
     for col, f in (("r_int", numeric.r_int), ("R_s", numeric.spearman_rs), ("tau_b", numeric.kendall_tau_b)):
         limit = float(sympy.Rational(src.TRIDIAGONAL_LIMITS[col]))
         v = [float(f(src.tridiagonal(k))) for k in Ks]
-        if not (all(x < y for x, y in zip(v, v[1:])) and limit - 0.01 < v[-1] < limit):
+        if not (all(x < y for x, y in zip(v, v[1:], strict=False)) and limit - 0.01 < v[-1] < limit):
             return Outcome("refuted", f"{f.__name__}: {v}")
         out.append(f"{f.__name__} {v[-1]:.5f}")
     return Outcome("verified", "strictly increasing in K; at K = 1024: " + ", ".join(out))

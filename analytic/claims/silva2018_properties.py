@@ -40,8 +40,8 @@ def _eq16():
 @claim("silva2018:eq21:simplification-of-eq20",
        source=("silva2018", "§III.A, eqs. 20-21 (and eqs. 22, 24, 25, 27, 28 built on them)"),
        statement="Eq. 21's denominator K + (K/K^gamma)(sum p|y-yhat|^gamma)^(1/gamma) simplifies eq. 20",
-       method="symbolic (Dsum = sum p|y-yhat|^g, g = gamma): eq. 20's denominator 1 + (Dsum/K)^(1/g) times K against eq. 21's, "
-              "simplify per gamma",
+       method="symbolic (Dsum = sum p|y-yhat|^g, g = gamma): eq. 20's denominator 1 + (Dsum/K)^(1/g) "
+              "times K against eq. 21's, simplify per gamma",
        expect="refuted")
 def _eq21():
     K, Ssym, g = sympy.symbols("K Dsum g", positive=True)

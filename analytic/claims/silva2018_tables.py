@@ -30,7 +30,7 @@ BETA1, BETA2 = (sympy.Rational(b) for b in src.TABLE_BETAS)
 #: Column -> the id slug of its claims.
 SLUGS = dict(zip(src.TABLE_I_COLUMNS, (
     "mer", "mse", "mae", "mmae", "amae", "rs", "tau_b", "r_int",
-    "oc1", "oc2", "uoc1", "uoc2", "a_uoc")))
+    "oc1", "oc2", "uoc1", "uoc2", "a_uoc"), strict=True))
 
 #: Cells that reproduce only under a stated convention.
 CONVENTIONS = {

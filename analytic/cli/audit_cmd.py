@@ -267,7 +267,7 @@ def _audit_cases(cases, space, scopes, kw, show):
             futures = [pool.submit(_audit_one, name, label, space, scopes, one)
                        for name, label in cases]
             rows = []
-            for i, ((name, label), fut) in enumerate(zip(cases, futures)):
+            for i, ((name, label), fut) in enumerate(zip(cases, futures, strict=True)):
                 if show:
                     show(i, len(cases), label)
                 rows.append((name, label, fut.result()))

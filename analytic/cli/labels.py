@@ -92,7 +92,7 @@ def _as_labels(fields):
     if not all(n is not None for n in nums):
         return list(fields)
     seen = {}
-    for f, n in zip(fields, nums):
+    for f, n in zip(fields, nums, strict=True):
         if isinstance(n, float) and seen.setdefault(n, (f, _exact(f)))[1] != _exact(f):
             raise InputError(f"labels {seen[n][0]!r} and {f!r} differ but are the same "
                              "float64 number; write them as integers or strings with --labels")
@@ -127,7 +127,7 @@ class LabelColumns:
         from numeric import confusion_matrix
 
         return {n: confusion_matrix(self.y_true, p, labels=self.labels)
-                for n, p in zip(self.names, self.preds)}
+                for n, p in zip(self.names, self.preds, strict=True)}
 
 
 def _split(text, path):
@@ -228,7 +228,7 @@ def read_label_columns(path: str, true: str, preds: list, labels=None) -> LabelC
     if lab.dtype.kind in "iuf" and arrays[0].dtype.kind not in "iuf":
         raise InputError(f"{path}: --labels are numbers but the file's labels are not")
     allowed = set(lab.tolist())
-    for name, a in zip(names, arrays):
+    for name, a in zip(names, arrays, strict=True):
         bad = [x for x in a.tolist() if x not in allowed]
         if bad:
             raise InputError(f"{path}: label {bad[0]!r} in column {name!r} is not in --labels")

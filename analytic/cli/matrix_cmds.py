@@ -109,7 +109,7 @@ def _plot(out, names, cms):
 
     fig, ax = plt.subplots(figsize=(6, 4))
     try:
-        for name, cm in zip(names, cms):
+        for name, cm in zip(names, cms, strict=True):
             plot_uoc(cm, ax=ax, label=name if len(names) > 1 else None)
         fig.tight_layout()
         with writing(out, binary=True) as fh:
@@ -164,7 +164,7 @@ def cmd_metrics(args) -> int:
     if cols is not None and len(names) > 1 and args.resamples > 0:
         import warnings
 
-        for n, p in zip(names[1:], cols.preds[1:]):
+        for n, p in zip(names[1:], cols.preds[1:], strict=True):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", numeric.UndefinedResampleWarning)
                 comparisons[n] = numeric.compare(
@@ -222,7 +222,7 @@ def _print_side_by_side(args, names, reports, comparisons):
         for c in comparisons.values():
             ci = c.rows[i].diff_ci
             row.append("—" if ci is None else f"[{ci[0]:.4g}, {ci[1]:.4g}]")
-        defined = [(float(v), n) for v, n in zip(vals, names) if v is not None]
+        defined = [(float(v), n) for v, n in zip(vals, names, strict=True) if v is not None]
         best = ""
         if len(defined) == len(vals):
             pick = min if r0.better == "lower" else max
@@ -285,7 +285,7 @@ def _curve(cm):
     env = numeric.path_envelope(cm, metric="uoc", arithmetic="exact")
     b = sympy.Symbol("beta", nonnegative=True)
     pieces = []
-    for i, (a, s) in enumerate(zip(env.intercepts, env.slopes)):
+    for i, (a, s) in enumerate(zip(env.intercepts, env.slopes, strict=True)):
         pieces.append((env.breakpoints[i], env.breakpoints[i + 1], a, s, a + s * b))
     return pieces, numeric.a_uoc(cm, arithmetic="exact")
 

@@ -149,7 +149,7 @@ class Range(Property):
     def screen(self, ev, A):
         v, d = ev(A)
         st = np.zeros(len(A), dtype=np.int8)
-        for b, side in zip(ev.bounds, (-1, 1)):
+        for b, side in zip(ev.bounds, (-1, 1), strict=True):
             if b is None:
                 continue
             diff = np.where(d, side * (v - b), -np.inf)  # > 0: outside

@@ -465,7 +465,7 @@ def _fraction(e):
     """
     syms = sorted(e.free_symbols, key=lambda x: (not isinstance(x, sp.Dummy), str(x)))
     R, *gens = ring(syms or [sp.Dummy("u")], ZZ)
-    G = dict(zip(syms, gens))
+    G = dict(zip(syms, gens, strict=False))
     factors = {}  # key -> primitive polynomial
     memo = {}
 
@@ -486,7 +486,7 @@ def _fraction(e):
         mono = [min(m[i] for m in prim.itermonoms()) for i in range(len(gens))]
         if any(mono):
             prim = prim.quo(R.from_dict({tuple(mono): ZZ(1)}))
-            for g, m in zip(gens, mono):
+            for g, m in zip(gens, mono, strict=True):
                 if m:
                     out[key(g)] = m
         if not prim.is_ground:
@@ -634,7 +634,7 @@ class _Frozen:
         relations ``t**q - b`` whose ``b`` is a polynomial in the symbols
         (a Gröbner basis: the leading terms ``t**q`` are coprime)."""
         R = num.ring
-        gens = dict(zip(R.symbols, R.gens))
+        gens = dict(zip(R.symbols, R.gens, strict=True))
         divisors = []
         for t, (q, b) in self.relations.items():
             if t not in gens or not b.free_symbols <= set(R.symbols):
@@ -706,7 +706,7 @@ def _pull_positive(args):
 
 def _point(syms, seed):
     rng = np.random.default_rng(seed)
-    return {x: sp.Integer(int(v)) for x, v in zip(syms, rng.integers(1, 50, len(syms)))}
+    return {x: sp.Integer(int(v)) for x, v in zip(syms, rng.integers(1, 50, len(syms)), strict=True)}
 
 
 def _num(e, point):
@@ -736,7 +736,7 @@ def _pairs(a, b, point):
     if a.func != b.func or len(a.args) != len(b.args):
         return None
     if not isinstance(a, (sp.Add, sp.Mul, sp.Max, sp.Min)):
-        return list(zip(a.args, b.args))
+        return list(zip(a.args, b.args, strict=True))
     vb = [(_num(y, point), y) for y in b.args]
     out = []
     for x in a.args:

@@ -26,7 +26,7 @@ A :class:`Space` is the union of three searches:
 [[0, 0, 0, 2], [0, 0, 1, 1], [0, 0, 2, 0], [0, 1, 0, 1], [0, 1, 1, 0], [0, 2, 0, 0], [1, 0, 0, 1], [1, 0, 1, 0], [1, 1, 0, 0], [2, 0, 0, 0]]
 >>> block(2, 2, 3, 5).tolist()
 [[0, 1, 0, 1], [0, 1, 1, 0]]
-"""
+"""  # noqa: E501 (the expected output of a doctest)
 
 from __future__ import annotations
 
@@ -250,7 +250,7 @@ class Space:
         K = rng.integers(2, self.random_k + 1, size=self.random)
         N = rng.integers(1, self.random_n + 1, size=self.random)
         sizes, counts = np.unique(np.stack([K, N], axis=1), axis=0, return_counts=True)
-        return [((int(k), int(n)), int(c)) for (k, n), c in zip(sizes, counts)
+        return [((int(k), int(n)), int(c)) for (k, n), c in zip(sizes, counts, strict=True)
                 if max_k is None or k <= max_k]
 
     def random_block(self, K: int, N: int, lo: int, hi: int) -> np.ndarray:
