@@ -193,8 +193,10 @@ def test_cli_claims_failing_check_is_reported(tmp_path):
 
 
 def test_cli_audit_metric():
-    out = _cli("audit", "mer", "--random", "0", "--max-n", "2")
+    out = _cli("audit", "mer", "--random", "0", "--max-n", "2", "--every-k", "2",
+               "--positive-k", "3")
     assert out.returncode == 0, out.stderr
-    assert any(line.startswith("ordinal_monotonicity  fails") for line in out.stdout.splitlines())
+    assert any(line.split()[:2] == ["ordinal_monotonicity", "fails"]
+               for line in out.stdout.splitlines())
     out = _cli("audit", "nosuch")
     assert out.returncode == 2 and "unknown metric 'nosuch'" in out.stderr
