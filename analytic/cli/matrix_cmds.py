@@ -290,6 +290,22 @@ def _curve(cm):
     return pieces, numeric.a_uoc(cm, arithmetic="exact")
 
 
+def _line(a, s, expr, exact=False) -> str:
+    """A piece ``a + s*beta`` of UOC: its closed form, or -- longer than
+    :data:`EXACT_WIDTH` -- intercept and slope as decimals (a closed form with
+    the symbol beta has no float value: ``format_value`` would raise).
+
+    >>> b = sympy.Symbol("beta")
+    >>> a, s = sympy.Rational(1, 3), sympy.Rational(10**30 + 1, 10**30)
+    >>> _line(a, s, a + s * b)
+    '≈0.333333333333333 + 1*beta'
+    """
+    text = sympy.sstr(expr)
+    if exact or len(text) <= EXACT_WIDTH:
+        return text
+    return f"≈{float(a):.15g} + {float(s):.15g}*beta"
+
+
 def cmd_auoc(args) -> int:
     outs = _check_outputs(args)
     names, cms, _ = load_matrices(args)
@@ -300,7 +316,7 @@ def cmd_auoc(args) -> int:
             pieces, value = curves[n]
             print(f"{n}: UOC(beta), gamma = 1 (silva2018 eq. 28), exact pieces:")
             rows = [(f"[{sympy.sstr(lo)}, {'oo' if hi is None else sympy.sstr(hi)})",
-                     format_value(expr, args.exact)) for lo, hi, _, _, expr in pieces]
+                     _line(a, s, expr, args.exact)) for lo, hi, a, s, expr in pieces]
             print(format_table(("beta in", "UOC(beta)"), rows))
             print(f"A_UOC = {format_value(value, args.exact)} = {float(value):.12g} "
                   "(silva2018 eq. 23; lower is better)")
