@@ -301,3 +301,70 @@ def test_exact_envelope_of_integer_gamma_beyond_float_range_is_a_value_error():
     cm = np.random.default_rng(0).integers(0, 6, (5, 5))
     with pytest.raises(ValueError, match=r"exact path_envelope .* supports 0 < gamma <= 50\d\.\d"):
         numeric.path_envelope(cm, gamma=1000, arithmetic="exact")
+
+
+# ---------------------------------------------------------------------------
+# exact CEM-ORD (issue 23, item 5)
+# ---------------------------------------------------------------------------
+def _cellwise_reference():
+    # the previous algorithm: SymPy's -log(x, 2) of every cell, summed over object
+    # arrays (kept in the benchmark as the peer of workload 13)
+    try:
+        from benchmarks.cem_workload import cem_ord_sympy_cells, prime_forms
+    except ImportError:  # run as `pytest` rather than `python -m pytest` from the root
+        sys.path.insert(0, str(ROOT))
+        from benchmarks.cem_workload import cem_ord_sympy_cells, prime_forms
+    return cem_ord_sympy_cells, prime_forms
+
+
+def _same_exact(a, b, prime_forms):
+    """Equal at 60 digits and the same numerator and denominator over the logs of primes."""
+    import sympy
+
+    assert abs(sympy.N(a - b, 60)) <= sympy.Float(10, 60) ** -50
+    assert prime_forms(a) == prime_forms(b)
+
+
+def test_exact_cem_ord_is_fast_and_equals_the_cellwise_sum():
+    # 8 s or more of CPU at K = 40 before (K^2 SymPy logarithms, each sum a SymPy
+    # Add); the bound is 10x the time measured now, so that a busy machine passes.
+    # expected at K = 40: CEM-ORD in mpmath at 50 digits (the cellwise exact
+    # reference takes the 8 s); on small random matrices: the cellwise reference
+    import time
+
+    import mpmath
+    import sympy
+
+    cm = np.random.default_rng(40).integers(0, 20, (40, 40))
+    sympy.core.cache.clear_cache()
+    t0 = time.process_time()
+    got = numeric.cem_ord(cm, arithmetic="exact")
+    spent = time.process_time() - t0
+    assert spent < 4.0, f"{spent:.1f} s of CPU"
+    with mpmath.workdps(50):
+        ref = numeric.cem_ord(cm, arithmetic="mp")
+        assert abs(mpmath.mpf(str(sympy.N(got, 50))) - ref) < mpmath.mpf(10) ** -45
+
+    # random sizes, empty true and predicted classes, and (odd seeds) counts whose
+    # closeness numerators pass 2**40 (kept whole, not factored)
+    reference, prime_forms = _cellwise_reference()
+    for seed in range(8):
+        rng = np.random.default_rng(seed)
+        K = int(rng.integers(1, 9))
+        cm = rng.integers(0, 7, (K, K)) * (rng.random((K, K)) < 0.7)
+        if K > 2:
+            cm[int(rng.integers(0, K))] = 0
+            cm[:, int(rng.integers(0, K))] = 0
+        if seed % 2:
+            cm = cm * 10**13 + (cm > 0)
+        cm[int(rng.integers(0, K)), int(rng.integers(0, K))] += 1
+        got = numeric.cem_ord(cm, arithmetic="exact")
+        want = reference(cm)
+        if not want.has(sympy.log):  # a rational (1 for a diagonal matrix)
+            assert got == want, cm.tolist()
+        else:
+            _same_exact(got, want, prime_forms)
+        # a stack gives each matrix's value
+        both = numeric.cem_ord(np.stack([cm, cm.T]), arithmetic="exact")
+        assert both.shape == (2,) and both[0] == got
+        assert both[1] == numeric.cem_ord(cm.T, arithmetic="exact")
