@@ -14,6 +14,7 @@ values, an independent arithmetic (mpmath at 50 digits).
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -149,6 +150,32 @@ def test_huge_resamples_is_refused_with_its_cost(tmp_path):
     per = 2 * 16 + min(50, 64)
     assert f"at most {2**26 // per} resamples here" in out.stderr, out.stderr
     assert f"{10**9 * per * 8 / 2**20:,.0f} MB" in out.stderr
+
+
+# ---------------------------------------------------------------------------
+# long runs say so first (the README's rule)
+# ---------------------------------------------------------------------------
+def test_long_runs_print_their_estimated_time_first(tmp_path, capsys, monkeypatch):
+    # metrics on a 250-class matrix file (156 kB) ran about a minute in exact
+    # arithmetic, auoc on 500 classes as long, with no line on stderr; the
+    # estimate is K^2 times the measured cost per cell (1e-3 s, 2.5e-4 s)
+    from analytic.cli import inputs
+
+    out = io.StringIO()
+    assert inputs.announce_cost(250, stream=out)
+    assert out.getvalue() == ("ordinal-verify: 250 classes: every metric in exact arithmetic, "
+                              "about 62 s on one core ...\n")
+    assert not inputs.announce_cost(150, stream=out)  # 22 s: below ANNOUNCE_SECONDS
+    # the commands print it before they start (threshold lowered for a 2x2 file)
+    monkeypatch.setattr(inputs, "ANNOUNCE_SECONDS", 1e-4)
+    f = tmp_path / "m.csv"
+    f.write_text("1,2\n3,4\n")
+    for cmd, what in (("metrics", "every metric in exact arithmetic"),
+                      ("auoc", "the exact UOC(beta) pieces and A_UOC")):
+        assert main([cmd, str(f)]) == 0
+        captured = capsys.readouterr()
+        assert captured.err.startswith(f"ordinal-verify: 2 classes: {what}, about 0 s"), captured.err
+        assert "A_UOC" in captured.out
 
 
 # ---------------------------------------------------------------------------
