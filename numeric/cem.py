@@ -47,7 +47,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._arith import get_arithmetic
-from ._common import prepare
+from ._common import prepare, stack
 from .registry import metric
 
 __all__ = ["cem_ord"]
@@ -157,12 +157,13 @@ def cem_ord(cm, *, arithmetic="float"):
     >>> round(float(cem_ord([[1, 0, 1], [0, 1, 0], [0, 0, 1]])), 6)
     0.819265
     """
-    p = prepare(cm, arithmetic)
-    if p.ctx is get_arithmetic("exact"):  # not symbolic counts: those take the generic path
-        flat = p.counts.reshape(-1, p.K, p.K)
-        out = np.empty(len(flat), dtype=object)
-        out[:] = [_exact_cem(m) for m in flat]
-        return p.ctx.finalize(out.reshape(p.counts.shape[:-2]))
+    ctx = get_arithmetic(arithmetic)
+    if ctx is get_arithmetic("exact"):  # (symbolic counts take the general path below)
+        s = stack(cm, ctx)  # validated, not converted
+        out = np.empty(len(s.counts), dtype=object)
+        out[:] = [_exact_cem(m) for m in s.counts]
+        return ctx.finalize(out.reshape(s.lead))
+    p = prepare(cm, ctx)
     R = p.rows()
     N = np.expand_dims(np.asarray(p.total(), dtype=p.n.dtype), -1)
     mu = np.cumsum(R, axis=-1) - R / 2
