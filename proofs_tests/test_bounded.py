@@ -174,7 +174,8 @@ def test_long_runs_print_their_estimated_time_first(tmp_path, capsys, monkeypatc
                       ("auoc", "the exact UOC(beta) pieces and A_UOC")):
         assert main([cmd, str(f)]) == 0
         captured = capsys.readouterr()
-        assert captured.err.startswith(f"ordinal-verify: 2 classes: {what}, about 0 s"), captured.err
+        head = f"ordinal-verify: 2 classes: {what}, about 0 s"
+        assert captured.err.startswith(head), captured.err
         assert "A_UOC" in captured.out
 
 
@@ -260,7 +261,8 @@ def test_shrink_of_a_huge_minimal_matrix_does_not_count_its_walk_for_ever():
     assert "(more than 20000 matrices, K <= 1) exceeds the budget 20000" in out.stdout
 
 
-@pytest.mark.parametrize("kw, name", [({"budget": 0}, "budget"), ({"greedy_budget": -1}, "greedy_budget"),
+@pytest.mark.parametrize("kw, name", [({"budget": 0}, "budget"),
+                                      ({"greedy_budget": -1}, "greedy_budget"),
                                       ({"max_k": 0}, "max_k"), ({"max_k": 2.5}, "max_k")])
 def test_shrink_budgets_are_positive_integers(kw, name):
     with pytest.raises(ValueError, match=f"{name} must be a positive integer"):

@@ -78,7 +78,8 @@ def read_matrix(path: str, *, predicted_rows: bool = False) -> np.ndarray:
                 shown = repr(f) if len(f) <= 40 else f"{f[:30]!r}... ({len(f)} characters)"
                 raise InputError(f"{path}:{lineno}: {shown} is not a non-negative integer count")
             digits = f.lstrip("+").split(".")[0].lstrip("0")
-            if len(digits) > _INT64_DIGITS:  # int() of a long text is slow, and fails at 4300 digits
+            # int() of a long text is slow, and fails at 4300 digits
+            if len(digits) > _INT64_DIGITS:
                 raise InputError(
                     f"{path}:{lineno}: the count in column {j} has {len(digits)} digits "
                     f"({digits[:12]}...); a count is below 2**63 (at most {_INT64_DIGITS} digits)")
