@@ -1,4 +1,4 @@
-"""The workloads of issues 7, 11 and 13 (numbered 1-12), each timed against its peer.
+"""The workloads of issues 7, 11, 13 and 23 (numbered 1-13), each timed against its peer.
 
 Every workload takes a :class:`~benchmarks.runner.Config` and returns table
 rows.  The data are random with a fixed seed; ``cfg.quick`` selects tiny
@@ -18,6 +18,7 @@ import time
 import numpy as np
 
 from . import baselines
+from .cem_workload import w13_cem
 from .compare_workload import w12_compare
 from .engine_workload import w14_engine
 from .timing import Config, Row, Timing, compare, fmt_seconds, time_one
@@ -498,5 +499,6 @@ WORKLOADS = {
     10: ("exact a_uoc: certified float DP vs the Fraction search, growth in K", w10_auoc_exact_growth),
     11: ("float a_uoc on stacks vs a per-matrix loop", w11_auoc_float_stack),
     12: ("compare: paired bootstrap of every metric", w12_compare),
+    13: ("exact cem_ord vs SymPy's log per cell; the metrics CLI on a 60x60 file", w13_cem),
     14: ("the property engine: float screen and whole audits", w14_engine),
 }

@@ -25,7 +25,7 @@ from math import lcm
 import numpy as np
 
 from ._arith import FRACTION, get_arithmetic, quiet_objects
-from ._common import Prepared, prepare, row_sums, stack
+from ._common import Prepared, Stack, prepare, row_sums, stack
 from ._dp import (by_diagonals, cells_dp, certified_lines, choice_buffers, diagonal_order, path_cells,
                   path_dp)
 from ._validation import check_beta, check_gamma
@@ -229,13 +229,22 @@ def _evaluate(cm, beta, gamma, arithmetic, metric):
     _check_gamma_range(ctx, s.counts, gamma, metric)
     beta = ctx.parameters(beta, s.lead, check_beta).reshape(-1)
     weights = _WEIGHTS[metric]
+    rational = ctx.rationals() is not ctx and s.symbolic is None and ctx.fraction(
+        ctx.number(gamma)) == 1 and ctx.fractions(beta) is not None
+    if rational:  # gamma = 1, rational betas: every weight is rational, and the DP
+        # runs in Python Fractions (3x faster than SymPy's Rationals), as the envelope does
+        fractions = ctx.fractions(beta)
+        beta = np.empty(len(fractions), dtype=object)
+        beta[:] = fractions
+        s = Stack(s.counts, s.lead, ctx.rationals())
 
     def block(p, rows):
         with quiet_objects(p.n):  # exact and mp: numpy's flags are the objects' (_arith)
             b, q = weights(p, gamma)
-        return path_dp(b, q, beta[rows], ctx, slopes=False)[0]
+        return path_dp(b, q, beta[rows], p.ctx, slopes=False)[0]
 
-    return s.map(block, least=_LEAST_LANES)
+    out = s.map(block, least=_LEAST_LANES)
+    return ctx.finalize(ctx.asarray(out)) if rational else out
 
 
 @metric(

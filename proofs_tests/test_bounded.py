@@ -14,6 +14,7 @@ values, an independent arithmetic (mpmath at 50 digits).
 
 from __future__ import annotations
 
+import io
 import os
 import subprocess
 import sys
@@ -152,6 +153,33 @@ def test_huge_resamples_is_refused_with_its_cost(tmp_path):
 
 
 # ---------------------------------------------------------------------------
+# long runs say so first (the README's rule)
+# ---------------------------------------------------------------------------
+def test_long_runs_print_their_estimated_time_first(tmp_path, capsys, monkeypatch):
+    # metrics on a 250-class matrix file (156 kB) ran about a minute in exact
+    # arithmetic, auoc on 500 classes as long, with no line on stderr; the
+    # estimate is K^2 times the measured cost per cell (1e-3 s, 2.5e-4 s)
+    from analytic.cli import inputs
+
+    out = io.StringIO()
+    assert inputs.announce_cost(250, stream=out)
+    assert out.getvalue() == ("ordinal-verify: 250 classes: every metric in exact arithmetic, "
+                              "about 62 s on one core ...\n")
+    assert not inputs.announce_cost(150, stream=out)  # 22 s: below ANNOUNCE_SECONDS
+    # the commands print it before they start (threshold lowered for a 2x2 file)
+    monkeypatch.setattr(inputs, "ANNOUNCE_SECONDS", 1e-4)
+    f = tmp_path / "m.csv"
+    f.write_text("1,2\n3,4\n")
+    for cmd, what in (("metrics", "every metric in exact arithmetic"),
+                      ("auoc", "the exact UOC(beta) pieces and A_UOC")):
+        assert main([cmd, str(f)]) == 0
+        captured = capsys.readouterr()
+        head = f"ordinal-verify: 2 classes: {what}, about 0 s"
+        assert captured.err.startswith(head), captured.err
+        assert "A_UOC" in captured.out
+
+
+# ---------------------------------------------------------------------------
 # the shrinker
 # ---------------------------------------------------------------------------
 class _Counted:
@@ -233,7 +261,8 @@ def test_shrink_of_a_huge_minimal_matrix_does_not_count_its_walk_for_ever():
     assert "(more than 20000 matrices, K <= 1) exceeds the budget 20000" in out.stdout
 
 
-@pytest.mark.parametrize("kw, name", [({"budget": 0}, "budget"), ({"greedy_budget": -1}, "greedy_budget"),
+@pytest.mark.parametrize("kw, name", [({"budget": 0}, "budget"),
+                                      ({"greedy_budget": -1}, "greedy_budget"),
                                       ({"max_k": 0}, "max_k"), ({"max_k": 2.5}, "max_k")])
 def test_shrink_budgets_are_positive_integers(kw, name):
     with pytest.raises(ValueError, match=f"{name} must be a positive integer"):
@@ -301,3 +330,70 @@ def test_exact_envelope_of_integer_gamma_beyond_float_range_is_a_value_error():
     cm = np.random.default_rng(0).integers(0, 6, (5, 5))
     with pytest.raises(ValueError, match=r"exact path_envelope .* supports 0 < gamma <= 50\d\.\d"):
         numeric.path_envelope(cm, gamma=1000, arithmetic="exact")
+
+
+# ---------------------------------------------------------------------------
+# exact CEM-ORD (issue 23, item 5)
+# ---------------------------------------------------------------------------
+def _cellwise_reference():
+    # the previous algorithm: SymPy's -log(x, 2) of every cell, summed over object
+    # arrays (kept in the benchmark as the peer of workload 13)
+    try:
+        from benchmarks.cem_workload import cem_ord_sympy_cells, prime_forms
+    except ImportError:  # run as `pytest` rather than `python -m pytest` from the root
+        sys.path.insert(0, str(ROOT))
+        from benchmarks.cem_workload import cem_ord_sympy_cells, prime_forms
+    return cem_ord_sympy_cells, prime_forms
+
+
+def _same_exact(a, b, prime_forms):
+    """Equal at 60 digits and the same numerator and denominator over the logs of primes."""
+    import sympy
+
+    assert abs(sympy.N(a - b, 60)) <= sympy.Float(10, 60) ** -50
+    assert prime_forms(a) == prime_forms(b)
+
+
+def test_exact_cem_ord_is_fast_and_equals_the_cellwise_sum():
+    # 8 s or more of CPU at K = 40 before (K^2 SymPy logarithms, each sum a SymPy
+    # Add); the bound is 10x the time measured now, so that a busy machine passes.
+    # expected at K = 40: CEM-ORD in mpmath at 50 digits (the cellwise exact
+    # reference takes the 8 s); on small random matrices: the cellwise reference
+    import time
+
+    import mpmath
+    import sympy
+
+    cm = np.random.default_rng(40).integers(0, 20, (40, 40))
+    sympy.core.cache.clear_cache()
+    t0 = time.process_time()
+    got = numeric.cem_ord(cm, arithmetic="exact")
+    spent = time.process_time() - t0
+    assert spent < 4.0, f"{spent:.1f} s of CPU"
+    with mpmath.workdps(50):
+        ref = numeric.cem_ord(cm, arithmetic="mp")
+        assert abs(mpmath.mpf(str(sympy.N(got, 50))) - ref) < mpmath.mpf(10) ** -45
+
+    # random sizes, empty true and predicted classes, and (odd seeds) counts whose
+    # closeness numerators pass 2**40 (kept whole, not factored)
+    reference, prime_forms = _cellwise_reference()
+    for seed in range(8):
+        rng = np.random.default_rng(seed)
+        K = int(rng.integers(1, 9))
+        cm = rng.integers(0, 7, (K, K)) * (rng.random((K, K)) < 0.7)
+        if K > 2:
+            cm[int(rng.integers(0, K))] = 0
+            cm[:, int(rng.integers(0, K))] = 0
+        if seed % 2:
+            cm = cm * 10**13 + (cm > 0)
+        cm[int(rng.integers(0, K)), int(rng.integers(0, K))] += 1
+        got = numeric.cem_ord(cm, arithmetic="exact")
+        want = reference(cm)
+        if not want.has(sympy.log):  # a rational (1 for a diagonal matrix)
+            assert got == want, cm.tolist()
+        else:
+            _same_exact(got, want, prime_forms)
+        # a stack gives each matrix's value
+        both = numeric.cem_ord(np.stack([cm, cm.T]), arithmetic="exact")
+        assert both.shape == (2,) and both[0] == got
+        assert both[1] == numeric.cem_ord(cm.T, arithmetic="exact")

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 
 import numpy as np
 
-__all__ = ["InputError", "read_matrix", "MAX_BYTES", "MAX_CLASSES"]
+__all__ = ["InputError", "read_matrix", "MAX_BYTES", "MAX_CLASSES", "ANNOUNCE_SECONDS",
+           "announce_cost"]
 
 
 class InputError(Exception):
@@ -76,7 +78,8 @@ def read_matrix(path: str, *, predicted_rows: bool = False) -> np.ndarray:
                 shown = repr(f) if len(f) <= 40 else f"{f[:30]!r}... ({len(f)} characters)"
                 raise InputError(f"{path}:{lineno}: {shown} is not a non-negative integer count")
             digits = f.lstrip("+").split(".")[0].lstrip("0")
-            if len(digits) > _INT64_DIGITS:  # int() of a long text is slow, and fails at 4300 digits
+            # int() of a long text is slow, and fails at 4300 digits
+            if len(digits) > _INT64_DIGITS:
                 raise InputError(
                     f"{path}:{lineno}: the count in column {j} has {len(digits)} digits "
                     f"({digits[:12]}...); a count is below 2**63 (at most {_INT64_DIGITS} digits)")
@@ -93,3 +96,46 @@ def read_matrix(path: str, *, predicted_rows: bool = False) -> np.ndarray:
     if total == 0:
         raise InputError(f"{path}: the matrix is all zero (no samples)")
     return cm.T.copy() if predicted_rows else cm
+
+
+# ---------------------------------------------------------------------------
+# long runs say so first
+# ---------------------------------------------------------------------------
+#: a command whose estimated time is above this many seconds prints one line
+#: on stderr first (the README's rule: no input under 1 MB runs longer than a
+#: minute without a line saying so)
+ANNOUNCE_SECONDS = 30
+#: one core: every metric of one K x K matrix in exact arithmetic takes about
+#: this many seconds per cell (measured on random counts 0..19: K = 60 3.8 s,
+#: K = 120 15 s, K = 250 58 s, with the imports)
+EXACT_SECONDS_PER_CELL = 1e-3
+#: one core: numeric.compare with every metric, per resample and matrix cell
+#: (measured at K = 20 and 60)
+RESAMPLE_SECONDS_PER_CELL = 5e-6
+#: one core: ``auoc``'s exact envelope and A_UOC per matrix cell (K = 500: 27 s
+#: for the envelope, as much for A_UOC)
+AUOC_SECONDS_PER_CELL = 2.5e-4
+
+
+def announce_cost(K, *, matrices=1, resamples=0, per_cell=EXACT_SECONDS_PER_CELL,
+                  what="every metric in exact arithmetic", stream=None):
+    """Print one line on ``stream`` (stderr) when ``what`` for ``matrices``
+    K x K matrices (``per_cell`` seconds per cell each) and ``resamples`` paired
+    bootstrap resamples of each pair after the first are estimated to take over
+    :data:`ANNOUNCE_SECONDS`; return whether it did.
+
+    >>> import io
+    >>> s = io.StringIO()
+    >>> announce_cost(10, stream=s), s.getvalue()
+    (False, '')
+    >>> announce_cost(250, stream=s), s.getvalue()[:52]
+    (True, 'ordinal-verify: 250 classes: every metric in exact a')
+    """
+    seconds = K * K * (matrices * per_cell
+                       + resamples * max(matrices - 1, 0) * RESAMPLE_SECONDS_PER_CELL)
+    if seconds <= ANNOUNCE_SECONDS:
+        return False
+    print(f"ordinal-verify: {K} classes: {what}"
+          f"{' and the bootstrap' if resamples and matrices > 1 else ''}, about "
+          f"{seconds:.0f} s on one core ...", file=stream or sys.stderr, flush=True)
+    return True

@@ -19,7 +19,8 @@ import sys
 
 import sympy
 
-from .inputs import InputError, read_matrix
+from .inputs import (AUOC_SECONDS_PER_CELL, RESAMPLE_SECONDS_PER_CELL, InputError,
+                     announce_cost, read_matrix)
 from .outputs import check_outputs, plot_format, writing
 from .table import format_table
 
@@ -125,9 +126,6 @@ def _plot(out, names, cms):
 #: resampled matrices of A and B and the multinomial draws over the distinct
 #: (true, A, B) triples); ``--resamples`` is capped so that they fit in 512 MB
 MAX_RESAMPLE_NUMBERS = 2**26
-#: measured cost of numeric.compare with every metric: about 5 microseconds per
-#: resample and matrix cell (K = 20 and 60, one core)
-_SECONDS_PER_RESAMPLE_CELL = 5e-6
 
 
 def _check_resamples(args, cols=None):
@@ -145,7 +143,7 @@ def _check_resamples(args, cols=None):
         raise InputError(
             f"--resamples {R} is too many for {K} classes and {N} samples: the paired bootstrap "
             f"would hold about {R * per * 8 / 2**20:,.0f} MB and take about "
-            f"{R * K * K * _SECONDS_PER_RESAMPLE_CELL * max(1, len(args.pred) - 1):,.0f} s; "
+            f"{R * K * K * RESAMPLE_SECONDS_PER_CELL * max(1, len(args.pred) - 1):,.0f} s; "
             f"at most {MAX_RESAMPLE_NUMBERS // per} resamples here")
 
 
@@ -157,6 +155,8 @@ def cmd_metrics(args) -> int:
     names, cms, cols = load_matrices(args)
     if cols is not None and len(names) > 1:
         _check_resamples(args, cols)
+    announce_cost(len(cms[names[0]]), matrices=len(names),
+                  resamples=args.resamples if cols is not None else 0)
     reports = {n: numeric.report(cms[n], arithmetic="exact") for n in names}
     first = reports[names[0]]
     quiet = args.json == "-" or args.csv == "-"
@@ -309,6 +309,8 @@ def _line(a, s, expr, exact=False) -> str:
 def cmd_auoc(args) -> int:
     outs = _check_outputs(args)
     names, cms, _ = load_matrices(args)
+    announce_cost(len(cms[names[0]]), matrices=len(names), per_cell=AUOC_SECONDS_PER_CELL,
+                  what="the exact UOC(beta) pieces and A_UOC")
     curves = {n: _curve(cms[n]) for n in names}
     quiet = args.json == "-" or args.csv == "-"
     if not quiet:
