@@ -34,6 +34,13 @@ a, b, c, k, n = sp.symbols("a b c k n", integer=True, positive=True)
 E = sp.expand
 
 
+@pytest.fixture(autouse=True)
+def _fresh_sign_cache():
+    """Each test computes its signs (sign() caches them: a cached answer of an
+    earlier test would hide what this one exercises, e.g. from mutation testing)."""
+    C._sign.cache_clear()
+
+
 def test_prover_reexports_the_engine():
     """``analytic.prover.sign`` etc. are the engine's functions (callers of the
     prover keep working after the split)."""
@@ -461,3 +468,89 @@ def test_equal_with_an_undefined_probe_point():
     p = C._point([a], 2)[a]
     assert equal(sp.Max(1, 1 / (a - p)), sp.Max(1, 2 / (2 * a - 2 * p)))[0]
     assert C._num(sp.Max(1, 1 / (a - p)), {a: p}) is None
+
+
+# ---------------------------------------------------------------------------
+# sums with roots: P + Q by squares, and r +- sqrt(x)
+# (cases added for survivors of mutation testing, docs/mutation.md)
+# ---------------------------------------------------------------------------
+R32 = sp.Rational(3, 2)
+
+
+@pytest.mark.parametrize("e, want, why", [
+    (2 * sp.sqrt(a) - sp.sqrt(a + 1), "pos", "4a - (a + 1) = 3a - 1 > 0"),
+    (sp.sqrt(a + 1) - 2 * sp.sqrt(a), "neg", "(a + 1) - 4a < 0"),
+    (2 * sp.sqrt(a) - sp.sqrt(3 * a + 1), "nonneg", "4a - (3a + 1) = a - 1 >= 0; 0 at a = 1"),
+    (sp.sqrt(a) - sp.sqrt(2 * a - 1), "nonpos", "a - (2a - 1) = 1 - a <= 0; 0 at a = 1"),
+    # Q = (a - b) sqrt(a) of either sign; P^2 - Q^2 = 5a^2 b + 2ab^2 + b^3 > 0
+    ((a + b) ** R32 + (a - b) * sp.sqrt(a), "pos", "P > |Q|"),
+    (-(a + b) ** R32 - (a - b) * sp.sqrt(a), "neg", "the same, negated (both terms flipped)"),
+    ((a - b) * sp.sqrt(a) - (a + b) ** R32, "neg", "|Q| < P"),
+    (a + 1 - sp.sqrt(a ** 2 + a), "pos", "(a + 1)^2 - (a^2 + a) = a + 1 > 0"),
+    (a + 1 - sp.sqrt(a ** 2 + 3 * a), "nonpos", "(a + 1)^2 - (a^2 + 3a) = 1 - a; 0 at a = 1"),
+    (sp.sqrt(sp.sqrt(a) + 1) - 1, "pos", "sqrt(a) + 1 > 1 (a nested root: not P + Q)"),
+    (sp.sqrt(a) - 1 / (a + 1), "pos", "a (a + 1)^2 > 1"),
+])
+def test_sums_with_roots_certify(e, want, why):
+    assert sign(e) == want, why
+
+
+@pytest.mark.parametrize("e, lo, hi", [
+    (2 * sp.sqrt(a) - sp.sqrt(a + 5), {a: 1}, {a: 3}),                    # 4a - a - 5
+    ((a + b) * sp.sqrt(a) + (a - b) * sp.sqrt(b), {a: 1, b: 9}, {a: 1, b: 1}),  # 10 - 24, 2
+    (b + 1 - sp.sqrt(a * b + a), {a: 10, b: 1}, {a: 1, b: 1}),            # 2 - sqrt 20, 2 - sqrt 2
+    (sp.sqrt(a + 1) - sp.sqrt(a) - sp.Rational(1, 3), {a: 9}, {a: 1}),
+    (1 - sp.Max(a, b) + sp.sqrt(a), {a: 9, b: 9}, {a: 1, b: 1}),
+])
+def test_sums_with_roots_refuse(e, lo, hi):
+    assert e.subs(lo) < 0 < e.subs(hi)
+    assert sign(e) is None
+
+
+def test_square_roots_only():
+    """P + Q by squares needs products whose squares have no roots: square roots
+    of radicands without roots; not a sum, not a cube root, not a nested root,
+    and at least one root."""
+    assert C._square_roots_only(sp.sqrt(a), -sp.sqrt(a + 1))
+    assert C._square_roots_only(2 * sp.sqrt(a), b)
+    assert not C._square_roots_only(sp.sqrt(a) + 1, a)
+    assert not C._square_roots_only(a, sp.sqrt(a) + 1)
+    assert not C._square_roots_only(a, b)
+    assert not C._square_roots_only(a ** sp.Rational(1, 3), a)
+    assert not C._square_roots_only(sp.sqrt(sp.sqrt(a) + 1), a)
+
+
+# ---------------------------------------------------------------------------
+# identities through frozen roots, Max/Min and common powers
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("x, y, why", [
+    (sp.sqrt(2 * a + 2), sp.sqrt(2) * sp.sqrt(a + 1), "sqrt(2 (a + 1)), a root of a rational"),
+    (sp.sqrt(4 * a + 4), 2 * sp.sqrt(a + 1), "sqrt(4) = 2"),
+    ((8 * a + 8) ** sp.Rational(1, 3), 2 * (a + 1) ** sp.Rational(1, 3), "cube roots"),
+    ((sp.sqrt(a) + 1) ** 2, a + 2 * sp.sqrt(a) + 1, "t^2 = a"),
+    ((a ** sp.Rational(1, 3) + 1) ** 3, a + 3 * a ** sp.Rational(2, 3) + 3 * a ** sp.Rational(1, 3) + 1,
+     "t^3 = a"),
+    (sp.sqrt(a ** 2 * b + a ** 2), a * sp.sqrt(b + 1), "a^2 leaves the root"),
+    (sp.sqrt(a) ** 3 / a, sp.sqrt(a), "a^(3/2) / a"),
+    (sp.Max(a * b, a * c), a * sp.Max(b, c), "a > 0 factors out"),
+    (sp.Max(a / (a + b), b / (a + b)), sp.Max(a, b) / (a + b), "1/(a + b) > 0 factors out"),
+    ((a + a * b) ** 2, a ** 2 * (1 + b) ** 2, "equal roots of a common power"),
+    (sp.log(a * b + a), sp.log(a * (b + 1)), "equal arguments"),
+])
+def test_equal_through_frozen_parts(x, y, why):
+    assert equal(x, y)[0], why
+    assert equal(y, x)[0], why
+
+
+@pytest.mark.parametrize("x, y, point, why", [
+    (sp.sqrt(2 * a + 2), sp.sqrt(3) * sp.sqrt(a + 1), {a: 1}, "2 != sqrt 6"),
+    (sp.sqrt(a + 1), sp.sqrt(a + 1) + sp.sqrt(2) * _probe_zero(a), {a: 1}, "p(1) sqrt 2 != 0"),
+    ((a + 1) ** sp.Rational(1, 3), (a + 1) ** sp.Rational(1, 3) * (1 + _probe_zero(a)), {a: 1},
+     "p(1) 2^(1/3) != 0"),
+    (sp.Max(a * b, a * c), a * sp.Max(b, c) + _probe_zero(a), {a: 1, b: 1, c: 1}, "p(1) != 0"),
+    (sp.log(a + 1), sp.log(a + 1) * (1 + _probe_zero(a)), {a: 1}, "p(1) log 2 != 0"),
+    (sp.Abs(a - b), sp.Abs(a - b) + _probe_zero(a), {a: 1, b: 1}, "p(1) != 0"),
+])
+def test_equal_refuses_through_frozen_parts(x, y, point, why):
+    assert sp.N(sp.sympify(x - y).subs(point)) != 0, why
+    assert not equal(x, y)[0], why

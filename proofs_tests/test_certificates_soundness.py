@@ -61,6 +61,13 @@ def SETTINGS(examples):
 CHECKED = collections.Counter()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_sign_cache():
+    """Each test computes its signs (sign() caches them: a cached answer of an
+    earlier test would hide what this one exercises, e.g. from mutation testing)."""
+    C._sign.cache_clear()
+
+
 # ---------------------------------------------------------------------------
 # evaluation at points
 # ---------------------------------------------------------------------------

@@ -342,8 +342,8 @@ def sign(e):
     return _sign(sp.sympify(e))
 
 
-@functools.lru_cache(maxsize=20000)
-def _sign(e):
+def _sign_uncached(e):
+    """:func:`sign` of a SymPy expression (cached as :func:`_sign`)."""
     if e.is_Number:
         return _ZERO if e == 0 else (_POS if e > 0 else _NEG)
     if e.is_Symbol:
@@ -373,6 +373,11 @@ def _sign(e):
     if s is None:
         s = _rational_sign(e)
     return s
+
+
+#: the cache of :func:`sign` (an undecorated body, so that mutation testing
+#: can mutate it: mutmut skips decorated functions)
+_sign = functools.lru_cache(maxsize=20000)(_sign_uncached)
 
 
 _TOTAL = (sp.Add, sp.Mul, sp.Max, sp.Min, sp.Abs)
