@@ -554,3 +554,23 @@ def test_equal_through_frozen_parts(x, y, why):
 def test_equal_refuses_through_frozen_parts(x, y, point, why):
     assert sp.N(sp.sympify(x - y).subs(point)) != 0, why
     assert not equal(x, y)[0], why
+
+
+def test_roots_inside_functions_are_not_squared_away():
+    """Regression (found by the soundness campaign): Max(1, sqrt(a)) - sqrt(b) was
+    taken for P + Q of square roots, and squaring it again and again raised
+    RecursionError.  It takes both signs (1 - 2 at a = 1, b = 4; 3 - 1 at a = 9,
+    b = 1): None."""
+    e = sp.Max(1, sp.sqrt(a)) - sp.sqrt(b)
+    assert e.subs({a: 1, b: 4}) < 0 < e.subs({a: 9, b: 1})
+    assert not C._square_roots_only(sp.Max(1, sp.sqrt(a)), -sp.sqrt(b))
+    assert sign(e) is None
+
+
+def test_max_of_a_non_real_argument_is_not_signed():
+    """Regression (found by the soundness campaign): Min(1, sqrt((a - b)/(b - a)))
+    is Min(1, I) wherever a != b (not a real number); freezing it made SymPy raise
+    ValueError ("not comparable") out of sign().  Now: no sign, not defined."""
+    e = sp.Min(1, sp.sqrt((a - b) / (b - a)))
+    assert sign(e) is None
+    assert defined(e) is not None
