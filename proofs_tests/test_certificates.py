@@ -574,3 +574,34 @@ def test_max_of_a_non_real_argument_is_not_signed():
     e = sp.Min(1, sp.sqrt((a - b) / (b - a)))
     assert sign(e) is None
     assert defined(e) is not None
+
+
+def test_completed_squares_use_the_right_monomials():
+    """a^2 - 2a^2 b + ab^2 is -2 at a = 2, b = 1 and 4 at a = 1, b = 3 (and the
+    mirror b^2 - 2ab^2 + a^2 b is -2 at a = 1, b = 2, 4 at a = 3, b = 1): the term
+    -2a^2 b must be absorbed with a^3 and ab^2 (a (a - b)^2), which are not both
+    there, not with a^2 (a mutant that did so certified "nonneg")."""
+    for e, lo, hi in ((a ** 2 - 2 * a ** 2 * b + a * b ** 2, {a: 2, b: 1}, {a: 1, b: 3}),
+                      (b ** 2 - 2 * a * b ** 2 + a ** 2 * b, {a: 1, b: 2}, {a: 3, b: 1})):
+        assert e.subs(lo) < 0 < e.subs(hi)
+        assert sign(e) is None
+
+
+@pytest.mark.parametrize("e, want, why", [
+    # Q = sqrt(a)(a - b) first in SymPy's order, of either sign; P = sqrt(ab)(a + b):
+    # P^2 - Q^2 = a (b (a + b)^2 - (a - b)^2) > 0
+    (sp.sqrt(a) * sp.sqrt(b) * (a + b) + sp.sqrt(a) * (a - b), "pos", "P > |Q|"),
+    # P = sqrt(b)(a + b - 2) >= 0, Q = sqrt(b)(a - b): P^2 - Q^2 = 4b(a - 1)(b - 1) >= 0
+    (sp.sqrt(b) * (a + b - 2) + sp.sqrt(b) * (a - b), "nonneg", "2 sqrt(b)(a - 1); 0 at a = 1"),
+])
+def test_sums_of_two_roots_with_a_term_of_either_sign(e, want, why):
+    assert sign(e) == want, why
+
+
+def test_root_rule_needs_the_sign_of_the_rest():
+    """a - 1 + sqrt(a^2 + 1) > 0 (sqrt 2 at a = 1) although (a - 1)^2 - (a^2 + 1)
+    < 0, and 1 - a - sqrt(a^2 + 1) < 0 although (a^2 + 1) - (1 - a)^2 > 0: the
+    rule r -+ sqrt(x) ~ r^2 - x holds only for r >= 0 with -sqrt, r <= 0 with
+    +sqrt.  Any certified answer must agree with the values."""
+    assert sign(a - 1 + sp.sqrt(a ** 2 + 1)) in (None, "pos", "nonneg")
+    assert sign(1 - a - sp.sqrt(a ** 2 + 1)) in (None, "neg", "nonpos")
