@@ -605,3 +605,50 @@ def test_root_rule_needs_the_sign_of_the_rest():
     +sqrt.  Any certified answer must agree with the values."""
     assert sign(a - 1 + sp.sqrt(a ** 2 + 1)) in (None, "pos", "nonneg")
     assert sign(1 - a - sp.sqrt(a ** 2 + 1)) in (None, "neg", "nonpos")
+
+
+@pytest.mark.parametrize("e, want, why", [
+    (-a ** 2 + a * b - b ** 2, "neg", "-((a - b/2)^2 + 3b^2/4); -1 at a = b = 1 (squares of -p)"),
+    ((sp.sqrt(a) - b) ** 2, "nonneg", "a square; 0 at a = 4, b = 2 (base of unknown sign)"),
+    ((1 - sp.sqrt(a)) ** 3, "nonpos", "an odd power of 1 - sqrt(a) <= 0; 0 at a = 1"),
+    (1 / (sp.sqrt(a) + 1), "pos", "a negative power of a positive number"),
+    (sp.sqrt(a * (b + 1) - a * b - a), "zero", "the radicand is identically 0"),
+])
+def test_powers_of_non_rational_bases(e, want, why):
+    """Signs the rational certificate cannot give (the base has a root): only the
+    power rules decide them."""
+    assert sign(e) == want, why
+
+
+def test_defined_names_a_symbolic_exponent():
+    """a**b: the exponent is not a number; the refusal names the expression."""
+    assert defined(a ** b) == "a**b"
+
+
+def test_unhandled_functions_are_not_signed():
+    """sin(a) takes both signs (sin 1 > 0 > sin 4) and exp is not a rule of the
+    engine: no sign (None, not some other value), and exp(a) is not certified
+    defined (the refusal names it)."""
+    assert sp.sin(1) > 0 > sp.sin(4)
+    assert sign(sp.sin(a)) is None
+    assert sign(sp.exp(a)) in (None, "pos")
+    assert defined(sp.exp(a)) == "exp(a)"
+
+
+def test_abs_keeps_a_strict_or_zero_sign():
+    """|a^2 - ab + b^2| >= 1 (the square completed above); the radicand-like
+    a(b + 1) - ab - a is identically 0, so is its absolute value."""
+    assert sign(sp.Abs(a ** 2 - a * b + b ** 2)) == "pos"
+    assert sign(sp.Abs(a * (b + 1) - a * b - a)) == "zero"
+
+
+def test_log_of_a_negative_number_is_not_signed():
+    """log(1 - a - b) is the log of a number <= -1: not a real number anywhere,
+    although (1 - a - b) - 1 < 0 would suggest "neg"."""
+    assert sign(sp.log(1 - a - b)) is None
+
+
+def test_products_fall_back_to_the_rational_certificate():
+    """(a^2 - b^2)/(a - b) = a + b (3 at a = 2, b = 1) where defined: its factors
+    have no sign, the fraction cancelled does."""
+    assert sign((a ** 2 - b ** 2) / (a - b)) == "pos"
