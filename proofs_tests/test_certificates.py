@@ -652,3 +652,11 @@ def test_products_fall_back_to_the_rational_certificate():
     """(a^2 - b^2)/(a - b) = a + b (3 at a = 2, b = 1) where defined: its factors
     have no sign, the fraction cancelled does."""
     assert sign((a ** 2 - b ** 2) / (a - b)) == "pos"
+
+
+def test_special_term_found_after_a_constant():
+    """The Max/sqrt term is found whatever precedes it in SymPy's order (a constant
+    2 comes first): a + b + 2 - Max(a, b) = min(a, b) + 2 >= 3, and
+    a + 2 - sqrt(a^2 + 1) > 0 ((a + 2)^2 - (a^2 + 1) = 4a + 3)."""
+    assert sign(a + b + 2 - sp.Max(a, b)) == "pos"
+    assert sign(a + 2 - sp.sqrt(a ** 2 + 1)) == "pos"
