@@ -34,6 +34,13 @@ a, b, c, k, n = sp.symbols("a b c k n", integer=True, positive=True)
 E = sp.expand
 
 
+@pytest.fixture(autouse=True)
+def _fresh_sign_cache():
+    """Each test computes its signs (sign() caches them: a cached answer of an
+    earlier test would hide what this one exercises, e.g. from mutation testing)."""
+    C._sign.cache_clear()
+
+
 def test_prover_reexports_the_engine():
     """``analytic.prover.sign`` etc. are the engine's functions (callers of the
     prover keep working after the split)."""
@@ -461,3 +468,195 @@ def test_equal_with_an_undefined_probe_point():
     p = C._point([a], 2)[a]
     assert equal(sp.Max(1, 1 / (a - p)), sp.Max(1, 2 / (2 * a - 2 * p)))[0]
     assert C._num(sp.Max(1, 1 / (a - p)), {a: p}) is None
+
+
+# ---------------------------------------------------------------------------
+# sums with roots: P + Q by squares, and r +- sqrt(x)
+# (cases added for survivors of mutation testing, docs/mutation.md)
+# ---------------------------------------------------------------------------
+R32 = sp.Rational(3, 2)
+
+
+@pytest.mark.parametrize("e, want, why", [
+    (2 * sp.sqrt(a) - sp.sqrt(a + 1), "pos", "4a - (a + 1) = 3a - 1 > 0"),
+    (sp.sqrt(a + 1) - 2 * sp.sqrt(a), "neg", "(a + 1) - 4a < 0"),
+    (2 * sp.sqrt(a) - sp.sqrt(3 * a + 1), "nonneg", "4a - (3a + 1) = a - 1 >= 0; 0 at a = 1"),
+    (sp.sqrt(a) - sp.sqrt(2 * a - 1), "nonpos", "a - (2a - 1) = 1 - a <= 0; 0 at a = 1"),
+    # Q = (a - b) sqrt(a) of either sign; P^2 - Q^2 = 5a^2 b + 2ab^2 + b^3 > 0
+    ((a + b) ** R32 + (a - b) * sp.sqrt(a), "pos", "P > |Q|"),
+    (-(a + b) ** R32 - (a - b) * sp.sqrt(a), "neg", "the same, negated (both terms flipped)"),
+    ((a - b) * sp.sqrt(a) - (a + b) ** R32, "neg", "|Q| < P"),
+    (a + 1 - sp.sqrt(a ** 2 + a), "pos", "(a + 1)^2 - (a^2 + a) = a + 1 > 0"),
+    (a + 1 - sp.sqrt(a ** 2 + 3 * a), "nonpos", "(a + 1)^2 - (a^2 + 3a) = 1 - a; 0 at a = 1"),
+    (sp.sqrt(sp.sqrt(a) + 1) - 1, "pos", "sqrt(a) + 1 > 1 (a nested root: not P + Q)"),
+    (sp.sqrt(a) - 1 / (a + 1), "pos", "a (a + 1)^2 > 1"),
+])
+def test_sums_with_roots_certify(e, want, why):
+    assert sign(e) == want, why
+
+
+@pytest.mark.parametrize("e, lo, hi", [
+    (2 * sp.sqrt(a) - sp.sqrt(a + 5), {a: 1}, {a: 3}),                    # 4a - a - 5
+    ((a + b) * sp.sqrt(a) + (a - b) * sp.sqrt(b), {a: 1, b: 9}, {a: 1, b: 1}),  # 10 - 24, 2
+    (b + 1 - sp.sqrt(a * b + a), {a: 10, b: 1}, {a: 1, b: 1}),            # 2 - sqrt 20, 2 - sqrt 2
+    (sp.sqrt(a + 1) - sp.sqrt(a) - sp.Rational(1, 3), {a: 9}, {a: 1}),
+    (1 - sp.Max(a, b) + sp.sqrt(a), {a: 9, b: 9}, {a: 1, b: 1}),
+])
+def test_sums_with_roots_refuse(e, lo, hi):
+    assert e.subs(lo) < 0 < e.subs(hi)
+    assert sign(e) is None
+
+
+def test_square_roots_only():
+    """P + Q by squares needs products whose squares have no roots: square roots
+    of radicands without roots; not a sum, not a cube root, not a nested root,
+    and at least one root."""
+    assert C._square_roots_only(sp.sqrt(a), -sp.sqrt(a + 1))
+    assert C._square_roots_only(2 * sp.sqrt(a), b)
+    assert not C._square_roots_only(sp.sqrt(a) + 1, a)
+    assert not C._square_roots_only(a, sp.sqrt(a) + 1)
+    assert not C._square_roots_only(a, b)
+    assert not C._square_roots_only(a ** sp.Rational(1, 3), a)
+    assert not C._square_roots_only(sp.sqrt(sp.sqrt(a) + 1), a)
+
+
+# ---------------------------------------------------------------------------
+# identities through frozen roots, Max/Min and common powers
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("x, y, why", [
+    (sp.sqrt(2 * a + 2), sp.sqrt(2) * sp.sqrt(a + 1), "sqrt(2 (a + 1)), a root of a rational"),
+    (sp.sqrt(4 * a + 4), 2 * sp.sqrt(a + 1), "sqrt(4) = 2"),
+    ((8 * a + 8) ** sp.Rational(1, 3), 2 * (a + 1) ** sp.Rational(1, 3), "cube roots"),
+    ((sp.sqrt(a) + 1) ** 2, a + 2 * sp.sqrt(a) + 1, "t^2 = a"),
+    ((a ** sp.Rational(1, 3) + 1) ** 3, a + 3 * a ** sp.Rational(2, 3) + 3 * a ** sp.Rational(1, 3) + 1,
+     "t^3 = a"),
+    (sp.sqrt(a ** 2 * b + a ** 2), a * sp.sqrt(b + 1), "a^2 leaves the root"),
+    (sp.sqrt(a) ** 3 / a, sp.sqrt(a), "a^(3/2) / a"),
+    (sp.Max(a * b, a * c), a * sp.Max(b, c), "a > 0 factors out"),
+    (sp.Max(a / (a + b), b / (a + b)), sp.Max(a, b) / (a + b), "1/(a + b) > 0 factors out"),
+    ((a + a * b) ** 2, a ** 2 * (1 + b) ** 2, "equal roots of a common power"),
+    (sp.log(a * b + a), sp.log(a * (b + 1)), "equal arguments"),
+])
+def test_equal_through_frozen_parts(x, y, why):
+    assert equal(x, y)[0], why
+    assert equal(y, x)[0], why
+
+
+@pytest.mark.parametrize("x, y, point, why", [
+    (sp.sqrt(2 * a + 2), sp.sqrt(3) * sp.sqrt(a + 1), {a: 1}, "2 != sqrt 6"),
+    (sp.sqrt(a + 1), sp.sqrt(a + 1) + sp.sqrt(2) * _probe_zero(a), {a: 1}, "p(1) sqrt 2 != 0"),
+    ((a + 1) ** sp.Rational(1, 3), (a + 1) ** sp.Rational(1, 3) * (1 + _probe_zero(a)), {a: 1},
+     "p(1) 2^(1/3) != 0"),
+    (sp.Max(a * b, a * c), a * sp.Max(b, c) + _probe_zero(a), {a: 1, b: 1, c: 1}, "p(1) != 0"),
+    (sp.log(a + 1), sp.log(a + 1) * (1 + _probe_zero(a)), {a: 1}, "p(1) log 2 != 0"),
+    (sp.Abs(a - b), sp.Abs(a - b) + _probe_zero(a), {a: 1, b: 1}, "p(1) != 0"),
+])
+def test_equal_refuses_through_frozen_parts(x, y, point, why):
+    assert sp.N(sp.sympify(x - y).subs(point)) != 0, why
+    assert not equal(x, y)[0], why
+
+
+def test_roots_inside_functions_are_not_squared_away():
+    """Regression (found by the soundness campaign): Max(1, sqrt(a)) - sqrt(b) was
+    taken for P + Q of square roots, and squaring it again and again raised
+    RecursionError.  It takes both signs (1 - 2 at a = 1, b = 4; 3 - 1 at a = 9,
+    b = 1): None."""
+    e = sp.Max(1, sp.sqrt(a)) - sp.sqrt(b)
+    assert e.subs({a: 1, b: 4}) < 0 < e.subs({a: 9, b: 1})
+    assert not C._square_roots_only(sp.Max(1, sp.sqrt(a)), -sp.sqrt(b))
+    assert sign(e) is None
+
+
+def test_max_of_a_non_real_argument_is_not_signed():
+    """Regression (found by the soundness campaign): Min(1, sqrt((a - b)/(b - a)))
+    is Min(1, I) wherever a != b (not a real number); freezing it made SymPy raise
+    ValueError ("not comparable") out of sign().  Now: no sign, not defined."""
+    e = sp.Min(1, sp.sqrt((a - b) / (b - a)))
+    assert sign(e) is None
+    assert defined(e) is not None
+
+
+def test_completed_squares_use_the_right_monomials():
+    """a^2 - 2a^2 b + ab^2 is -2 at a = 2, b = 1 and 4 at a = 1, b = 3 (and the
+    mirror b^2 - 2ab^2 + a^2 b is -2 at a = 1, b = 2, 4 at a = 3, b = 1): the term
+    -2a^2 b must be absorbed with a^3 and ab^2 (a (a - b)^2), which are not both
+    there, not with a^2 (a mutant that did so certified "nonneg")."""
+    for e, lo, hi in ((a ** 2 - 2 * a ** 2 * b + a * b ** 2, {a: 2, b: 1}, {a: 1, b: 3}),
+                      (b ** 2 - 2 * a * b ** 2 + a ** 2 * b, {a: 1, b: 2}, {a: 3, b: 1})):
+        assert e.subs(lo) < 0 < e.subs(hi)
+        assert sign(e) is None
+
+
+@pytest.mark.parametrize("e, want, why", [
+    # Q = sqrt(a)(a - b) first in SymPy's order, of either sign; P = sqrt(ab)(a + b):
+    # P^2 - Q^2 = a (b (a + b)^2 - (a - b)^2) > 0
+    (sp.sqrt(a) * sp.sqrt(b) * (a + b) + sp.sqrt(a) * (a - b), "pos", "P > |Q|"),
+    # P = sqrt(b)(a + b - 2) >= 0, Q = sqrt(b)(a - b): P^2 - Q^2 = 4b(a - 1)(b - 1) >= 0
+    (sp.sqrt(b) * (a + b - 2) + sp.sqrt(b) * (a - b), "nonneg", "2 sqrt(b)(a - 1); 0 at a = 1"),
+])
+def test_sums_of_two_roots_with_a_term_of_either_sign(e, want, why):
+    assert sign(e) == want, why
+
+
+def test_root_rule_needs_the_sign_of_the_rest():
+    """a - 1 + sqrt(a^2 + 1) > 0 (sqrt 2 at a = 1) although (a - 1)^2 - (a^2 + 1)
+    < 0, and 1 - a - sqrt(a^2 + 1) < 0 although (a^2 + 1) - (1 - a)^2 > 0: the
+    rule r -+ sqrt(x) ~ r^2 - x holds only for r >= 0 with -sqrt, r <= 0 with
+    +sqrt.  Any certified answer must agree with the values."""
+    assert sign(a - 1 + sp.sqrt(a ** 2 + 1)) in (None, "pos", "nonneg")
+    assert sign(1 - a - sp.sqrt(a ** 2 + 1)) in (None, "neg", "nonpos")
+
+
+@pytest.mark.parametrize("e, want, why", [
+    (-a ** 2 + a * b - b ** 2, "neg", "-((a - b/2)^2 + 3b^2/4); -1 at a = b = 1 (squares of -p)"),
+    ((sp.sqrt(a) - b) ** 2, "nonneg", "a square; 0 at a = 4, b = 2 (base of unknown sign)"),
+    ((1 - sp.sqrt(a)) ** 3, "nonpos", "an odd power of 1 - sqrt(a) <= 0; 0 at a = 1"),
+    (1 / (sp.sqrt(a) + 1), "pos", "a negative power of a positive number"),
+    (sp.sqrt(a * (b + 1) - a * b - a), "zero", "the radicand is identically 0"),
+])
+def test_powers_of_non_rational_bases(e, want, why):
+    """Signs the rational certificate cannot give (the base has a root): only the
+    power rules decide them."""
+    assert sign(e) == want, why
+
+
+def test_defined_names_a_symbolic_exponent():
+    """a**b: the exponent is not a number; the refusal names the expression."""
+    assert defined(a ** b) == "a**b"
+
+
+def test_unhandled_functions_are_not_signed():
+    """sin(a) takes both signs (sin 1 > 0 > sin 4) and exp is not a rule of the
+    engine: no sign (None, not some other value), and exp(a) is not certified
+    defined (the refusal names it)."""
+    assert sp.sin(1) > 0 > sp.sin(4)
+    assert sign(sp.sin(a)) is None
+    assert sign(sp.exp(a)) in (None, "pos")
+    assert defined(sp.exp(a)) == "exp(a)"
+
+
+def test_abs_keeps_a_strict_or_zero_sign():
+    """|a^2 - ab + b^2| >= 1 (the square completed above); the radicand-like
+    a(b + 1) - ab - a is identically 0, so is its absolute value."""
+    assert sign(sp.Abs(a ** 2 - a * b + b ** 2)) == "pos"
+    assert sign(sp.Abs(a * (b + 1) - a * b - a)) == "zero"
+
+
+def test_log_of_a_negative_number_is_not_signed():
+    """log(1 - a - b) is the log of a number <= -1: not a real number anywhere,
+    although (1 - a - b) - 1 < 0 would suggest "neg"."""
+    assert sign(sp.log(1 - a - b)) is None
+
+
+def test_products_fall_back_to_the_rational_certificate():
+    """(a^2 - b^2)/(a - b) = a + b (3 at a = 2, b = 1) where defined: its factors
+    have no sign, the fraction cancelled does."""
+    assert sign((a ** 2 - b ** 2) / (a - b)) == "pos"
+
+
+def test_special_term_found_after_a_constant():
+    """The Max/sqrt term is found whatever precedes it in SymPy's order (a constant
+    2 comes first): a + b + 2 - Max(a, b) = min(a, b) + 2 >= 3, and
+    a + 2 - sqrt(a^2 + 1) > 0 ((a + 2)^2 - (a^2 + 1) = 4a + 3)."""
+    assert sign(a + b + 2 - sp.Max(a, b)) == "pos"
+    assert sign(a + 2 - sp.sqrt(a ** 2 + 1)) == "pos"

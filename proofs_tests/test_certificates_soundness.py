@@ -37,6 +37,7 @@ import os
 import random
 from fractions import Fraction
 
+import pytest
 import sympy as sp
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -58,6 +59,13 @@ def SETTINGS(examples):
 
 #: certified cases checked, per kind (printed at the end of a campaign)
 CHECKED = collections.Counter()
+
+
+@pytest.fixture(autouse=True)
+def _fresh_sign_cache():
+    """Each test computes its signs (sign() caches them: a cached answer of an
+    earlier test would hide what this one exercises, e.g. from mutation testing)."""
+    C._sign.cache_clear()
 
 
 # ---------------------------------------------------------------------------

@@ -282,13 +282,20 @@ def _add_rewrite(e):
 
 def _square_roots_only(p, q):
     """``p`` and ``q`` (numbers or products, not sums) have square roots, of
-    radicands without roots, and no other roots: their squares have none."""
+    radicands without roots, and no other roots: their squares have none.
+
+    The squares are checked too: a root inside a function is not squared away
+    (``Max(1, sqrt(a))**2`` still holds ``sqrt(a)``), and squaring again and
+    again never ended (``sign(Max(1, sqrt(a)) - sqrt(b))`` was a RecursionError).
+    """
     if p.is_Add or q.is_Add:
         return False
     roots = [x for e in (p, q) for x in e.atoms(sp.Pow) if not x.exp.is_Integer]
-    return bool(roots) and all(
-        x.exp.is_Rational and x.exp.q == 2
-        and all(y.exp.is_Integer for y in x.base.atoms(sp.Pow)) for x in roots)
+    if not (bool(roots) and all(
+            x.exp.is_Rational and x.exp.q == 2
+            and all(y.exp.is_Integer for y in x.base.atoms(sp.Pow)) for x in roots)):
+        return False
+    return all(x.exp.is_Integer for e in (p, q) for x in (e ** 2).atoms(sp.Pow))
 
 
 def _is_rational(e):
@@ -339,11 +346,15 @@ def sign(e):
     >>> sign(a / (a + b)), sign(1 - a / (a + b)), sign(a - 1), sign(a - b)
     ('pos', 'pos', 'nonneg', None)
     """
-    return _sign(sp.sympify(e, strict=True))
+    e = sp.sympify(e, strict=True)  # a string is refused, never parsed
+    try:
+        return _sign(e)
+    except RecursionError:  # a rewriting that does not terminate: nothing certified
+        return None
 
 
-@functools.lru_cache(maxsize=20000)
-def _sign(e):
+def _sign_uncached(e):
+    """:func:`sign` of a SymPy expression (cached as :func:`_sign`)."""
     if e.is_Number:
         return _ZERO if e == 0 else (_POS if e > 0 else _NEG)
     if e.is_Symbol:
@@ -373,6 +384,11 @@ def _sign(e):
     if s is None:
         s = _rational_sign(e)
     return s
+
+
+#: the cache of :func:`sign` (an undecorated body, so that mutation testing
+#: can mutate it: mutmut skips decorated functions)
+_sign = functools.lru_cache(maxsize=20000)(_sign_uncached)
 
 
 _TOTAL = (sp.Add, sp.Mul, sp.Max, sp.Min, sp.Abs)
@@ -599,7 +615,12 @@ class _Frozen:
             return self._power(x.base, x.exp, walk)
         if isinstance(x, (sp.Max, sp.Min)):
             c, args = _pull_positive([_canon(a) for a in x.args])
-            return walk(c) * self._new(x.func(*args))
+            try:
+                return walk(c) * self._new(x.func(*args))
+            except ValueError:
+                # SymPy refuses a Max/Min of an argument that canonicalises to a
+                # non-real number (sqrt((a - b)/(b - a)) = I): frozen as it is
+                return self._new(x)
         if isinstance(x, (sp.Abs, sp.log)):
             return self._new(x.func(*[_canon(a) for a in x.args]))
         if x.is_Add or x.is_Mul:
