@@ -52,7 +52,8 @@ holds fails
 
 A registered metric's formula is also evaluated on symbolic counts:
 
->>> r = audit("mae", ["scale", "symmetry"], max_k=2, max_n=2, random=0)
+>>> from analytic.prover import scopes
+>>> r = audit("mae", ["scale", "symmetry"], max_k=2, max_n=2, random=0, prove=scopes(2, 3))
 >>> print(r.results["scale"].cell(), "|", r.results["scale"].proof.scope_text())
 proved (K<=2, K=3+) | every matrix with K = 1; every matrix with K = 2; every matrix with K = 3 and all cells positive
 """
