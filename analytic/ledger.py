@@ -291,7 +291,7 @@ def load_claims(path) -> list[Claim]:
             sys.modules[name] = mod
             try:
                 spec.loader.exec_module(mod)
-            except Exception:
+            except BaseException:  # sys.exit and Ctrl-C at import too
                 del sys.modules[name]
                 for k in set(_REGISTRY) - before:  # a half-imported module leaves nothing
                     del _REGISTRY[k]

@@ -74,7 +74,10 @@ def _smaller_neighbours(m):
 
 def _start_matrix(start):
     """``start`` as an ``int64`` square matrix of counts, else ValueError."""
-    a = np.asarray(start) if not isinstance(start, np.ndarray) else start
+    try:
+        a = np.asarray(start) if not isinstance(start, np.ndarray) else start
+    except ValueError as exc:  # ragged rows: numpy's message does not say what it read
+        raise ValueError(f"the start matrix must be a K x K array of counts: {exc}") from None
     if a.ndim != 2:
         raise ValueError(f"the start matrix must be 2-D (one K x K matrix), got shape {a.shape}")
     return check_counts(a, what="the start matrix")
@@ -127,14 +130,21 @@ def greedy_shrink(predicate: Callable[[np.ndarray], bool], start, *,
     return m, calls
 
 
+#: (K, N) blocks :func:`_walk_size` adds up before it calls a walk too large to count
+_MAX_BLOCKS = 10**6
+
+
 def _walk_size(kmax, gN, limit):
     """The number of matrices with ``K <= kmax`` and ``N <= gN``; ``None`` once it
-    exceeds ``limit`` after more than 10,000 terms (``gN`` may be huge)."""
-    size = 0
+    exceeds ``limit`` after more than 10,000 terms, or after :data:`_MAX_BLOCKS`
+    terms (``gN`` and ``kmax`` may be huge: ``max_k=10**30`` summed for ever)."""
+    size, terms = 0, 0
     for N in range(1, gN + 1):
-        size += sum(count(K, N) for K in range(1, kmax + 1))
-        if size > limit and N * kmax > 10_000:
-            return None
+        for K in range(1, kmax + 1):
+            size += count(K, N)
+            terms += 1
+            if size > limit and terms > 10_000 or terms > _MAX_BLOCKS:
+                return None
     return size
 
 
@@ -190,6 +200,10 @@ def shrink(predicate: Callable[[np.ndarray], bool], start, *, max_k: int | None 
                          f"calls ran out (N = {gN} samples left); no exhaustive walk", calls)
     kmax = gK if max_k is None else max_k
     size = _walk_size(kmax, gN, budget)
+    if size is None and budget >= _MAX_BLOCKS:
+        return Shrunk(g, f"greedy: no sample or class of the result can be removed; the "
+                         f"exhaustive walk below it (K <= {kmax}, N <= {gN}) is too large to "
+                         f"count", calls)
     if size is None or size > budget:
         return Shrunk(g, f"greedy: no sample or class of the result can be removed; the "
                          f"exhaustive walk below it ({size or f'more than {budget}'} matrices, "

@@ -107,7 +107,11 @@ def paired_resamples(y_true, pred_a, pred_b, *, labels=None, n_classes=None,
     tt, aa, bb = np.unravel_index(cells, (K, K, K))
     cm_a = _margin(joint[None, :], tt * K + aa, K * K)[0].reshape(K, K)
     cm_b = _margin(joint[None, :], tt * K + bb, K * K)[0].reshape(K, K)
-    rng = np.random.default_rng(seed)
+    try:
+        rng = np.random.default_rng(seed)
+    except (TypeError, ValueError) as exc:  # numpy's message does not name the argument
+        raise type(exc)(f"seed must be None, a non-negative integer or a numpy Generator, got "
+                        f"{seed!r:.60} ({exc})") from None
     draws = rng.multinomial(N, joint / N, size=n_resamples)  # (R, cells)
     stack_a = _margin(draws, tt * K + aa, K * K).reshape(n_resamples, K, K)
     stack_b = _margin(draws, tt * K + bb, K * K).reshape(n_resamples, K, K)
@@ -348,7 +352,7 @@ def compare(y_true, pred_a, pred_b, *, labels=None, n_classes=None, metrics=None
     if undefined not in ("drop", "raise"):
         raise ValueError(f"undefined must be 'drop' or 'raise', got {undefined!r}")
     _check_confidence(confidence)
-    if isinstance(names, str) or len(names) != 2:
+    if isinstance(names, str) or not hasattr(names, "__len__") or len(names) != 2:
         raise ValueError(f"names must be two names (A's and B's), got {names!r}")
     from .report import metric_cases
 

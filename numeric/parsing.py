@@ -12,6 +12,7 @@ functions ``sqrt``, ``Rational``, ``Max``, ``Min``, ``Abs`` and the constants
 from __future__ import annotations
 
 import ast
+import math
 from decimal import Decimal
 from fractions import Fraction
 from numbers import Integral, Rational as _RationalABC
@@ -29,6 +30,12 @@ _BINOPS = {ast.Add: lambda a, b: a + b, ast.Sub: lambda a, b: a - b,
            ast.Pow: lambda a, b: a**b}
 #: longest string accepted (a number typed by hand, not a file)
 MAX_LENGTH = 1000
+#: a string's numbers stay below 10**MAX_DIGITS (numerators and denominators, summed over
+#: an operation's operands), and what is under a root below 10**ROOT_DIGITS: SymPy
+#: factors the integer under a root, so sqrt(7**6400+2) ran for minutes and
+#: (9**9999)**9999 built a number of 95 million digits
+MAX_DIGITS, ROOT_DIGITS = 1000, 100
+_MAX_BITS, _ROOT_BITS = MAX_DIGITS * math.log2(10), ROOT_DIGITS * math.log2(10)
 
 
 def parse_number(value, *, what="value", symbols=True, names=None):
@@ -59,7 +66,9 @@ def parse_number(value, *, what="value", symbols=True, names=None):
     Raises
     ------
     ValueError
-        A string that is not such an expression, or a NaN/infinite float.
+        A string that is not such an expression, or a NaN/infinite float, or
+        one whose numbers would pass :data:`MAX_DIGITS` digits (or, under a
+        root, :data:`ROOT_DIGITS`): refused before SymPy builds them.
     TypeError
         A value of another type (bool, None, list, arbitrary objects).
 
@@ -114,6 +123,24 @@ def _parse_string(text, what, symbols, names):
     except (SyntaxError, ValueError):
         raise bad from None
 
+    def too_large():
+        return ValueError(
+            f"{what}: {text!r:.80} holds a number beyond {MAX_DIGITS} digits or a root of a "
+            f"number beyond {ROOT_DIGITS} digits (a number typed by hand is smaller)")
+
+    def sized(*args, exponent=None):
+        """Refuse, before SymPy computes it, an operation on ``args`` whose result
+        (``args[0] ** exponent`` for a power) would hold too large numbers."""
+        bits = sum(_bits(a) for a in args)
+        if exponent is not None and exponent.is_number:
+            if not exponent.is_integer:  # a root: SymPy factors what is under it
+                if bits > _ROOT_BITS:
+                    raise too_large()
+            elif bits * abs(exponent) > _MAX_BITS:
+                raise too_large()
+        elif bits > _MAX_BITS or sum(_root_bits(a) for a in args) > _ROOT_BITS:
+            raise too_large()  # a product of roots is the root of the product
+
     def ev(node):
         if isinstance(node, ast.Constant) and type(node.value) in (int, float):
             v = node.value
@@ -123,8 +150,13 @@ def _parse_string(text, what, symbols, names):
             return -v if isinstance(node.op, ast.USub) else v
         if isinstance(node, ast.BinOp) and type(node.op) in _BINOPS:
             left, right = ev(node.left), ev(node.right)
-            if isinstance(node.op, ast.Pow) and right.is_number and abs(right) > 10**4:
-                raise ValueError(f"{what}: exponent {right} in {text!r:.80} is too large")
+            if isinstance(node.op, ast.Pow):
+                if right.is_number and abs(right) > 10**4:
+                    raise ValueError(
+                        f"{what}: exponent {str(right):.30} in {text!r:.80} is too large")
+                sized(left, exponent=right)
+            else:
+                sized(left, right)
             return _BINOPS[type(node.op)](left, right)
         if isinstance(node, ast.Name):
             if node.id in names:
@@ -136,7 +168,12 @@ def _parse_string(text, what, symbols, names):
             raise bad
         if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                 and node.func.id in _FUNCTIONS and not node.keywords):
-            return _FUNCTIONS[node.func.id](*[ev(a) for a in node.args])
+            args = [ev(a) for a in node.args]
+            if node.func.id == "sqrt" and len(args) == 1:
+                sized(args[0], exponent=sympy.Rational(1, 2))
+            else:
+                sized(*args)
+            return _FUNCTIONS[node.func.id](*args)
         raise bad
 
     try:
@@ -146,3 +183,14 @@ def _parse_string(text, what, symbols, names):
     if not out.free_symbols and (out.is_finite is False or out.is_extended_real is False):
         raise ValueError(f"{what}: {text!r:.80} is not a finite real number")
     return out
+
+
+def _bits(x) -> float:
+    """The bits of the rational numbers in ``x``: the sum of ``log2`` of the larger
+    of each one's numerator and denominator."""
+    return sum(math.log2(max(abs(a.p), a.q)) for a in x.atoms(sympy.Rational))
+
+
+def _root_bits(x) -> float:
+    """The bits of the rational numbers under the roots in ``x``."""
+    return sum(_bits(p.base) for p in x.atoms(sympy.Pow) if p.exp.is_integer is False)

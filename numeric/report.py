@@ -47,9 +47,15 @@ def metric_cases(metrics=None):
     else:
         if isinstance(metrics, str):
             metrics = [metrics]
-        metrics = list(metrics)
+        try:
+            metrics = list(metrics)
+        except TypeError:
+            raise TypeError(f"metrics must be a list of registry names, got {metrics!r:.60}") \
+                from None
         if not metrics:
             raise ValueError("metrics is empty: name at least one (or None for all)")
+        if not all(isinstance(n, str) for n in metrics):
+            raise TypeError(f"metrics must be registry names (str), got {metrics!r:.80}")
         names = {m.name for m in available}
         unknown = [n for n in metrics if n not in names]
         if unknown:

@@ -13,9 +13,11 @@ The contract checked on every call:
   empty -- never another exception type, never NaN or inf.
 
 The generators take a :class:`numpy.random.Generator`, so hypothesis drives
-them through a seed (``derandomize=True``: the same examples on every run)
-and ``python proofs_tests/test_fuzz.py --report N`` runs a bigger campaign
-(N random matrices, N/2 bad inputs per target) and prints the counts.
+them through a seed (``derandomize=True``: the same examples on every run).
+``test_fuzz_surfaces.py`` fuzzes the other surfaces (CLI files and output
+paths, the claims runner, the auditor's arguments, shrink, compare/report,
+user strings), and ``python proofs_tests/test_fuzz.py --report N`` runs a
+campaign over all of them (N valid and N bad inputs) and prints the counts.
 """
 
 from __future__ import annotations
@@ -245,30 +247,13 @@ def test_every_bad_matrix_case_is_refused(case):
 # the campaign
 # ---------------------------------------------------------------------------
 def report(n, seed=2024, out=sys.stdout):
-    """Run ``n`` random matrices through every metric (float, mp vs exact) and
-    ``n // 2`` bad matrices and ``n // 2`` bad label sets; print the counts."""
-    rng = np.random.default_rng(seed)
-    fails = {"matrices": [], "bad matrices": [], "bad labels": []}
-    for _ in range(n):
-        cm = random_matrix(rng)
-        fails["matrices"] += [(cm.tolist(), f) for m in METRICS if (f := check_valid(m, cm))]
-    for _ in range(n // 2):
-        x = bad_matrix(rng)
-        a = ["float", "exact", "mp"][int(rng.integers(3))]
-        fails["bad matrices"] += [(repr(x), f) for m in METRICS
-                                  if (f := check_bad(lambda: call(m, x, a, K=2)))]
-    for _ in range(n // 2):
-        t, p, kw = bad_labels(rng)
-        if (f := check_bad(lambda: numeric.confusion_matrix(t, p, **kw))):
-            fails["bad labels"].append(((t, p, kw), f))
-    counts = {"matrices": n, "bad matrices": n // 2, "bad labels": n // 2}
-    print(f"metrics: {len(METRICS)} ({', '.join(m.name for m in METRICS)})", file=out)
-    for k, v in fails.items():
-        calls = counts[k] * (len(METRICS) if k != "bad labels" else 1)
-        print(f"{k}: inputs tried {counts[k]}, calls {calls}, failures {len(v)}", file=out)
-        for item in v[:5]:
-            print("   ", item, file=out)
-    return fails
+    """The campaign over every surface (:func:`test_fuzz_surfaces.campaign`): ``n``
+    valid and ``n`` bad inputs, the metrics and ``confusion_matrix`` among them,
+    each in a forked worker under a time bound; prints the counts per surface."""
+    import test_fuzz_surfaces
+
+    counts, _ = test_fuzz_surfaces.campaign(n, seed=seed, out=out)
+    return {s: sum(c[k] for k in test_fuzz_surfaces.KINDS) for s, c in counts.items()}
 
 
 if __name__ == "__main__":

@@ -84,18 +84,24 @@ def main(argv=None) -> int:
         print("ordinal-verify: out of memory (the input is too large)", file=sys.stderr)
         return 2
     except InputError as exc:  # OutputError too
-        print(f"ordinal-verify: {exc}", file=sys.stderr)
+        _error(exc)
         return 2
     except OSError as exc:  # stdout (> /dev/full) or a file no command checks: one line
         where = exc.filename if exc.filename else "stdout"
         if not exc.filename:
             _stdout_to_devnull()
-        print(f"ordinal-verify: cannot write {where}: {exc.strerror or exc}", file=sys.stderr)
+        _error(f"cannot write {where}: {exc.strerror or exc}")
         return 2
     except ValueError as exc:
         target = getattr(args, "file", None)
-        print(f"ordinal-verify: {target + ': ' if target else ''}{exc}", file=sys.stderr)
+        _error(f"{target + ': ' if target else ''}{exc}")
         return 2
+
+
+def _error(message) -> None:
+    """``ordinal-verify: MESSAGE`` as one line on stderr: a line break from the
+    user's text (a file name, a header read across an open quote) is shown as ``\\n``."""
+    print("ordinal-verify: " + "\\n".join(str(message).splitlines()), file=sys.stderr)
 
 
 if __name__ == "__main__":

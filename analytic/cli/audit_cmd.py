@@ -25,6 +25,7 @@ import importlib
 import json
 import sys
 
+from .inputs import InputError
 from .outputs import check_outputs, write_text
 from .table import format_table
 
@@ -54,6 +55,38 @@ def _positive(text):
     return _whole(text, 1)
 
 
+#: largest ``--max-k`` and ``--max-n``: beyond them every space is refused anyway
+#: (over :data:`analytic.audit.MAX_MATRICES` matrices), but building it is linear in
+#: the number (``--max-k 1000000000`` ran for hours before the refusal)
+MAX_SIZE_ARG = 1000
+
+
+def _size(text):
+    import argparse
+
+    v = _positive(text)
+    if v > MAX_SIZE_ARG:
+        raise argparse.ArgumentTypeError(
+            f"at most {MAX_SIZE_ARG:,}, got {v:,} (the search space would hold far more than "
+            "the auditor's limit of matrices)")
+    return v
+
+
+def _jobs(text):
+    """``--jobs``: at most 4 processes per usable CPU (a fork start launches every
+    worker at once: ``--jobs 99999999999`` forked without end)."""
+    import argparse
+
+    from analytic.ledger import default_jobs
+
+    v = _positive(text)
+    cap = 4 * default_jobs()
+    if v > cap:
+        raise argparse.ArgumentTypeError(
+            f"at most {cap} (4 per usable CPU; each job is a process), got {v:,}")
+    return v
+
+
 def add_parsers(sub) -> None:
     from analytic.prover import EVERY_K, POSITIVE_K
 
@@ -72,12 +105,13 @@ def add_parsers(sub) -> None:
                         "module with your rights)")
     p.add_argument("--all", action="store_true",
                    help="audit every registered metric (the property table; minutes)")
-    p.add_argument("--max-k", type=_positive, help="every matrix with K <= this (with --max-n)")
-    p.add_argument("--max-n", type=_positive, help="every matrix with N <= this")
+    p.add_argument("--max-k", type=_size, help="every matrix with K <= this (with --max-n)")
+    p.add_argument("--max-n", type=_size, help="every matrix with N <= this")
     p.add_argument("--random", type=_nonneg, help="number of random matrices")
     p.add_argument("--seed", type=_nonneg, default=0, help="seed of the random search")
-    p.add_argument("--jobs", type=_positive, default=None,
-                   help="worker processes of the float screen (default: the usable CPUs)")
+    p.add_argument("--jobs", type=_jobs, default=None,
+                   help="worker processes of the float screen (default: the usable CPUs; at "
+                        "most 4 per usable CPU)")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="run the search on a Dask cluster (needs the 'dask' extra)")
     p.add_argument("--tie-budget", type=_nonneg, default=None,
@@ -130,6 +164,31 @@ def load_function(spec: str):
     return fn
 
 
+class UserFunctionError(InputError):
+    """A ``module:function`` metric raised something other than ``ValueError``
+    (which means "undefined here"): one line naming it, exit status 2."""
+
+
+def _reported(fn, spec):
+    """``fn`` whose exceptions other than ``ValueError`` become :class:`UserFunctionError`
+    naming ``spec`` and the matrix (``json:dumps`` was a TypeError traceback)."""
+    import functools
+
+    @functools.wraps(fn)
+    def call(cm):
+        try:
+            return fn(cm)
+        except ValueError:
+            raise
+        except Exception as exc:
+            raise UserFunctionError(
+                f"{spec} raised {type(exc).__name__}: {exc} on the count matrix "
+                f"{cm.tolist()}; a metric returns a number (ValueError where it is "
+                "undefined)") from None
+
+    return call
+
+
 def _bounds(text):
     if text is None:
         return None
@@ -155,7 +214,10 @@ def _executor(args):
         from dask.distributed import Client
     except ImportError:
         raise ValueError("--scheduler needs Dask: pip install \"ordinal-verify[dask]\"") from None
-    return Client(args.scheduler).get_executor()
+    try:
+        return Client(args.scheduler).get_executor()
+    except (OSError, TypeError, ValueError) as exc:  # no scheduler there, a malformed address
+        raise ValueError(f"--scheduler {args.scheduler}: cannot connect: {exc}") from None
 
 
 def _progress():
@@ -181,8 +243,10 @@ def cmd_audit(args) -> int:
     if args.tie_budget is not None:
         kw["tie_budget"] = args.tie_budget
     space = _space(args)
+    if space is not None:
+        A.check_size(space)  # before any progress line: the refusal is the only line
     if args.metric is not None and ":" in args.metric:
-        fn = load_function(args.metric)
+        fn = _reported(load_function(args.metric), args.metric)
         rep = A.audit(fn, space=space, seed=args.seed if space is None else 0,
                       better=args.better or "lower", bounds=_bounds(args.bounds),
                       prove=scopes or False, jobs=args.jobs, executor=kw["executor"])

@@ -136,7 +136,12 @@ def _split(text, path):
                   if ln.strip() and not ln.lstrip().startswith("#")), "")
     for delim in (",", ";", "\t"):
         if delim in first:
-            return [[f.strip() for f in row] for row in csv.reader(io.StringIO(text), delimiter=delim)]
+            reader = csv.reader(io.StringIO(text), delimiter=delim)
+            try:
+                return [[f.strip() for f in row] for row in reader]
+            except csv.Error as exc:  # a field over csv's limit of 131,072 characters
+                raise InputError(f"{path}:{reader.line_num}: {exc} (a label is a short text; "
+                                 "is a quote left open?)") from None
     return [re.split(r"\s+", ln.strip()) for ln in text.splitlines()]
 
 

@@ -89,6 +89,13 @@ def cmd_ledger(args) -> int:
             todo = ledger.load_claims(args.claims)
         except ValueError:  # a bad path or a module without claims: the CLI's error handler
             raise
+        except KeyboardInterrupt:  # the user's Ctrl-C while the module imports
+            print("ordinal-verify: interrupted", file=sys.stderr)
+            return 130
+        except SystemExit as exc:  # sys.exit(0) at import was a silent success
+            print(f"ordinal-verify: {args.claims}: importing the claims called "
+                  f"sys.exit({exc.code!r}); no claim was run", file=sys.stderr)
+            return 2
         except Exception as exc:  # the user's module failed to import: name it, no traceback
             print(f"ordinal-verify: {args.claims}: importing the claims raised {exc!r}",
                   file=sys.stderr)

@@ -33,11 +33,15 @@ EXACT_WIDTH = 40
 
 def format_value(v, exact=False) -> str:
     """A SymPy number as its closed form, or as a 15-digit decimal (``≈``) when
-    the closed form is longer than :data:`EXACT_WIDTH` and ``exact`` is False.
+    the closed form is longer than :data:`EXACT_WIDTH` and ``exact`` is False;
+    an expression in a symbol (a piece of UOC(beta)) gets 15-digit coefficients.
 
     >>> x = sympy.sqrt(2)/3 + sympy.sqrt(11)/7 + sympy.sqrt(13)/17 + sympy.sqrt(19)/23
     >>> format_value(sympy.Rational(5, 9)), format_value(x)     # sstr(x) has 50 characters
     ('5/9', '≈1.34681665913959')
+    >>> b = sympy.Symbol("beta")
+    >>> format_value(sympy.Rational(123456789011, 987654321073) + b / 999999937)
+    '≈1.000000063e-9*beta + 0.124999998862836'
     >>> format_value(None)
     'undefined'
     """
@@ -46,6 +50,8 @@ def format_value(v, exact=False) -> str:
     s = sympy.sstr(v)
     if exact or len(s) <= EXACT_WIDTH:
         return s
+    if getattr(v, "free_symbols", None):  # float() of an expression in beta raised TypeError
+        return "≈" + sympy.sstr(sympy.N(v, 15))
     return f"≈{float(v):.15g}"
 
 
