@@ -962,7 +962,7 @@ def _claims(rng, n, bad):
 def _check_entries(entries, claims):
     if len(entries) != len(claims):
         fail("wrong value", f"{len(entries)} entries for {len(claims)} claims")
-    for e, (cid, name, V, E, _) in zip(entries, claims):
+    for e, (cid, name, V, E, _) in zip(entries, claims):  # noqa: B007 (the tuple's parts named)
         ok = BEHAVIOURS[name][1]
         verdict, evidence = (e.verdict, e.evidence) if hasattr(e, "verdict") else (
             e["verdict"], e["evidence"])
@@ -981,7 +981,7 @@ def _run_api(rng, claims):
     from analytic import ledger
 
     todo = []
-    for cid, name, V, E, src in claims:
+    for cid, name, V, E, src in claims:  # noqa: B007 (the tuple's parts named)
         ns = {"Outcome": ledger.Outcome, "os": os, "sys": sys, "time": time,
               "signal": signal}
         exec(src, ns)  # the test's own catalogue of check bodies, not user input
