@@ -41,6 +41,8 @@ from __future__ import annotations
 
 import inspect
 
+import numpy as np
+
 __all__ = ["ordinal_scorer", "scorer_name", "scorer_names"]
 
 
@@ -168,7 +170,7 @@ def ordinal_scorer(metric, *, labels=None, n_classes=None, **params):
         response = "predict_proba"
     if labels is not None:
         kwargs["labels"] = list(labels)
-    return make_scorer(_Score(m.function, m.name), response_method=response,
+    return make_scorer(_Score(m.function, m.name, not m.takes_matrix), response_method=response,
                        greater_is_better=m.better == "higher", **kwargs)
 
 
@@ -177,10 +179,13 @@ class _Score:
     (picklable, for scikit-learn's parallel workers; its name is the metric's
     in the scorer's repr)."""
 
-    def __init__(self, function, name):
-        self.function, self.__name__ = function, name
+    def __init__(self, function, name, probabilities=False):
+        self.function, self.__name__, self.probabilities = function, name, probabilities
 
     def __call__(self, y_true, y_pred, **kwargs):
+        if self.probabilities and getattr(y_pred, "ndim", 2) == 1:
+            # two classes: scikit-learn passes the probability of the second one only
+            y_pred = np.column_stack([1 - y_pred, y_pred])
         return float(self.function(y_true, y_pred, **kwargs, arithmetic="float"))
 
     def __reduce__(self):
@@ -188,8 +193,9 @@ class _Score:
 
 
 def _score_of(name):
-    from .registry import REGISTRY
-
     import numeric  # noqa: F401  (registers every metric)
 
-    return _Score(REGISTRY[name].function, name)
+    from .registry import REGISTRY
+
+    m = REGISTRY[name]
+    return _Score(m.function, name, probabilities=not m.takes_matrix)
