@@ -55,6 +55,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field
+from numbers import Real
 
 import numpy as np
 
@@ -331,8 +332,7 @@ def _check_ratio(test_train_ratio, method):
             "method='corrected_t' needs test_train_ratio = n_test / n_train of each group's "
             "split: 1/(k-1) for k-fold cross-validation (also repeated), 0 for independent "
             "test sets (the ordinary t interval); or use method='bootstrap'")
-    if isinstance(test_train_ratio, (bool, np.bool_)) or not isinstance(
-            test_train_ratio, (int, float, np.integer, np.floating)) \
+    if isinstance(test_train_ratio, (bool, np.bool_)) or not isinstance(test_train_ratio, Real) \
             or not math.isfinite(test_train_ratio) or test_train_ratio < 0:
         raise ValueError(f"test_train_ratio must be a finite number >= 0, got {test_train_ratio!r}")
     return float(test_train_ratio)
