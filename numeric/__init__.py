@@ -50,6 +50,11 @@ __all__ += ["cohen_kappa", "within_one_accuracy", "minimum_sensitivity",
             "geometric_mean_sensitivity", "somers_d", "kendall_tau_c", "cem_ord",
             "ranked_probability_score"]
 
+# the extreme classes' sensitivities of the ordinal libraries (issue 25 item 6)
+from .extremes import gmsec, mean_extreme_sensitivity
+
+__all__ += ["gmsec", "mean_extreme_sensitivity"]
+
 # the researcher's workflow: every metric of a matrix, two classifiers
 # compared with paired-bootstrap intervals, the UOC figure (matplotlib, lazily)
 from .compare import Comparison, MetricComparison, UndefinedResampleWarning, compare
@@ -58,3 +63,10 @@ from .report import MetricValue, Report, report
 
 __all__ += ["report", "Report", "MetricValue", "compare", "Comparison", "MetricComparison",
             "UndefinedResampleWarning", "plot_uoc"]
+
+# comparisons over groups (folds, seeds) and scikit-learn scorers (issue 25 items 4, 5)
+from .groups import GroupComparison, GroupMetricComparison, compare_groups
+from .scorers import ordinal_scorer, scorer_names
+
+__all__ += ["compare_groups", "GroupComparison", "GroupMetricComparison", "ordinal_scorer",
+            "scorer_names"]

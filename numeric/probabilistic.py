@@ -109,7 +109,8 @@ def _class_codes(y_true, shape, labels, K):
         label="RPS", better="lower", symmetric=False, bounds=(0, 1),
         source="Epstein 1969; Murphy 1971 (normalised)", input="probabilities",
         peers=("sklearn.metrics.brier_score_loss (K = 2)",))
-def ranked_probability_score(y_true, proba, *, labels=None, normalize=True, arithmetic="float"):
+def ranked_probability_score(y_true, proba, *, labels=None, normalize=True, sample_weight=None,
+                             arithmetic="float"):
     r"""Ranked probability score of ordinal class probabilities (lower is better).
 
     .. math:: \mathrm{RPS} = \frac{1}{N}\sum_{i=1}^{N} \frac{1}{K-1}
@@ -145,6 +146,13 @@ def ranked_probability_score(y_true, proba, *, labels=None, normalize=True, arit
         ``classes_``); then ``y_true`` holds labels.
     normalize : bool, default True
         Divide by ``K - 1``.
+    sample_weight : array_like, shape (N,), optional
+        Non-negative weight of each sample (the same for every matrix of a
+        stack): the mean over the samples becomes the weighted mean
+        :math:`\sum_i w_i\,\mathrm{RPS}_i / \sum_i w_i` (scikit-learn's
+        convention, e.g. ``brier_score_loss(..., sample_weight=)``); integer
+        weights equal repeating the samples.  Fractional weights are allowed:
+        RPS is a mean, not a function of counts.
     arithmetic : {"float", "exact", "mp"}
 
     Returns
@@ -157,7 +165,8 @@ def ranked_probability_score(y_true, proba, *, labels=None, normalize=True, arit
         Probabilities not of shape (..., N, K) with K >= 2 and N >= 1,
         not real, NaN or infinite, outside [0, 1] or not summing to 1; ``y_true``
         of the wrong shape or not a class; ``labels`` not of length K or
-        repeating.
+        repeating; ``sample_weight`` not of shape (N,), negative, not finite
+        or summing to 0.
 
     Examples
     --------
@@ -170,6 +179,9 @@ def ranked_probability_score(y_true, proba, *, labels=None, normalize=True, arit
     >>> ranked_probability_score(["low"], [[0.5, 0.25, 0.25]], labels=["low", "mid", "high"],
     ...                          normalize=False, arithmetic="exact")
     5/16
+    >>> ranked_probability_score([0, 2], [[1, 0, 0], [1, 0, 0]], sample_weight=[3, 1],
+    ...                          arithmetic="exact")                 # (3 * 0 + 1 * 1) / 4
+    1/4
     """
     ctx = get_arithmetic(arithmetic)
     if not isinstance(normalize, (bool, np.bool_)):
@@ -185,5 +197,13 @@ def ranked_probability_score(y_true, proba, *, labels=None, normalize=True, arit
     per_sample = ((F - O) * (F - O)).sum(axis=-1)
     if normalize:
         per_sample = per_sample / ctx.number(K - 1)
-    return ctx.finalize(per_sample.sum(axis=-1) / ctx.number(a.shape[-2]))
+    if sample_weight is None:
+        return ctx.finalize(per_sample.sum(axis=-1) / ctx.number(a.shape[-2]))
+    from .confusion import _weights
+
+    w = _weights(sample_weight, a.shape[-2])
+    if not w.any():
+        raise ValueError("sample_weight sums to 0: no sample counts")
+    w = ctx.asarray(w)
+    return ctx.finalize((w * per_sample).sum(axis=-1) / w.sum())
 

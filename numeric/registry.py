@@ -11,8 +11,12 @@ function of :mod:`numeric` is neither registered nor listed in
 :data:`NOT_METRICS` with the reason (scikit-learn's ``test_common`` pattern).
 
 The decorator also gives every metric the labels form: a metric called with
-two 1-D label vectors, ``f(y_true, y_pred, ..., labels=None)``, counts them
-with :func:`numeric.confusion_matrix` first.
+two 1-D label vectors, ``f(y_true, y_pred, ..., labels=None,
+sample_weight=None)``, counts them with :func:`numeric.confusion_matrix`
+first.  ``sample_weight`` are frequency weights: non-negative integers, a
+weight of 3 counting its sample three times (the metrics are defined on
+counts), so integer weights and repeated rows give the same matrix and the
+same value.
 
 >>> from numeric.registry import REGISTRY
 >>> REGISTRY["mae"].better, REGISTRY["mae"].symmetric, REGISTRY["mae"].source
@@ -133,6 +137,10 @@ NOT_METRICS = {
     "report": "every registered metric of one matrix (reads this registry)",
     "compare": "two classifiers' metrics with paired-bootstrap intervals (reads this registry)",
     "plot_uoc": "draws UOC(beta) and shades A_UOC (a figure, not a number)",
+    "compare_groups": "two classifiers' metrics over groups (folds, seeds): per-group values, "
+                      "means, corrected t or group-bootstrap intervals (reads this registry)",
+    "ordinal_scorer": "a scikit-learn scorer of a registered metric, negated when lower is better",
+    "scorer_names": "the names ordinal_scorer accepts (neg_ for lower-is-better metrics)",
 }
 
 
@@ -157,11 +165,16 @@ def _accept_labels(fn):
     sig = inspect.signature(fn)
 
     @functools.wraps(fn)
-    def wrapper(cm, *args, labels=None, **kwargs):
+    def wrapper(cm, *args, labels=None, sample_weight=None, **kwargs):
         if args and _is_label_vector(cm) and _is_label_vector(args[0]):
             from .confusion import confusion_matrix
 
-            cm = confusion_matrix(cm, args[0], labels=labels)
+            cm = confusion_matrix(cm, args[0], labels=labels, sample_weight=sample_weight)
+            if cm.dtype.kind == "f":  # weights that are not whole numbers
+                raise ValueError(
+                    f"{fn.__name__}: sample_weight must hold whole numbers (frequency weights: a "
+                    "weight of 3 counts its sample three times); the metrics are defined on "
+                    "counts, so fractional weights have no value here")
             args = args[1:]
         elif args and _is_label_vector(cm):
             raise ValueError(
@@ -170,12 +183,16 @@ def _accept_labels(fn):
                 "y_pred, or a K x K confusion matrix as the first argument")
         elif labels is not None:
             raise ValueError("labels= is for label vectors: call f(y_true, y_pred, labels=...)")
+        elif sample_weight is not None:
+            raise ValueError("sample_weight= is for label vectors: call "
+                             "f(y_true, y_pred, sample_weight=...)")
         return fn(cm, *args, **kwargs)
 
     params = list(sig.parameters.values())
     first = params[0].replace(name="cm")
-    labels_param = inspect.Parameter("labels", inspect.Parameter.KEYWORD_ONLY, default=None)
-    wrapper.__signature__ = sig.replace(parameters=[first, *params[1:], labels_param])
+    extra = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None)
+             for name in ("labels", "sample_weight")]
+    wrapper.__signature__ = sig.replace(parameters=[first, *params[1:], *extra])
     return wrapper
 
 

@@ -30,11 +30,12 @@ RATIONAL = {
     "within_one_accuracy": numeric.within_one_accuracy,
     "minimum_sensitivity": numeric.minimum_sensitivity,
     "somers_d": numeric.somers_d, "tau_c": numeric.kendall_tau_c,
+    "mes": numeric.mean_extreme_sensitivity,
 }
 ALGEBRAIC = {
     "rmse": numeric.rmse, "macro_rmse": numeric.macro_rmse, "R_s": numeric.spearman_rs,
     "tau_b": numeric.kendall_tau_b, "r_int": numeric.r_int,
-    "gm_sensitivity": numeric.geometric_mean_sensitivity,
+    "gm_sensitivity": numeric.geometric_mean_sensitivity, "gmsec": numeric.gmsec,
     "oc_gamma2": lambda c, **k: numeric.oc(c, sympy.Rational(1, 100), gamma=2, **k),
 }
 ALL = {**RATIONAL, **ALGEBRAIC}
@@ -58,7 +59,8 @@ def test_every_registered_metric_has_its_kind_of_exact_value():
                   "kendall_tau_c",  # rational (new metrics: checked below)
                   "george_d", "george_tiebreak", "geometric_mean_sensitivity",  # algebraic
                   "cem_ord",  # transcendental (logarithms): test_new_metrics checks it by hand
-                  "ranked_probability_score"}  # rational, from probabilities: test_new_metrics
+                  "ranked_probability_score",  # rational, from probabilities: test_new_metrics
+                  "mean_extreme_sensitivity", "gmsec"}  # rational, algebraic (issue 25)
     assert set(REGISTRY) <= classified, set(REGISTRY) - classified
 
 
