@@ -9,6 +9,28 @@
 # *how far* the predictions are from the truth, and *whether the order* is
 # respected.
 #
+# **What this lesson assumes.**  What a classifier and its predictions are;
+# reading Python with NumPy (arrays, indexing) and a little SymPy (exact
+# rationals).  No previous lesson.
+#
+# **What you will learn.**
+#
+# * What a confusion matrix is (rows = true class) and the classical metrics
+#   computed from it: MER, MAE, MSE, AMAE, MMAE and the rank correlations
+#   $R_s$, $\tau_b$, $r_{int}$.
+# * What each of them misses on ordinal data: how far the mistakes go, or
+#   whether the order of the classes is kept, or the size of each class.
+# * How to check a paper's table cell by cell in exact arithmetic, and what
+#   to do with a cell that does not reproduce: diagnose it, never bend the
+#   code.
+#
+# Where the lesson says that a paper's statement is true or false, it cites
+# the claim's entry in the toolkit's claims ledger
+# ([`docs/ledger.md`](../docs/ledger.md)) in square brackets: its id and its
+# verdict (verified, refuted, not reproduced, or convention: reproduces only
+# under a stated convention).  Run `ordinal-verify --only <id>` to check it
+# again.
+#
 # This lesson puts the classical metrics side by side on the confusion
 # matrices printed in two papers and shows, on each matrix, what a metric
 # misses:
@@ -41,8 +63,11 @@ import numeric
 from numeric.rounding import matches_printed, round_half_up
 from analytic.sources import cardoso2011, silva2018
 
-plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})
 EXACT = dict(arithmetic="exact")
+
+# %% tags=["hide-input"]
+# plotting and table helpers (no mathematics here)
+plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})
 
 
 def show_matrix(ax, cm, title, cmap="Blues"):
@@ -94,9 +119,10 @@ def md_table(header, rows):
 # correlations only use the *order*.
 #
 # (silva2018's eq. 8 for $\mathrm{card}(S_1)$ is transcribed with a column
-# sum $n_{\bullet j}$ where the definition needs the row sum $n_{j\bullet}$;
-# `numeric.r_int` uses the definition, which reproduces the printed tables.
-# See `proofs_tests/test_tables_silva2018.py`.)
+# sum $n_{\bullet j}$ where the definition needs the row sum $n_{j\bullet}$:
+# as transcribed it reproduces Table I's $r_{int}$ for matrix A only and can
+# give $r_{int} > 1$ [ledger: `silva2018:eq8:card-S1`, refuted].
+# `numeric.r_int` uses the definition, which reproduces the printed tables.)
 
 # %% [markdown]
 # ## 2. cardoso2011 §2: four classifiers on the same task
@@ -106,18 +132,23 @@ def md_table(header, rows):
 # B worse, C worse than B.  Only CM(A) and CM(B) are printed.  C and D are
 # described in words; the toolkit reconstructed them by an exhaustive search
 # over all matrices with the same class sizes — each is the *only* matrix
-# that reproduces its whole row of Table 1 (they are silva2018's $CM_C$ and
-# $CM_E$ with class 3 emptied).  Class 3 has no sample in this task.
+# that reproduces its whole row of Table 1
+# [ledger: `cardoso2011:table1:C:reconstruction`, verified]
+# [ledger: `cardoso2011:table1:D:reconstruction`, verified]
+# (they are silva2018's $CM_C$ and $CM_E$ with class 3 emptied).  Class 3
+# has no sample in this task.
 
-# %% tags=["figure:heatmaps-cardoso2011"] alt="Heat maps of the confusion matrices of cardoso2011 Table 1 (classifiers A to D) and of section 4, rows the true class and columns the predicted class, each cell showing its count; darker cells hold more samples."
+# %%
 table1 = {
     "A": cardoso2011.MATRICES["A"],
     "B": cardoso2011.MATRICES["B"],
-    "C": cardoso2011.TABLE1_RECONSTRUCTED["C"],
+    "C": cardoso2011.TABLE1_RECONSTRUCTED["C"],       # the unique reconstructions
     "D": cardoso2011.TABLE1_RECONSTRUCTED["D"],
 }
 section4 = {k: cardoso2011.MATRICES[k] for k in
             ("CM_1", "CM_2", "CM_3", "CM_4", "CM_5", "CM_6", "CM_10", "CM_11", "CM_12")}
+
+# %% tags=["figure:heatmaps-cardoso2011", "hide-input"] alt="Heat maps of the confusion matrices of cardoso2011 Table 1 (classifiers A to D) and of section 4, rows the true class and columns the predicted class, each cell showing its count; darker cells hold more samples."
 
 fig, axes = plt.subplots(3, 5, figsize=(12, 8.4))
 for ax, (name, cm) in zip(axes.flat, list(table1.items()) + list(section4.items())):
@@ -138,7 +169,7 @@ plt.show()
 #
 # Now the metrics.  cardoso2011's OC columns use
 # $\beta_1 = 0.25/(N(K-1))$ and $\beta_2 = 0.75/(N(K-1))$ with $\gamma=1$
-# (the caption of Table 1).  Each computed value is rounded half-up to the
+# (the caption of Table 1) [ledger: `cardoso2011:tables:beta-scaling`, verified].  Each computed value is rounded half-up to the
 # printed decimals and compared with the printed cell (✓ / ✗).
 
 # %%
@@ -197,7 +228,8 @@ md_table(["classifier"] + list(COLS),
 # * the transcribed $CM_5$ reproduces **none** of its seven cells.  Moving a
 #   single sample of row 2 from column 2 to column 3 reproduces all seven,
 #   and among all 4×4 matrices with $N=7$ it is the only one-sample change
-#   that does (`cardoso2011.CORRECTED_CANDIDATES`).  We show both.
+#   that does (`cardoso2011.CORRECTED_CANDIDATES`)
+#   [ledger: `cardoso2011:table4:CM_5:matrix`, refuted].  We show both.
 #
 # A value that does not reproduce is a finding to diagnose, never a reason
 # to bend the code.
@@ -220,10 +252,12 @@ md_table(["table", "matrix"] + list(COLS), rows)
 #
 # * $CM_3$ versus $CM_4$ (Table 3): both correlations are *negative* —
 #   the classifiers are worse than random at ranking — and $\tau_b$ needs a
-#   third decimal ($-0.254$ vs $-0.250$) to tell them apart.
+#   third decimal ($-0.254$ vs $-0.250$) to tell them apart
+#   [ledger: `cardoso2011:table3:tau_b-three-decimals`, verified].
 # * The one ✗ left on $CM_4$ is its MAE: the exact value is $6/7 = 0.857$,
 #   printed 0.85.  No matrix with $N=7$ has an MAE that rounds to 0.85
-#   (MAE is a multiple of 1/7), so the slip is in the table, not the matrix.
+#   (MAE is a multiple of 1/7), so the slip is in the table, not the matrix
+#   [ledger: `cardoso2011:table3:CM_4:mae`, not reproduced].
 # * $CM_5$ versus $CM_6$ (Table 4): the same MAE (1.00), but $CM_6$ has
 #   negative rank correlations — OC prefers $CM_5$, the consistent one.
 # * $CM_{10}$–$CM_{12}$ (Table 5) are real classifiers (oSVM, oNN,
@@ -242,7 +276,7 @@ md_table(["table", "matrix"] + list(COLS), rows)
 # A fair metric should give D and F the same value: per class, the two
 # classifiers behave identically.
 
-# %% tags=["figure:heatmaps-silva2018"] alt="Heat maps of silva2018's simulated 4-class confusion matrices A to F, rows the true class and columns the predicted class, each cell showing its count."
+# %% tags=["figure:heatmaps-silva2018", "hide-input"] alt="Heat maps of silva2018's simulated 4-class confusion matrices A to F, rows the true class and columns the predicted class, each cell showing its count."
 fig, axes = plt.subplots(2, 3, figsize=(10, 6.4))
 axes = axes.flat
 for ax, (name, cm) in zip(axes, silva2018.MATRICES.items()):
@@ -254,11 +288,14 @@ plt.show()
 # %% [markdown]
 # Table I prints thirteen columns.  Its captions give $\beta_1=0.25$ and
 # $\beta_2=0.75$.  For UOC these are used as written (silva2018 eq. 22 has
-# already absorbed $N$ into β); for OC the table uses cardoso2011's scaling
-# $\beta/(N(K-1))$.  AMAE of E reproduces only if the missing class counts as
-# zero error and the average runs over all four classes (`missing="zero"`;
-# the paper says MMAE and AMAE "assume an optimistic scenario (no error on
-# the missing classes)").
+# already absorbed $N$ into β) [ledger: `silva2018:table1:uoc-beta`, verified];
+# for OC the table reproduces only with cardoso2011's scaling
+# $\beta/(N(K-1))$, which the caption does not state
+# [ledger: `silva2018:table1:oc-beta`, convention].  AMAE of E reproduces
+# only if the missing class counts as zero error and the average runs over
+# all four classes (`missing="zero"`; the paper says MMAE and AMAE "assume
+# an optimistic scenario (no error on the missing classes)")
+# [ledger: `silva2018:table1:E:amae`, convention].
 
 # %%
 SCOLS = silva2018.TABLE_I_COLUMNS
@@ -286,12 +323,12 @@ md_table(["matrix"] + list(SCOLS),
           for k in silva2018.MATRICES])
 
 # %% [markdown]
-# All 78 cells reproduce.  The same numbers as a picture: one panel per
+# All 78 cells reproduce, under the two conventions just stated.  The same numbers as a picture: one panel per
 # metric, one bar per matrix; the black tick is the printed cell.  In the
 # three orange panels (the correlations) **higher is better**; everywhere
 # else lower is better.
 
-# %% tags=["figure:metrics-side-by-side"] alt="Thirteen bar charts, one per metric of silva2018 Table I (MER, MSE, MAE, MMAE, AMAE, Spearman R_s, Kendall tau_b, r_int, OC and UOC at two betas, A_UOC), each with one bar per matrix A to F for the value computed by the toolkit and a black tick for the value printed in the paper; every tick sits on top of its bar."
+# %% tags=["figure:metrics-side-by-side", "hide-input"] alt="Thirteen bar charts, one per metric of silva2018 Table I (MER, MSE, MAE, MMAE, AMAE, Spearman R_s, Kendall tau_b, r_int, OC and UOC at two betas, A_UOC), each with one bar per matrix A to F for the value computed by the toolkit and a black tick for the value printed in the paper; every tick sits on top of its bar."
 colors = plt.cm.tab10(np.arange(6))
 TITLES = {"MER": "MER", "MSE": "MSE", "MAE": "MAE", "MMAE": "MMAE", "AMAE": "AMAE",
           "R_s": "Spearman $R_s$", "tau_b": "Kendall $\\tau_b$", "r_int": "$r_{int}$",
@@ -327,18 +364,46 @@ plt.show()
 # * **D against F** (the 4th and 6th bar): MER, MSE, MAE, the correlations
 #   and OC all change when class 1 is made ten times larger, although
 #   nothing changed *per class*.  MMAE, AMAE, UOC and $A_{UOC}$ do not move:
-#   they give every true class the same weight.
+#   they give every true class the same weight, as silva2018 §IV.B says
+#   [ledger: `silva2018:sec4B:D-equals-F`, verified].
 # * **E** (a class never observed): MMAE and AMAE stay at D's value (they
 #   treat the missing class as error-free); UOC and $A_{UOC}$ ignore the
 #   missing class and so judge E on the three classes left, two of which are
-#   wrong — a slightly worse score than D.
-# * **B, C, D**: MER cannot separate them; the correlations rank B best;
+#   wrong — a worse score than D
+#   [ledger: `silva2018:sec4B:E-penalised`, verified].
+# * **B, C, D**: MER cannot separate them; the correlations rank B above D
+#   [ledger: `silva2018:sec4B:ranking-metrics-D-worse-than-B`, verified];
 #   the OC family separates all three.
+# * Two sentences of silva2018 §IV.B do not match its own Table I.  It says
+#   that every accuracy metric (MER, MSE, MAE, MMAE, AMAE) scores B and D
+#   alike and C worse, but MER scores all three 5/9, as the paragraph before
+#   it says [ledger: `silva2018:sec4B:accuracy-metrics-B-D-C`, refuted]; the
+#   other four do as the sentence says.  And it says
+#   $\tau_b$ is lowest for C, but the lowest is D (0.60 against C's 0.61,
+#   as the table prints)
+#   [ledger: `silva2018:sec4B:tau-b-lowest-C`, refuted].
 #
 # Lesson 2 explains where OC and UOC come from.
 
 # %% [markdown]
-# ## 5. Exercises
+# ## 5. Summary
+#
+# * A confusion matrix counts, for each true class (row), the predictions
+#   in each class (column).  Every metric of this lesson is a function of it.
+# * MER counts mistakes but not how far they go; MAE and MSE see the
+#   distance but not whether the order of the classes is kept; the rank
+#   correlations $R_s$, $\tau_b$, $r_{int}$ see only the order, so a
+#   classifier that is wrong ten times in thirteen can score a perfect 1.
+# * MER, MAE, MSE, the correlations and OC change when one class is made
+#   larger although each class is treated the same way; MMAE, AMAE, UOC and
+#   $A_{UOC}$ do not.
+# * Rebuilt cell by cell in exact arithmetic, cardoso2011's Tables 1–5 and
+#   silva2018's Table I reproduce except where the ledger diagnoses a slip:
+#   one transcribed matrix ($CM_5$), one cell ($CM_4$'s MAE), one equation
+#   (silva2018 eq. 8), two conventions the captions do not state, and two
+#   sentences that contradict their own table.
+#
+# ## 6. Exercises
 #
 # Answer each question in a new cell below it.  Worked answers, each
 # checked by an `assert` cell, are in the *Answers* section at the end of
@@ -351,7 +416,7 @@ plt.show()
 # %% [markdown]
 # **Exercise 2.**  silva2018 says that, of the metrics of Table I, only
 # MMAE, AMAE and the two proposed ones (UOC, $A_{UOC}$) give D and F the
-# same value.  Collect, from `silva_values`, the set of columns whose exact
+# same value [ledger: `silva2018:sec4B:D-equals-F`, verified].  Collect, from `silva_values`, the set of columns whose exact
 # values for D and F are equal, and check the claim.
 
 # %% [markdown]

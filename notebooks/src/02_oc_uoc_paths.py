@@ -9,15 +9,29 @@
 # Cardoso, IJCNN 2018) makes it robust to imbalanced classes (**UOC**) and
 # removes its free parameter β by integrating over it ($A_{UOC}$).
 #
-# In this lesson you will see
+# **What this lesson assumes.**  Lesson 1: a confusion matrix (rows = true
+# class), MER and MAE, concordant and discordant pairs, and silva2018's
+# matrices A–F.  Reading Python with NumPy and SymPy.
 #
-# 1. what a *consistent path* is, and why the diagonal path is MER's;
-# 2. the optimal path, drawn on the papers' matrices for two values of β;
-# 3. $UOC(\beta)$ as the **lower envelope of straight lines**, one per path,
-#    and $A_{UOC}$ as the area under it (silva2018 Fig. 1);
-# 4. the index of a single sample as a function of its distance to the
+# **What you will learn.**
+#
+# 1. What a *consistent path* is, and why the diagonal path is MER's.
+# 2. OC and UOC as benefit against penalty, minimised over the consistent
+#    paths by dynamic programming — and for which exponent γ silva2018's
+#    printed UOC formula is right (γ = 1 only).
+# 3. The optimal path, drawn on the papers' matrices for two values of β.
+# 4. $UOC(\beta)$ as the **lower envelope of straight lines**, one per path,
+#    and $A_{UOC}$ as the exact area under it (silva2018 Fig. 1).
+# 5. The index of a single sample as a function of its distance to the
 #    diagonal (silva2018 Fig. 2, cardoso2011 Fig. 4), from derived closed
-#    forms.
+#    forms — and why cardoso2011's printed form holds for γ = 1 only.
+#
+# Where the lesson says that a paper's statement is true or false, it cites
+# the claim's entry in the toolkit's claims ledger
+# ([`docs/ledger.md`](../docs/ledger.md)) in square brackets: its id and its
+# verdict (verified, refuted, not reproduced, or convention: reproduces only
+# under a stated convention).  Run `ordinal-verify --only <id>` to check it
+# again.
 #
 # Convention: `cm[r, c]` counts samples of **true** class `r` predicted as
 # `c` (rows = true class), as in both papers.
@@ -35,8 +49,10 @@ from IPython.display import Markdown, display
 import numeric
 from analytic.symbols import beta
 from analytic.uoc import uoc_piecewise
-from analytic.sources import cardoso2011, silva2018
+from analytic.sources import silva2018
 
+# %% tags=["hide-input"]
+# plotting helpers (no mathematics here)
 plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})
 
 
@@ -73,7 +89,8 @@ def draw_path(ax, path, **style):
 # walks from cell $(1,1)$ to cell $(K,K)$ through neighbouring cells; it is
 # **consistent** if no two of its cells are discordant, which is the case
 # exactly when every step goes *down*, *right* or *diagonally down-right*
-# (cardoso2011 §3).  The samples on a consistent path are all in the right
+# (cardoso2011 §3) [ledger: `cardoso2011:sec3:monotone-paths-consistent`, verified].
+# The samples on a consistent path are all in the right
 # relative order.
 #
 # MER looks at one path only, the main diagonal: the samples on it are
@@ -84,7 +101,7 @@ def draw_path(ax, path, **style):
 # paths (left, drawn on top of each other) and six of them, each with its
 # *benefit*, the number of samples it collects.
 
-# %% tags=["figure:consistent-paths"] alt="Confusion matrices with consistent paths drawn over them: each path starts at the top-left cell, ends at the bottom-right cell and moves right, down or diagonally; the diagonal path is highlighted."
+# %%
 @lru_cache(None)
 def consistent_paths(K, start=(0, 0)):
     """Every monotone path of 0-based cells from start to (K-1, K-1) (geometry only)."""
@@ -101,6 +118,9 @@ def consistent_paths(K, start=(0, 0)):
 cm_D = np.asarray(silva2018.MATRICES["D"])
 paths4 = consistent_paths(4)
 examples = [paths4[i] for i in (0, 1, 5, 17, 30, 62)]
+len(paths4), [int(sum(cm_D[r, c] for r, c in p)) for p in examples]      # paths, and the benefit of six
+
+# %% tags=["figure:consistent-paths", "hide-input"] alt="Confusion matrices with consistent paths drawn over them: each path starts at the top-left cell, ends at the bottom-right cell and moves right, down or diagonally; the diagonal path is highlighted."
 
 fig, axes = plt.subplots(2, 4, figsize=(12, 6.6), layout="constrained")
 axes = axes.flat
@@ -141,7 +161,12 @@ plt.show()
 # count.  The **penalty** (the β term) charges each collected sample by its
 # distance to the diagonal.  Small β favours ranking (follow the samples),
 # large β favours accuracy (stay on the diagonal); for β ≥ 1 the optimum is
-# always the diagonal path.
+# always the diagonal path [ledger: `cardoso2011:eq6:beta-ge-1-diagonal`, verified]
+# — in fact already for $\beta \ge 1/(N+1)$, a bound that is tight
+# [ledger: `cardoso2011:appendixA:diagonal-for-beta-ge-1-over-N-plus-1`, verified].
+# So β of order 1 makes OC the diagonal's value: the papers' tables scale
+# it, $\beta = b/(N(K-1))$ with $b = 0.25, 0.75$
+# [ledger: `cardoso2011:tables:beta-scaling`, verified].
 #
 # silva2018 eq. 28 (eq. 22 when all classes are observed) makes every
 # observed true class weigh the same: counts are replaced by the row
@@ -152,7 +177,18 @@ plt.show()
 #   \frac{\sum_{\text{path}} \hat p_{r,c}}{K' + K'^{1-\gamma}\big(\sum_{\forall(r,c)} \hat p_{r,c}\,|r-c|^\gamma\big)^{1/\gamma}}
 #   + \frac{\beta}{K'} \sum_{\text{path}} \hat p_{r,c}\,|r-c|^\gamma \Big\}.$$
 #
-# The minimum is found by dynamic programming (cardoso2011 §3.4):
+# **This formula is right for γ = 1 only.**  Its factor $K'^{1-\gamma}$
+# comes from silva2018 eq. 21, which claims to simplify eq. 20; it does so
+# for γ = 1 only: eq. 20 multiplied by $K$ gives the denominator
+# $K + K^{1-1/\gamma} S^{1/\gamma}$, while eq. 21 prints $K^{1-\gamma}$
+# [ledger: `silva2018:eq21:simplification-of-eq20`, refuted].
+# `numeric.uoc` implements eq. 28 as printed ($K'/K'^\gamma$); every value
+# in the paper uses γ = 1, where both agree.  So the UOC values of this
+# lesson, all at γ = 1, are eq. 20's; for γ ≠ 1, `numeric.uoc` is the
+# printed eq. 28, not eq. 20.
+#
+# The minimum is found by dynamic programming (cardoso2011 §3.4)
+# [ledger: `cardoso2011:sec3.4:dynamic-programme`, verified]:
 # $W_{r,c} = w_{r,c} + \min(W_{r-1,c-1}, W_{r-1,c}, W_{r,c-1})$, where
 # $w_{r,c}$ is the cell's cost.  `numeric.oc` and `numeric.uoc` run it;
 # `numeric.optimal_path` runs the same programme and walks back from
@@ -160,12 +196,16 @@ plt.show()
 #
 # ## 3. Optimal paths on silva2018's matrices
 #
-# Table I uses $\beta_1 = 0.25$ and $\beta_2 = 0.75$ for UOC.  Red: the
-# optimal path; the title gives the exact $UOC^1_\beta$.
+# Table I uses $\beta_1 = 0.25$ and $\beta_2 = 0.75$ for UOC, unscaled
+# [ledger: `silva2018:table1:uoc-beta`, verified].  Red: the optimal path;
+# the title gives the exact $UOC^1_\beta$.
 
-# %% tags=["figure:optimal-paths"] alt="silva2018's matrices with the optimal consistent path of UOC drawn over each one for two values of beta; for the larger beta the path keeps closer to the diagonal."
+# %%
 B1, B2 = (sp.Rational(b) for b in silva2018.TABLE_BETAS)
 names = ["B", "C", "D", "E", "F"]
+{str(b): {name: numeric.uoc(silva2018.MATRICES[name], b, arithmetic="exact") for name in names} for b in (B1, B2)}
+
+# %% tags=["figure:optimal-paths", "hide-input"] alt="silva2018's matrices with the optimal consistent path of UOC drawn over each one for two values of beta; for the larger beta the path keeps closer to the diagonal."
 fig, axes = plt.subplots(2, 5, figsize=(12, 6.2))
 for row, b in zip(axes, (B1, B2)):
     for ax, name in zip(row, names):
@@ -211,9 +251,9 @@ cm_C = np.asarray(silva2018.MATRICES["C"])
 uoc_C = uoc_piecewise(cm_C)
 A_C = numeric.a_uoc(cm_C, arithmetic="exact")
 display(Markdown(f"$$UOC^1_\\beta(CM_C) = {sp.latex(uoc_C)}, \\qquad A_{{UOC}} = {sp.latex(A_C)} \\approx {float(A_C):.4f}$$"))
+env = numeric.path_envelope(cm_C, beta_max=1)       # the pieces: breakpoints, intercepts, slopes
 
-# %% tags=["figure:silva2018-fig1"] alt="UOC of silva2018's matrix CM_C against beta from 0 to 1: one straight line per consistent path, their lower envelope drawn bold, and the area under the envelope, A_UOC, shaded."
-env = numeric.path_envelope(cm_C, beta_max=1)
+# %% tags=["figure:silva2018-fig1", "hide-input"] alt="UOC of silva2018's matrix CM_C against beta from 0 to 1: one straight line per consistent path, their lower envelope drawn bold, and the area under the envelope, A_UOC, shaded."
 bs = np.linspace(0, 1, 401)
 curve = np.array([float(env(b)) for b in bs])
 piece_colors = plt.cm.viridis(np.linspace(0.1, 0.8, len(env.slopes)))
@@ -255,11 +295,14 @@ plt.show()
 #   classes away, twice the penalty) but still collects class 2's; above 4/7
 #   it is the diagonal and UOC is flat at $5/7$.
 # * The envelope is **concave** (slopes decrease: 3/4, 1/4, 0) — a minimum
-#   of lines always is.  So the integral is a sum of trapezoids and exact:
-#   $A_{UOC} = 32/49$, printed 0.65 in Table I.
+#   of lines always is.  So the integral is a sum of trapezoids and exact
+#   [ledger: `silva2018:eq23:a-uoc-exact-integral`, verified]:
+#   $A_{UOC} = 32/49$, printed 0.65 in Table I
+#   [ledger: `silva2018:table1:C:a_uoc`, verified].
 # * The slope of a piece is the penalty of its path: the flat last piece is
 #   the diagonal, which has no penalty.  For β ≥ 1 (silva2018 §III.A) UOC
-#   is always the diagonal's value.
+#   is always the diagonal's value
+#   [ledger: `silva2018:eq22:diagonal-optimal-beta-ge-1`, verified].
 
 # %% [markdown]
 # ## 5. A single sample (silva2018 Fig. 2, cardoso2011 Fig. 4)
@@ -273,8 +316,11 @@ plt.show()
 # $1/(N+M) = 1/(1+d)$, penalty $d^\gamma$) and those avoiding it (benefit 0,
 # cost 1).  So the index is the lower envelope of two lines; cardoso2011
 # §3.2 prints it as $OC^\gamma_\beta = \min\big(1,\ 1 - \frac{1}{1+|r-c|} +
-# \beta|r-c|\big)$.  `analytic.forms.single_sample_forms` derives it
-# symbolically from eq. 7 and eq. 28 (with $N = 1$, $K' = 1$) and decides
+# \beta|r-c|\big)$.  That is the form for γ = 1 only: the penalty is
+# $\beta|r-c|^\gamma$, and the printed form drops the exponent
+# [ledger: `cardoso2011:sec3.2:single-sample-form`, convention].
+# `analytic.forms.single_sample_forms` derives the index symbolically from
+# eq. 7 and eq. 28 (with $N = 1$, $K' = 1$) for γ = 1 and γ = 2, decides
 # the breakpoint for every integer $d \ge 1$, and integrates $A_{UOC}$:
 
 # %%
@@ -296,7 +342,7 @@ assert single.oc == single.uoc      # one sample: N = 1 and K' = 1, so OC and UO
 # crosses are `numeric.uoc` / `numeric.oc` on the actual one-sample
 # matrices, as a check.
 
-# %% tags=["figure:silva2018-fig2"] alt="Reproduction of silva2018 Fig. 2: UOC for several values of beta and A_UOC of a single misclassified sample, plotted against the sample's distance to the diagonal; every curve rises with the distance."
+# %%
 ds = np.arange(0, 11)
 
 
@@ -314,6 +360,11 @@ def one_sample(dist):
     return cm
 
 
+# the closed form agrees exactly with numeric.uoc on the one-sample matrices (beta = 1/4, d = 1..10)
+assert all(single.uoc.subs({beta: sp.Rational(1, 4), d: int(k)}) == numeric.uoc(one_sample(int(k)), sp.Rational(1, 4), arithmetic="exact")
+           for k in ds[1:])
+
+# %% tags=["figure:silva2018-fig2", "hide-input"] alt="Reproduction of silva2018 Fig. 2: UOC for several values of beta and A_UOC of a single misclassified sample, plotted against the sample's distance to the diagonal; every curve rises with the distance."
 fig, ax = plt.subplots(figsize=(7.5, 4.8))
 for b, col in zip((0, 0.01, 0.05, 0.1, 0.25, 1), plt.cm.viridis(np.linspace(0, 0.85, 6))):
     ax.plot(ds, on_grid(single.uoc, b), "o-", ms=4, color=col, label=f"$UOC_\\beta$, β = {b}")
@@ -329,7 +380,7 @@ ax.set_title("silva2018 Fig. 2: UOC and $A_{UOC}$ of a single sample")
 ax.legend(loc="lower right")
 plt.show()
 
-# %% tags=["figure:cardoso2011-fig4"] alt="Reproduction of cardoso2011 Fig. 4: OC of a single sample against its distance to the diagonal for several values of beta, with MER for comparison."
+# %% tags=["figure:cardoso2011-fig4", "hide-input"] alt="Reproduction of cardoso2011 Fig. 4: OC of a single sample against its distance to the diagonal for several values of beta, with MER for comparison."
 fig, axes = plt.subplots(1, 2, figsize=(12, 4.8), sharey=True)
 for ax, forms, g in ((axes[0], single, 1), (axes[1], single_g2, 2)):
     for b, col in zip((0, 0.05, 0.1, 0.25, 0.5), plt.cm.plasma(np.linspace(0, 0.8, 5))):
@@ -349,13 +400,15 @@ plt.show()
 # **What to look at.**
 #
 # * Every curve rises from 0 towards 1 as the sample moves away from the
-#   diagonal, and reaches 1 for good once the penalty $\beta d^\gamma$ makes
+#   diagonal [ledger: `cardoso2011:sec3.2:single-sample-monotone`, verified], and reaches 1 for good once the penalty $\beta d^\gamma$ makes
 #   the path through the sample more expensive than the diagonal: from
 #   $d(d+1) \ge 1/\beta$ on (γ = 1).  The larger β, the sooner.
 # * β = 0 is the pure ranking view: $d/(1+d)$, which never reaches 1.
 # * At β = 0.5 the curve is already MER's step: $\frac12 + \frac12 = 1$ at
-#   $d = 1$ — cardoso2011 §3.2, "for β = 0.5, OC already equals the MER".
-# * $A_{UOC} = 1 - \frac{1}{2d(d+1)^2}$ does not depend on β.  It is the
+#   $d = 1$ — cardoso2011 §3.2, "for β = 0.5, OC already equals the MER"
+#   [ledger: `cardoso2011:sec3.2:beta-half-equals-mer`, verified].
+# * $A_{UOC} = 1 - \frac{1}{2d(d+1)^2}$ does not depend on β
+#   [ledger: `silva2018:sec4A:single-sample-a-uoc`, verified].  It is the
 #   average of $UOC_\beta$ over $\beta \in [0, 1]$, and for $d \ge 1$ most
 #   of that range ($\beta \ge 1/(d(d+1))$, i.e. from β = 1/2 at $d = 1$,
 #   from β = 1/6 at $d = 2$) already gives 1: so $A_{UOC}$ runs close to the
@@ -364,7 +417,28 @@ plt.show()
 # * With γ = 2 the penalty grows like $d^2$ and the curves reach 1 sooner.
 
 # %% [markdown]
-# ## 6. Exercises
+# ## 6. Summary
+#
+# * A consistent path walks from $(1,1)$ to $(K,K)$ down, right or
+#   diagonally; its samples are all in the right relative order.  MER uses
+#   only the diagonal path.
+# * $OC^\gamma_\beta$ (cardoso2011 eq. 7) takes the path that best trades
+#   the samples it collects (benefit) against their distance to the
+#   diagonal (penalty, weighted by β); $UOC$ (silva2018 eq. 28) does the
+#   same with row frequencies, so every true class weighs the same.  The
+#   minimum over the paths is a dynamic programme.
+# * silva2018's printed UOC formula (eqs. 21, 28) is eq. 20 only for γ = 1,
+#   the only γ the paper uses
+#   [ledger: `silva2018:eq21:simplification-of-eq20`, refuted]; likewise
+#   cardoso2011's printed single-sample form
+#   [ledger: `cardoso2011:sec3.2:single-sample-form`, convention].
+# * As a function of β, UOC is a concave, piecewise linear lower envelope
+#   of one line per path; $A_{UOC}$, its integral over $[0, 1]$, is exact
+#   and rational.
+# * For one sample at distance $d$, the index rises with $d$ and reaches 1
+#   once $\beta d(d+1) \ge 1$ (γ = 1); at β = 1/2 it is MER's step.
+#
+# ## 7. Exercises
 #
 # **Exercise 1.**  How many consistent paths does a $K \times K$ matrix have?
 # Use `consistent_paths` for $K = 1, \dots, 6$.  These are the *central

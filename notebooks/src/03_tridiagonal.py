@@ -7,6 +7,29 @@
 # last classes have one neighbour only).  With $K$ classes there are
 # $N = 3K - 2$ samples, of which $K$ are right.
 #
+# **What this lesson assumes.**  Lessons 1 and 2: MER, MAE and the rank
+# correlations; OC and UOC as shortest paths and the scaling
+# $\beta = b/(N(K-1))$ of cardoso2011's tables.  Reading Python with SymPy
+# (substitution, limits).
+#
+# **What you will learn.**
+#
+# * How each metric scores a classifier whose every mistake is as small as
+#   an ordinal mistake can be, as the number of classes grows.
+# * Closed forms in $K$ for MER, MAE, OC, UOC and $A_{UOC}$, derived
+#   symbolically for every $K$, and their limits — against the limits the
+#   papers print.
+# * Why the rank correlations tend to 1 (a perfect score) for a classifier
+#   that is wrong two times in three, and why OC's limit does not depend on
+#   β while UOC's does.
+#
+# Where the lesson says that a paper's statement is true or false, it cites
+# the claim's entry in the toolkit's claims ledger
+# ([`docs/ledger.md`](../docs/ledger.md)) in square brackets: its id and its
+# verdict (verified, refuted, not reproduced, or convention: reproduces only
+# under a stated convention).  Run `ordinal-verify --only <id>` to check it
+# again.
+#
 # What score should such a classifier get?  Two thirds of its predictions are
 # wrong, but every mistake is as small as an ordinal mistake can be.  Both
 # papers use this family to expose the rank correlations:
@@ -14,9 +37,12 @@
 # * **cardoso2011** §4 "Tridiagonal matrices" and Fig. 5: "$r_{int}$, $R_s$
 #   and $\tau_b$ all converge to 1 (perfect performance) as $K \to \infty$.
 #   In opposition, MER, MAE converge to 2/3 and $OC^1_\beta$ converge to
-#   0.6", with $\beta_i = b_i/(N(K-1))$, $b_1 = 0.25$, $b_2 = 0.75$.
+#   0.6", with $\beta_i = b_i/(N(K-1))$, $b_1 = 0.25$, $b_2 = 0.75$
+#   [ledger: `cardoso2011:sec4:tridiagonal-limits`, verified]
+#   [ledger: `cardoso2011:sec4:tridiagonal-ranking-to-1`, verified].
 # * **silva2018** §IV.A and Fig. 3: UOC and $A_{UOC}$ "present an
-#   intermediate behavior between the remaining metrics".
+#   intermediate behavior between the remaining metrics"
+#   [ledger: `silva2018:sec4A:tridiagonal-intermediate`, verified].
 #
 # Here the OC family and MER/MAE are drawn from **closed forms in $K$**,
 # derived symbolically by `analytic.forms.tridiagonal_forms` for every
@@ -38,7 +64,7 @@ from analytic.sources import cardoso2011
 
 plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})
 
-# %% tags=["figure:tridiagonal-heatmap"] alt="Heat maps of the tridiagonal confusion matrices for a few numbers of classes K: one sample in each cell of the main diagonal and of the two diagonals next to it."
+# %% tags=["figure:tridiagonal-heatmap", "hide-input"] alt="Heat maps of the tridiagonal confusion matrices for a few numbers of classes K: one sample in each cell of the main diagonal and of the two diagonals next to it."
 fig, axes = plt.subplots(1, 5, figsize=(12, 3), layout="constrained")
 for ax, k in zip(axes, (2, 3, 4, 6, 10)):
     cm = np.asarray(cardoso2011.tridiagonal(k))
@@ -148,7 +174,7 @@ checks = {
 for name, f in checks.items():   # the closed forms agree with numeric (float) at the check points
     assert np.allclose([f(tri[k]) for k in check_K], curves[name][[list(Ks).index(k) for k in check_K]])
 
-# %% tags=["figure:cardoso2011-fig5"] alt="Reproduction of cardoso2011 Fig. 5: metric values of the tridiagonal matrix against the number of classes K, the closed forms drawn as lines and the numeric values as markers that lie on them."
+# %% tags=["figure:cardoso2011-fig5", "hide-input"] alt="Reproduction of cardoso2011 Fig. 5: metric values of the tridiagonal matrix against the number of classes K, the closed forms drawn as lines and the numeric values as markers that lie on them."
 style = {"MER = MAE": ("tab:grey", "-"), "OC, b = 0.25": ("tab:blue", "-"), "OC, b = 0.75": ("tab:blue", "--"),
          "UOC, β = 0.25": ("tab:red", "-"), "UOC, β = 0.75": ("tab:red", "--"), "A_UOC": ("tab:purple", "-")}
 corr_style = {"R_s": ("tab:green", "o"), "tau_b": ("tab:olive", "s"), "r_int": ("tab:cyan", "^")}
@@ -188,7 +214,7 @@ for value in (lim["mer"], lim["oc"], 1):
 ax.set_ylabel("metric value")
 plt.show()
 
-# %% tags=["figure:silva2018-fig3"] alt="Reproduction of silva2018 Fig. 3: MER, MAE, the rank correlations, OC, UOC and A_UOC of the tridiagonal matrix against the number of classes K; the correlations climb towards 1 while MER stays near 2/3."
+# %% tags=["figure:silva2018-fig3", "hide-input"] alt="Reproduction of silva2018 Fig. 3: MER, MAE, the rank correlations, OC, UOC and A_UOC of the tridiagonal matrix against the number of classes K; the correlations climb towards 1 while MER stays near 2/3."
 fig, ax = plt.subplots(figsize=(10, 5.2))
 panel(ax, ["MER = MAE", "UOC, β = 0.25", "UOC, β = 0.75", "A_UOC"],
       "silva2018 Fig. 3: evolution of the metrics with K on tridiagonal matrices")
@@ -208,14 +234,33 @@ plt.show()
 # * MER and MAE settle at 2/3, the fraction of wrong predictions.
 # * OC settles at 3/5 for both values of $b$: with β scaled by $N(K-1)$ the
 #   penalty vanishes as $K$ grows.  With $b = 0.25$ OC *rises* with $K$, with
-#   $b = 0.75$ it *falls* (exercise 3).
+#   $b = 0.75$ it *falls* (exercise 3).  cardoso2011's last sentence of §4
+#   says that OC "presents the desired behaviour" (improves with $K$); its
+#   subscript is garbled in the transcription, and the sentence holds for
+#   $b = 0.75$, not for $b = 0.25$
+#   [ledger: `cardoso2011:sec4:tridiagonal-improves-with-K`, verified].
 # * UOC and $A_{UOC}$ lie between MER and the correlations, as silva2018
 #   says: limits $\beta/3 + 3/5$ (for $\beta < 3/5$) and $4/5$ otherwise,
 #   and $A_{UOC} \to 37/50 = 0.74$.  Since silva2018 uses β unscaled, the
 #   UOC limit depends on β; OC's does not.
 
 # %% [markdown]
-# ## 3. Exercises
+# ## 3. Summary
+#
+# * On the tridiagonal matrices (every error one class away, two errors in
+#   three predictions) MER and MAE tend to 2/3, the fraction of errors.
+# * The rank correlations tend to 1, a perfect score, for every such
+#   classifier: they see the order only.
+# * OC at $\beta = b/(N(K-1))$ tends to 3/5 whatever $b$: the scaled
+#   penalty vanishes as $K$ grows.  It rises with $K$ for $b = 0.25$ and
+#   falls for $b = 0.75$.
+# * UOC (β unscaled) and $A_{UOC}$ stay between MER and the correlations,
+#   as silva2018 says: $UOC_\beta \to \beta/3 + 3/5$ for $\beta < 3/5$ and
+#   $4/5$ otherwise, $A_{UOC} \to 37/50$.
+# * All of it comes from closed forms in $K$, derived symbolically, with
+#   `numeric` checking them at a few $K$.
+#
+# ## 4. Exercises
 #
 # **Exercise 1.**  Use the closed form `forms.uoc` to compute exactly
 # $UOC_{1/3}$ of the 7-class tridiagonal matrix, and check it against

@@ -16,6 +16,31 @@
 #   $N$ (eq. 3), a **closed form** for its maximum (Prop. 1), the binary and
 #   balanced cases (Props. 2–3, Cor. 1) and $STC = TC/TC_{max}$ (Def. 1).
 #
+# **What this lesson assumes.**  Lesson 1: a confusion matrix (rows = true
+# class), MER, MAE and AMAE, and Kendall's $\tau_b$.  Reading Python with
+# NumPy and SymPy.  Lessons 2, 3 and 5 are not needed.
+#
+# **What you will learn.**
+#
+# * The class-size-weighted cost matrix, and when it is symmetric — including
+#   the case where binotto2024's Remark 1 is wrong, two classes
+#   [ledger: `binotto2024:remark1:symmetric-iff-balanced`, refuted].
+# * The total cost TC, its largest value $TC_{max}$ in closed form
+#   (binotto2024 Prop. 1) and for balanced classes (Props. 2–3, Cor. 1),
+#   derived symbolically here; and STC = MC = TC/$TC_{max}$.
+# * george2016's accuracy–cost grid, its distance $d$ and its tie-break, on
+#   the classifiers of its Tables 1, 2 and 4.
+# * Which printed numbers do **not** reproduce, and what the ledger found
+#   about each: a numerical optimiser that stopped short of the maximum, and
+#   a slip in one cell.
+#
+# Where the lesson says that a paper's statement is true or false, it cites
+# the claim's entry in the toolkit's claims ledger
+# ([`docs/ledger.md`](../docs/ledger.md)) in square brackets: its id and its
+# verdict (verified, refuted, not reproduced, or convention: reproduces only
+# under a stated convention).  Run `ordinal-verify --only <id>` to check it
+# again.
+#
 # **Orientation — read this first.**  Both papers print matrices with
 # *rows = predicted class, columns = true class*.  The toolkit (and lessons
 # 1–3) use *rows = true class*.  So every matrix of these papers is
@@ -37,6 +62,8 @@ from analytic.sources import george2016
 from analytic.symbols import r
 from analytic.tc_max import corollary1_differences, derive_tc_max_balanced, positive_for_integers_from, tc_max_balanced
 
+# %% tags=["hide-input"]
+# plotting and table helpers (no mathematics here)
 plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})
 
 
@@ -45,10 +72,10 @@ def show_matrix(ax, m, title="", cmap="Purples", fmt=str, xlabel="predicted clas
     a = np.asarray(m, dtype=float)
     K = a.shape[0]
     ax.imshow(a, cmap=cmap, vmin=0, vmax=max(a.max(), 1e-12))
-    for r in range(K):
-        for c in range(K):
-            ax.text(c, r, fmt(np.asarray(m, dtype=object)[r, c]), ha="center", va="center", fontsize=9,
-                    color="white" if a[r, c] > 0.6 * a.max() else "black")
+    for i in range(K):                  # rows (r is the symbol of the number of classes)
+        for j in range(K):
+            ax.text(j, i, fmt(np.asarray(m, dtype=object)[i, j]), ha="center", va="center", fontsize=9,
+                    color="white" if a[i, j] > 0.6 * a.max() else "black")
     ax.set_xticks(range(K), [str(k + 1) for k in range(K)])
     ax.set_yticks(range(K), [str(k + 1) for k in range(K)])
     ax.set_xlabel(xlabel)
@@ -82,7 +109,7 @@ def md_table(header, rows):
 # factor matrix, the distance matrix and their product (rounded, "≈"),
 # all *predicted × true*.
 
-# %% tags=["figure:cost-matrix"] alt="Two heat maps of the class-size-weighted cost matrix for class sizes 10, 20 and 70, as the papers print it and transposed, each cell showing its cost."
+# %% tags=["figure:cost-matrix", "hide-input"] alt="Two heat maps of the class-size-weighted cost matrix for class sizes 10, 20 and 70, as the papers print it and transposed, each cell showing its cost."
 counts = george2016.COST_EXAMPLE_COUNTS
 cost_unnormalised = numeric.cost_matrix(counts, normalize=False, arithmetic="exact")   # rows = true
 printed = np.array([[sp.nsimplify(v) for v in row] for row in george2016.COST_EXAMPLE_ROUNDED], dtype=object)
@@ -99,12 +126,34 @@ plt.show()
 
 # %% [markdown]
 # **What to look at.**  The middle and right panels agree cell by cell (the
-# printed matrix rounds $18/7 \approx 2.6$ and $8/7 \approx 1.1$).  The
-# most expensive error (8) is predicting the rare class 1 for a sample of
-# class 2; predicting the big class 3 is cheap.  The matrix is *not*
-# symmetric: binotto2024 Remark 1 shows it is symmetric exactly when all
-# classes have the same size.
+# printed matrix rounds $18/7 \approx 2.6$ and $8/7 \approx 1.1$)
+# [ledger: `george2016:eq4:example-10-20-70`, verified].  The most expensive
+# error (8) is predicting the rare class 1 for a sample of class 2;
+# predicting the big class 3 is cheap.  The matrix is *not* symmetric.
 #
+# **When is the cost matrix symmetric?**  binotto2024 Remark 1 says: exactly
+# when all classes have the same size.  That is **false for two classes**
+# [ledger: `binotto2024:remark1:symmetric-iff-balanced`, refuted].  With
+# $r = 2$ the two off-diagonal costs are
+# $m_{12} = \frac1N \frac{N - n_1}{n_2} = \frac1N$ and
+# $m_{21} = \frac1N \frac{N - n_2}{n_1} = \frac1N$, whatever the sizes: the
+# cost matrix of two classes is always symmetric, balanced or not.  The
+# remark's proof uses the step
+# $\sum_{k \ne i,j} n_k/n_i = \sum_{k \ne i,j} n_k/n_j \Leftrightarrow n_i = n_j$,
+# which needs a third class $k$; with three classes or more the equivalence
+# holds (the ledger finds no counterexample on its whole grid).  The smallest
+# counterexample, and the two cases of three classes:
+
+# %%
+M_two = numeric.cost_matrix([1, 2], arithmetic="exact")          # unbalanced, two classes
+M_balanced = numeric.cost_matrix([3, 3, 3], arithmetic="exact")
+M_unbalanced = numeric.cost_matrix([1, 2, 3], arithmetic="exact")
+for name, M in (("n = (1, 2)", M_two), ("n = (3, 3, 3)", M_balanced), ("n = (1, 2, 3)", M_unbalanced)):
+    display(Markdown(f"{name}: $M = {sp.latex(sp.Matrix(M))}$, symmetric: **{(M == M.T).all()}**"))
+assert (M_two == M_two.T).all() and (M_balanced == M_balanced.T).all()   # symmetric, one of them unbalanced
+assert not (M_unbalanced == M_unbalanced.T).all()
+
+# %% [markdown]
 # ## 2. Total cost and its maximum
 #
 # With $n_{tp}$ the confusion counts (rows = true),
@@ -119,8 +168,9 @@ plt.show()
 # worst a classifier can do is to send **all** of class $j$ to the class
 #
 # $$i_j = \arg\max_\ell \frac{|\ell - j|}{n_\ell} \qquad\text{(eq. 6)},\qquad
-#   TC_{max} = \frac1N \sum_j \frac{n_j (N - n_j)}{n_{i_j}}\,|i_j - j| .$$
+#   TC_{max} = \frac1N \sum_j \frac{n_j (N - n_j)}{n_{i_j}}\,|i_j - j|$$
 #
+# [ledger: `binotto2024:prop1:exhaustive`, verified].
 # `numeric.tc_max_matrix` builds that worst matrix; `numeric.tc_max`
 # evaluates the sum.  Then (binotto2024 Def. 1, george2016's MC)
 #
@@ -135,7 +185,14 @@ plt.show()
 # two sums with `sympy.summation` on each parity of $r$ — and returns a
 # `Piecewise` on the parity.  Nothing of the printed Prop. 3 is typed in;
 # compare with binotto2024 Prop. 3, which prints $\frac{(r-1)(3r-2)}{4}$ for
-# even $r$ and $\frac{(r-1)^2}{4r}(3r+1)$ for odd $r$.
+# even $r$ and $\frac{(r-1)^2}{4r}(3r+1)$ for odd $r$
+# [ledger: `binotto2024:prop3:symbolic`, verified].  Corollary 1 ($TC_{max}$
+# grows strictly with $r$) follows from the two differences below
+# [ledger: `binotto2024:cor1:symbolic`, verified]; its printed proof,
+# though, rewrites $4k^2 < (2k+1)^2$ as $2 \le 2k + 1$, which is not an
+# equivalence (the two differ at $k = 0$): both hold for $k \ge 1$, so the
+# corollary stands, not that step
+# [ledger: `binotto2024:cor1:proof-second-inequality`, refuted].
 
 # %%
 steps = derive_tc_max_balanced()
@@ -150,7 +207,7 @@ display(Markdown(
     f"$TC_{{max}}(2k+2) - TC_{{max}}(2k+1) = {sp.latex(d2)}$, both positive for every $k \\ge 1$: "
     f"**{positive_for_integers_from(d1, k, 1) and positive_for_integers_from(d2, k, 1)}**"))
 
-# %% tags=["figure:tc-max-matrix"] alt="Left and middle: heat maps of the worst classifier's confusion matrix for the colon data and for 6 balanced classes, every sample predicted into a far class. Right: maximum total cost for balanced classes against the number of classes r, the symbolic closed form as a line and the worst matrix's cost as dots on it, increasing with r."
+# %% tags=["figure:tc-max-matrix", "hide-input"] alt="Left and middle: heat maps of the worst classifier's confusion matrix for the colon data and for 6 balanced classes, every sample predicted into a far class. Right: maximum total cost for balanced classes against the number of classes r, the symbolic closed form as a line and the worst matrix's cost as dots on it, increasing with r."
 colon_counts = np.asarray(george2016.MATRICES["SVM"]).sum(axis=1)        # rows = true class
 worst = numeric.tc_max_matrix(colon_counts)
 balanced = numeric.tc_max_matrix([5] * 6)
@@ -183,8 +240,9 @@ plt.show()
 # small the receiving class is.  In the balanced case the worst classifier
 # simply sends the lower half of the classes to the last class and the upper
 # half to the first (binotto2024 Prop. 3's $A_{max}$).  With two classes
-# $TC_{max} = 1$ for any sizes (Prop. 2); for balanced classes it grows
-# strictly with $r$ (Cor. 1).
+# $TC_{max} = 1$ for any sizes (Prop. 2)
+# [ledger: `binotto2024:prop2:symbolic`, verified]; for balanced classes it
+# grows strictly with $r$ (Cor. 1).
 
 # %% [markdown]
 # ## 3. george2016's accuracy–cost grid (Fig. 1)
@@ -203,7 +261,7 @@ plt.show()
 # `numeric.george_d` and `numeric.george_tiebreak` compute both from a
 # confusion matrix, with the closed-form $TC_{max}$.
 
-# %% tags=["figure:george2016-fig1"] alt="Reproduction of george2016 Fig. 1: the accuracy-cost grid, accuracy on the horizontal axis and misclassification cost on the vertical one, quarter circles of equal distance d from the ideal point (1, 0) marked with a star, and the dashed line of random chance Acc + MC = 1."
+# %% tags=["figure:george2016-fig1", "hide-input"] alt="Reproduction of george2016 Fig. 1: the accuracy-cost grid, accuracy on the horizontal axis and misclassification cost on the vertical one, quarter circles of equal distance d from the ideal point (1, 0) marked with a star, and the dashed line of random chance Acc + MC = 1."
 def grid(ax, title=""):
     """george2016 Fig. 1: the (Acc, MC) square, the ideal corner, circles of equal d, the chance line."""
     t = np.linspace(0, np.pi / 2, 100)
@@ -270,7 +328,7 @@ md_table(["classifier", "MC (not printed)"] + list(george2016.TABLE_2_ROWS),
 # "1.1" is printed with one decimal only).  (glmnetcr predicts every
 # sample as stage III, so $\tau_b$ is undefined — the paper prints "NA".)
 # The distance $d$ reproduces for nine classifiers of ten; **glmnetcr is
-# printed 1.07**, while its accuracy 0.32 and the closed-form $TC_{max}$ give
+# printed 1.07** [ledger: `george2016:table2:glmnetcr:d`, not reproduced], while its accuracy 0.32 and the closed-form $TC_{max}$ give
 # $d = 0.70$.  A $d$ of 1.07 at that accuracy would need $MC \approx 0.83$,
 # i.e. a $\max TC$ about 0.22 times the true maximum — but SVM and
 # rpartScore share glmnetcr's test set (same class sizes, same
@@ -279,7 +337,7 @@ md_table(["classifier", "MC (not printed)"] + list(george2016.TABLE_2_ROWS),
 # the source (corrected candidate 0.70).  The diagnosis, with exact
 # intervals, is in `proofs_tests/test_tables_george2016.py`.
 
-# %% tags=["figure:george2016-fig2"] alt="Reproduction of george2016 Fig. 2: the classifiers of george2016 Table 1 placed on the accuracy-cost grid, each labelled with its distance d to the ideal point."
+# %% tags=["figure:george2016-fig2", "hide-input"] alt="Reproduction of george2016 Fig. 2: the classifiers of george2016 Table 1 placed on the accuracy-cost grid, each labelled with its distance d to the ideal point."
 markers = "osD^"
 fig, axes = plt.subplots(1, 3, figsize=(12, 5.6), layout="constrained")
 for ax, (group, label) in zip(axes, [("colon", "(a) colon cancer"), ("lung", "(b) lung cancer"),
@@ -305,7 +363,8 @@ plt.show()
 #   prefers Shuffle24 and $\tau_b$ prefers Sig24; MC separates them: Sig24's
 #   errors are cheaper, so it is lower on the grid and closer to the ideal.
 # * (c) $p_{1E-8}$ has the worst AMAE of the four, yet it is both the most
-#   accurate and the cheapest: $d$ picks it, as the paper says.
+#   accurate and the cheapest: $d$ picks it, as the paper says
+#   [ledger: `george2016:sec3.1:text`, verified].
 #
 # ## 5. Table 4: cheaper but less accurate, and the tie-break
 #
@@ -329,8 +388,11 @@ for k in t4:
 md_table(["matrix", "N", "Acc", "MC %", "d", "tie-break"], rows)
 
 # %% [markdown]
-# MC reproduces for all four, and the tie-break distances 0.12 and 0.04 too;
-# the printed $d$ values do **not**: each is slightly *larger* than ours.
+# MC reproduces for all four [ledger: `george2016:sec3.2:table4-mc-values`, verified],
+# and the tie-break distances 0.12 and 0.04 too
+# [ledger: `george2016:sec3.2:table4-tiebreak`, verified]; the printed $d$
+# values do **not**: each is slightly *larger* than ours (e.g.
+# [ledger: `george2016:table4:T4a_0.60:d`, not reproduced]).
 # `proofs_tests/test_tables_george2016.py` diagnoses it: one common
 # $\max TC$ equal to $s$ times the true maximum, with
 # $s \in (0.973276, 0.975684]$, reproduces all four cells.  The numerical
@@ -340,16 +402,36 @@ md_table(["matrix", "N", "Acc", "MC %", "d", "tie-break"], rows)
 # It matters in Table 4(b): the printed distances (0.329 for Acc = 0.70,
 # 0.331 for Acc = 0.80) put the less accurate classifier ahead by a hair;
 # with the true maximum (0.327 and 0.325) the more accurate one is ahead by
-# a hair.  Either way a near-tie, which the paper settles with the
-# tie-break, in favour of Acc = 0.70.
+# a hair, so the paper's "d prefers Acc = 0.70" does not reproduce
+# [ledger: `george2016:sec3.2:table4b-d-prefers-acc070`, not reproduced].
+# Either way a near-tie, which the paper settles with the tie-break, in
+# favour of Acc = 0.70.
 #
 # One more slip: the printed matrix `T4a_0.70` sums to 801 where the text
 # says 800; the tests show that $f_{2,4} = 53 \to 52$ is the only one-unit
 # correction that restores $N = 800$ and the class sizes of the other three
-# matrices and reproduces every printed value.
+# matrices and reproduces every printed value (with the matrix as printed,
+# AMAE does not reproduce: [ledger: `george2016:table4:T4a_0.70:AMAE`, not reproduced]).
 
 # %% [markdown]
-# ## 6. Exercises
+# ## 6. Summary
+#
+# * The cost of predicting $p$ for a sample of true class $t$ is
+#   $\frac1N\frac{N - n_t}{n_p}|t - p|$: errors into, and out of, rare
+#   classes cost more.  The cost matrix is symmetric for balanced classes,
+#   and always for two classes — binotto2024's Remark 1 misses that case
+#   [ledger: `binotto2024:remark1:symmetric-iff-balanced`, refuted].
+# * The worst classifier sends each true class, whole, to the class that
+#   maximises $|\ell - j|/n_\ell$, which gives $TC_{max}$ in closed form
+#   (Prop. 1); for balanced classes it is a `Piecewise` on the parity of $r$,
+#   derived here and equal to the printed Prop. 3, and it grows with $r$
+#   (Cor. 1, whose printed proof has one step that is not an equivalence).
+# * george2016 found $\max TC$ numerically and stopped about 2.5 % short:
+#   its printed $d$ values of Table 4 are slightly too large, and its
+#   glmnetcr $d$ of Table 2 is not explained by any single maximum.  The
+#   closed form settles both.
+#
+# ## 7. Exercises
 #
 # **Exercise 1.**  binotto2024 Prop. 2: for two classes $TC_{max} = 1$
 # whatever the class sizes.  Check it exactly for all sizes

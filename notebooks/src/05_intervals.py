@@ -11,14 +11,28 @@
 # setting (§4), and asks how long the last, unbounded interval should be
 # taken (§5).
 #
-# In this lesson:
+# **What this lesson assumes.**  Lesson 4: the cost matrix, TC, $TC_{max}$
+# (binotto2024 Prop. 1) and STC.  Reading Python with NumPy and SymPy
+# (`Piecewise`, `lambdify`).
 #
-# 1. the two ingredients, Hausdorff distances and densities (eqs. 7–8);
-# 2. the interval cost and its maximum (eq. 9, Remark 4, Props. 4–5);
+# **What you will learn.**
+#
+# 1. The two ingredients, Hausdorff distances and densities (eqs. 7–8).
+# 2. The interval cost and its maximum (eq. 9, Props. 4–5), and when the
+#    interval cost matrix is symmetric — where binotto2024's Remark 4 is
+#    wrong, as Remark 1 was in lesson 4
+#    [ledger: `binotto2024:remark4:symmetric-iff-proportional`, refuted].
 # 3. binotto2024's toy example: $\widehat{TC}_{max}$ as a function of the
-#    last length $x$ and its minimum;
-# 4. the optimal last length as a function of $L$ (Prop. 6, Fig. 1), with
+#    last length $x$ and its minimum.
+# 4. The optimal last length as a function of $L$ (Prop. 6, Fig. 1), with
 #    the derived `Piecewise` in LaTeX.
+#
+# Where the lesson says that a paper's statement is true or false, it cites
+# the claim's entry in the toolkit's claims ledger
+# ([`docs/ledger.md`](../docs/ledger.md)) in square brackets: its id and its
+# verdict (verified, refuted, not reproduced, or convention: reproduces only
+# under a stated convention).  Run `ordinal-verify --only <id>` to check it
+# again.
 #
 # **Orientation.**  binotto2024 prints matrices *predicted × true* (rows =
 # predicted interval).  The toolkit uses rows = true class, so
@@ -39,7 +53,7 @@ from analytic.intervals import interval_tc_max_symbolic, optimal_last_length_pie
 from analytic.sources import binotto2024
 from analytic.symbols import L, x            # the paper's second length L and last length x
 
-plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})
+plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})   # figures
 
 
 def printed(expr):
@@ -60,12 +74,16 @@ def printed(expr):
 # **density** $\delta_k = n_k/\ell_k$ (eq. 8).  With equal lengths $\ell$
 # everything reduces to lesson 4 scaled by $\ell$: $d(I_i,I_j) = \ell|i-j|$.
 
-# %% tags=["figure:hausdorff-densities"] alt="Left: four classes drawn as intervals of a numeric variable with their densities. Middle: their Hausdorff distance matrix. Right: the interval cost matrix with rows the true class."
+# %%
 lengths = [1, 3, 0.5, 2]
 counts = [10, 30, 20, 8]
-edges = np.concatenate([[0], np.cumsum(lengths)])
-D = numeric.hausdorff_distances(lengths)
-delta = np.array(counts) / np.array(lengths)
+edges = np.concatenate([[0], np.cumsum(lengths)])       # the interval ends a_k, b_k
+D = numeric.hausdorff_distances(lengths)                 # eq. 7
+delta = np.array(counts) / np.array(lengths)             # eq. 8
+M = numeric.interval_cost_matrix(counts, lengths)        # rows = true class
+D, delta
+
+# %% tags=["figure:hausdorff-densities", "hide-input"] alt="Left: four classes drawn as intervals of a numeric variable with their densities. Middle: their Hausdorff distance matrix. Right: the interval cost matrix with rows the true class."
 
 fig = plt.figure(figsize=(12, 4.2))
 ax = fig.add_axes([0.04, 0.58, 0.42, 0.3])
@@ -103,7 +121,6 @@ ax.set_xticks(range(4), [f"$I_{k}$" for k in range(1, 5)])
 ax.set_yticks(range(4), [f"$I_{k}$" for k in range(1, 5)])
 ax.set_title("Hausdorff distances (eq. 7)")
 
-M = numeric.interval_cost_matrix(counts, lengths)
 ax = fig.add_axes([0.77, 0.1, 0.2, 0.8])
 ax.imshow(M, cmap="Purples")
 for r in range(4):
@@ -138,8 +155,34 @@ plt.show()
 #   \hat\imath_j = \arg\max_\ell \frac{d(I_\ell, I_j)}{\delta_\ell}
 #   \quad\text{(Prop. 4)},$$
 #
+# [ledger: `binotto2024:prop4:exhaustive`, verified],
 # and $\widehat{STC} = \widehat{TC}/\widehat{TC}_{max} \in [0, 1]$ (Def. 3).
-# For two classes $\widehat{TC}_{max} = \max(\ell_1, \ell_2)$ (Prop. 5).
+# For two classes $\widehat{TC}_{max} = \max(\ell_1, \ell_2)$ (Prop. 5)
+# [ledger: `binotto2024:prop5:symbolic`, verified].  binotto2024 §4.2 also
+# calls $\widehat{STC}$ homogeneous, $\widehat{STC}(kA) = k\,\widehat{STC}(A)$;
+# it is not: scaling the matrix scales every count and density alike, so
+# $\widehat{STC}(kA) = \widehat{STC}(A)$ (degree 0, as a score in
+# $[0, 1]$ must be) [ledger: `binotto2024:sec4.2:homogeneity`, refuted].
+#
+# **When is the interval cost matrix symmetric?**  binotto2024 Remark 4
+# says: exactly when the densities are all equal.  As Remark 1 of lesson 4,
+# that is false for two classes
+# [ledger: `binotto2024:remark4:symmetric-iff-proportional`, refuted]: with
+# $r = 2$ both off-diagonal weights are
+# $(\Delta - \delta_1)/\delta_2 = (\Delta - \delta_2)/\delta_1 = 1$, and both
+# distances are $\max(\ell_1, \ell_2)$, whatever the densities.  With three
+# classes or more the remark holds (on the ledger's grid):
+
+# %%
+M_two = numeric.interval_cost_matrix([1, 2], [1, 3], arithmetic="exact")          # densities 1 and 2/3
+M_equal = numeric.interval_cost_matrix([1, 2, 3], [1, 2, 3], arithmetic="exact")  # densities all 1
+M_unequal = numeric.interval_cost_matrix([1, 2, 3], [1, 1, 1], arithmetic="exact")
+for name, Mx in (("n = (1, 2), ℓ = (1, 3)", M_two), ("n = (1, 2, 3), ℓ = (1, 2, 3)", M_equal),
+                 ("n = (1, 2, 3), ℓ = (1, 1, 1)", M_unequal)):
+    display(Markdown(f"{name}: $\\widehat M = {sp.latex(sp.Matrix(Mx))}$, symmetric: **{(Mx == Mx.T).all()}**"))
+assert (M_two == M_two.T).all() and (M_equal == M_equal.T).all() and not (M_unequal == M_unequal.T).all()
+
+# %% [markdown]
 # The toolkit's `numeric.interval_tc`, `interval_tc_max` and `interval_stc`
 # apply the formulas of lesson 4 (written once, in `numeric.cost`) to these
 # two ingredients.
@@ -165,7 +208,8 @@ for name in ("C_A", "C_B"):
 # %% [markdown]
 # The paper prints $\widehat{TC}(C_A)$ in closed form,
 # $\frac{1}{15}\big(6 + \frac4x + (7 + x)\max(1, x)\big)$, and
-# $\widehat{TC}(C_B) - \widehat{TC}(C_A) = 2/15$ whatever $x$.  We check both
+# $\widehat{TC}(C_B) - \widehat{TC}(C_A) = 2/15$ whatever $x$
+# [ledger: `binotto2024:toy:cost-matrix-and-tc`, verified].  We check both
 # exactly with `numeric.interval_tc` at a few lengths:
 
 # %%
@@ -185,7 +229,7 @@ for xv in (sp.Rational(1, 3), sp.sqrt(2) / 2, 1, sp.Rational(3, 2), 4):
 #
 # * `analytic.intervals.interval_tc_max_symbolic` returns the ordered
 #   `Piecewise` in $x$, with exact breakpoints, derived with SymPy;
-# * `numeric.last_length_pieces` finds the same pieces numerically-exactly
+# * `numeric.last_length_pieces` finds the same pieces in exact arithmetic
 #   (coefficients of $a/x + b + cx + ex^2$), and `numeric.optimal_last_length`
 #   takes the least value over the breakpoints and the critical point of
 #   each piece.
@@ -204,10 +248,13 @@ print("paper: x~ =", binotto2024.TOY_PRINTED["x_opt"], " TC_max(x~) =", binotto2
 print("equal:", sp.simplify(opt.x - printed(binotto2024.TOY_PRINTED["x_opt"])) == 0,
       sp.simplify(opt.minimum - printed(binotto2024.TOY_PRINTED["TC_max_opt"])) == 0)
 
-# %% tags=["figure:tc-max-of-x"] alt="Left: maximum interval total cost of the toy example against the length x of the last interval, the derived piecewise curve with its pieces between dotted lines and the cost of classifier C_A for comparison. Right: the difference of standardised cost between classifiers C_B and C_A against x."
+# %%
+# the closed form in x against numeric.interval_tc_max (float) on a grid of lengths
 xs = np.linspace(0.05, 3, 500)
 tcmax = sp.lambdify(x, tcmax_x, "numpy")(xs)
 assert np.allclose(tcmax[::50], [numeric.interval_tc_max([5, 5, 5], [1, 1, v]) for v in xs[::50]])
+
+# %% tags=["figure:tc-max-of-x", "hide-input"] alt="Left: maximum interval total cost of the toy example against the length x of the last interval, the derived piecewise curve with its pieces between dotted lines and the cost of classifier C_A for comparison. Right: the difference of standardised cost between classifiers C_B and C_A against x."
 tcA = np.array([numeric.interval_tc(CA, [1, 1, v]) for v in xs])
 gap = np.array([numeric.interval_stc(CB, [1, 1, v]) - numeric.interval_stc(CA, [1, 1, v]) for v in xs])
 x_opt = float(opt.x)
@@ -248,7 +295,10 @@ plt.show()
 # classifiers always differ by $\widehat{TC}(C_B) - \widehat{TC}(C_A) =
 # 2/15$, so their STC gap is $\frac{2/15}{\widehat{TC}_{max}(x)}$, largest
 # exactly where $\widehat{TC}_{max}$ is smallest — binotto2024's argument
-# for choosing $\tilde x$.
+# for choosing $\tilde x$.  The optimal length $1/\sqrt2$, its minimum
+# $(2\sqrt2 + 7)/3$ and the printed STC values all reproduce
+# [ledger: `binotto2024:toy:optimal-length`, verified]
+# [ledger: `binotto2024:toy:stc-values`, verified].
 #
 # ## 4. The optimal last length as a function of L (Prop. 6, Fig. 1)
 #
@@ -271,7 +321,8 @@ display(Markdown(f"$$\\tilde x(L) = {sp.latex(x_opt)}$$\n\n"
 
 # %% [markdown]
 # Against the printed Prop. 6 (`binotto2024.PROP6`), branch by branch —
-# boundary, $\tilde x$ and the minimum:
+# boundary, $\tilde x$ and the minimum
+# [ledger: `binotto2024:prop6:derived`, verified]:
 
 # %%
 for (xe, xc), (te, tc), (bound, xf, vf) in zip(x_opt.args, tc_opt.args, binotto2024.PROP6):
@@ -281,7 +332,8 @@ for (xe, xc), (te, tc), (bound, xf, vf) in zip(x_opt.args, tc_opt.args, binotto2
     case = f"L <= {bound}" if bound is not None else "the last case"
     print(f"{case:22s} boundary {same_bound}   x~ {same_x}   TC_max(x~) {same_tc}")
 
-# %% tags=["figure:binotto2024-fig1"] alt="Reproduction of binotto2024 Fig. 1 on two ranges of L: the optimal last length against L, the closed form derived here, Prop. 6 as printed and the values computed per L all on one curve, with dotted vertical lines at the branch boundaries."
+# %%
+# the derived x~(L) against numeric.optimal_last_length, computed per L
 prop6 = sp.Piecewise(*[(printed(xf), L <= printed(bound) if bound is not None else True)
                        for bound, xf, vf in binotto2024.PROP6])
 Lgrid = np.linspace(0.02, 10, 400)
@@ -289,6 +341,8 @@ x_derived = sp.lambdify(L, x_opt, "numpy")(Lgrid)
 Lcheck = np.concatenate([np.linspace(0.05, 2, 14), np.linspace(2.5, 10, 10)])
 x_numeric = np.array([float(numeric.optimal_last_length([1, 1, 1], [1, v]).x) for v in Lcheck])
 assert np.allclose(x_numeric, sp.lambdify(L, x_opt, "numpy")(Lcheck))
+
+# %% tags=["figure:binotto2024-fig1", "hide-input"] alt="Reproduction of binotto2024 Fig. 1 on two ranges of L: the optimal last length against L, the closed form derived here, Prop. 6 as printed and the values computed per L all on one curve, with dotted vertical lines at the branch boundaries."
 f_prop6 = sp.lambdify(L, prop6, "numpy")
 
 fig, axes = plt.subplots(1, 2, figsize=(12, 4.5))
@@ -322,11 +376,29 @@ plt.show()
 # lengths, 1 and $L$).
 
 # %% [markdown]
-# ## 5. Exercises
+# ## 5. Summary
+#
+# * With classes that are intervals, the distance between two classes is
+#   the Hausdorff distance of the intervals and the class size becomes a
+#   density; lesson 4's TC, $TC_{max}$ and STC carry over, and equal lengths
+#   $\ell$ give lesson 4's values times $\ell$.
+# * The interval cost matrix is symmetric when the densities are equal, and
+#   always for two classes — binotto2024's Remark 4 misses that case
+#   [ledger: `binotto2024:remark4:symmetric-iff-proportional`, refuted];
+#   $\widehat{STC}$ does not change when the matrix is scaled (degree 0,
+#   not 1 as §4.2 says).
+# * An unbounded last interval needs a length; the $x$ that minimises
+#   $\widehat{TC}_{max}$ separates classifiers best.  On the toy example it
+#   is $1/\sqrt2$, and for lengths $(1, L, x)$ it is a four-case function of
+#   $L$ (Prop. 6) — derived here by a sweep over $L$, not typed in, and equal
+#   to the printed one.
+#
+# ## 6. Exercises
 #
 # **Exercise 1.**  Equal lengths reduce to lesson 4: check that with all
 # lengths equal to 3, the interval TC of $C_A$ is 3 times its ordinary TC
-# (binotto2024 §4.1, "$\widehat{TC} = L \times TC$").
+# (binotto2024 §4.1, "$\widehat{TC} = L \times TC$"
+# [ledger: `binotto2024:sec4.1:equal-lengths`, verified]).
 
 # %% [markdown]
 # **Exercise 2.**  Prop. 5: for two classes, $\widehat{TC}_{max} =

@@ -219,7 +219,7 @@ assert all(values["D"][label] != values["F"][label] for label in ("kappa", "Some
 # distributions: the forecast $F_k$ against the step $O_k$ of the truth, and
 # the far-away probability of the second forecast costs it.
 
-# %% tags=["figure:rps-cumulative"] alt="Left: bar charts of two probability forecasts over five ordered classes for one sample of true class 3, both most probable at class 3, the first concentrated around it and the second with much of its mass on classes 1 and 5. Right: their cumulative distributions as step curves against the step of the true class, the gaps between forecast and truth shaded; the spread forecast has larger gaps and the larger ranked probability score."
+# %%
 K5, y_true = 5, 2                                   # classes 0..4 in code, 1..5 in words
 forecasts = {
     "concentrated": [Fraction(0), Fraction(1, 10), Fraction(6, 10), Fraction(2, 10), Fraction(1, 10)],
@@ -232,6 +232,7 @@ same_matrix = {k: numeric.confusion_matrix([y_true], [int(np.argmax(p))], labels
 assert same_matrix["concentrated"] == same_matrix["spread"]       # the same perfect confusion matrix
 assert rps["concentrated"] < rps["spread"]
 
+# %% tags=["figure:rps-cumulative", "hide-input"] alt="Left: bar charts of two probability forecasts over five ordered classes for one sample of true class 3, both most probable at class 3, the first concentrated around it and the second with much of its mass on classes 1 and 5. Right: their cumulative distributions as step curves against the step of the true class, the gaps between forecast and truth shaded; the spread forecast has larger gaps and the larger ranked probability score."
 classes = np.arange(1, K5 + 1)
 edges = np.append(classes, K5 + 0.5)                 # the cumulative steps, drawn to the right of class 5
 truth = (edges >= y_true + 1).astype(float)          # O_k = [y <= k], classes in words
@@ -437,7 +438,7 @@ md_table(["property", "verdict", "what it rests on"],
 # this lesson's below it.  The columns of Amigó et al.'s properties are
 # labelled in blue, each followed by its `populated` twin.
 
-# %% tags=["figure:property-map"] alt="A grid with one row per registered metric variant, the metrics of lessons 1 to 5 above a line and this lesson's new metrics below it, and one column for each of the fourteen properties, Amigó et al.'s three each followed by its twin on matrices whose true classes are all populated; each cell is marked proved (dark green, double check mark), holds without a proof (light green, check mark), fails (red, cross) or not applicable (grey, dash)."
+# %% tags=["figure:property-map", "hide-input"] alt="A grid with one row per registered metric variant, the metrics of lessons 1 to 5 above a line and this lesson's new metrics below it, and one column for each of the fourteen properties, Amigó et al.'s three each followed by its twin on matrices whose true classes are all populated; each cell is marked proved (dark green, double check mark), holds without a proof (light green, check mark), fails (red, cross) or not applicable (grey, dash)."
 STYLE = {"proved": ("#74c476", "✓✓"), "holds": ("#c7e9c0", "✓"), "fails": ("#fcbba1", "✗"),
          "n/a": ("#e5e5e5", "–")}
 PROPS = list(PROPERTIES)
@@ -626,6 +627,8 @@ def imbalance_panels(D, f, better):
     return None
 
 
+# %% tags=["hide-input"]
+# the heat map of a count matrix (plotting only)
 def show_matrix(ax, A, title, frame=(), inserted=None, vmax=None):
     """A count matrix as a light heat map with its counts; framed cells, a hatched inserted class."""
     A = np.asarray(A)
@@ -648,6 +651,8 @@ def show_matrix(ax, A, title, frame=(), inserted=None, vmax=None):
     ax.set_ylabel("true class")
     ax.set_title(title, fontsize=10)
 
+
+# %%
 def draw(label, prop, A, f, better, what):
     """Draw the matrix A on which ``prop`` fails for the metric f (``what`` it is) next to what the
     property compares it with, rebuilt from the definitions, each titled with the metric's exact value;
@@ -710,8 +715,10 @@ md_table(["metric", "a", "b", "c", "K", "d(a, c)", "d(a, b) + d(b, c)"], triangl
 # chance; moving the sample changes the column margins, and the chance
 # agreement with them.
 
-# %% tags=["figure:kappa-monotonicity"] alt="Two 3-class confusion matrices with two samples each: the minimal counterexample, and the same matrix with the sample of true class 3 moved from predicted class 1 to predicted class 2, one class closer; the moved cells are framed and Cohen's kappa is lower after the move."
+# %% tags=["figure:kappa-monotonicity", "hide-input"] alt="Two 3-class confusion matrices with two samples each: the minimal counterexample, and the same matrix with the sample of true class 3 moved from predicted class 1 to predicted class 2, one class closer; the moved cells are framed and Cohen's kappa is lower after the move."
 before, after = draw_counterexample("cohen_kappa", "kappa", "monotonicity")
+
+# %%
 assert after < before          # kappa is higher-is-better: the move made it worse
 
 # %% [markdown]
@@ -719,8 +726,10 @@ assert after < before          # kappa is higher-is-better: the move made it wor
 # weights $(r-c)^2$ are computed from the class numbers, so a class that no
 # sample is in, or is predicted in, still stretches the distances.
 
-# %% tags=["figure:weighted-kappa-invariance"] alt="Left: a 3-class confusion matrix with two misclassified samples. Right: the same matrix with an empty class inserted between classes 1 and 2, hatched; the quadratic weighted kappa differs between the two."
+# %% tags=["figure:weighted-kappa-invariance", "hide-input"] alt="Left: a 3-class confusion matrix with two misclassified samples. Right: the same matrix with an empty class inserted between classes 1 and 2, hatched; the quadratic weighted kappa differs between the two."
 before, after = draw_counterexample("cohen_kappa", "quadratic weighted kappa", "ordinal_invariance")
+
+# %%
 assert before != after
 
 # %% [markdown]
@@ -728,8 +737,10 @@ assert before != after
 # count concordant and discordant pairs; a classifier that is off by one
 # class but keeps the order has no discordant pair.
 
-# %% tags=["figure:somers-identity"] alt="Left: a 3-class confusion matrix with two samples, one of them misclassified, whose Somers' d is 1, the best value. Right: the perfect classifier of the same two samples, with Somers' d also 1."
+# %% tags=["figure:somers-identity", "hide-input"] alt="Left: a 3-class confusion matrix with two samples, one of them misclassified, whose Somers' d is 1, the best value. Right: the perfect classifier of the same two samples, with Somers' d also 1."
 wrong, perfect = draw_counterexample("somers_d", "Somers' d", "identity")
+
+# %%
 assert wrong == perfect == 1
 assert table["kendall_tau_c", "tau_c"]["identity"]["cell"] == table["somers_d", "Somers' d"]["identity"]["cell"]
 
@@ -738,8 +749,10 @@ assert table["kendall_tau_c", "tau_c"]["identity"]["cell"] == table["somers_d", 
 # moved sample now ties with the other samples of its column, and a tied
 # pair counts for nothing where it counted as concordant before.
 
-# %% tags=["figure:tau-c-monotonicity"] alt="Two 3-class confusion matrices with three samples: the minimal counterexample, and the same matrix with the sample of true class 2 moved from predicted class 1 to its true class; the moved cells are framed and Stuart's tau_c is lower after the move."
+# %% tags=["figure:tau-c-monotonicity", "hide-input"] alt="Two 3-class confusion matrices with three samples: the minimal counterexample, and the same matrix with the sample of true class 2 moved from predicted class 1 to its true class; the moved cells are framed and Stuart's tau_c is lower after the move."
 before, after = draw_counterexample("kendall_tau_c", "tau_c", "monotonicity")
+
+# %%
 assert after < before
 
 # %% [markdown]
@@ -749,8 +762,10 @@ assert after < before
 # sample in classes 1 and 2, predicting 1 or 2 for a class-3 sample is
 # equally far.
 
-# %% tags=["figure:cem-ordinal-monotonicity"] alt="Two 3-class confusion matrices with one sample of true class 3: predicted as class 1, then predicted as class 2, one class closer; the moved cells are framed and CEM-ORD is the same for both."
+# %% tags=["figure:cem-ordinal-monotonicity", "hide-input"] alt="Two 3-class confusion matrices with one sample of true class 3: predicted as class 1, then predicted as class 2, one class closer; the moved cells are framed and CEM-ORD is the same for both."
 before, after = draw_counterexample("cem_ord", "CEM-ORD", "ordinal_monotonicity")
+
+# %%
 assert before == after
 
 # %% [markdown]
@@ -769,8 +784,10 @@ display(Markdown(f"`ordinal_monotonicity_populated`, CEM-ORD: **{short(twin)}** 
 # class 3 is the more frequent one, so by our formalisation its error must
 # cost strictly less.  CEM scores the two errors the same.
 
-# %% tags=["figure:cem-imbalance"] alt="Three 3-class confusion matrices: a perfect prediction with one sample of class 1 and two of class 3, then one error in class 3 into class 2, then one error in class 1 into class 2; the changed cells are framed and CEM-ORD is the same for both errors."
+# %% tags=["figure:cem-imbalance", "hide-input"] alt="Three 3-class confusion matrices: a perfect prediction with one sample of class 1 and two of class 3, then one error in class 3 into class 2, then one error in class 1 into class 2; the changed cells are framed and CEM-ORD is the same for both errors."
 perfect, frequent_error, rare_error = draw_counterexample("cem_ord", "CEM-ORD", "imbalance")
+
+# %%
 assert perfect == 1 and exact_sign(frequent_error - rare_error) == 0
 
 # %% [markdown]
@@ -805,10 +822,12 @@ md_table(["classes searched", "verdict", "what it rests on"],
          [[f"K ≤ {K}", r.cell(), textwrap.shorten(r.evidence(), 200)] for K, r in searches.items()])
 assert searches[4].verdict == "holds" and searches[5].verdict == "fails"
 
-# %% tags=["figure:cem-imbalance-populated"] alt="Three 5-class confusion matrices: a perfect prediction with class counts 1, 1, 1, 3 and 2, then one error of a class-5 sample into class 3, then one error of a class-1 sample into class 3; the changed cells are framed, and CEM-ORD is lower after the error in class 5, the more frequent class, because class 4 between it and class 3 holds three samples."
+# %% tags=["figure:cem-imbalance-populated", "hide-input"] alt="Three 5-class confusion matrices: a perfect prediction with class counts 1, 1, 1, 3 and 2, then one error of a class-5 sample into class 3, then one error of a class-1 sample into class 3; the changed cells are framed, and CEM-ORD is lower after the error in class 5, the more frequent class, because class 4 between it and class 3 holds three samples."
 f_cem, A5 = metric_of("cem_ord", "CEM-ORD"), searches[5].counterexample
 perfect, frequent_error, rare_error = draw("CEM-ORD", "imbalance_populated", A5, f_cem, "higher",
                                            "the minimal counterexample")
+
+# %%
 assert np.diag(A5).tolist() == [1, 1, 1, 3, 2] and exact_sign(frequent_error - rare_error) < 0
 
 # the drop of CEM-ORD from the formula above, against numeric's values (to 50 digits)
@@ -842,8 +861,10 @@ if any(K >= 5 and n_max >= 8 for K, n_max in TABLE["space"]["diagonal"]):   # it
 # one-class error becomes a two-class error when an empty class is inserted
 # between the two.
 
-# %% tags=["figure:within-one-invariance"] alt="Left: a 2-class confusion matrix with one sample of true class 2 predicted as class 1, within-one accuracy 1. Right: the same with an empty class inserted between the two classes, hatched; within-one accuracy drops to 0."
+# %% tags=["figure:within-one-invariance", "hide-input"] alt="Left: a 2-class confusion matrix with one sample of true class 2 predicted as class 1, within-one accuracy 1. Right: the same with an empty class inserted between the two classes, hatched; within-one accuracy drops to 0."
 before, after = draw_counterexample("within_one_accuracy", "within-one accuracy", "ordinal_invariance")
+
+# %%
 assert (before, after) == (1, 0)
 
 # %% [markdown]
