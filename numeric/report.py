@@ -474,6 +474,11 @@ class PerClass:
     mae: tuple
     notes: tuple
 
+    def __eq__(self, other):
+        return isinstance(other, PerClass) and self.to_dict() == other.to_dict()
+
+    __hash__ = None
+
     def records(self) -> list:
         """One dict per class, the columns :data:`PER_CLASS_COLUMNS`."""
         return [{"class": _plain(c), "support": s, "sensitivity": se, "mae": e, "note": n}
