@@ -105,8 +105,7 @@ def joint_resamples(y_true, preds, *, labels=None, n_classes=None,
     lab, codes = label_codes({"y_true": y_true} | dict(zip(tags, preds, strict=True)),
                              labels=labels, n_classes=n_classes)
     K, N = lab.size, codes[0].size
-    check_cells(k * n_resamples * K * K,
-                f"{k} x {n_resamples} resampled confusion matrices of {K} classes")
+    check_cells(n_resamples * K * K, f"{n_resamples} resampled confusion matrices of {K} classes")
     if N < 2:
         raise ValueError(
             f"{'label vectors are empty' if N == 0 else 'one sample'}: a bootstrap needs at least "
@@ -570,8 +569,8 @@ def latex_escape(text) -> str:
     return "".join(out)
 
 
-def latex_table(header, align, rows, notes, caption) -> str:
-    """A booktabs ``table`` environment with numbered notes under it."""
+def latex_table(header, align, rows, notes, caption, legend="") -> str:
+    """A booktabs ``table`` environment with numbered notes and a legend under it."""
     lines = ["% needs \\usepackage{booktabs}", "\\begin{table}[htbp]", "\\centering",
              f"\\caption{{{latex_escape(caption)}}}", f"\\begin{{tabular}}{{{align}}}",
              "\\toprule", " & ".join(header) + " \\\\", "\\midrule"]
@@ -581,9 +580,11 @@ def latex_table(header, align, rows, notes, caption) -> str:
         else:
             lines.append(" & ".join(r) + " \\\\")
     lines += ["\\bottomrule", "\\end{tabular}"]
-    if notes:
-        lines.append("\\par\\smallskip{\\footnotesize " + " \\\\\n".join(
-            f"$^{{{i}}}$ {latex_escape(n)}" for i, n in enumerate(notes, start=1)) + "}")
+    under = [f"$^{{{i}}}$ {latex_escape(n)}" for i, n in enumerate(notes, start=1)]
+    if legend:
+        under.append(latex_escape(legend))
+    if under:
+        lines.append("\\par\\smallskip{\\footnotesize " + " \\\\\n".join(under) + "}")
     lines.append("\\end{table}")
     return "\n".join(lines) + "\n"
 
@@ -671,7 +672,7 @@ def _table(c, exact, style, caption=None, joined=False):
         header = ["Metric" if latex else "metric", "Better" if latex else "better", head_a, head_b,
                   diff_head]
     else:
-        header = (["Metric", "Better", "A", "B", "$A$", "$B$", "$B - A$"] if latex else
+        header = (["Metric", "Better", "A", "B", "$m(A)$", "$m(B)$", "$m(B) - m(A)$"] if latex else
                   ["metric", "better", "A", "B", "value A", "value B", "B - A"])
     header += [f"{latex_escape(pct)} CI" if latex else f"{pct} CI", "$p$" if latex else "p"]
     if holm_on:
@@ -689,11 +690,9 @@ def _table(c, exact, style, caption=None, joined=False):
               + (f", Holm-adjusted over {tests} tests (rows x pairs)" if holm_on else "")
               + f";\n{rule}")
     if latex:
-        footer = footer.replace("\n", " ")
-        title = caption or (", ".join(c.names[:-1]) + f" and {c.names[-1]}: " + footer)
-        if caption:
-            notes.append(footer)
-        return latex_table(header, align, rows, notes, title)
+        title = caption or (", ".join(c.names[:-1]) + f" and {c.names[-1]} on {c.N} samples "
+                            f"({len(c.labels)} classes): paired-bootstrap comparison.")
+        return latex_table(header, align, rows, notes, title, legend=footer.replace("\n", " "))
     if not joined:
         return header, align, rows, notes, footer
     text = format_table(header, rows, align=align)
