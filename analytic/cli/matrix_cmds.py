@@ -271,7 +271,9 @@ def _side_by_side(args, names, reports, latex=False):
         for n in names:
             r = reports[n].rows[i]
             if r.value is None:
-                text = f"{r.label} is undefined for {n}: {r.note}"
+                same = [x for x in names if reports[x].rows[i].value is None
+                        and reports[x].rows[i].note == r.note]
+                text = f"{r.label} is undefined for {', '.join(same)}: {r.note}"
                 if text not in notes:
                     notes.append(text)
                 k = notes.index(text) + 1
