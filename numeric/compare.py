@@ -1,27 +1,45 @@
-"""Two classifiers on the same samples: every metric, paired-bootstrap intervals.
+"""Two or more classifiers on the same samples: every metric, paired-bootstrap intervals.
 
 The resampling is exact and cheap: drawing ``N`` samples with replacement
-from the ``N`` triples ``(true, pred_A, pred_B)`` gives the same joint law
-as one multinomial draw over the counts of the distinct triples
+from the ``N`` tuples ``(true, pred_1, ..., pred_k)`` gives the same joint
+law as one multinomial draw over the counts of the distinct tuples
 (Efron & Tibshirani 1993, §6: the bootstrap resamples the empirical
 distribution, which puts mass ``n_c / N`` on cell ``c``).  So a resample
-costs O(number of distinct triples <= K^3), not O(N), and A's and B's
-resampled confusion matrices are the two margins of the same draw: the
-pairing is kept.  Each registered float metric is then called once on the
-whole stack of resampled matrices.
+costs O(number of distinct tuples <= N), not O(N) per classifier, and the
+classifiers' resampled confusion matrices are margins of the same draw: the
+pairing is kept for every pair.  Each registered float metric is then called
+once per classifier on the whole stack of resampled matrices.
+
+The winner rule (:func:`winner_of`, the one place it is decided; the CLI,
+``str()``, JSON, CSV and LaTeX read it): a pair has a winner only where the
+percentile interval of the paired difference excludes 0 and has a positive
+width (a zero-width interval, all resamples giving one difference, names no
+winner); with ``adjust="holm"`` the Holm-adjusted p-value must also be
+below ``1 - confidence``.  The p-value (:func:`bootstrap_p_value`) is the
+percentile interval inverted: the smallest ``alpha`` whose equal-tailed
+``1 - alpha`` percentile interval of the resampled differences excludes 0,
+about twice the smaller of the proportions of resampled differences
+``<= 0`` and ``>= 0`` (the achieved significance level read off the
+bootstrap distribution, Efron & Tibshirani 1993 ch. 15-16; Davison &
+Hinkley 1997 §4.4).  So without adjustment ``p < 1 - confidence`` exactly
+when the interval excludes 0.  Holm's step-down adjustment (Holm 1979) runs
+over every row and pair of the comparison (:func:`holm`).
 
 Undefined resamples.  A resampled matrix can leave a metric undefined (tau_b
 when every resampled sample has one class; TC when a true class drew no
 sample).  Policy ``undefined="drop"`` (default): the interval is the
 percentile interval of the resamples where the metric is defined (for the
-difference: defined for both A and B); the number of undefined resamples is
-kept in the result, shown in the table, and an :class:`UndefinedResampleWarning`
-names them.  ``undefined="raise"`` raises ``ValueError`` instead.  A metric
-undefined on the data themselves gets no interval (``note`` says why).
+difference: defined for both classifiers); the number of undefined resamples
+is kept in the result, shown in the table, and an
+:class:`UndefinedResampleWarning` names them.  ``undefined="raise"`` raises
+``ValueError`` instead.  A metric undefined on the data themselves gets no
+interval (``note`` says why, naming the classes by their labels).
 """
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 import warnings
 from dataclasses import dataclass, field
 
@@ -30,15 +48,87 @@ import numpy as np
 from ._validation import collect_undefined
 
 __all__ = ["Comparison", "MetricComparison", "UndefinedResampleWarning", "compare",
-           "paired_resamples", "metric_on_stack", "percentile_interval"]
+           "paired_resamples", "joint_resamples", "metric_on_stack", "percentile_interval",
+           "bootstrap_p_value", "holm", "winner_of", "DEFAULT_RESAMPLES", "COMPARISON_COLUMNS"]
+
+#: the number of bootstrap resamples of :func:`compare` and of the CLI's ``metrics``
+DEFAULT_RESAMPLES = 10_000
+
+#: the adjustments of the p-values across the rows and pairs of a comparison
+ADJUSTMENTS = ("none", "holm")
 
 
 class UndefinedResampleWarning(UserWarning):
     """Some bootstrap resamples left a metric undefined and were dropped."""
 
 
+def _letters(k):
+    """Default classifier names: ``A, B, ...`` (``P1, P2, ...`` beyond 26)."""
+    return tuple(chr(65 + i) for i in range(k)) if k <= 26 else tuple(f"P{i + 1}" for i in range(k))
+
+
+def joint_resamples(y_true, preds, *, labels=None, n_classes=None,
+                    n_resamples=DEFAULT_RESAMPLES, seed=None):
+    r"""The confusion matrices of ``k`` classifiers on the same bootstrap resamples.
+
+    .. math:: (n^{*}_{c}) \sim \mathrm{Multinomial}\big(N; (n_{c}/N)\big),\quad
+              C^{*}_i[t, p] = \sum_{c:\ c_0 = t,\ c_i = p} n^{*}_{c}
+
+    over the distinct tuples ``c = (true, pred_1, ..., pred_k)`` of the data:
+    the same law as resampling the ``N`` indices with replacement (Efron &
+    Tibshirani 1993, §6 and §15).  The labels are handled as by
+    :func:`numeric.confusion_matrix` (:func:`numeric.confusion.label_codes`).
+    For ``k = 2`` the draws are those of :func:`paired_resamples` with the
+    same seed.
+
+    Returns
+    -------
+    cms : ndarray of int64, shape (k, K, K)
+    stacks : ndarray of int64, shape (k, n_resamples, K, K)
+        ``stacks[i, r]`` and ``stacks[j, r]`` come from the same resample.
+    labels : ndarray, shape (K,)
+
+    Examples
+    --------
+    >>> cms, st, lab = joint_resamples([1, 2, 3, 3], [[1, 2, 2, 3], [1, 3, 3, 3], [2, 2, 3, 3]],
+    ...                                n_resamples=4, seed=0)
+    >>> st.shape, bool((st.sum(axis=3)[0] == st.sum(axis=3)[2]).all())
+    ((3, 4, 3, 3), True)
+    """
+    from ._validation import positive_integer
+    from .confusion import check_cells, label_codes
+
+    n_resamples = positive_integer(n_resamples, "n_resamples")
+    preds = list(preds)
+    k = len(preds)
+    tags = [f"pred_{c.lower()}" for c in _letters(k)]
+    lab, codes = label_codes({"y_true": y_true} | dict(zip(tags, preds, strict=True)),
+                             labels=labels, n_classes=n_classes)
+    K, N = lab.size, codes[0].size
+    check_cells(n_resamples * K * K, f"{n_resamples} resampled confusion matrices of {K} classes")
+    if N < 2:
+        raise ValueError(
+            f"{'label vectors are empty' if N == 0 else 'one sample'}: a bootstrap needs at least "
+            "2 samples (every resample of one sample is that sample, so every interval would "
+            "have zero width and name a winner from nothing)")
+    # the distinct (true, pred_1, ..., pred_k) tuples, lexicographically, and their counts
+    cells, joint = np.unique(np.stack(codes, axis=1), axis=0, return_counts=True)
+    tt = cells[:, 0]
+    cms = np.stack([_margin(joint[None, :], tt * K + cells[:, i], K * K)[0].reshape(K, K)
+                    for i in range(1, k + 1)])
+    try:
+        rng = np.random.default_rng(seed)
+    except (TypeError, ValueError) as exc:  # numpy's message does not name the argument
+        raise type(exc)(f"seed must be None, a non-negative integer or a numpy Generator, got "
+                        f"{seed!r:.60} ({exc})") from None
+    draws = rng.multinomial(N, joint / N, size=n_resamples)  # (R, cells)
+    stacks = np.stack([_margin(draws, tt * K + cells[:, i], K * K).reshape(n_resamples, K, K)
+                       for i in range(1, k + 1)])
+    return cms, stacks, lab
+
+
 def paired_resamples(y_true, pred_a, pred_b, *, labels=None, n_classes=None,
-                     n_resamples=10_000, seed=None):
+                     n_resamples=DEFAULT_RESAMPLES, seed=None):
     r"""The confusion matrices of A and B on the same bootstrap resamples.
 
     .. math:: (n^{*}_{t,a,b}) \sim \mathrm{Multinomial}\big(N; (n_{t,a,b}/N)\big),\quad
@@ -47,7 +137,7 @@ def paired_resamples(y_true, pred_a, pred_b, *, labels=None, n_classes=None,
     The nonparametric bootstrap of paired samples (Efron & Tibshirani 1993,
     §6 and §15), drawn as one multinomial over the distinct
     ``(true, pred_A, pred_B)`` triples: the same law as resampling the ``N``
-    indices with replacement.
+    indices with replacement (:func:`joint_resamples` with two classifiers).
 
     The labels are handled as by :func:`numeric.confusion_matrix`
     (:func:`numeric.confusion.label_codes`): ``labels=`` or ordered
@@ -88,34 +178,9 @@ def paired_resamples(y_true, pred_a, pred_b, *, labels=None, n_classes=None,
     >>> sa.shape, bool((sa.sum(axis=(1, 2)) == 4).all()), bool((sa.sum(axis=2) == sb.sum(axis=2)).all())
     ((5, 3, 3), True, True)
     """
-    from .confusion import check_cells, label_codes
-
-    from ._validation import positive_integer
-
-    n_resamples = positive_integer(n_resamples, "n_resamples")
-    lab, (ct, ca, cb) = label_codes({"y_true": y_true, "pred_a": pred_a, "pred_b": pred_b},
-                                    labels=labels, n_classes=n_classes)
-    K, N = lab.size, ct.size
-    check_cells(n_resamples * K * K, f"{n_resamples} resampled confusion matrices of {K} classes")
-    if N < 2:
-        raise ValueError(
-            f"{'label vectors are empty' if N == 0 else 'one sample'}: a bootstrap needs at least "
-            "2 samples (every resample of one sample is that sample, so every interval would "
-            "have zero width and name a winner from nothing)")
-    # the distinct (true, A, B) triples and their counts: O(N log N), not K^3
-    cells, joint = np.unique(np.ravel_multi_index((ct, ca, cb), (K, K, K)), return_counts=True)
-    tt, aa, bb = np.unravel_index(cells, (K, K, K))
-    cm_a = _margin(joint[None, :], tt * K + aa, K * K)[0].reshape(K, K)
-    cm_b = _margin(joint[None, :], tt * K + bb, K * K)[0].reshape(K, K)
-    try:
-        rng = np.random.default_rng(seed)
-    except (TypeError, ValueError) as exc:  # numpy's message does not name the argument
-        raise type(exc)(f"seed must be None, a non-negative integer or a numpy Generator, got "
-                        f"{seed!r:.60} ({exc})") from None
-    draws = rng.multinomial(N, joint / N, size=n_resamples)  # (R, cells)
-    stack_a = _margin(draws, tt * K + aa, K * K).reshape(n_resamples, K, K)
-    stack_b = _margin(draws, tt * K + bb, K * K).reshape(n_resamples, K, K)
-    return cm_a, cm_b, stack_a, stack_b, lab
+    cms, stacks, lab = joint_resamples(y_true, [pred_a, pred_b], labels=labels,
+                                       n_classes=n_classes, n_resamples=n_resamples, seed=seed)
+    return cms[0], cms[1], stacks[0], stacks[1], lab
 
 
 def _margin(draws, target, size):
@@ -210,13 +275,113 @@ def percentile_interval(values, confidence=0.95):
     return float(lo), float(hi)
 
 
+def bootstrap_p_value(diffs) -> float:
+    r"""The two-sided bootstrap p-value of "no difference": the percentile interval inverted.
+
+    .. math:: p = \min\{\alpha : 0 \notin [\hat\Delta^{*(\alpha/2)}, \hat\Delta^{*(1-\alpha/2)}]\}
+              \approx 2 \min\big(P^{*}(\Delta^{*} \le 0),\ P^{*}(\Delta^{*} \ge 0)\big)
+
+    The smallest ``alpha`` for which the equal-tailed ``1 - alpha``
+    percentile interval (:func:`percentile_interval`, numpy's linear
+    quantiles) of the resampled differences excludes 0; the right-hand side
+    is twice the smaller tail proportion around 0 (the bootstrap achieved
+    significance level, Efron & Tibshirani 1993 ch. 15-16), from which it
+    differs by at most ``2 / (R - 1)``.  Inverting the interval itself makes
+    the test and the interval agree: ``p < 1 - confidence`` exactly when the
+    interval at ``confidence`` excludes 0.  ``p = 0`` when every resampled
+    difference is on one side of 0 (report it as ``p < 1/R``); 1 when 0 is
+    the median.
+
+    Examples
+    --------
+    >>> bootstrap_p_value([-1.0, 1.0, 2.0, 3.0, 4.0])   # lower quantile > 0 from q = 1/8 on
+    0.25
+    >>> bootstrap_p_value([1.0, 2.0]), bootstrap_p_value([0.0, 0.0, 0.0])
+    (0.0, 1.0)
+    """
+    s = np.sort(np.asarray(diffs, dtype=np.float64).ravel())
+    if s.size == 0 or not np.isfinite(s).all():
+        raise ValueError("bootstrap_p_value needs finite resampled differences, at least one")
+
+    def first_q_above_zero(v):
+        # the infimum of q with quantile(v, q) > 0 (linear interpolation: index h = (R-1) q)
+        c = int(np.searchsorted(v, 0.0, side="right"))  # values <= 0
+        if c == 0:
+            return 0.0
+        if c == v.size:
+            return 1.0
+        h = (c - 1) + (0.0 - v[c - 1]) / (v[c] - v[c - 1])
+        return h / (v.size - 1)
+
+    q = min(first_q_above_zero(s), first_q_above_zero(-s[::-1]))
+    return float(min(1.0, 2.0 * q))
+
+
+def holm(p_values):
+    r"""Holm's step-down adjusted p-values (Holm 1979).
+
+    .. math:: \tilde p_{(i)} = \max_{j \le i} \min\big(1, (m - j + 1)\, p_{(j)}\big)
+
+    for the p-values sorted ascending, ``p_(1) <= ... <= p_(m)``; rejecting
+    where ``p~ < alpha`` is Holm's procedure at family-wise level ``alpha``.
+
+    >>> holm([0.01, 0.04, 0.03, 0.2]).tolist()
+    [0.04, 0.09, 0.09, 0.2]
+    """
+    p = np.asarray(p_values, dtype=np.float64).ravel()
+    m = p.size
+    adjusted = np.empty(m)
+    running = 0.0
+    for rank, i in enumerate(np.argsort(p, kind="stable")):
+        running = max(running, min(1.0, (m - rank) * float(p[i])))
+        adjusted[i] = running
+    return adjusted
+
+
+def winner_of(diff_ci, better, p_adjusted=None, alpha=None) -> str:
+    """``"A"``, ``"B"`` or ``""``: the one winner rule of every output.
+
+    No winner when there is no interval, when it contains 0, when it has
+    zero width (every resample, or all but the tails, gave one difference:
+    no variation to judge a winner from), or, with an adjustment, when the
+    adjusted p-value is not below ``alpha``.  Else the classifier that the
+    sign of the difference ``B - A`` and ``better`` favour.
+
+    >>> winner_of((0.1, 0.3), "lower"), winner_of((0.1, 0.3), "higher"), winner_of((-0.1, 0.3), "lower")
+    ('A', 'B', '')
+    >>> winner_of((0.2, 0.2), "higher"), winner_of((0.1, 0.3), "higher", p_adjusted=0.08, alpha=0.05)
+    ('', '')
+    """
+    if diff_ci is None:
+        return ""
+    lo, hi = diff_ci
+    if not lo < hi or lo <= 0 <= hi:
+        return ""
+    if p_adjusted is not None and not p_adjusted < alpha:
+        return ""
+    return "B" if (lo > 0) == (better == "higher") else "A"
+
+
+#: the columns of :meth:`Comparison.records` (CSV, JSON, ``to_pandas()``): one
+#: row per metric variant and pair; ``diff = value_b - value_a``; ``winner``
+#: the winning classifier's name or ""
+COMPARISON_COLUMNS = ("metric", "name", "label", "better", "a", "b", "value_a", "value_b", "diff",
+                      "ci_low", "ci_high", "p_value", "p_adjusted", "adjust", "winner",
+                      "a_ci_low", "a_ci_high", "b_ci_low", "b_ci_high", "undefined_a",
+                      "undefined_b", "undefined_diff", "source", "note")
+
+
 @dataclass(frozen=True)
 class MetricComparison:
-    """One metric (one report variant) of A and B, their difference B - A,
-    and paired-bootstrap percentile intervals of all three.
+    """One metric (one report variant) of a pair of classifiers A and B, their
+    difference B - A, and paired-bootstrap percentile intervals of all three.
 
     ``undefined`` counts the resamples dropped for A, B and the difference.
     The intervals are ``None`` when the metric is undefined on the data.
+    ``key`` is the variant's unique name, ``pair`` the names of A and B,
+    ``p_value`` the bootstrap p-value of the difference
+    (:func:`bootstrap_p_value`), ``p_adjusted`` its Holm adjustment (``None``
+    without one), ``alpha = 1 - confidence``.
     """
 
     name: str
@@ -231,23 +396,44 @@ class MetricComparison:
     diff_ci: tuple | None = None
     undefined: tuple = (0, 0, 0)
     note: str = ""
+    key: str = ""
+    pair: tuple = ("A", "B")
+    p_value: float | None = None
+    p_adjusted: float | None = None
+    alpha: float = 0.05
 
     @property
     def winner(self) -> str:
-        """``"A"``, ``"B"``, or ``""`` when the interval of B - A contains 0."""
-        if self.diff_ci is None or self.diff_ci[0] <= 0 <= self.diff_ci[1]:
-            return ""
-        b_higher = self.diff_ci[0] > 0
-        return "B" if b_higher == (self.better == "higher") else "A"
+        """``"A"``, ``"B"``, or ``""`` (:func:`winner_of`)."""
+        return winner_of(self.diff_ci, self.better, self.p_adjusted, self.alpha)
+
+    @property
+    def winner_name(self) -> str:
+        """The winner's name (``pair``), or ``""``."""
+        w = self.winner
+        return "" if not w else self.pair[0 if w == "A" else 1]
 
     def to_dict(self) -> dict:
-        return {k: (list(v) if isinstance(v, tuple) else v)
-                for k, v in self.__dict__.items()} | {"winner": self.winner}
+        """The row as a record with the columns :data:`COMPARISON_COLUMNS`."""
+        def ends(ci):
+            return (None, None) if ci is None else (float(ci[0]), float(ci[1]))
+
+        return dict(zip(COMPARISON_COLUMNS, (
+            self.key or self.name, self.name, self.label, self.better, self.pair[0], self.pair[1],
+            self.a, self.b, self.diff, *ends(self.diff_ci), self.p_value, self.p_adjusted,
+            "none" if self.p_adjusted is None else "holm", self.winner_name, *ends(self.a_ci),
+            *ends(self.b_ci), *map(int, self.undefined), self.source, self.note), strict=True))
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """The result of :func:`compare`: one :class:`MetricComparison` per row."""
+    """The result of :func:`compare`: one :class:`MetricComparison` per metric
+    variant and pair of classifiers, the pairs ``(names[i], names[j])`` for
+    ``i < j`` in that order within each metric.
+
+    ``c["MAE"]`` is the row of a metric (label, key or one-variant name) when
+    there is one pair; ``c["MAE", "A", "C"]`` picks the pair.
+    """
 
     rows: tuple
     names: tuple
@@ -257,82 +443,341 @@ class Comparison:
     labels: tuple
     seed: object = None
     warnings: tuple = field(default=())
+    adjust: str = "none"
+    matrices: dict = field(default=None, repr=False, compare=False)
+    #: ``{(key, name): reason}`` for a metric undefined on a classifier's data
+    reasons: dict = field(default_factory=dict, repr=False, compare=False)
 
-    def __getitem__(self, label) -> MetricComparison:
-        """The row of a label (``"MAE"``) or, for a one-variant metric, its name."""
+    @property
+    def pairs(self) -> tuple:
+        return tuple(itertools.combinations(self.names, 2))
+
+    @property
+    def metrics(self) -> tuple:
+        """The unique keys of the metric variants, in the table's order."""
+        return tuple(dict.fromkeys(r.key or r.name for r in self.rows))
+
+    def __getitem__(self, key) -> MetricComparison:
+        if isinstance(key, tuple):
+            if len(key) != 3:
+                raise KeyError(f"{key!r}: give c[metric] or c[metric, A, B]")
+            return self.row(*key)
+        return self.row(key)
+
+    def row(self, metric, a=None, b=None) -> MetricComparison:
+        """The row of ``metric`` (a label, a key, or the name of a one-variant
+        metric) and the pair ``(a, b)`` (needed with three or more classifiers)."""
         from .report import row_of
 
-        return row_of(self.rows, label)
+        variant = row_of([r for r in self.rows if r.pair == self.pairs[0]], metric)
+        hits = [r for r in self.rows if r.key == variant.key and r.label == variant.label]
+        if a is not None or b is not None:
+            hits = [r for r in hits if r.pair == (a, b)]
+            if not hits:
+                raise KeyError(f"no pair ({a!r}, {b!r}); the pairs are {list(self.pairs)}")
+        if len(hits) != 1:
+            raise KeyError(f"{metric!r} has {len(hits)} pairs; give c[{metric!r}, A, B] with "
+                           f"one of {list(self.pairs)}")
+        return hits[0]
+
+    def records(self) -> list:
+        """One dict per row with the columns :data:`COMPARISON_COLUMNS`."""
+        return [r.to_dict() for r in self.rows]
 
     def to_dict(self) -> dict:
         return {"names": list(self.names), "n_resamples": self.n_resamples,
-                "confidence": self.confidence, "N": self.N,
+                "confidence": self.confidence, "adjust": self.adjust, "N": self.N,
                 "labels": [x.item() if hasattr(x, "item") else x for x in self.labels],
                 "seed": self.seed if isinstance(self.seed, (int, type(None))) else str(self.seed),
-                "metrics": [r.to_dict() for r in self.rows]}
+                "columns": list(COMPARISON_COLUMNS), "metrics": self.records()}
+
+    def to_pandas(self):
+        """The rows as a :class:`pandas.DataFrame`, columns :data:`COMPARISON_COLUMNS`
+        (pandas, the ``pandas`` extra, is imported here)."""
+        from .report import to_pandas
+
+        return to_pandas(self.records(), COMPARISON_COLUMNS)
+
+    def per_class(self, name=None):
+        """The per-class view (:func:`numeric.report.per_class`) of classifier
+        ``name``, or ``{name: PerClass}`` of all."""
+        from .report import per_class
+
+        if self.matrices is None:
+            raise ValueError("this comparison holds no confusion matrices")
+        if name is None:
+            return {n: per_class(self.matrices[n], labels=self.labels) for n in self.names}
+        if name not in self.matrices:
+            raise KeyError(f"no classifier {name!r}; the names are {list(self.names)}")
+        return per_class(self.matrices[name], labels=self.labels)
+
+    # -- the table ------------------------------------------------------------
+    def table(self, exact=None):
+        """``(header, align, rows, notes, footer)`` of the comparison table, the
+        cells of ``str()``, the CLI and :meth:`to_latex`.
+
+        One row per metric variant and pair.  Values, differences and interval
+        ends have the decimals of two significant digits of the metric's
+        narrowest interval (:func:`numeric.report.decimals_for`; 4 significant
+        digits without one); ``exact`` (``{name: Report}`` in exact arithmetic)
+        prints the closed forms of values and differences instead.  An
+        undefined value or dropped resamples get a numbered note.
+        """
+        return _table(self, exact, style="text")
+
+    def to_latex(self, caption=None, exact=None) -> str:
+        """The table as LaTeX (booktabs: ``\\usepackage{booktabs}``): intervals,
+        p-values, the winner's value in bold and named in the last column, the
+        notes under the table."""
+        return _table(self, exact, style="latex", caption=caption)
 
     def __str__(self) -> str:
-        from .report import format_table
-
-        a, b = self.names
-        pct = f"{100 * self.confidence:g}%"
-
-        def num(x):
-            return "undefined" if x is None else f"{x:.4g}"
-
-        def ci(c):
-            return "—" if c is None else f"[{c[0]:.4g}, {c[1]:.4g}]"
-
-        rows = []
-        for r in self.rows:
-            und = "" if not any(r.undefined) else "/".join(map(str, r.undefined))
-            win = {"A": a, "B": b, "": "—"}[r.winner]
-            rows.append((r.label, num(r.a), num(r.b), num(r.diff), ci(r.diff_ci), win,
-                         r.better, und))
-        head = (f"{a} vs {b}: N = {self.N}, {self.n_resamples} paired bootstrap resamples, "
-                f"{pct} percentile intervals")
-        return head + "\n" + format_table(
-            ("metric", a, b, f"{b} - {a}", f"{pct} CI of {b} - {a}", "better model",
-             "better", "undefined resamples A/B/diff"), rows)
+        return _table(self, None, style="text", joined=True)
 
 
-def compare(y_true, pred_a, pred_b, *, labels=None, n_classes=None, metrics=None,
-            n_resamples=10_000, confidence=0.95, seed=None, undefined="drop",
-            names=("A", "B"), progress=None) -> Comparison:
-    r"""Compare two classifiers on the same samples with paired-bootstrap intervals.
+# ---------------------------------------------------------------------------
+# the table: text and LaTeX from the same cells
+# ---------------------------------------------------------------------------
+def _format_p(p, resamples, latex=False):
+    if p is None:
+        return "—" if not latex else "--"
+    if p == 0:
+        s = f"{1 / max(resamples, 1):.1g}"
+        return f"<{s}" if not latex else f"$<{_latex_number(s)}$"
+    s = f"{p:.1e}" if p < 1e-3 else f"{p:.2g}"
+    return s if not latex else f"${_latex_number(s)}$"
+
+
+def _latex_number(s):
+    """``"9.4e-04"`` -> ``9.4\\times10^{-4}``; other numbers as they are."""
+    mantissa, e, exponent = s.partition("e")
+    return f"{mantissa}\\times10^{{{int(exponent)}}}" if e else s
+
+
+def latex_escape(text) -> str:
+    """Text for LaTeX: ``\\ & % $ # _ { } ~ ^`` escaped.
+
+    >>> latex_escape("tau_b & 50%")
+    'tau\\\\_b \\\\& 50\\\\%'
+    """
+    out = []
+    for ch in str(text):
+        out.append({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+                    "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+                    "^": r"\textasciicircum{}", "<": r"\textless{}",
+                    ">": r"\textgreater{}"}.get(ch, ch))
+    return "".join(out)
+
+
+def latex_table(header, align, rows, notes, caption, legend="") -> str:
+    """A booktabs ``table`` environment with numbered notes and a legend under it."""
+    lines = ["% needs \\usepackage{booktabs}", "\\begin{table}[htbp]", "\\centering",
+             f"\\caption{{{latex_escape(caption)}}}", f"\\begin{{tabular}}{{{align}}}",
+             "\\toprule", " & ".join(header) + " \\\\", "\\midrule"]
+    for r in rows:
+        if r is None:
+            lines.append("\\addlinespace")
+        else:
+            lines.append(" & ".join(r) + " \\\\")
+    lines += ["\\bottomrule", "\\end{tabular}"]
+    under = [f"$^{{{i}}}$ {latex_escape(n)}" for i, n in enumerate(notes, start=1)]
+    if legend:
+        under.append(latex_escape(legend))
+    if under:
+        lines.append("\\par\\smallskip{\\footnotesize " + " \\\\\n".join(under) + "}")
+    lines.append("\\end{table}")
+    return "\n".join(lines) + "\n"
+
+
+def _table(c, exact, style, caption=None, joined=False):
+    from .report import decimals_for, format_decimal, format_table
+
+    latex = style == "latex"
+    two = len(c.names) == 2
+    pct = f"{100 * c.confidence:g}%"
+    holm_on = c.adjust == "holm"
+    notes = []
+
+    def note(text):
+        if text not in notes:
+            notes.append(text)
+        return notes.index(text) + 1
+
+    def mark(cell, n):
+        return f"{cell}$^{{{n}}}$" if latex else f"{cell} [{n}]"
+
+    def num(x, d, bold=False):
+        if latex:
+            return "undefined" if x is None else (
+                f"$\\mathbf{{{format_decimal(x, d)}}}$" if bold else f"${format_decimal(x, d)}$")
+        return format_decimal(x, d)
+
+    def exact_cell(v):
+        return "undefined" if v is None else (f"${_latex_expr(v)}$" if latex else str(v))
+
+    by_metric = {}
+    for r in c.rows:
+        by_metric.setdefault((r.key, r.label), []).append(r)
+    rows = []
+    for (key, label), group in by_metric.items():
+        widths = [ci[1] - ci[0] for r in group for ci in (r.a_ci, r.b_ci, r.diff_ci)
+                  if ci is not None and ci[1] > ci[0]]
+        d = decimals_for(min(widths)) if widths else None
+        if latex and rows:
+            rows.append(None)
+        for n, r in enumerate(group):
+            a_name, b_name = r.pair
+            win = r.winner_name
+            if exact is not None:
+                ea, eb = exact[a_name][key].value, exact[b_name][key].value
+                va, vb = exact_cell(ea), exact_cell(eb)
+                vd = exact_cell(None if ea is None or eb is None else eb - ea)
+            else:
+                va, vb = num(r.a, d, win == a_name), num(r.b, d, win == b_name)
+                vd = num(r.diff, d)
+            why = r.note
+            for side, value, name in (("a", r.a, a_name), ("b", r.b, b_name)):
+                if value is None:
+                    reason = c.reasons.get((key, name), why)
+                    same = [x for x in c.names if c.reasons.get((key, x)) == reason] or [name]
+                    k = note(f"{label} is undefined for {', '.join(same)}: {reason}")
+                    if side == "a":
+                        va = mark(va, k)
+                    else:
+                        vb = mark(vb, k)
+            if r.diff_ci is None:
+                ci = "—" if not latex else "--"
+            elif latex:
+                ci = f"$[{format_decimal(r.diff_ci[0], d)}, {format_decimal(r.diff_ci[1], d)}]$"
+            else:
+                ci = f"[{format_decimal(r.diff_ci[0], d)}, {format_decimal(r.diff_ci[1], d)}]"
+            if why and r.a is not None and r.b is not None:
+                ci = mark(ci, note(why))
+            cells = [latex_escape(label) if latex else label, r.better]
+            if latex or not two:
+                if not two:
+                    cells[0] = cells[0] if n == 0 else ""
+                    cells[1] = cells[1] if n == 0 else ""
+                    cells += [latex_escape(a_name) if latex else a_name,
+                              latex_escape(b_name) if latex else b_name]
+            cells += [va, vb, vd, ci, _format_p(r.p_value, c.n_resamples - r.undefined[2], latex)]
+            if holm_on:
+                cells.append(_format_p(r.p_adjusted, c.n_resamples - r.undefined[2], latex))
+            cells.append((latex_escape(win) if latex else win) or ("--" if latex else "—"))
+            rows.append(cells)
+    if two:
+        a, b = c.names
+        head_a, head_b = (latex_escape(a), latex_escape(b)) if latex else (a, b)
+        diff_head = f"{head_b} $-$ {head_a}" if latex else f"{b} - {a}"
+        header = ["Metric" if latex else "metric", "Better" if latex else "better", head_a, head_b,
+                  diff_head]
+    else:
+        header = (["Metric", "Better", "A", "B", "$m(A)$", "$m(B)$", "$m(B) - m(A)$"] if latex else
+                  ["metric", "better", "A", "B", "value A", "value B", "B - A"])
+    header += [f"{latex_escape(pct)} CI" if latex else f"{pct} CI", "$p$" if latex else "p"]
+    if holm_on:
+        header.append("$p$ (Holm)" if latex else "p (Holm)")
+    header.append("Winner" if latex else "winner")
+    align = "ll" + ("" if two else "ll") + "rrrrr" + ("r" if holm_on else "") + "l"
+    alpha = 1 - c.confidence
+    tests = sum(r.p_value is not None for r in c.rows)
+    rule = (f"winner: where the {pct} interval of the paired difference excludes 0 (and has a "
+            f"positive width)" + (f" and the Holm-adjusted p < {alpha:.3g}" if holm_on else "")
+            + ("" if latex else "; — : none"))
+    footer = (f"{c.N} samples, {len(c.labels)} classes; {c.n_resamples} paired bootstrap "
+              f"resamples (seed {c.seed}), {pct} percentile intervals; p: two-sided, the "
+              "percentile interval inverted"
+              + (f", Holm-adjusted over {tests} tests (rows x pairs)" if holm_on else "")
+              + f";\n{rule}")
+    if latex:
+        title = caption or (", ".join(c.names[:-1]) + f" and {c.names[-1]} on {c.N} samples "
+                            f"({len(c.labels)} classes): paired-bootstrap comparison.")
+        return latex_table(header, align, rows, notes, title, legend=footer.replace("\n", " "))
+    if not joined:
+        return header, align, rows, notes, footer
+    text = format_table(header, rows, align=align)
+    lines = [f"{' vs '.join(c.names)}: N = {c.N}", text]
+    lines += [f"[{i}] {n}" for i, n in enumerate(notes, start=1)]
+    lines.append(footer)
+    return "\n".join(lines)
+
+
+def _latex_expr(v) -> str:
+    try:
+        import sympy
+
+        return sympy.latex(v)
+    except (ImportError, TypeError, AttributeError):
+        return str(v)
+
+
+# ---------------------------------------------------------------------------
+# compare
+# ---------------------------------------------------------------------------
+_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight",
+          9: "nine", 10: "ten"}
+
+
+def _check_names(names, k):
+    if names is None:
+        return _letters(k)
+    if isinstance(names, str) or not hasattr(names, "__len__") or len(names) != k:
+        raise ValueError(f"names must be {_WORDS.get(k, k)} names (one per prediction), "
+                         f"got {names!r:.80}")
+    names = tuple(names)
+    if not all(isinstance(n, str) and n for n in names):
+        raise ValueError(f"names must be non-empty strings, got {names!r:.80}")
+    if len(set(names)) != k:
+        raise ValueError(f"names must differ (they name the pairs), got {names!r:.80}")
+    return names
+
+
+def compare(y_true, pred_a, pred_b, *more, labels=None, n_classes=None, metrics=None,
+            n_resamples=DEFAULT_RESAMPLES, confidence=0.95, seed=None, undefined="drop",
+            names=None, adjust="none", progress=None) -> Comparison:
+    r"""Compare classifiers on the same samples with paired-bootstrap intervals.
 
     .. math:: \Delta^{*}_r = m(C^{*}_{B,r}) - m(C^{*}_{A,r}),\qquad
               \mathrm{CI} = [\Delta^{*(\alpha/2)}, \Delta^{*(1-\alpha/2)}]
 
-    For every registered matrix metric (:func:`numeric.report`'s rows): the
-    value for A and B, the difference ``B - A``, and percentile intervals
-    (Efron & Tibshirani 1993, ch. 13) from :func:`paired_resamples`.  Each
-    metric is evaluated once on the whole stack of resampled matrices.  See
-    the module docstring for the policy on undefined resamples.
+    For every registered matrix metric (:func:`numeric.report`'s rows) and
+    every pair ``(A, B)`` of the classifiers (in the order given, ``A``
+    first): the values, the difference ``B - A``, percentile intervals
+    (Efron & Tibshirani 1993, ch. 13) from one joint bootstrap of all the
+    classifiers (:func:`joint_resamples`), the bootstrap p-value of the
+    difference (:func:`bootstrap_p_value`) and the winner
+    (:func:`winner_of`).  Each metric is evaluated once per classifier on the
+    whole stack of resampled matrices.  See the module docstring for the
+    winner rule and the policy on undefined resamples.
 
     Parameters
     ----------
-    y_true, pred_a, pred_b : array_like, shape (N,)
-        True labels and the two classifiers' predictions for the same samples,
-        ``N >= 2``: one sample is refused (``ValueError``), since every
-        resample would be that sample and every interval a point, from which
-        no winner can be named.
+    y_true, pred_a, pred_b, *more : array_like, shape (N,)
+        True labels and two or more classifiers' predictions for the same
+        samples, ``N >= 2``: one sample is refused (``ValueError``), since
+        every resample would be that sample and every interval a point.
     labels : array_like, optional
         Classes in ordinal order (default: the sorted union of the labels,
         numbers and datetimes only; the label handling is
-        :func:`numeric.confusion_matrix`'s).
+        :func:`numeric.confusion_matrix`'s).  Messages name the classes by
+        these labels.
     n_classes : int, optional
         Shorthand for ``labels=range(n_classes)``.
     metrics : list of str, optional
-        Registry names (default: every metric of the matrix alone).
-    n_resamples : int, default 10000
+        Registry names (every variant) or variant keys (``"amae_zero"``), in
+        the order of the table (default: every metric of the matrix alone).
+    n_resamples : int, default :data:`DEFAULT_RESAMPLES` (10,000; the CLI's too)
     confidence : float, default 0.95
     seed : int or numpy.random.Generator, optional
     undefined : {"drop", "raise"}
-    names : (str, str)
-        Names of A and B in the table.
+    names : sequence of str, optional
+        The classifiers' names (default ``"A", "B", ...``).
+    adjust : {"none", "holm"}
+        ``"holm"``: Holm's adjustment of the p-values over every row and pair
+        (:func:`holm`); a winner then needs an adjusted p below
+        ``1 - confidence`` too.
     progress : callable, optional
-        Called as ``progress(i, n, label)`` after each metric.
+        Called as ``progress(i, n, label)`` after each metric variant.
 
     Returns
     -------
@@ -346,58 +791,97 @@ def compare(y_true, pred_a, pred_b, *, labels=None, n_classes=None, metrics=None
     >>> b = np.clip(t + rng.integers(-2, 3, 300), 0, 3)    # off by at most two
     >>> c = compare(t, a, b, metrics=["mae"], n_resamples=2000, seed=0)
     >>> row = c["MAE"]
-    >>> row.diff > 0, row.diff_ci[0] > 0, row.winner
-    (True, True, 'A')
+    >>> row.diff > 0, row.diff_ci[0] > 0, row.winner, row.p_value < 0.05
+    (True, True, 'A', True)
+    >>> c3 = compare(t, a, b, t, metrics=["mae", "mer"], names=["a", "b", "oracle"],
+    ...              n_resamples=500, seed=0, adjust="holm")
+    >>> [(r.key, r.pair, r.winner_name) for r in c3.rows][:3]
+    [('mae', ('a', 'b'), 'a'), ('mae', ('a', 'oracle'), 'oracle'), ('mae', ('b', 'oracle'), 'oracle')]
     """
+    from .report import class_labels_in, metric_rows
+
     if undefined not in ("drop", "raise"):
         raise ValueError(f"undefined must be 'drop' or 'raise', got {undefined!r}")
     _check_confidence(confidence)
-    if isinstance(names, str) or not hasattr(names, "__len__") or len(names) != 2:
-        raise ValueError(f"names must be two names (A's and B's), got {names!r}")
-    from .report import metric_cases
-
-    cases = metric_cases(metrics)
-    cm_a, cm_b, sa, sb, lab = paired_resamples(
-        y_true, pred_a, pred_b, labels=labels, n_classes=n_classes, n_resamples=n_resamples,
-        seed=seed)
-    rows, notes = [], []
-    for i, (m, v) in enumerate(cases, start=1):
-        kw = v.kwargs(cm_a)
-        point = []
-        why = ""
-        for cm in (cm_a, cm_b):
+    preds = (pred_a, pred_b, *more)
+    names = _check_names(names, len(preds))
+    adjust = "none" if adjust is None else adjust
+    if adjust not in ADJUSTMENTS:
+        raise ValueError(f"adjust must be one of {ADJUSTMENTS}, got {adjust!r:.40}")
+    chosen = metric_rows(metrics)
+    cms, stacks, lab = joint_resamples(y_true, preds, labels=labels, n_classes=n_classes,
+                                       n_resamples=n_resamples, seed=seed)
+    class_labels = tuple(x.item() if hasattr(x, "item") else x for x in lab.tolist())
+    R, k = stacks.shape[1], len(preds)
+    alpha = 1.0 - float(confidence)
+    rows, notes, reasons = [], [], {}
+    for step, (m, v, key) in enumerate(chosen, start=1):
+        kw = v.kwargs(cms[0])
+        point, why, values, ok, ci, resample_why = [], [], [], [], [], []
+        for i in range(k):
             try:
-                point.append(float(m.function(cm, **kw, arithmetic="float")))
+                point.append(float(m.function(cms[i], **kw, arithmetic="float")))
+                why.append("")
             except ValueError as exc:
                 point.append(None)
-                why = why or str(exc)
-        if None in point:
-            rows.append(MetricComparison(m.name, v.label, m.better, m.source, point[0], point[1],
-                                         None, note=f"undefined on the data: {why}"))
-        else:
-            va, oka, wa = metric_on_stack(m.function, sa, **kw)
-            vb, okb, wb = metric_on_stack(m.function, sb, **kw)
-            ok = oka & okb
-            und = (int((~oka).sum()), int((~okb).sum()), int((~ok).sum()))
+                why.append(class_labels_in(str(exc), class_labels))
+                reasons[(key, names[i])] = why[i]
+            if point[i] is None:
+                values.append(None)
+                ok.append(np.zeros(R, dtype=bool))
+                ci.append(None)
+                resample_why.append("")
+                continue
+            vals, defined, w = metric_on_stack(m.function, stacks[i], **kw)
+            values.append(vals)
+            ok.append(defined)
+            ci.append(percentile_interval(vals[defined], confidence) if defined.any() else None)
+            resample_why.append(class_labels_in(w, class_labels))
+        for i, j in itertools.combinations(range(k), 2):
+            pair = (names[i], names[j])
+            common = dict(key=key, pair=pair, alpha=alpha)
+            if point[i] is None or point[j] is None:
+                bad = [(names[x], why[x]) for x in (i, j) if point[x] is None]
+                reason = "; ".join(f"{n}: {w}" for n, w in bad) if len(bad) == 2 and \
+                    bad[0][1] != bad[1][1] else f"{' and '.join(n for n, _ in bad)}: {bad[0][1]}"
+                rows.append(MetricComparison(
+                    m.name, v.label, m.better, m.source, point[i], point[j], None,
+                    a_ci=ci[i], b_ci=ci[j], note=f"undefined on the data for {reason}", **common))
+                continue
+            both = ok[i] & ok[j]
+            und = (int((~ok[i]).sum()), int((~ok[j]).sum()), int((~both).sum()))
             note = ""
             if und[2]:
-                msg = (f"{v.label}: {und[2]} of {len(ok)} resamples undefined "
-                       f"(A {und[0]}, B {und[1]}), e.g. {wa or wb}")
+                msg = (f"{v.label}: {und[2]} of {R} resamples undefined ({names[i]} {und[0]}, "
+                       f"{names[j]} {und[1]}), e.g. {resample_why[i] or resample_why[j]}")
                 if undefined == "raise":
                     raise ValueError(msg)
                 notes.append(msg)
-                note = msg
+                note = msg + " (dropped: the interval is over the defined resamples)"
+            diff_ci = p = None
+            if both.any():
+                d = values[j][both] - values[i][both]
+                diff_ci = percentile_interval(d, confidence)
+                p = bootstrap_p_value(d)
+                if not diff_ci[0] < diff_ci[1]:
+                    flat = (f"the {100 * confidence:g}% interval of the difference has zero width "
+                            f"(the resampled differences are {'all' if d.min() == d.max() else 'mostly'} "
+                            f"{diff_ci[0]:.4g}): no winner")
+                    note = f"{note}; {flat}" if note else flat
             rows.append(MetricComparison(
-                m.name, v.label, m.better, m.source, point[0], point[1], point[1] - point[0],
-                a_ci=percentile_interval(va[oka], confidence) if oka.any() else None,
-                b_ci=percentile_interval(vb[okb], confidence) if okb.any() else None,
-                diff_ci=percentile_interval(vb[ok] - va[ok], confidence) if ok.any() else None,
-                undefined=und, note=note))
+                m.name, v.label, m.better, m.source, point[i], point[j], point[j] - point[i],
+                a_ci=ci[i], b_ci=ci[j], diff_ci=diff_ci, undefined=und, note=note, p_value=p,
+                **common))
         if progress is not None:
-            progress(i, len(cases), v.label)
+            progress(step, len(chosen), v.label)
+    if adjust == "holm":
+        tested = [n for n, r in enumerate(rows) if r.p_value is not None]
+        adjusted = holm([rows[n].p_value for n in tested])
+        for n, p in zip(tested, adjusted, strict=True):
+            rows[n] = dataclasses.replace(rows[n], p_adjusted=float(p))
     if notes:
         warnings.warn("; ".join(notes) + " (dropped: intervals over the defined resamples)",
                       UndefinedResampleWarning, stacklevel=2)
-    return Comparison(tuple(rows), tuple(names), int(n_resamples), float(confidence),
-                      N=int(cm_a.sum()), labels=tuple(lab.tolist()), seed=seed,
-                      warnings=tuple(notes))
+    return Comparison(tuple(rows), names, int(R), float(confidence), N=int(cms[0].sum()),
+                      labels=class_labels, seed=seed, warnings=tuple(notes), adjust=adjust,
+                      matrices=dict(zip(names, cms, strict=True)), reasons=reasons)

@@ -389,10 +389,16 @@ def _matrix_file(rng, folder, cm, transpose=False):
     return p
 
 
-def _oracle_metrics(cm):
+def _oracle_metrics(cm, labels=None):
+    """The report of the counted matrix; with the classes' ``labels`` the notes name
+    the classes by them, as the CLI's notes of label columns do (issue 25)."""
     import numeric
+    from numeric.report import class_labels_in
 
-    return numeric.report(cm, arithmetic="exact").to_dict()["metrics"]
+    rows = numeric.report(cm, arithmetic="exact").to_dict()["metrics"]
+    for r in rows:
+        r["note"] = class_labels_in(r["note"], labels)
+    return rows
 
 
 def _oracle_auoc(cm):
@@ -412,7 +418,7 @@ def _json_to(rng, argv):
     return argv + ["--json", "out.json"], lambda out: Path("out.json").read_text()
 
 
-def _check_outputs_json(cmd, out, cms):
+def _check_outputs_json(cmd, out, cms, labels=None):
     """The JSON of ``metrics``/``auoc`` against the oracle on each matrix."""
     try:
         data = json.loads(out)
@@ -420,7 +426,7 @@ def _check_outputs_json(cmd, out, cms):
         fail("wrong value", f"stdout is not JSON: {out[:200]!r}")
     if cmd == "metrics":
         got = [p["metrics"] for p in data["predictions"]]
-        want = [_oracle_metrics(cm) for cm in cms]
+        want = [_oracle_metrics(cm, labels) for cm in cms]
         if data["N"] != int(cms[0].sum()) or data["K"] != cms[0].shape[0]:
             fail("wrong value", f"K, N = {data['K']}, {data['N']}, expected {cms[0].shape[0]}, "
                                 f"{int(cms[0].sum())}")
@@ -642,7 +648,7 @@ def labels_valid(rng, folder):
         for (a, b), n in Counter(zip(cols[0].tolist(), c.tolist())).items():
             cm[rank[a], rank[b]] += n
         cms.append(cm)
-    _check_outputs_json(cmd, out, cms)
+    _check_outputs_json(cmd, out, cms, [classes[i] for i in present])
 
 
 def _rewrite(p, edit):
@@ -1377,7 +1383,7 @@ COMPARE_ARGS = {
     "confidence": [0, 1, 1.5, -0.1, float("nan"), float("inf"), "0.9", None, True, [0.9]],
     "labels": [[0, 1], [0, 0, 1, 2], "012", [], [[0, 1, 2]], [None, 1, 2], 5, [0.5, 1, 2]],
     "seed": [-1, "x", 1.5, [-1], float("nan"), {}, "0"],
-    "names": ["AB", 5, ["A"], ("A", "B", "C"), None],
+    "names": ["AB", 5, ["A"], ("A", "B", "C"), ("A", "A"), ("A", "")],
     "metrics": [[], "nosuch", 5, [None], ["rps"], ["mae", "nosuch"], [["mae"]]],
     "undefined": ["x", None, 1, "DROP"],
     "n_classes": [2, -1, 0, 1.5, "3", True, 10**30],
@@ -1770,7 +1776,8 @@ def _compare_report_messages(rng, folder):
     import numeric
 
     t, a, b = [0, 1, 2, 1], [0, 1, 1, 1], [0, 2, 2, 1]
-    for kw, name in (({"seed": -1}, "seed"), ({"seed": "x"}, "seed"), ({"names": None}, "names"),
+    # names=None is the default names (A, B, ...) since compare takes two or more predictions
+    for kw, name in (({"seed": -1}, "seed"), ({"seed": "x"}, "seed"), ({"names": 5}, "names"),
                      ({"metrics": 5}, "metrics"), ({"metrics": [["mae"]]}, "metrics")):
         refused(lambda: numeric.compare(t, a, b, n_resamples=5, **kw), names=(name,),
                 must_raise=True)

@@ -54,7 +54,7 @@ def test_side_by_side_with_difference_and_interval(tmp_path, capsys):
     assert status == 0
     lines = out.splitlines()
     head = lines[1]
-    for col in ("y_pred_A", "y_pred_B", "y_pred_B - y_pred_A", "95% CI of y_pred_B - y_pred_A",
+    for col in ("y_pred_A", "y_pred_B", "y_pred_B - y_pred_A", "95% CI", "p", "winner",
                 "better"):
         assert col in head
     body = lines[3:3 + len(LABELS)]
@@ -76,14 +76,17 @@ def test_json_and_csv_equal_report_and_compare(tmp_path, capsys):
     assert [m["label"] for m in got] == LABELS
     assert [m["value"] for m in got] == pytest.approx([r.value for r in rep.rows], abs=1e-12)
     assert all(m["better"] in ("lower", "higher") for m in got)
-    cmp = numeric.compare(t, a, b, labels=[1, 2, 3, 4, 5], n_resamples=300, seed=4)
-    assert [m["diff_ci"] for m in data["comparisons"][0]["metrics"]] == [
+    cmp = numeric.compare(t, a, b, labels=[1, 2, 3, 4, 5], n_resamples=300, seed=4,
+                          names=("y_pred_A", "y_pred_B"))
+    assert [[m["ci_low"], m["ci_high"]] for m in data["comparison"]["metrics"]] == [
         list(r.diff_ci) for r in cmp.rows]
+    assert data["comparison"]["metrics"] == cmp.records()
     status, out, _ = _run(capsys, *args, "--csv", "-")
     rows = list(csv.DictReader(io.StringIO(out)))
-    diff_rows = [r for r in rows if r["prediction"] == "y_pred_B - y_pred_A"]
-    assert [r["label"] for r in diff_rows] == LABELS
-    assert float(diff_rows[0]["ci_low"]) == pytest.approx(cmp.rows[0].diff_ci[0])
+    # the CSV has the JSON's columns, one row per metric variant (and pair)
+    assert tuple(rows[0]) == tuple(data["comparison"]["columns"])
+    assert [r["label"] for r in rows] == LABELS
+    assert float(rows[0]["ci_low"]) == pytest.approx(cmp.rows[0].diff_ci[0])
 
 
 def test_columns_by_index_without_header(tmp_path, capsys):
@@ -188,7 +191,7 @@ def test_quick_start_runs_as_written(tmp_path, monkeypatch):
             exec(compile(body, "README quick start", "exec"), {})
     for name in ("metrics.json", "metrics.csv", "uoc.png", "auoc.json"):
         assert (tmp_path / name).stat().st_size > 0, name
-    assert json.loads((tmp_path / "metrics.json").read_text())["comparisons"]
+    assert json.loads((tmp_path / "metrics.json").read_text())["comparison"]["metrics"]
 
 
 # ---------------------------------------------------------------------------

@@ -16,8 +16,8 @@
 A matrix file is CSV or whitespace-separated, one row per line, rows = true
 class (``--predicted-rows`` for the transpose); ``#`` starts a comment.  A
 malformed file gets a one-line error naming the file, line and problem, and
-exit status 2.  Every output path (``--json``, ``--csv``, ``--plot``,
-``--markdown``) is checked before the work starts and written atomically
+exit status 2.  Every output path (``--json``, ``--csv``, ``--latex``,
+``--plot``, ``--markdown``) is checked before the work starts and written atomically
 (:mod:`analytic.cli.outputs`); an output that cannot be written, or one that
 names an input file, is one line ``ordinal-verify: cannot write PATH: reason``
 and exit status 2.

@@ -3,12 +3,22 @@
 ``metrics FILE`` reads a confusion matrix; ``metrics FILE --true COL --pred
 COL [--pred COL ...]`` reads label columns (header names or 0-based
 indices, :mod:`analytic.cli.labels`).  With two or more predictions the
-values are printed side by side with the difference from the first and a
-paired-bootstrap interval of it (:func:`numeric.compare`).  Every row is a
-metric of :data:`numeric.registry.REGISTRY` (through :func:`numeric.report`)
-and says whether lower or higher is better.  ``--json FILE|-`` and ``--csv
-FILE`` write the same numbers; ``--plot FILE.png`` draws UOC(beta) with the
-shaded A_UOC (matplotlib, the ``plot`` extra).
+table is :func:`numeric.compare`'s: one row per metric variant and pair of
+predictions, values and differences as decimals (the digits of the
+interval's width; ``--exact`` for closed forms), the paired-bootstrap
+interval and p-value of the difference, and a winner only where the
+interval excludes 0 (``--adjust holm``: and the Holm-adjusted p is below
+``1 - confidence``); every undefined value has a numbered note with its
+reason.  ``--metrics mae,a_uoc,...`` chooses the rows, in that order
+(registry names or variant keys).  ``--per-class`` adds the confusion matrix
+with its labels and per-class sensitivity, MAE and support.  ``--json
+FILE|-``, ``--csv FILE|-`` and ``--latex FILE`` write the same table (JSON
+and CSV with the same columns, :data:`numeric.compare.COMPARISON_COLUMNS`,
+or for one prediction :data:`numeric.report.REPORT_COLUMNS`); ``--plot
+FILE.png`` draws UOC(beta) with the shaded A_UOC (matplotlib, the ``plot``
+extra: without it the command stops before any work, exit status 2).
+Every output goes through :mod:`analytic.cli.outputs` (checked before the
+work, written atomically, never over an input).
 """
 
 from __future__ import annotations
@@ -21,7 +31,7 @@ import sympy
 
 from .inputs import (AUOC_SECONDS_PER_CELL, RESAMPLE_SECONDS_PER_CELL, InputError,
                      announce_cost, read_matrix)
-from .outputs import check_outputs, plot_format, writing
+from .outputs import check_outputs, plot_format, write_text, writing
 from .table import format_table
 
 __all__ = ["add_parsers", "cmd_metrics", "cmd_auoc", "format_value", "load_matrices",
@@ -89,8 +99,8 @@ def _progress(args):
 
 def _check_outputs(args):
     """The output paths of ``metrics``/``auoc``, checked before any work (:mod:`.outputs`)."""
-    return check_outputs({"--json": args.json, "--csv": args.csv, "--plot": args.plot},
-                         inputs=[args.file])
+    return check_outputs({"--json": args.json, "--csv": args.csv, "--plot": args.plot,
+                          "--latex": getattr(args, "latex", None)}, inputs=[args.file])
 
 
 def _write_json(out, data):
@@ -143,14 +153,31 @@ def _check_resamples(args, cols=None):
                          f"(or 0 for no intervals), got {R}")
     if cols is None or R == 0:
         return
-    K, N = len(cols.labels), len(cols.y_true)
-    per = 2 * K * K + min(N, K**3)
+    K, N, k = len(cols.labels), len(cols.y_true), len(cols.preds)
+    per = k * K * K + min(N, K ** (k + 1))
     if R * per > MAX_RESAMPLE_NUMBERS:
         raise InputError(
-            f"--resamples {R} is too many for {K} classes and {N} samples: the paired bootstrap "
-            f"would hold about {R * per * 8 / 2**20:,.0f} MB and take about "
-            f"{R * K * K * RESAMPLE_SECONDS_PER_CELL * max(1, len(args.pred) - 1):,.0f} s; "
+            f"--resamples {R} is too many for {K} classes, {N} samples and {k} predictions: the "
+            f"paired bootstrap would hold about {R * per * 8 / 2**20:,.0f} MB and take about "
+            f"{R * K * K * RESAMPLE_SECONDS_PER_CELL * max(1, k - 1):,.0f} s; "
             f"at most {MAX_RESAMPLE_NUMBERS // per} resamples here")
+
+
+def _metrics_option(args):
+    """``--metrics mae,a_uoc`` as a list (checked against the registry before any
+    work), or None for every metric."""
+    if args.metrics is None:
+        return None
+    from numeric.report import metric_rows
+
+    chosen = [m.strip() for m in args.metrics.split(",") if m.strip()]
+    if not chosen:
+        raise InputError("--metrics is empty: name at least one metric (e.g. --metrics mae,a_uoc)")
+    try:
+        metric_rows(chosen)
+    except ValueError as exc:
+        raise InputError(f"--metrics: {exc}") from None
+    return chosen
 
 
 def cmd_metrics(args) -> int:
@@ -158,39 +185,65 @@ def cmd_metrics(args) -> int:
 
     outs = _check_outputs(args)
     _check_resamples(args)
+    metrics = _metrics_option(args)
     names, cms, cols = load_matrices(args)
+    comparing = cols is not None and len(names) > 1 and args.resamples > 0
+    if args.adjust != "none" and not comparing:
+        raise InputError("--adjust needs two or more --pred columns and --resamples > 0 "
+                         "(it adjusts the p-values of the paired differences)")
     if cols is not None and len(names) > 1:
         _check_resamples(args, cols)
     announce_cost(len(cms[names[0]]), matrices=len(names),
                   resamples=args.resamples if cols is not None else 0)
-    reports = {n: numeric.report(cms[n], arithmetic="exact") for n in names}
+    if cols is None:
+        reports = {n: numeric.report(cms[n], metrics=metrics, arithmetic="exact") for n in names}
+    else:
+        reports = {n: numeric.report(cols.y_true, p, labels=cols.labels, metrics=metrics,
+                                     arithmetic="exact")
+                   for n, p in zip(names, cols.preds, strict=True)}
     first = reports[names[0]]
     quiet = args.json == "-" or args.csv == "-"
-    comparisons = {}
-    if cols is not None and len(names) > 1 and args.resamples > 0:
+    comparison = None
+    if comparing:
         import warnings
 
-        for n, p in zip(names[1:], cols.preds[1:], strict=True):
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", numeric.UndefinedResampleWarning)
-                comparisons[n] = numeric.compare(
-                    cols.y_true, cols.preds[0], p, labels=cols.labels, names=(names[0], n),
-                    n_resamples=args.resamples, seed=args.seed, confidence=args.confidence,
-                    progress=None if quiet else _progress(args))
+        with warnings.catch_warnings():  # the table's notes give every undefined resample
+            warnings.simplefilter("ignore", numeric.UndefinedResampleWarning)
+            comparison = numeric.compare(
+                cols.y_true, *cols.preds, labels=cols.labels, names=names, metrics=metrics,
+                n_resamples=args.resamples, seed=args.seed, confidence=args.confidence,
+                adjust=args.adjust, progress=None if quiet else _progress(args))
     if not quiet:
-        what = "rows = true class" if cols is None else f"labels {', '.join(map(str, cols.labels.tolist()))}"
+        what = "rows = true class" if cols is None else f"labels {', '.join(map(str, first.labels))}"
         print(f"{args.file}: K = {first.K}, N = {first.N} ({what})")
         if len(names) == 1:
             table = [(r.label, format_value(r.value, args.exact),
                       _float(r.value) if r.defined else _short_note(r.note), r.better, r.source)
                      for r in first.rows]
             print(format_table(("metric", "exact", "float", "better", "source"), table))
+        elif comparison is not None:
+            header, align, rows, notes, footer = comparison.table(
+                exact=reports if args.exact else None)
+            print(format_table(header, rows, align=align))
+            for i, n in enumerate(notes, start=1):
+                print(f"[{i}] {n}")
+            print(footer)
         else:
-            _print_side_by_side(args, names, reports, comparisons)
+            header, align, rows, notes = _side_by_side(args, names, reports)
+            print(format_table(header, rows, align=align))
+            for i, n in enumerate(notes, start=1):
+                print(f"[{i}] {n}")
+            print("no intervals (--resamples 0): no winners")
+        if args.per_class:
+            for n in names:
+                print(f"\n{n}: per class (rows = true class)")
+                print(reports[n].per_class())
     if args.json:
-        _write_json(outs["--json"], _metrics_json(args, names, reports, comparisons))
+        _write_json(outs["--json"], _metrics_json(args, names, reports, comparison))
     if args.csv:
-        _write_csv(outs["--csv"], *_metrics_csv(names, reports, comparisons))
+        _write_csv(outs["--csv"], *_metrics_csv(names, reports, comparison))
+    if args.latex:
+        write_text(outs["--latex"], _metrics_latex(args, names, reports, comparison))
     if args.plot:
         _plot(outs["--plot"], names, [cms[n] for n in names])
     return 0
@@ -205,81 +258,75 @@ def _short_note(note):
     return head if "undefined" in head else note.split(";")[0]
 
 
-def _diff(a, b):
-    return None if a is None or b is None else b - a
+def _side_by_side(args, names, reports, latex=False):
+    """The values of every prediction, without intervals (``--resamples 0``):
+    ``(header, align, rows, notes)``; undefined values have a numbered note."""
+    from numeric.compare import latex_escape
+    from numeric.report import format_decimal
 
-
-def _print_side_by_side(args, names, reports, comparisons):
-    a = names[0]
-    header = ["metric", *names]
-    header += [f"{n} - {a}" for n in names[1:]]
-    if comparisons:
-        pct = f"{100 * args.confidence:g}%"
-        header += [f"{pct} CI of {n} - {a}" for n in comparisons]
-    header += ["better", "best"]
-    any_undefined = any(any(r.undefined) for c in comparisons.values() for r in c.rows)
-    if any_undefined:
-        header.append("undefined resamples")
+    notes = []
     rows = []
-    for i, r0 in enumerate(reports[a].rows):
-        vals = [reports[n].rows[i].value for n in names]
-        row = [r0.label, *(format_value(v, args.exact) for v in vals)]
-        row += [format_value(_diff(vals[0], v), args.exact) for v in vals[1:]]
-        for c in comparisons.values():
-            ci = c.rows[i].diff_ci
-            row.append("—" if ci is None else f"[{ci[0]:.4g}, {ci[1]:.4g}]")
-        defined = [(float(v), n) for v, n in zip(vals, names, strict=True) if v is not None]
-        best = ""
-        if len(defined) == len(vals):
-            pick = min if r0.better == "lower" else max
-            top = pick(v for v, _ in defined)
-            best = ", ".join(n for v, n in defined if v == top)
-            best = "tie" if best.count(",") == len(names) - 1 else best
-        row += [r0.better, best]
-        if any_undefined:
-            row.append("; ".join(f"{c.names[1]}: {'/'.join(map(str, c.rows[i].undefined))}"
-                                 for c in comparisons.values() if any(c.rows[i].undefined)))
-        rows.append(row)
-    print(format_table(header, rows))
-    for c in comparisons.values():
-        print(f"{c.names[1]} - {c.names[0]}: {c.n_resamples} paired bootstrap resamples "
-              f"(seed {c.seed}), percentile intervals; 'best' compares the values only")
-    if any_undefined:
-        print("undefined resamples A/B/diff: dropped; the interval is over the defined ones")
+    for i, r0 in enumerate(reports[names[0]].rows):
+        cells = [latex_escape(r0.label) if latex else r0.label, r0.better]
+        for n in names:
+            r = reports[n].rows[i]
+            if r.value is None:
+                same = [x for x in names if reports[x].rows[i].value is None
+                        and reports[x].rows[i].note == r.note]
+                text = f"{r.label} is undefined for {', '.join(same)}: {r.note}"
+                if text not in notes:
+                    notes.append(text)
+                k = notes.index(text) + 1
+                cells.append(f"undefined$^{{{k}}}$" if latex else f"undefined [{k}]")
+            elif args.exact:
+                cells.append(f"${sympy.latex(r.value)}$" if latex else format_value(r.value, True))
+            else:
+                v = format_decimal(r.value)
+                cells.append(f"${v}$" if latex else v)
+        rows.append(cells)
+    header = ["Metric" if latex else "metric", "Better" if latex else "better",
+              *(latex_escape(n) if latex else n for n in names)]
+    return header, "ll" + "r" * len(names), rows, notes
 
 
-def _metrics_json(args, names, reports, comparisons):
-    preds = []
-    for n in names:
-        d = reports[n].to_dict()
-        preds.append({"name": n, "metrics": d["metrics"]})
+def _metrics_json(args, names, reports, comparison):
     first = reports[names[0]]
-    return {"file": args.file, "K": first.K, "N": first.N, "predictions": preds,
-            "comparisons": [c.to_dict() for c in comparisons.values()]}
+    data = {"file": args.file, "K": first.K, "N": first.N,
+            "labels": [x.item() if hasattr(x, "item") else x for x in first.labels],
+            "predictions": [{"name": n, "metrics": reports[n].records()} for n in names],
+            "comparison": None if comparison is None else comparison.to_dict()}
+    if args.per_class:
+        data["per_class"] = {n: reports[n].per_class().to_dict() for n in names}
+    return data
 
 
-def _metrics_csv(names, reports, comparisons):
-    header = ("prediction", "name", "label", "exact", "value", "ci_low", "ci_high",
-              "undefined_resamples", "better", "source", "note")
-    rows = []
-    a = names[0]
-    for n in names:
-        for i, r in enumerate(reports[n].rows):
-            ci, und = None, ""
-            if n in comparisons:
-                ci, und = comparisons[n].rows[i].b_ci, comparisons[n].rows[i].undefined[1]
-            elif comparisons and n == a:
-                c0 = next(iter(comparisons.values())).rows[i]
-                ci, und = c0.a_ci, c0.undefined[0]
-            rows.append((n, r.name, r.label, "" if r.value is None else sympy.sstr(r.value),
-                         _float(r.value), *(ci or ("", "")), und, r.better, r.source, r.note))
-    for n, c in comparisons.items():
-        for i, r in enumerate(c.rows):
-            d = _diff(reports[a].rows[i].value, reports[n].rows[i].value)
-            rows.append((f"{n} - {a}", r.name, r.label, "" if d is None else sympy.sstr(d),
-                         _float(d), *(r.diff_ci or ("", "")), r.undefined[2], r.better,
-                         r.source, r.note))
-    return header, rows
+def _metrics_csv(names, reports, comparison):
+    """The comparison's records (:data:`numeric.compare.COMPARISON_COLUMNS`), or,
+    without one, every prediction's report records (a ``prediction`` column and
+    :data:`numeric.report.REPORT_COLUMNS`): the columns of the JSON."""
+    if comparison is not None:
+        from numeric.compare import COMPARISON_COLUMNS
+
+        return COMPARISON_COLUMNS, [[d[c] for c in COMPARISON_COLUMNS]
+                                    for d in comparison.records()]
+    from numeric.report import REPORT_COLUMNS
+
+    return ("prediction", *REPORT_COLUMNS), [[n, *(d[c] for c in REPORT_COLUMNS)]
+                                             for n in names for d in reports[n].records()]
+
+
+def _metrics_latex(args, names, reports, comparison):
+    if comparison is not None:
+        return comparison.to_latex(exact=reports if args.exact else None)
+    if len(names) == 1:
+        return reports[names[0]].to_latex(caption=f"Metrics of {names[0]} ({reports[names[0]].N} "
+                                                  f"samples, {reports[names[0]].K} classes).")
+    from numeric.compare import latex_table
+
+    header, align, rows, notes = _side_by_side(args, names, reports, latex=True)
+    return latex_table(header, align, rows, notes,
+                       f"Metrics of {', '.join(names)} on {reports[names[0]].N} samples "
+                       "(no intervals).")
 
 
 # ---------------------------------------------------------------------------
@@ -370,12 +417,27 @@ def add_parsers(sub) -> None:
         s.add_argument("--exact", action="store_true",
                        help=f"print closed forms longer than {EXACT_WIDTH} characters in full")
         s.add_argument("--plot", metavar="FILE.png",
-                       help="draw UOC(beta) with the shaded A_UOC (needs matplotlib)")
+                       help="draw UOC(beta) with the shaded A_UOC (needs matplotlib: "
+                            'pip install "ordinal-verify[plot]")')
         if name == "metrics":
-            s.add_argument("--resamples", type=int, default=2000, metavar="R",
-                           help="paired bootstrap resamples for two or more predictions "
-                                "(default 2000; 0: no intervals; at most about "
-                                "2**26 / (2 K^2 + min(N, K^3)))")
+            from numeric.compare import DEFAULT_RESAMPLES
+
+            s.add_argument("--metrics", metavar="M1,M2,...",
+                           help="the rows, in this order: registry names (mae, a_uoc, ...) or "
+                                "variant keys (amae_zero, oc_0.25, ...); default all")
+            s.add_argument("--adjust", choices=("none", "holm"), default="none",
+                           help="adjust the p-values over every row and pair (holm: a winner "
+                                "then needs a Holm-adjusted p below 1 - confidence)")
+            s.add_argument("--per-class", action="store_true",
+                           help="also the confusion matrix with its labels and per-class "
+                                "sensitivity, MAE and support")
+            s.add_argument("--latex", metavar="FILE",
+                           help="also write the table as LaTeX (booktabs)")
+            s.add_argument("--resamples", type=int, default=DEFAULT_RESAMPLES, metavar="R",
+                           help=f"paired bootstrap resamples for two or more predictions "
+                                f"(default {DEFAULT_RESAMPLES}, as numeric.compare; 0: no "
+                                "intervals; at most about 2**26 / (k K^2 + min(N, K^(k+1))) "
+                                "for k predictions)")
             s.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
             s.add_argument("--confidence", type=float, default=0.95,
                            help="interval level (default 0.95)")
