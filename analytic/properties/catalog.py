@@ -45,7 +45,8 @@ CLEAR, TIE, CANDIDATE = 0, 1, 2
 #: (relative to max(1, |a|, |b|)) are a tie the float values cannot decide.
 #: The formulas' float64 rounding on the searched matrices is far below it:
 #: at most 4.2e-16 (relative) over all 20,000 random matrices of DEFAULT_SPACE
-#: and every registered variant, against mpmath at 40 digits (2026-11-27,
+#: and the 31 variants then registered (GMSEC and MES, added later, by the CI
+#: sample only), against mpmath at 40 digits (2026-11-27,
 #: ``python proofs_tests/test_screen_accuracy.py --campaign``; CI asserts
 #: < 1e-14 on a sample of the space).  A difference beyond the tolerance is
 #: therefore a difference of the exact values with a margin of 10^6.
