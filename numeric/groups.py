@@ -59,7 +59,7 @@ from numbers import Real
 
 import numpy as np
 
-from .compare import _check_confidence, metric_on_stack, percentile_interval
+from .comparison import _check_confidence, metric_on_stack, percentile_interval
 
 __all__ = ["GroupComparison", "GroupMetricComparison", "compare_groups", "group_codes",
            "group_matrices", "corrected_t_interval", "student_t_sf", "student_t_ppf"]
@@ -254,7 +254,7 @@ class GroupComparison:
 
     def __getitem__(self, label) -> GroupMetricComparison:
         """The row of a label (``"MAE"``) or, for a one-variant metric, its name."""
-        from .report import row_of
+        from .reporting import row_of
 
         return row_of(self.rows, label)
 
@@ -271,7 +271,7 @@ class GroupComparison:
                 "metrics": [r.to_dict() for r in self.rows]}
 
     def __str__(self) -> str:
-        from .report import format_table
+        from .reporting import format_table
 
         a, b = self.names
         pct = f"{100 * self.confidence:g}%"
@@ -404,7 +404,7 @@ def compare_groups(y_true, pred_a, pred_b, *, groups, method="corrected_t",
     (5, True, True, 'A')
     """
     from .confusion import check_cells, label_codes
-    from .report import metric_cases
+    from .reporting import metric_cases
 
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")

@@ -13,8 +13,8 @@ reason.  ``--metrics mae,a_uoc,...`` chooses the rows, in that order
 (registry names or variant keys).  ``--per-class`` adds the confusion matrix
 with its labels and per-class sensitivity, MAE and support.  ``--json
 FILE|-``, ``--csv FILE|-`` and ``--latex FILE`` write the same table (JSON
-and CSV with the same columns, :data:`numeric.compare.COMPARISON_COLUMNS`,
-or for one prediction :data:`numeric.report.REPORT_COLUMNS`); ``--plot
+and CSV with the same columns, :data:`numeric.comparison.COMPARISON_COLUMNS`,
+or for one prediction :data:`numeric.reporting.REPORT_COLUMNS`); ``--plot
 FILE.png`` draws UOC(beta) with the shaded A_UOC (matplotlib, the ``plot``
 extra: without it the command stops before any work, exit status 2).
 Every output goes through :mod:`analytic.cli.outputs` (checked before the
@@ -168,7 +168,7 @@ def _metrics_option(args):
     work), or None for every metric."""
     if args.metrics is None:
         return None
-    from numeric.report import metric_rows
+    from numeric.reporting import metric_rows
 
     chosen = [m.strip() for m in args.metrics.split(",") if m.strip()]
     if not chosen:
@@ -261,8 +261,8 @@ def _short_note(note):
 def _side_by_side(args, names, reports, latex=False):
     """The values of every prediction, without intervals (``--resamples 0``):
     ``(header, align, rows, notes)``; undefined values have a numbered note."""
-    from numeric.compare import latex_escape
-    from numeric.report import format_decimal
+    from numeric.comparison import latex_escape
+    from numeric.reporting import format_decimal
 
     notes = []
     rows = []
@@ -301,15 +301,15 @@ def _metrics_json(args, names, reports, comparison):
 
 
 def _metrics_csv(names, reports, comparison):
-    """The comparison's records (:data:`numeric.compare.COMPARISON_COLUMNS`), or,
+    """The comparison's records (:data:`numeric.comparison.COMPARISON_COLUMNS`), or,
     without one, every prediction's report records (a ``prediction`` column and
-    :data:`numeric.report.REPORT_COLUMNS`): the columns of the JSON."""
+    :data:`numeric.reporting.REPORT_COLUMNS`): the columns of the JSON."""
     if comparison is not None:
-        from numeric.compare import COMPARISON_COLUMNS
+        from numeric.comparison import COMPARISON_COLUMNS
 
         return COMPARISON_COLUMNS, [[d[c] for c in COMPARISON_COLUMNS]
                                     for d in comparison.records()]
-    from numeric.report import REPORT_COLUMNS
+    from numeric.reporting import REPORT_COLUMNS
 
     return ("prediction", *REPORT_COLUMNS), [[n, *(d[c] for c in REPORT_COLUMNS)]
                                              for n in names for d in reports[n].records()]
@@ -321,7 +321,7 @@ def _metrics_latex(args, names, reports, comparison):
     if len(names) == 1:
         return reports[names[0]].to_latex(caption=f"Metrics of {names[0]} ({reports[names[0]].N} "
                                                   f"samples, {reports[names[0]].K} classes).")
-    from numeric.compare import latex_table
+    from numeric.comparison import latex_table
 
     header, align, rows, notes = _side_by_side(args, names, reports, latex=True)
     return latex_table(header, align, rows, notes,
@@ -420,7 +420,7 @@ def add_parsers(sub) -> None:
                        help="draw UOC(beta) with the shaded A_UOC (needs matplotlib: "
                             'pip install "ordinal-verify[plot]")')
         if name == "metrics":
-            from numeric.compare import DEFAULT_RESAMPLES
+            from numeric.comparison import DEFAULT_RESAMPLES
 
             s.add_argument("--metrics", metavar="M1,M2,...",
                            help="the rows, in this order: registry names (mae, a_uoc, ...) or "

@@ -467,7 +467,7 @@ class Comparison:
     def row(self, metric, a=None, b=None) -> MetricComparison:
         """The row of ``metric`` (a label, a key, or the name of a one-variant
         metric) and the pair ``(a, b)`` (needed with three or more classifiers)."""
-        from .report import row_of
+        from .reporting import row_of
 
         variant = row_of([r for r in self.rows if r.pair == self.pairs[0]], metric)
         hits = [r for r in self.rows if r.key == variant.key and r.label == variant.label]
@@ -494,14 +494,14 @@ class Comparison:
     def to_pandas(self):
         """The rows as a :class:`pandas.DataFrame`, columns :data:`COMPARISON_COLUMNS`
         (pandas, the ``pandas`` extra, is imported here)."""
-        from .report import to_pandas
+        from .reporting import to_pandas
 
         return to_pandas(self.records(), COMPARISON_COLUMNS)
 
     def per_class(self, name=None):
-        """The per-class view (:func:`numeric.report.per_class`) of classifier
+        """The per-class view (:func:`numeric.reporting.per_class`) of classifier
         ``name``, or ``{name: PerClass}`` of all."""
-        from .report import per_class
+        from .reporting import per_class
 
         if self.matrices is None:
             raise ValueError("this comparison holds no confusion matrices")
@@ -518,7 +518,7 @@ class Comparison:
 
         One row per metric variant and pair.  Values, differences and interval
         ends have the decimals of two significant digits of the metric's
-        narrowest interval (:func:`numeric.report.decimals_for`; 4 significant
+        narrowest interval (:func:`numeric.reporting.decimals_for`; 4 significant
         digits without one); ``exact`` (``{name: Report}`` in exact arithmetic)
         prints the closed forms of values and differences instead.  An
         undefined value or dropped resamples get a numbered note.
@@ -590,7 +590,7 @@ def latex_table(header, align, rows, notes, caption, legend="") -> str:
 
 
 def _table(c, exact, style, caption=None, joined=False):
-    from .report import decimals_for, format_decimal, format_table
+    from .reporting import decimals_for, format_decimal, format_table
 
     latex = style == "latex"
     two = len(c.names) == 2
@@ -798,7 +798,7 @@ def compare(y_true, pred_a, pred_b, *more, labels=None, n_classes=None, metrics=
     >>> [(r.key, r.pair, r.winner_name) for r in c3.rows][:3]
     [('mae', ('a', 'b'), 'a'), ('mae', ('a', 'oracle'), 'oracle'), ('mae', ('b', 'oracle'), 'oracle')]
     """
-    from .report import class_labels_in, metric_rows
+    from .reporting import class_labels_in, metric_rows
 
     if undefined not in ("drop", "raise"):
         raise ValueError(f"undefined must be 'drop' or 'raise', got {undefined!r}")
