@@ -338,8 +338,8 @@ class GroupComparison(PairTable):
              if self.method == "corrected_t" else "p: two-sided, the percentile interval inverted")
         lo, hi = min(self.sizes), max(self.sizes)
         each = f"{lo} samples each" if lo == hi else f"{lo} to {hi} samples"
-        return (f"{len(self.groups)} groups of {each} ({self.N} in all), {len(self.labels)} classes; values: unweighted means over "
-                f"the groups; {pct} {self._how()}; {p}"
+        return (f"{len(self.groups)} groups of {each} ({self.N} in all), {len(self.labels)} "
+                f"classes; values: unweighted means over the groups; {pct} {self._how()}; {p}"
                 + (f", Holm-adjusted over {tests} tests (rows x pairs)" if self.adjust == "holm"
                    else ""))
 
