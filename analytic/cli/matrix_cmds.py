@@ -10,7 +10,10 @@ interval and p-value of the difference, and a winner only where the
 interval excludes 0 (``--adjust holm``: and the Holm-adjusted p is below
 ``1 - confidence``); every undefined value has a numbered note with its
 reason.  ``--metrics mae,a_uoc,...`` chooses the rows, in that order
-(registry names or variant keys).  ``--per-class`` adds the confusion matrix
+(registry names or variant keys).  ``--groups COL`` (fold or seed ids) compares
+over the groups instead (:func:`numeric.compare_groups`: means over the groups,
+``--test-train-ratio`` for Nadeau & Bengio's corrected t interval, or
+``--method bootstrap``), with the same table and exports.  ``--per-class`` adds the confusion matrix
 with its labels and per-class sensitivity, MAE and support.  ``--json
 FILE|-``, ``--csv FILE|-`` and ``--latex FILE`` write the same table (JSON
 and CSV with the same columns, :data:`numeric.comparison.COMPARISON_COLUMNS`,
