@@ -45,8 +45,8 @@ def w12_compare(cfg: Config):
     import scipy.stats
 
     from numeric import compare as ov_compare
-    from numeric.compare import paired_resamples
-    from numeric.report import metric_cases
+    from numeric.comparison import paired_resamples
+    from numeric.reporting import metric_cases
 
     N, K = (200 if cfg.quick else 2000), 5
     R = 200 if cfg.quick else 10_000

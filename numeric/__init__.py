@@ -57,9 +57,9 @@ __all__ += ["gmsec", "mean_extreme_sensitivity"]
 
 # the researcher's workflow: every metric of a matrix, two classifiers
 # compared with paired-bootstrap intervals, the UOC figure (matplotlib, lazily)
-from .compare import Comparison, MetricComparison, UndefinedResampleWarning, compare
+from .comparison import Comparison, MetricComparison, UndefinedResampleWarning, compare
 from .plot import plot_uoc
-from .report import MetricValue, Report, report
+from .reporting import MetricValue, Report, report
 
 __all__ += ["report", "Report", "MetricValue", "compare", "Comparison", "MetricComparison",
             "UndefinedResampleWarning", "plot_uoc"]

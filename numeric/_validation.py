@@ -200,7 +200,7 @@ def collect_undefined():
     undefined: the metric's own checks (:func:`undefined_if`) record which
     instead of raising.  Yields the list of masks; numpy's floating-point
     warnings are silenced (the undefined matrices' values are garbage, then
-    discarded by the caller, :func:`numeric.compare.metric_on_stack`).
+    discarded by the caller, :func:`numeric.comparison.metric_on_stack`).
     """
     masks = []
     token = _UNDEFINED.set(masks)

@@ -52,14 +52,17 @@ and no interval; the row's ``note`` names the group.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import itertools
 import math
 from dataclasses import dataclass, field
 from numbers import Real
 
 import numpy as np
 
-from .compare import _check_confidence, metric_on_stack, percentile_interval
+from .comparison import (COMPARISON_COLUMNS, PairTable, _check_confidence, comparison_record,
+                         metric_on_stack, percentile_interval, winner_of)
 
 __all__ = ["GroupComparison", "GroupMetricComparison", "compare_groups", "group_codes",
            "group_matrices", "corrected_t_interval", "student_t_sf", "student_t_ppf"]
@@ -198,12 +201,18 @@ def group_matrices(gcodes, t, p, G, K):
 # ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class GroupMetricComparison:
-    """One metric (one report variant) of A and B over the groups.
+    """One metric (one report variant) of a pair of classifiers A and B over the groups.
 
     ``a_groups``, ``b_groups``: the value on each group (``None`` where it is
     undefined); ``a``, ``b``, ``diff``: their means over the groups (``diff``
-    = mean of ``b - a``); the intervals by the comparison's method; ``t`` and
-    ``p_value`` of the mean difference (``corrected_t`` only).
+    = mean of ``b - a``), ``None`` when the metric is undefined on some group;
+    the intervals by the comparison's method; ``t`` of the mean difference
+    (``corrected_t`` only) and ``p_value``: the corrected t test's two-sided
+    p-value, or for ``"bootstrap"`` the group-bootstrap percentile interval
+    inverted (:func:`numeric.comparison.bootstrap_p_value`); ``p_adjusted`` its
+    Holm adjustment (``None`` without one).  ``undefined`` counts the groups on
+    which A, B, or either leaves the metric undefined.  The winner is
+    :func:`numeric.comparison.winner_of`'s, the rule of the paired comparison.
     """
 
     name: str
@@ -221,23 +230,36 @@ class GroupMetricComparison:
     t: float | None = None
     p_value: float | None = None
     note: str = ""
+    key: str = ""
+    pair: tuple = ("A", "B")
+    p_adjusted: float | None = None
+    alpha: float = 0.05
+    undefined: tuple = (0, 0, 0)
 
     @property
     def winner(self) -> str:
-        """``"A"``, ``"B"``, or ``""`` when the interval of B - A contains 0."""
-        if self.diff_ci is None or self.diff_ci[0] <= 0 <= self.diff_ci[1]:
-            return ""
-        b_higher = self.diff_ci[0] > 0
-        return "B" if b_higher == (self.better == "higher") else "A"
+        """``"A"``, ``"B"``, or ``""`` (:func:`numeric.comparison.winner_of`)."""
+        return winner_of(self.diff_ci, self.better, self.p_adjusted, self.alpha)
+
+    @property
+    def winner_name(self) -> str:
+        """The winner's name (``pair``), or ``""``."""
+        w = self.winner
+        return "" if not w else self.pair[0 if w == "A" else 1]
 
     def to_dict(self) -> dict:
-        return {k: (list(v) if isinstance(v, tuple) else v)
-                for k, v in self.__dict__.items()} | {"winner": self.winner}
+        """The row as a record with the columns of the paired comparison,
+        :data:`numeric.comparison.COMPARISON_COLUMNS`."""
+        return comparison_record(self)
 
 
 @dataclass(frozen=True)
-class GroupComparison:
-    """The result of :func:`compare_groups`: one :class:`GroupMetricComparison` per row."""
+class GroupComparison(PairTable):
+    """The result of :func:`compare_groups` (and of :func:`numeric.compare` with
+    ``groups=``): one :class:`GroupMetricComparison` per metric variant and pair
+    of classifiers, in the order of :class:`numeric.Comparison`, with the same
+    look-ups (``c["MAE"]``, ``c["MAE", "A", "C"]``) and exports
+    (:meth:`records`, :meth:`to_pandas`, :meth:`to_latex`, ``str()``)."""
 
     rows: tuple
     names: tuple
@@ -251,54 +273,75 @@ class GroupComparison:
     n_resamples: int | None = None
     seed: object = None
     warnings: tuple = field(default=())
-
-    def __getitem__(self, label) -> GroupMetricComparison:
-        """The row of a label (``"MAE"``) or, for a one-variant metric, its name."""
-        from .report import row_of
-
-        return row_of(self.rows, label)
+    adjust: str = "none"
+    #: ``{(key, name): reason}`` for a metric undefined on some group of a classifier
+    reasons: dict = field(default_factory=dict, repr=False, compare=False)
 
     def to_dict(self) -> dict:
+        """The settings, ``metrics`` (the records, :data:`COMPARISON_COLUMNS`) and
+        ``per_group``: each metric variant's value on each group for each classifier."""
         def plain(x):
             return x.item() if hasattr(x, "item") else x
 
+        per_group, seen = [], set()
+        for r in self.rows:
+            for name, values in zip(r.pair, (r.a_groups, r.b_groups), strict=True):
+                if (r.key, name) not in seen:
+                    seen.add((r.key, name))
+                    per_group.append({"metric": r.key, "label": r.label, "prediction": name,
+                                      "values": list(values)})
         return {"names": list(self.names), "groups": [plain(g) for g in self.groups],
                 "sizes": list(self.sizes), "method": self.method,
-                "confidence": self.confidence, "N": self.N,
+                "confidence": self.confidence, "adjust": self.adjust, "N": self.N,
                 "labels": [plain(x) for x in self.labels],
                 "test_train_ratio": self.test_train_ratio, "n_resamples": self.n_resamples,
                 "seed": self.seed if isinstance(self.seed, (int, type(None))) else str(self.seed),
-                "metrics": [r.to_dict() for r in self.rows]}
+                "columns": list(COMPARISON_COLUMNS), "metrics": self.records(),
+                "per_group": per_group}
 
-    def __str__(self) -> str:
-        from .report import format_table
+    def table(self, exact=None):
+        if exact is not None:
+            raise ValueError("exact values are of one confusion matrix; a grouped comparison "
+                             "shows means over the groups")
+        return super().table()
 
-        a, b = self.names
-        pct = f"{100 * self.confidence:g}%"
-        how = (f"corrected resampled t (Nadeau & Bengio 2003, n_test/n_train = "
-               f"{self.test_train_ratio:g})" if self.method == "corrected_t"
-               else f"group bootstrap, {self.n_resamples} resamples, percentile")
+    def to_latex(self, caption=None, exact=None) -> str:
+        if exact is not None:
+            raise ValueError("exact values are of one confusion matrix; a grouped comparison "
+                             "shows means over the groups")
+        return super().to_latex(caption=caption)
 
-        def num(x):
-            return "undefined" if x is None else f"{x:.4g}"
+    # the table's wording (numeric.comparison._table)
+    _what_differs = "mean difference"
+    _grouped = True
 
-        def ci(c):
-            return "—" if c is None else f"[{c[0]:.4g}, {c[1]:.4g}]"
+    def _p_resamples(self, r):
+        return self.n_resamples if self.method == "bootstrap" else None
 
-        rows = []
-        for r in self.rows:
-            win = {"A": a, "B": b, "": "—"}[r.winner]
-            row = [r.label, num(r.a), num(r.b), num(r.diff), ci(r.diff_ci), win, r.better]
-            if self.method == "corrected_t":
-                row.append("—" if r.p_value is None else f"{r.p_value:.3g}")
-            rows.append(tuple(row))
-        head = (f"{a} vs {b}: {len(self.groups)} groups, N = {self.N}; means over the groups, "
-                f"{pct} intervals by {how}")
-        header = ["metric", f"{a} (mean)", f"{b} (mean)", f"{b} - {a}", f"{pct} CI of {b} - {a}",
-                  "better model", "better"]
+    def _how(self):
         if self.method == "corrected_t":
-            header.append("p")
-        return head + "\n" + format_table(tuple(header), rows)
+            return (f"corrected resampled t intervals (Nadeau & Bengio 2003, n_test/n_train = "
+                    f"{self.test_train_ratio:g}, {len(self.groups) - 1} degrees of freedom)")
+        return (f"group bootstrap percentile intervals ({self.n_resamples} resamples of the "
+                f"groups, seed {self.seed})")
+
+    def _headline(self):
+        return (f"{' vs '.join(self.names)}: {len(self.groups)} groups, N = {self.N}; "
+                "means over the groups")
+
+    def _title(self):
+        return (", ".join(self.names[:-1]) + f" and {self.names[-1]} over {len(self.groups)} "
+                f"groups ({self.N} samples, {len(self.labels)} classes): means over the groups.")
+
+    def _footer(self, pct, tests):
+        p = ("p: two-sided corrected t test of the mean difference"
+             if self.method == "corrected_t" else "p: two-sided, the percentile interval inverted")
+        lo, hi = min(self.sizes), max(self.sizes)
+        each = f"{lo} samples each" if lo == hi else f"{lo} to {hi} samples"
+        return (f"{len(self.groups)} groups of {each} ({self.N} in all), {len(self.labels)} "
+                f"classes; values: unweighted means over the groups; {pct} {self._how()}; {p}"
+                + (f", Holm-adjusted over {tests} tests (rows x pairs)" if self.adjust == "holm"
+                   else ""))
 
 
 # ---------------------------------------------------------------------------
@@ -338,23 +381,26 @@ def _check_ratio(test_train_ratio, method):
     return float(test_train_ratio)
 
 
-def compare_groups(y_true, pred_a, pred_b, *, groups, method="corrected_t",
+def compare_groups(y_true, pred_a, pred_b, *more, groups, method="corrected_t",
                    test_train_ratio=None, labels=None, n_classes=None, metrics=None,
-                   confidence=0.95, n_resamples=10_000, seed=None, names=("A", "B"),
-                   progress=None) -> GroupComparison:
-    r"""Compare two classifiers over groups (folds, seeds): per-group metrics, means, intervals.
+                   confidence=0.95, n_resamples=10_000, seed=None, names=None, adjust="none",
+                   undefined="drop", progress=None) -> GroupComparison:
+    r"""Compare classifiers over groups (folds, seeds): per-group metrics, means, intervals.
 
     .. math:: d_j = m(C_{B,j}) - m(C_{A,j}),\qquad \bar d = \frac1J\sum_{j=1}^J d_j,\qquad
               \bar d \pm t_{J-1,\,1-\alpha/2}\sqrt{(1/J + n_2/n_1)\,S_d^2}
 
-    See the module docstring for the two interval methods and their sources.
+    For every metric variant and every pair ``(A, B)`` of the classifiers (in
+    the order given, as :func:`numeric.compare`).  See the module docstring for
+    the two interval methods and their sources.  ``numeric.compare(...,
+    groups=)`` calls this.
 
     Parameters
     ----------
-    y_true, pred_a, pred_b : array_like, shape (N,)
-        True labels and both classifiers' predictions; the rows of all the
-        groups together (a sample may occur in several groups, e.g. the same
-        test set under several seeds).
+    y_true, pred_a, pred_b, *more : array_like, shape (N,)
+        True labels and two or more classifiers' predictions; the rows of all
+        the groups together (a sample may occur in several groups, e.g. the
+        same test set under several seeds).
     groups : array_like, shape (N,)
         The group id of each row (a fold number, a seed, a ``"seed-fold"``
         string); at least 2 groups, each of at least 2 samples.
@@ -367,13 +413,20 @@ def compare_groups(y_true, pred_a, pred_b, *, groups, method="corrected_t",
         The classes in ordinal order, as for :func:`numeric.confusion_matrix`
         (default: the sorted union over all groups, numbers only).
     metrics : list of str, optional
-        Registry names (default: every metric of the matrix alone).
+        Registry names or variant keys (default: every metric of the matrix alone).
     confidence : float, default 0.95
     n_resamples : int, default 10000
         Group resamples (``"bootstrap"`` only).
     seed : int or numpy.random.Generator, optional
         ``"bootstrap"`` only.
-    names : (str, str)
+    names : sequence of str, optional
+        The classifiers' names (default ``"A", "B", ...``).
+    adjust : {"none", "holm"}
+        ``"holm"``: Holm's adjustment of the p-values over every row and pair;
+        a winner then needs an adjusted p below ``1 - confidence`` too.
+    undefined : {"drop", "raise"}
+        ``"drop"``: a metric undefined on some group gets no mean (its
+        ``note`` names the groups); ``"raise"``: ``ValueError``.
     progress : callable, optional
         Called as ``progress(i, n, label)`` after each metric.
 
@@ -402,24 +455,38 @@ def compare_groups(y_true, pred_a, pred_b, *, groups, method="corrected_t",
     >>> row = c["MAE"]
     >>> len(row.a_groups), row.diff > 0, row.diff_ci[0] > 0, row.winner
     (5, True, True, 'A')
+    >>> c3 = compare_groups(t, a, b, t, groups=fold, metrics=["mae"], test_train_ratio=1 / 4,
+    ...                     names=["a", "b", "oracle"], adjust="holm")
+    >>> [(r.pair, r.winner_name) for r in c3.rows]
+    [(('a', 'b'), 'a'), (('a', 'oracle'), 'oracle'), (('b', 'oracle'), 'oracle')]
     """
+    from .comparison import (ADJUSTMENTS, _check_names, _letters, bootstrap_p_value, holm)
     from .confusion import check_cells, label_codes
-    from .report import metric_cases
+    from .reporting import class_labels_in, metric_rows
 
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
+    if undefined not in ("drop", "raise"):
+        raise ValueError(f"undefined must be 'drop' or 'raise', got {undefined!r}")
     ratio = _check_ratio(test_train_ratio, method)
     _check_confidence(confidence)
-    if isinstance(names, str) or not hasattr(names, "__len__") or len(names) != 2:
-        raise ValueError(f"names must be two names (A's and B's), got {names!r}")
-    cases = metric_cases(metrics)
-    lab, (ct, ca, cb) = label_codes({"y_true": y_true, "pred_a": pred_a, "pred_b": pred_b},
-                                    labels=labels, n_classes=n_classes)
+    preds = (pred_a, pred_b, *more)
+    k = len(preds)
+    names = _check_names(names, k)
+    adjust = "none" if adjust is None else adjust
+    if adjust not in ADJUSTMENTS:
+        raise ValueError(f"adjust must be one of {ADJUSTMENTS}, got {adjust!r:.40}")
+    cases = metric_rows(metrics)
+    tags = [f"pred_{c.lower()}" for c in _letters(k)]
+    lab, codes = label_codes({"y_true": y_true} | dict(zip(tags, preds, strict=True)),
+                             labels=labels, n_classes=n_classes)
+    ct = codes[0]
     ids, gcodes = group_codes(groups, ct.size)
     G, K = ids.size, lab.size
-    check_cells(G * K * K, f"{G} group confusion matrices of {K} classes")
-    stack_a = group_matrices(gcodes, ct, ca, G, K)
-    stack_b = group_matrices(gcodes, ct, cb, G, K)
+    check_cells(k * G * K * K, f"{k} x {G} group confusion matrices of {K} classes")
+    stacks = [group_matrices(gcodes, ct, c, G, K) for c in codes[1:]]
+    class_labels = tuple(x.item() if hasattr(x, "item") else x for x in lab.tolist())
+    plain_ids = [x.item() if hasattr(x, "item") else x for x in ids]
     draws = None
     if method == "bootstrap":
         from ._validation import positive_integer
@@ -433,42 +500,74 @@ def compare_groups(y_true, pred_a, pred_b, *, groups, method="corrected_t",
                             f"got {seed!r:.60} ({exc})") from None
         # the draw of scipy.stats.bootstrap: an (n_resamples, G) array of group indices
         draws = rng.integers(0, G, (n_resamples, G))
-    rows, notes = [], []
-    for i, (m, v) in enumerate(cases, start=1):
-        va, oka, wa = _per_group(m, v, stack_a)
-        vb, okb, wb = _per_group(m, v, stack_b)
-        a_groups = tuple(float(x) if ok else None for x, ok in zip(va, oka, strict=True))
-        b_groups = tuple(float(x) if ok else None for x, ok in zip(vb, okb, strict=True))
-        common = dict(name=m.name, label=v.label, better=m.better, source=m.source,
-                      a_groups=a_groups, b_groups=b_groups)
-        if not (oka.all() and okb.all()):
-            bad = [ids[j].item() if hasattr(ids[j], "item") else ids[j]
-                   for j in np.flatnonzero(~(oka & okb))]
-            note = (f"{v.label} is undefined on group{'s' if len(bad) > 1 else ''} "
-                    f"{', '.join(map(repr, bad[:5]))}{', ...' if len(bad) > 5 else ''}: "
-                    f"{wa or wb}; no mean over the groups")
-            notes.append(note)
-            rows.append(GroupMetricComparison(**common, note=note))
-        else:
-            d = vb - va
-            if method == "corrected_t":
-                ma, a_ci, _, _ = corrected_t_interval(va, ratio, confidence)
-                mb, b_ci, _, _ = corrected_t_interval(vb, ratio, confidence)
-                md, d_ci, t, p = corrected_t_interval(d, ratio, confidence)
+    alpha = 1.0 - float(confidence)
+
+    def interval(values):
+        """(mean, ci, t, p) of per-group values by the method."""
+        if method == "corrected_t":
+            return corrected_t_interval(values, ratio, confidence)
+        means = values[draws].mean(axis=1)
+        return float(values.mean()), percentile_interval(means, confidence), None, None
+
+    rows, notes, reasons = [], [], {}
+    for step, (m, v, key) in enumerate(cases, start=1):
+        vals, oks, own = [], [], []
+        for i in range(k):
+            x, ok, why = _per_group(m, v, stacks[i])
+            vals.append(x)
+            oks.append(ok)
+            if ok.all():
+                own.append(interval(x))
+                continue
+            own.append(None)
+            bad = [plain_ids[j] for j in np.flatnonzero(~ok)]
+            reasons[(key, names[i])] = (
+                f"undefined on group{'s' if len(bad) > 1 else ''} "
+                f"{', '.join(map(repr, bad[:5]))}{', ...' if len(bad) > 5 else ''}: "
+                f"{class_labels_in(why, class_labels)}")
+        for i, j in itertools.combinations(range(k), 2):
+            a_groups = tuple(float(x) if ok else None for x, ok in zip(vals[i], oks[i], strict=True))
+            b_groups = tuple(float(x) if ok else None for x, ok in zip(vals[j], oks[j], strict=True))
+            und = (int((~oks[i]).sum()), int((~oks[j]).sum()), int((~(oks[i] & oks[j])).sum()))
+            common = dict(name=m.name, label=v.label, better=m.better, source=m.source,
+                          a_groups=a_groups, b_groups=b_groups, key=key,
+                          pair=(names[i], names[j]), alpha=alpha, undefined=und)
+            if own[i] is None or own[j] is None:
+                bad = [(names[x], reasons[(key, names[x])]) for x in (i, j) if own[x] is None]
+                note = (f"{v.label} is " + "; ".join(f"{n}: {w}" for n, w in bad)
+                        + "; no mean over the groups")
+                if undefined == "raise":
+                    raise ValueError(note)
+                if note not in notes:
+                    notes.append(note)
                 rows.append(GroupMetricComparison(
-                    **common, a=ma, b=mb, diff=md, a_ci=a_ci, b_ci=b_ci, diff_ci=d_ci, t=t,
-                    p_value=p))
-            else:
-                rows.append(GroupMetricComparison(
-                    **common, a=float(va.mean()), b=float(vb.mean()), diff=float(d.mean()),
-                    a_ci=percentile_interval(va[draws].mean(axis=1), confidence),
-                    b_ci=percentile_interval(vb[draws].mean(axis=1), confidence),
-                    diff_ci=percentile_interval(d[draws].mean(axis=1), confidence)))
+                    **common, a=None if own[i] is None else own[i][0],
+                    b=None if own[j] is None else own[j][0],
+                    a_ci=None if own[i] is None else own[i][1],
+                    b_ci=None if own[j] is None else own[j][1], note=note))
+                continue
+            d = vals[j] - vals[i]
+            md, d_ci, t, p = interval(d)
+            note = ""
+            if method == "bootstrap":
+                p = bootstrap_p_value(d[draws].mean(axis=1))
+            if not d_ci[0] < d_ci[1]:
+                note = (f"the {100 * confidence:g}% interval of the mean difference has zero "
+                        f"width (the per-group differences are all {md:.4g}): no winner")
+            rows.append(GroupMetricComparison(
+                **common, a=own[i][0], b=own[j][0], diff=md, a_ci=own[i][1], b_ci=own[j][1],
+                diff_ci=d_ci, t=t, p_value=p, note=note))
         if progress is not None:
-            progress(i, len(cases), v.label)
+            progress(step, len(cases), v.label)
+    if adjust == "holm":
+        tested = [n for n, r in enumerate(rows) if r.p_value is not None]
+        adjusted = holm([rows[n].p_value for n in tested])
+        for n, p in zip(tested, adjusted, strict=True):
+            rows[n] = dataclasses.replace(rows[n], p_adjusted=float(p))
     return GroupComparison(
-        tuple(rows), tuple(names), groups=tuple(ids.tolist()),
-        sizes=tuple(int(s) for s in stack_a.sum(axis=(1, 2))), method=method,
-        confidence=float(confidence), N=int(ct.size), labels=tuple(lab.tolist()),
+        tuple(rows), tuple(names), groups=tuple(plain_ids),
+        sizes=tuple(int(x) for x in stacks[0].sum(axis=(1, 2))), method=method,
+        confidence=float(confidence), N=int(ct.size), labels=class_labels,
         test_train_ratio=ratio, n_resamples=int(n_resamples) if method == "bootstrap" else None,
-        seed=seed if method == "bootstrap" else None, warnings=tuple(notes))
+        seed=seed if method == "bootstrap" else None, warnings=tuple(notes), adjust=adjust,
+        reasons=reasons)

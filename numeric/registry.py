@@ -144,6 +144,18 @@ NOT_METRICS = {
 }
 
 
+#: the refusal of fractional ``sample_weight`` by every metric (one message, one reason)
+FRACTIONAL_WEIGHTS = (
+    "{name}: sample_weight must hold whole numbers (frequency weights: a weight of 3 counts its "
+    "sample three times): the metrics are defined on a confusion matrix of counts (their exact "
+    "arithmetic and the optimal paths of OC/UOC need integer cells), so fractional weights are "
+    "refused. For scikit-learn's class_weight='balanced', pass "
+    "sample_weight=numeric.weights.balanced_weights(y_true) (whole numbers proportional to scikit-learn's: "
+    "the same value for every metric unchanged by scaling the matrix), or use the class-averaged "
+    "metric (AMAE is MAE with balanced weights); other rational weights: multiply them by a "
+    "common denominator")
+
+
 def _is_label_vector(x) -> bool:
     try:
         return np.ndim(x) == 1
@@ -171,10 +183,7 @@ def _accept_labels(fn):
 
             cm = confusion_matrix(cm, args[0], labels=labels, sample_weight=sample_weight)
             if cm.dtype.kind == "f":  # weights that are not whole numbers
-                raise ValueError(
-                    f"{fn.__name__}: sample_weight must hold whole numbers (frequency weights: a "
-                    "weight of 3 counts its sample three times); the metrics are defined on "
-                    "counts, so fractional weights have no value here")
+                raise ValueError(FRACTIONAL_WEIGHTS.format(name=fn.__name__))
             args = args[1:]
         elif args and _is_label_vector(cm):
             raise ValueError(

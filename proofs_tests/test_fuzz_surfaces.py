@@ -393,7 +393,7 @@ def _oracle_metrics(cm, labels=None):
     """The report of the counted matrix; with the classes' ``labels`` the notes name
     the classes by them, as the CLI's notes of label columns do (issue 25)."""
     import numeric
-    from numeric.report import class_labels_in
+    from numeric.reporting import class_labels_in
 
     rows = numeric.report(cm, arithmetic="exact").to_dict()["metrics"]
     for r in rows:

@@ -26,7 +26,7 @@ import sympy
 from sklearn.metrics import recall_score
 
 import numeric
-from numeric.compare import metric_on_stack
+from numeric.comparison import metric_on_stack
 from numeric.registry import REGISTRY
 
 DOC_T = [0, 0, 1, 2, 3, 0, 0]

@@ -32,6 +32,7 @@ from sklearn.preprocessing import StandardScaler
 from sklearn.tree import DecisionTreeClassifier
 
 import numeric
+from numeric.comparison import COMPARISON_COLUMNS, bootstrap_p_value
 from numeric.groups import student_t_ppf, student_t_sf
 
 LABELS = [0, 1, 2, 3]
@@ -145,7 +146,11 @@ def test_group_bootstrap_matches_scipy(confidence):
                                     confidence_level=confidence,
                                     random_state=np.random.default_rng(11))
         assert ci == pytest.approx(tuple(res.confidence_interval), rel=1e-12)
-    assert row.t is None and row.p_value is None and c.n_resamples == 3000
+    # p: the percentile interval inverted (numeric.comparison.bootstrap_p_value) on scipy's
+    # bootstrap distribution of the mean difference (the same draw of groups)
+    assert row.p_value == pytest.approx(bootstrap_p_value(res.bootstrap_distribution), abs=1e-12)
+    assert (row.p_value < 1 - confidence) == (not row.diff_ci[0] <= 0 <= row.diff_ci[1])
+    assert row.t is None and c.n_resamples == 3000
 
 
 def test_a_fold_missing_a_class_keeps_every_class():
@@ -195,7 +200,12 @@ def test_result_renders_and_serialises():
     assert "5 groups" in text and "Nadeau & Bengio" in text and "MAE" in text
     d = c.to_dict()
     assert d["groups"] == [f"fold-{j:02d}" for j in range(5)] and len(d["metrics"]) == 2
-    assert d["metrics"][0]["winner"] in ("A", "B", "")
+    assert d["metrics"][0]["winner"] in ("tree", "logreg", "")
+    assert d["columns"] == list(COMPARISON_COLUMNS)          # the paired comparison's columns
+    assert [list(m) for m in d["metrics"]] == [list(COMPARISON_COLUMNS)] * 2
+    assert [(g["metric"], g["prediction"]) for g in d["per_group"]] == [
+        ("mae", "tree"), ("mae", "logreg"), ("gmsec", "tree"), ("gmsec", "logreg")]
+    assert all(len(g["values"]) == 5 for g in d["per_group"])
 
 
 @pytest.mark.parametrize("kwargs, message", [

@@ -33,11 +33,11 @@ import scipy.stats
 
 import numeric
 from analytic.cli import build_parser, main
-from numeric.compare import (COMPARISON_COLUMNS, DEFAULT_RESAMPLES, MetricComparison,
+from numeric.comparison import (COMPARISON_COLUMNS, DEFAULT_RESAMPLES, MetricComparison,
                              bootstrap_p_value, holm, joint_resamples, percentile_interval,
                              winner_of)
 from numeric.registry import matrix_metrics
-from numeric.report import REPORT_COLUMNS, decimals_for, per_class, variant_keys
+from numeric.reporting import REPORT_COLUMNS, decimals_for, per_class, variant_keys
 
 ROOT = Path(__file__).resolve().parents[1]
 

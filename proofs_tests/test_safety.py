@@ -102,7 +102,7 @@ def _label_entries(t, p):
         "uoc": lambda: numeric.uoc(t, p, 0.1),
         "report": lambda: numeric.report(t, p),
         "compare": lambda: numeric.compare(t, p, p, n_resamples=10, seed=0),
-        "paired_resamples": lambda: importlib.import_module("numeric.compare").paired_resamples(
+        "paired_resamples": lambda: importlib.import_module("numeric.comparison").paired_resamples(
             t, p, p, n_resamples=10, seed=0),
     }
 
@@ -228,7 +228,7 @@ def test_compare_refuses_one_sample():
     """One sample gave the interval [1, 1] and named a winner: every resample of one
     sample is that sample."""
     for f in (lambda: numeric.compare([0], [1], [0], metrics=["mae"], n_resamples=100, seed=0),
-              lambda: importlib.import_module("numeric.compare").paired_resamples(
+              lambda: importlib.import_module("numeric.comparison").paired_resamples(
                   [0], [1], [0], n_resamples=100, seed=0)):
         with pytest.raises(ValueError, match="one sample: a bootstrap needs at least 2 samples"):
             f()

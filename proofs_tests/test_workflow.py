@@ -17,7 +17,7 @@ import scipy.stats
 import sympy
 
 import numeric
-from numeric.compare import metric_on_stack, paired_resamples, percentile_interval
+from numeric.comparison import metric_on_stack, paired_resamples, percentile_interval
 from numeric.registry import REGISTRY, Metric, matrix_metrics
 
 CM_B = [[0, 4, 0, 0], [0, 0, 6, 0], [0, 0, 5, 0], [0, 0, 0, 3]]  # silva2018 matrix B
@@ -289,7 +289,7 @@ def test_paired_resamples_with_many_classes_and_the_margins():
     assert sa.shape == (2, 1500, 1500) and (sa.sum(axis=(1, 2)) == 4).all()
     assert (ca == numeric.confusion_matrix(t, a, labels=range(1500))).all()
     assert (cb == numeric.confusion_matrix(t, b, labels=range(1500))).all()
-    from numeric.compare import _margin
+    from numeric.comparison import _margin
 
     rng = np.random.default_rng(5)
     draws = rng.integers(0, 9, size=(7, 30))

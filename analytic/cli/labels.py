@@ -119,8 +119,11 @@ def parse_labels(text: str):
 class LabelColumns:
     """The true labels, the named predictions and the ordered classes."""
 
-    def __init__(self, y_true, preds, names, labels):
+    def __init__(self, y_true, preds, names, labels, groups=None):
         self.y_true, self.preds, self.names, self.labels = y_true, preds, names, labels
+        #: the group id of each row (``--groups``: integers when every id is one, else
+        #: the strings), or None
+        self.groups = groups
 
     def matrices(self):
         """``{name: confusion matrix}`` over the common ``labels``."""
@@ -145,10 +148,15 @@ def _split(text, path):
     return [re.split(r"\s+", ln.strip()) for ln in text.splitlines()]
 
 
-def read_label_columns(path: str, true: str, preds: list, labels=None) -> LabelColumns:
-    """Read the true-label column and the prediction columns of a CSV file.
+def read_label_columns(path: str, true: str, preds: list, labels=None,
+                       groups=None) -> LabelColumns:
+    """Read the true-label column and the prediction columns of a CSV file, and
+    the group column ``groups`` (fold or seed ids, ``--groups``) when given.
 
-    Errors name the file, line and problem (:class:`InputError`).
+    The group ids are not labels: they neither make nor need ``--labels``;
+    they are integers when every id is a whole number (so fold 10 comes after
+    fold 9), else strings.  Errors name the file, line and problem
+    (:class:`InputError`).
     """
     try:
         with open(path, encoding="utf-8-sig", newline="") as fh:  # Excel's BOM
@@ -166,12 +174,13 @@ def read_label_columns(path: str, true: str, preds: list, labels=None) -> LabelC
         rows.append((i, r))
     if not rows:
         raise InputError(f"{path}: no rows found")
-    specs = [true, *preds]
+    specs = [true, *preds, *([] if groups is None else [groups])]
     by_index = all(re.fullmatch(r"\d+", s) for s in specs)
     header_line, header = rows[0]
     if by_index:
         known = set(map(str, labels)) if labels is not None else set()
-        chosen = [header[int(s)] for s in specs if int(s) < len(header)]
+        label_specs = specs[:1 + len(preds)]
+        chosen = [header[int(s)] for s in label_specs if int(s) < len(header)]
         for f in chosen:
             _check_size(f, f"{path}:{header_line}: ")
         has_header = bool(chosen) and all(_number(f) is None and f not in known for f in chosen)
@@ -210,9 +219,15 @@ def read_label_columns(path: str, true: str, preds: list, labels=None) -> LabelC
                 raise InputError(f"{path}:{lineno}: no value in column {names[k]!r}")
             _check_size(r[i], f"{path}:{lineno}: column {names[k]!r}: ")
             cols[k].append(r[i])
+    group_ids = None
+    if groups is not None:
+        fields = cols.pop()
+        names.pop()
+        ints = [_number(f) for f in fields]
+        group_ids = np.asarray(ints if all(isinstance(x, int) for x in ints) else fields)
     values = _as_labels([f for c in cols for f in c])
     n = len(body)
-    arrays = [np.asarray(values[k * n:(k + 1) * n]) for k in range(len(idx))]
+    arrays = [np.asarray(values[k * n:(k + 1) * n]) for k in range(len(cols))]
     if labels is None:
         if isinstance(values[0], str):
             raise InputError(f"{path}: the labels are not numbers; give their ordinal order "
@@ -237,4 +252,4 @@ def read_label_columns(path: str, true: str, preds: list, labels=None) -> LabelC
         bad = [x for x in a.tolist() if x not in allowed]
         if bad:
             raise InputError(f"{path}: label {bad[0]!r} in column {name!r} is not in --labels")
-    return LabelColumns(arrays[0], arrays[1:], names[1:], lab)
+    return LabelColumns(arrays[0], arrays[1:], names[1:], lab, groups=group_ids)

@@ -10,11 +10,14 @@ interval and p-value of the difference, and a winner only where the
 interval excludes 0 (``--adjust holm``: and the Holm-adjusted p is below
 ``1 - confidence``); every undefined value has a numbered note with its
 reason.  ``--metrics mae,a_uoc,...`` chooses the rows, in that order
-(registry names or variant keys).  ``--per-class`` adds the confusion matrix
+(registry names or variant keys).  ``--groups COL`` (fold or seed ids) compares
+over the groups instead (:func:`numeric.compare_groups`: means over the groups,
+``--test-train-ratio`` for Nadeau & Bengio's corrected t interval, or
+``--method bootstrap``), with the same table and exports.  ``--per-class`` adds the confusion matrix
 with its labels and per-class sensitivity, MAE and support.  ``--json
 FILE|-``, ``--csv FILE|-`` and ``--latex FILE`` write the same table (JSON
-and CSV with the same columns, :data:`numeric.compare.COMPARISON_COLUMNS`,
-or for one prediction :data:`numeric.report.REPORT_COLUMNS`); ``--plot
+and CSV with the same columns, :data:`numeric.comparison.COMPARISON_COLUMNS`,
+or for one prediction :data:`numeric.reporting.REPORT_COLUMNS`); ``--plot
 FILE.png`` draws UOC(beta) with the shaded A_UOC (matplotlib, the ``plot``
 extra: without it the command stops before any work, exit status 2).
 Every output goes through :mod:`analytic.cli.outputs` (checked before the
@@ -23,6 +26,7 @@ work, written atomically, never over an input).
 
 from __future__ import annotations
 
+import argparse
 import csv
 import json
 import sys
@@ -76,6 +80,8 @@ def load_matrices(args):
             raise InputError("--pred needs --true (the column of true labels)")
         if args.labels:
             raise InputError("--labels is for label columns (--true/--pred)")
+        if getattr(args, "groups", None) is not None:
+            raise InputError("--groups is for label columns (--true/--pred)")
         cm = read_matrix(args.file, predicted_rows=args.predicted_rows)
         return [args.file], {args.file: cm}, None
     if not args.pred:
@@ -85,7 +91,8 @@ def load_matrices(args):
     from .labels import parse_labels, read_label_columns
 
     labels = parse_labels(args.labels) if args.labels else None
-    cols = read_label_columns(args.file, args.true, args.pred, labels)
+    cols = read_label_columns(args.file, args.true, args.pred, labels,
+                              groups=getattr(args, "groups", None))
     return cols.names, cols.matrices(), cols
 
 
@@ -168,7 +175,7 @@ def _metrics_option(args):
     work), or None for every metric."""
     if args.metrics is None:
         return None
-    from numeric.report import metric_rows
+    from numeric.reporting import metric_rows
 
     chosen = [m.strip() for m in args.metrics.split(",") if m.strip()]
     if not chosen:
@@ -180,21 +187,63 @@ def _metrics_option(args):
     return chosen
 
 
+def _check_groups(args):
+    """``--groups``, ``--method`` and ``--test-train-ratio`` together, before any work."""
+    grouped = args.groups is not None
+    if not grouped:
+        if args.method is not None or args.test_train_ratio is not None:
+            raise InputError("--method and --test-train-ratio are for --groups (the column of "
+                             "fold or seed ids)")
+        return
+    if args.true is None or len(args.pred) < 2:
+        raise InputError("--groups compares two or more --pred columns over the groups "
+                         "(give --true and at least two --pred)")
+    if args.exact:
+        raise InputError("--exact prints the closed forms of one confusion matrix; with "
+                         "--groups the table holds means over the groups: drop --exact")
+    method = args.method or "corrected_t"
+    if method == "corrected_t" and args.test_train_ratio is None:
+        raise InputError("--groups needs --test-train-ratio n_test/n_train of each split "
+                         "(1/(k-1) for k-fold cross-validation: 0.25 for 5 folds; 0 for "
+                         "independent test sets), or --method bootstrap")
+    if method == "bootstrap" and args.test_train_ratio is not None:
+        raise InputError("--test-train-ratio is for --method corrected_t")
+    if method == "bootstrap" and args.resamples == 0:
+        raise InputError("--method bootstrap needs --resamples > 0")
+
+
+def _ratio(text):
+    """``--test-train-ratio``: a decimal (``0.25``) or a fraction (``1/4``), >= 0, read
+    exactly (``fractions.Fraction``; nothing is evaluated)."""
+    from fractions import Fraction
+
+    try:
+        r = Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a number (give n_test/n_train as 0.25 or 1/4)") from None
+    if r < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is negative (n_test/n_train is >= 0)")
+    return r
+
+
 def cmd_metrics(args) -> int:
     import numeric
 
     outs = _check_outputs(args)
     _check_resamples(args)
+    _check_groups(args)
     metrics = _metrics_option(args)
     names, cms, cols = load_matrices(args)
-    comparing = cols is not None and len(names) > 1 and args.resamples > 0
+    grouped = cols is not None and cols.groups is not None
+    comparing = cols is not None and len(names) > 1 and (args.resamples > 0 or grouped)
     if args.adjust != "none" and not comparing:
         raise InputError("--adjust needs two or more --pred columns and --resamples > 0 "
                          "(it adjusts the p-values of the paired differences)")
-    if cols is not None and len(names) > 1:
+    if cols is not None and len(names) > 1 and not grouped:
         _check_resamples(args, cols)
     announce_cost(len(cms[names[0]]), matrices=len(names),
-                  resamples=args.resamples if cols is not None else 0)
+                  resamples=args.resamples if cols is not None and not grouped else 0)
     if cols is None:
         reports = {n: numeric.report(cms[n], metrics=metrics, arithmetic="exact") for n in names}
     else:
@@ -209,10 +258,14 @@ def cmd_metrics(args) -> int:
 
         with warnings.catch_warnings():  # the table's notes give every undefined resample
             warnings.simplefilter("ignore", numeric.UndefinedResampleWarning)
+            group_args = {} if not grouped else dict(
+                groups=cols.groups, method=args.method or "corrected_t",
+                test_train_ratio=args.test_train_ratio)
             comparison = numeric.compare(
                 cols.y_true, *cols.preds, labels=cols.labels, names=names, metrics=metrics,
-                n_resamples=args.resamples, seed=args.seed, confidence=args.confidence,
-                adjust=args.adjust, progress=None if quiet else _progress(args))
+                n_resamples=args.resamples, seed=args.seed,
+                confidence=args.confidence, adjust=args.adjust,
+                progress=None if quiet else _progress(args), **group_args)
     if not quiet:
         what = "rows = true class" if cols is None else f"labels {', '.join(map(str, first.labels))}"
         print(f"{args.file}: K = {first.K}, N = {first.N} ({what})")
@@ -223,7 +276,7 @@ def cmd_metrics(args) -> int:
             print(format_table(("metric", "exact", "float", "better", "source"), table))
         elif comparison is not None:
             header, align, rows, notes, footer = comparison.table(
-                exact=reports if args.exact else None)
+                exact=reports if args.exact and not grouped else None)
             print(format_table(header, rows, align=align))
             for i, n in enumerate(notes, start=1):
                 print(f"[{i}] {n}")
@@ -261,8 +314,8 @@ def _short_note(note):
 def _side_by_side(args, names, reports, latex=False):
     """The values of every prediction, without intervals (``--resamples 0``):
     ``(header, align, rows, notes)``; undefined values have a numbered note."""
-    from numeric.compare import latex_escape
-    from numeric.report import format_decimal
+    from numeric.comparison import latex_escape
+    from numeric.reporting import format_decimal
 
     notes = []
     rows = []
@@ -301,15 +354,15 @@ def _metrics_json(args, names, reports, comparison):
 
 
 def _metrics_csv(names, reports, comparison):
-    """The comparison's records (:data:`numeric.compare.COMPARISON_COLUMNS`), or,
+    """The comparison's records (:data:`numeric.comparison.COMPARISON_COLUMNS`), or,
     without one, every prediction's report records (a ``prediction`` column and
-    :data:`numeric.report.REPORT_COLUMNS`): the columns of the JSON."""
+    :data:`numeric.reporting.REPORT_COLUMNS`): the columns of the JSON."""
     if comparison is not None:
-        from numeric.compare import COMPARISON_COLUMNS
+        from numeric.comparison import COMPARISON_COLUMNS
 
         return COMPARISON_COLUMNS, [[d[c] for c in COMPARISON_COLUMNS]
                                     for d in comparison.records()]
-    from numeric.report import REPORT_COLUMNS
+    from numeric.reporting import REPORT_COLUMNS
 
     return ("prediction", *REPORT_COLUMNS), [[n, *(d[c] for c in REPORT_COLUMNS)]
                                              for n in names for d in reports[n].records()]
@@ -321,7 +374,7 @@ def _metrics_latex(args, names, reports, comparison):
     if len(names) == 1:
         return reports[names[0]].to_latex(caption=f"Metrics of {names[0]} ({reports[names[0]].N} "
                                                   f"samples, {reports[names[0]].K} classes).")
-    from numeric.compare import latex_table
+    from numeric.comparison import latex_table
 
     header, align, rows, notes = _side_by_side(args, names, reports, latex=True)
     return latex_table(header, align, rows, notes,
@@ -420,7 +473,7 @@ def add_parsers(sub) -> None:
                        help="draw UOC(beta) with the shaded A_UOC (needs matplotlib: "
                             'pip install "ordinal-verify[plot]")')
         if name == "metrics":
-            from numeric.compare import DEFAULT_RESAMPLES
+            from numeric.comparison import DEFAULT_RESAMPLES
 
             s.add_argument("--metrics", metavar="M1,M2,...",
                            help="the rows, in this order: registry names (mae, a_uoc, ...) or "
@@ -441,5 +494,17 @@ def add_parsers(sub) -> None:
             s.add_argument("--seed", type=int, default=0, help="bootstrap seed (default 0)")
             s.add_argument("--confidence", type=float, default=0.95,
                            help="interval level (default 0.95)")
+            s.add_argument("--groups", metavar="COL",
+                           help="the column of group ids (cross-validation folds, seeds): "
+                                "compare the predictions over the groups (means over the "
+                                "groups, intervals that take the group as the unit; "
+                                "numeric.compare_groups)")
+            s.add_argument("--method", choices=("corrected_t", "bootstrap"), default=None,
+                           help="with --groups: Nadeau & Bengio's corrected resampled t "
+                                "interval (default; needs --test-train-ratio) or the group "
+                                "bootstrap (--resamples, --seed)")
+            s.add_argument("--test-train-ratio", type=_ratio, metavar="R",
+                           help="with --groups: n_test/n_train of each split, 1/(k-1) for "
+                                "k-fold cross-validation (0.25 or 1/4 for 5 folds)")
             s.add_argument("--no-progress", action="store_true", help="no progress bar")
         s.set_defaults(run=run)

@@ -1,7 +1,7 @@
-"""Plain-text tables for the terminal (:func:`numeric.report.format_table`)."""
+"""Plain-text tables for the terminal (:func:`numeric.reporting.format_table`)."""
 
 from __future__ import annotations
 
-from numeric.report import format_table
+from numeric.reporting import format_table
 
 __all__ = ["format_table"]

@@ -47,7 +47,7 @@ import numpy as np
 
 from ._validation import collect_undefined
 
-__all__ = ["Comparison", "MetricComparison", "UndefinedResampleWarning", "compare",
+__all__ = ["Comparison", "MetricComparison", "PairTable", "comparison_record", "UndefinedResampleWarning", "compare",
            "paired_resamples", "joint_resamples", "metric_on_stack", "percentile_interval",
            "bootstrap_p_value", "holm", "winner_of", "DEFAULT_RESAMPLES", "COMPARISON_COLUMNS"]
 
@@ -415,18 +415,99 @@ class MetricComparison:
 
     def to_dict(self) -> dict:
         """The row as a record with the columns :data:`COMPARISON_COLUMNS`."""
-        def ends(ci):
-            return (None, None) if ci is None else (float(ci[0]), float(ci[1]))
+        return comparison_record(self)
 
-        return dict(zip(COMPARISON_COLUMNS, (
-            self.key or self.name, self.name, self.label, self.better, self.pair[0], self.pair[1],
-            self.a, self.b, self.diff, *ends(self.diff_ci), self.p_value, self.p_adjusted,
-            "none" if self.p_adjusted is None else "holm", self.winner_name, *ends(self.a_ci),
-            *ends(self.b_ci), *map(int, self.undefined), self.source, self.note), strict=True))
+
+def comparison_record(r) -> dict:
+    """A row of a paired or grouped comparison as a record with the columns
+    :data:`COMPARISON_COLUMNS` (the CSV, JSON and ``to_pandas()`` of both)."""
+    def ends(ci):
+        return (None, None) if ci is None else (float(ci[0]), float(ci[1]))
+
+    return dict(zip(COMPARISON_COLUMNS, (
+        r.key or r.name, r.name, r.label, r.better, r.pair[0], r.pair[1],
+        r.a, r.b, r.diff, *ends(r.diff_ci), r.p_value, r.p_adjusted,
+        "none" if r.p_adjusted is None else "holm", r.winner_name, *ends(r.a_ci),
+        *ends(r.b_ci), *map(int, r.undefined), r.source, r.note), strict=True))
+
+
+class PairTable:
+    """What a paired (:class:`Comparison`) and a grouped comparison
+    (:class:`numeric.groups.GroupComparison`) share: rows per metric variant and
+    pair, looked up as ``c["MAE"]`` or ``c["MAE", "A", "C"]``, and the same
+    exports (:meth:`records`, :meth:`to_pandas`, :meth:`table`, :meth:`to_latex`,
+    ``str()``) with the columns :data:`COMPARISON_COLUMNS` and the winner rule
+    :func:`winner_of`."""
+
+    @property
+    def pairs(self) -> tuple:
+        return tuple(itertools.combinations(self.names, 2))
+
+    @property
+    def metrics(self) -> tuple:
+        """The unique keys of the metric variants, in the table's order."""
+        return tuple(dict.fromkeys(r.key or r.name for r in self.rows))
+
+    def __getitem__(self, key):
+        if isinstance(key, tuple):
+            if len(key) != 3:
+                raise KeyError(f"{key!r}: give c[metric] or c[metric, A, B]")
+            return self.row(*key)
+        return self.row(key)
+
+    def row(self, metric, a=None, b=None):
+        """The row of ``metric`` (a label, a key, or the name of a one-variant
+        metric) and the pair ``(a, b)`` (needed with three or more classifiers)."""
+        from .reporting import row_of
+
+        variant = row_of([r for r in self.rows if r.pair == self.pairs[0]], metric)
+        hits = [r for r in self.rows if r.key == variant.key and r.label == variant.label]
+        if a is not None or b is not None:
+            hits = [r for r in hits if r.pair == (a, b)]
+            if not hits:
+                raise KeyError(f"no pair ({a!r}, {b!r}); the pairs are {list(self.pairs)}")
+        if len(hits) != 1:
+            raise KeyError(f"{metric!r} has {len(hits)} pairs; give c[{metric!r}, A, B] with "
+                           f"one of {list(self.pairs)}")
+        return hits[0]
+
+    def records(self) -> list:
+        """One dict per row with the columns :data:`COMPARISON_COLUMNS`."""
+        return [comparison_record(r) for r in self.rows]
+
+    def to_pandas(self):
+        """The rows as a :class:`pandas.DataFrame`, columns :data:`COMPARISON_COLUMNS`
+        (pandas, the ``pandas`` extra, is imported here)."""
+        from .reporting import to_pandas
+
+        return to_pandas(self.records(), COMPARISON_COLUMNS)
+
+    def table(self, exact=None):
+        """``(header, align, rows, notes, footer)`` of the comparison table, the
+        cells of ``str()``, the CLI and :meth:`to_latex`.
+
+        One row per metric variant and pair.  Values, differences and interval
+        ends have the decimals of two significant digits of the metric's
+        narrowest interval (:func:`numeric.reporting.decimals_for`; 4 significant
+        digits without one); ``exact`` (``{name: Report}`` in exact arithmetic,
+        paired comparisons only) prints the closed forms of values and
+        differences instead.  An undefined value or dropped resamples get a
+        numbered note.
+        """
+        return _table(self, exact, style="text")
+
+    def to_latex(self, caption=None, exact=None) -> str:
+        """The table as LaTeX (booktabs: ``\\usepackage{booktabs}``): intervals,
+        p-values, the winner's value in bold and named in the last column, the
+        notes under the table."""
+        return _table(self, exact, style="latex", caption=caption)
+
+    def __str__(self) -> str:
+        return _table(self, None, style="text", joined=True)
 
 
 @dataclass(frozen=True)
-class Comparison:
+class Comparison(PairTable):
     """The result of :func:`compare`: one :class:`MetricComparison` per metric
     variant and pair of classifiers, the pairs ``(names[i], names[j])`` for
     ``i < j`` in that order within each metric.
@@ -448,42 +529,6 @@ class Comparison:
     #: ``{(key, name): reason}`` for a metric undefined on a classifier's data
     reasons: dict = field(default_factory=dict, repr=False, compare=False)
 
-    @property
-    def pairs(self) -> tuple:
-        return tuple(itertools.combinations(self.names, 2))
-
-    @property
-    def metrics(self) -> tuple:
-        """The unique keys of the metric variants, in the table's order."""
-        return tuple(dict.fromkeys(r.key or r.name for r in self.rows))
-
-    def __getitem__(self, key) -> MetricComparison:
-        if isinstance(key, tuple):
-            if len(key) != 3:
-                raise KeyError(f"{key!r}: give c[metric] or c[metric, A, B]")
-            return self.row(*key)
-        return self.row(key)
-
-    def row(self, metric, a=None, b=None) -> MetricComparison:
-        """The row of ``metric`` (a label, a key, or the name of a one-variant
-        metric) and the pair ``(a, b)`` (needed with three or more classifiers)."""
-        from .report import row_of
-
-        variant = row_of([r for r in self.rows if r.pair == self.pairs[0]], metric)
-        hits = [r for r in self.rows if r.key == variant.key and r.label == variant.label]
-        if a is not None or b is not None:
-            hits = [r for r in hits if r.pair == (a, b)]
-            if not hits:
-                raise KeyError(f"no pair ({a!r}, {b!r}); the pairs are {list(self.pairs)}")
-        if len(hits) != 1:
-            raise KeyError(f"{metric!r} has {len(hits)} pairs; give c[{metric!r}, A, B] with "
-                           f"one of {list(self.pairs)}")
-        return hits[0]
-
-    def records(self) -> list:
-        """One dict per row with the columns :data:`COMPARISON_COLUMNS`."""
-        return [r.to_dict() for r in self.rows]
-
     def to_dict(self) -> dict:
         return {"names": list(self.names), "n_resamples": self.n_resamples,
                 "confidence": self.confidence, "adjust": self.adjust, "N": self.N,
@@ -491,17 +536,10 @@ class Comparison:
                 "seed": self.seed if isinstance(self.seed, (int, type(None))) else str(self.seed),
                 "columns": list(COMPARISON_COLUMNS), "metrics": self.records()}
 
-    def to_pandas(self):
-        """The rows as a :class:`pandas.DataFrame`, columns :data:`COMPARISON_COLUMNS`
-        (pandas, the ``pandas`` extra, is imported here)."""
-        from .report import to_pandas
-
-        return to_pandas(self.records(), COMPARISON_COLUMNS)
-
     def per_class(self, name=None):
-        """The per-class view (:func:`numeric.report.per_class`) of classifier
+        """The per-class view (:func:`numeric.reporting.per_class`) of classifier
         ``name``, or ``{name: PerClass}`` of all."""
-        from .report import per_class
+        from .reporting import per_class
 
         if self.matrices is None:
             raise ValueError("this comparison holds no confusion matrices")
@@ -511,36 +549,38 @@ class Comparison:
             raise KeyError(f"no classifier {name!r}; the names are {list(self.names)}")
         return per_class(self.matrices[name], labels=self.labels)
 
-    # -- the table ------------------------------------------------------------
-    def table(self, exact=None):
-        """``(header, align, rows, notes, footer)`` of the comparison table, the
-        cells of ``str()``, the CLI and :meth:`to_latex`.
+    # the table's wording (:func:`_table`)
+    def _p_resamples(self, r):
+        return self.n_resamples - r.undefined[2]
 
-        One row per metric variant and pair.  Values, differences and interval
-        ends have the decimals of two significant digits of the metric's
-        narrowest interval (:func:`numeric.report.decimals_for`; 4 significant
-        digits without one); ``exact`` (``{name: Report}`` in exact arithmetic)
-        prints the closed forms of values and differences instead.  An
-        undefined value or dropped resamples get a numbered note.
-        """
-        return _table(self, exact, style="text")
+    def _headline(self):
+        return f"{' vs '.join(self.names)}: N = {self.N}"
 
-    def to_latex(self, caption=None, exact=None) -> str:
-        """The table as LaTeX (booktabs: ``\\usepackage{booktabs}``): intervals,
-        p-values, the winner's value in bold and named in the last column, the
-        notes under the table."""
-        return _table(self, exact, style="latex", caption=caption)
+    def _title(self):
+        return (", ".join(self.names[:-1]) + f" and {self.names[-1]} on {self.N} samples "
+                f"({len(self.labels)} classes): paired-bootstrap comparison.")
 
-    def __str__(self) -> str:
-        return _table(self, None, style="text", joined=True)
+    def _footer(self, pct, tests):
+        holm_on = self.adjust == "holm"
+        return (f"{self.N} samples, {len(self.labels)} classes; {self.n_resamples} paired "
+                f"bootstrap resamples (seed {self.seed}), {pct} percentile intervals; p: "
+                "two-sided, the percentile interval inverted"
+                + (f", Holm-adjusted over {tests} tests (rows x pairs)" if holm_on else ""))
+
+    _what_differs = "paired difference"
+    _grouped = False
 
 
 # ---------------------------------------------------------------------------
 # the table: text and LaTeX from the same cells
 # ---------------------------------------------------------------------------
 def _format_p(p, resamples, latex=False):
+    """``resamples``: the bootstrap resamples behind ``p`` (``p = 0`` is shown as
+    ``< 1/R``), or None for a p-value of a t test (``p = 0`` only by underflow)."""
     if p is None:
         return "—" if not latex else "--"
+    if p == 0 and resamples is None:
+        return "<1e-300" if not latex else "$<10^{-300}$"
     if p == 0:
         s = f"{1 / max(resamples, 1):.1g}"
         return f"<{s}" if not latex else f"$<{_latex_number(s)}$"
@@ -590,7 +630,7 @@ def latex_table(header, align, rows, notes, caption, legend="") -> str:
 
 
 def _table(c, exact, style, caption=None, joined=False):
-    from .report import decimals_for, format_decimal, format_table
+    from .reporting import decimals_for, format_decimal, format_table
 
     latex = style == "latex"
     two = len(c.names) == 2
@@ -660,17 +700,24 @@ def _table(c, exact, style, caption=None, joined=False):
                     cells[1] = cells[1] if n == 0 else ""
                     cells += [latex_escape(a_name) if latex else a_name,
                               latex_escape(b_name) if latex else b_name]
-            cells += [va, vb, vd, ci, _format_p(r.p_value, c.n_resamples - r.undefined[2], latex)]
+            cells += [va, vb, vd, ci, _format_p(r.p_value, c._p_resamples(r), latex)]
             if holm_on:
-                cells.append(_format_p(r.p_adjusted, c.n_resamples - r.undefined[2], latex))
+                cells.append(_format_p(r.p_adjusted, c._p_resamples(r), latex))
             cells.append((latex_escape(win) if latex else win) or ("--" if latex else "—"))
             rows.append(cells)
+    mean = c._grouped
     if two:
         a, b = c.names
         head_a, head_b = (latex_escape(a), latex_escape(b)) if latex else (a, b)
         diff_head = f"{head_b} $-$ {head_a}" if latex else f"{b} - {a}"
+        if mean:
+            head_a, head_b, diff_head = (f"{h} (mean)" for h in (head_a, head_b, diff_head))
         header = ["Metric" if latex else "metric", "Better" if latex else "better", head_a, head_b,
                   diff_head]
+    elif mean:
+        header = (["Metric", "Better", "A", "B", r"$\bar m(A)$", r"$\bar m(B)$",
+                   r"$\overline{m(B) - m(A)}$"] if latex else
+                  ["metric", "better", "A", "B", "mean A", "mean B", "mean B - A"])
     else:
         header = (["Metric", "Better", "A", "B", "$m(A)$", "$m(B)$", "$m(B) - m(A)$"] if latex else
                   ["metric", "better", "A", "B", "value A", "value B", "B - A"])
@@ -681,22 +728,17 @@ def _table(c, exact, style, caption=None, joined=False):
     align = "ll" + ("" if two else "ll") + "rrrrr" + ("r" if holm_on else "") + "l"
     alpha = 1 - c.confidence
     tests = sum(r.p_value is not None for r in c.rows)
-    rule = (f"winner: where the {pct} interval of the paired difference excludes 0 (and has a "
+    rule = (f"winner: where the {pct} interval of the {c._what_differs} excludes 0 (and has a "
             f"positive width)" + (f" and the Holm-adjusted p < {alpha:.3g}" if holm_on else "")
             + ("" if latex else "; — : none"))
-    footer = (f"{c.N} samples, {len(c.labels)} classes; {c.n_resamples} paired bootstrap "
-              f"resamples (seed {c.seed}), {pct} percentile intervals; p: two-sided, the "
-              "percentile interval inverted"
-              + (f", Holm-adjusted over {tests} tests (rows x pairs)" if holm_on else "")
-              + f";\n{rule}")
+    footer = c._footer(pct, tests) + f";\n{rule}"
     if latex:
-        title = caption or (", ".join(c.names[:-1]) + f" and {c.names[-1]} on {c.N} samples "
-                            f"({len(c.labels)} classes): paired-bootstrap comparison.")
-        return latex_table(header, align, rows, notes, title, legend=footer.replace("\n", " "))
+        return latex_table(header, align, rows, notes, caption or c._title(),
+                           legend=footer.replace("\n", " "))
     if not joined:
         return header, align, rows, notes, footer
     text = format_table(header, rows, align=align)
-    lines = [f"{' vs '.join(c.names)}: N = {c.N}", text]
+    lines = [c._headline(), text]
     lines += [f"[{i}] {n}" for i, n in enumerate(notes, start=1)]
     lines.append(footer)
     return "\n".join(lines)
@@ -734,7 +776,8 @@ def _check_names(names, k):
 
 def compare(y_true, pred_a, pred_b, *more, labels=None, n_classes=None, metrics=None,
             n_resamples=DEFAULT_RESAMPLES, confidence=0.95, seed=None, undefined="drop",
-            names=None, adjust="none", progress=None) -> Comparison:
+            names=None, adjust="none", progress=None, groups=None, method=None,
+            test_train_ratio=None):
     r"""Compare classifiers on the same samples with paired-bootstrap intervals.
 
     .. math:: \Delta^{*}_r = m(C^{*}_{B,r}) - m(C^{*}_{A,r}),\qquad
@@ -778,10 +821,23 @@ def compare(y_true, pred_a, pred_b, *more, labels=None, n_classes=None, metrics=
         ``1 - confidence`` too.
     progress : callable, optional
         Called as ``progress(i, n, label)`` after each metric variant.
+    groups : array_like, shape (N,), optional
+        The fold or seed id of each row: the comparison is then over the
+        groups (:func:`numeric.compare_groups`: every metric on each group,
+        the means over the groups, and intervals that take the group as the
+        unit), with the same rows, look-ups and exports.
+    method : {"corrected_t", "bootstrap"}, optional
+        With ``groups``: Nadeau & Bengio's corrected resampled t interval
+        (default) or the group bootstrap (``n_resamples``, ``seed``).
+    test_train_ratio : float, optional
+        With ``groups`` and ``method="corrected_t"`` (required there):
+        ``n_test / n_train`` of each group's split, ``1/(k-1)`` for k-fold
+        cross-validation.
 
     Returns
     -------
     Comparison
+        Or, with ``groups``, :class:`numeric.GroupComparison`.
 
     Examples
     --------
@@ -797,8 +853,26 @@ def compare(y_true, pred_a, pred_b, *more, labels=None, n_classes=None, metrics=
     ...              n_resamples=500, seed=0, adjust="holm")
     >>> [(r.key, r.pair, r.winner_name) for r in c3.rows][:3]
     [('mae', ('a', 'b'), 'a'), ('mae', ('a', 'oracle'), 'oracle'), ('mae', ('b', 'oracle'), 'oracle')]
+
+    Over five folds (the fold id of each row):
+
+    >>> g = compare(t, a, b, metrics=["mae"], groups=np.arange(300) % 5, test_train_ratio=1 / 4)
+    >>> len(g["MAE"].a_groups), g["MAE"].winner_name
+    (5, 'A')
     """
-    from .report import class_labels_in, metric_rows
+    if groups is not None:
+        from .groups import compare_groups
+
+        return compare_groups(
+            y_true, pred_a, pred_b, *more, groups=groups,
+            method="corrected_t" if method is None else method,
+            test_train_ratio=test_train_ratio, labels=labels, n_classes=n_classes,
+            metrics=metrics, confidence=confidence, n_resamples=n_resamples, seed=seed,
+            names=names, adjust=adjust, undefined=undefined, progress=progress)
+    if method is not None or test_train_ratio is not None:
+        raise ValueError("method= and test_train_ratio= are for comparisons over groups: "
+                         "pass groups= (the fold or seed id of each row)")
+    from .reporting import class_labels_in, metric_rows
 
     if undefined not in ("drop", "raise"):
         raise ValueError(f"undefined must be 'drop' or 'raise', got {undefined!r}")

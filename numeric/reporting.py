@@ -238,7 +238,7 @@ def class_labels_in(message: str, labels) -> str:
 def row_of(rows, label):
     """The row whose ``label`` is ``label``, whose unique ``key`` is, or, for a
     one-variant metric, whose ``name`` is (KeyError otherwise); shared by
-    :class:`Report` and :class:`numeric.compare.Comparison`."""
+    :class:`Report` and :class:`numeric.comparison.Comparison`."""
     for r in rows:
         if r.label == label or getattr(r, "key", None) == label:
             return r
@@ -330,7 +330,7 @@ class Report:
         """The rows as a booktabs table (``\\usepackage{booktabs}``): metric, value
         (4 significant digits), better; undefined values give their reason in a
         note under the table."""
-        from .compare import latex_escape, latex_table
+        from .comparison import latex_escape, latex_table
 
         notes, rows = [], []
         for r in self.rows:

@@ -1,0 +1,81 @@
+"""Fractional sample weights (issue 25): refused by every metric with one message that says
+why and what to do; :func:`numeric.weights.balanced_weights` is the recipe for scikit-learn's
+``class_weight="balanced"``.
+
+Sources of the expected values:
+
+- scikit-learn's weighted metrics with the fractional weights of
+  ``compute_sample_weight("balanced", y)`` (``mean_absolute_error``,
+  ``mean_squared_error``, ``accuracy_score``, ``cohen_kappa_score``,
+  ``recall_score``): a metric unchanged by scaling the matrix has, with
+  whole-number weights proportional to these, the same value;
+- the definition of AMAE (silva2018 eq. 15, the mean over the true classes of
+  their MAE) is MAE with balanced weights, and 1 - MER with balanced weights
+  is scikit-learn's ``balanced_accuracy_score``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from sklearn.metrics import (accuracy_score, balanced_accuracy_score, cohen_kappa_score,
+                             mean_absolute_error, mean_squared_error, recall_score)
+from sklearn.utils.class_weight import compute_sample_weight
+
+import numeric
+from numeric.registry import matrix_metrics
+from numeric.weights import balanced_weights
+
+RNG = np.random.default_rng(7)
+Y = RNG.choice(4, 150, p=[0.5, 0.25, 0.15, 0.1])          # imbalanced classes
+P = np.clip(Y + RNG.integers(-1, 2, 150), 0, 3)
+FRACTIONAL = compute_sample_weight("balanced", Y)        # N / (K n_c): not whole numbers
+LABELS = [0, 1, 2, 3]
+
+
+def test_balanced_weights_are_proportional_to_scikit_learns():
+    w = balanced_weights(Y)
+    assert w.dtype == np.int64 and (w > 0).all()
+    ratio = w / FRACTIONAL
+    np.testing.assert_allclose(ratio, ratio[0], rtol=1e-12)
+    # every class gets the same total weight (the definition of "balanced")
+    totals = {c: int(w[Y == c].sum()) for c in LABELS}
+    assert len(set(totals.values())) == 1
+
+
+@pytest.mark.parametrize("ours, theirs", [
+    (lambda w: numeric.mae(Y, P, sample_weight=w), lambda: mean_absolute_error(
+        Y, P, sample_weight=FRACTIONAL)),
+    (lambda w: numeric.mse(Y, P, sample_weight=w), lambda: mean_squared_error(
+        Y, P, sample_weight=FRACTIONAL)),
+    (lambda w: 1 - numeric.mer(Y, P, sample_weight=w), lambda: accuracy_score(
+        Y, P, sample_weight=FRACTIONAL)),
+    (lambda w: 1 - numeric.mer(Y, P, sample_weight=w), lambda: balanced_accuracy_score(Y, P)),
+    (lambda w: numeric.mae(Y, P, sample_weight=w), lambda: numeric.amae(Y, P)),
+    (lambda w: numeric.cohen_kappa(Y, P, weights="quadratic", sample_weight=w),
+     lambda: cohen_kappa_score(Y, P, weights="quadratic", sample_weight=FRACTIONAL)),
+    (lambda w: numeric.cohen_kappa(Y, P, sample_weight=w),
+     lambda: cohen_kappa_score(Y, P, sample_weight=FRACTIONAL)),
+    (lambda w: numeric.minimum_sensitivity(Y, P, sample_weight=w),
+     lambda: min(recall_score(Y, P, average=None, sample_weight=FRACTIONAL))),
+])
+def test_balanced_values_match_scikit_learns_fractional_weights(ours, theirs):
+    assert float(ours(balanced_weights(Y))) == pytest.approx(theirs(), rel=1e-12)
+
+
+@pytest.mark.parametrize("m", matrix_metrics(), ids=lambda m: m.name)
+def test_every_metric_refuses_fractional_weights_with_the_recipe(m):
+    v = m.cases()[0]
+    cm = numeric.confusion_matrix(Y, P, labels=LABELS)
+    with pytest.raises(ValueError, match=r"whole numbers.*numeric\.weights\.balanced_weights\(y_true\)"):
+        m.function(Y, P, labels=LABELS, sample_weight=FRACTIONAL, **v.kwargs(cm))
+
+
+def test_balanced_weights_bad_input_and_overflow():
+    with pytest.raises(ValueError, match="non-empty 1-D"):
+        balanced_weights([])
+    # 16 classes of pairwise coprime sizes: their lcm is beyond int64 counts
+    primes = [2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53]
+    y = np.repeat(np.arange(16), primes)
+    with pytest.raises(ValueError, match="least common multiple"):
+        balanced_weights(y)
