@@ -42,7 +42,7 @@ __all__ = ["Property", "PROPERTIES", "CLEAR", "TIE", "CANDIDATE", "TOLERANCE", "
 CLEAR, TIE, CANDIDATE = 0, 1, 2
 
 #: relative tolerance of the float screen: two float64 values closer than this
-#: (relative to max(1, |a|, |b|)) are a tie the float values cannot decide.
+#: (relative to ``max(1, |a|, |b|)``) are a tie the float values cannot decide.
 #: The formulas' float64 rounding on the searched matrices is below 1e-13
 #: (tests: float against exact on every matrix with K <= 3, N <= 4).
 TOLERANCE = 1e-9
