@@ -5,6 +5,7 @@ Usage (from anywhere; the checkout is found from this file)::
     python docs/build.py                  # the book, into build/book/ (open build/book/index.html)
     python docs/build.py --student        # the student version, into build/book-student/
     python docs/build.py --output DIR     # another folder (with or without --student)
+    python docs/build.py --no-api         # a quicker preview: no API reference pages
 
 Sphinx (``docs/conf.py``) renders a source tree that this script lays out in
 a temporary folder, mirroring the repository so that relative links between
@@ -234,10 +235,20 @@ def lessons():
     return [(p.stem, p) for p in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))]
 
 
-def stage(src, *, student=False):
-    """Lay out the Sphinx source tree in the folder ``src`` (see the module docstring)."""
+API_STUB = """# API reference
+
+Not built: this book was built with `python docs/build.py --no-api`.  Build it
+without `--no-api` for the reference of every module of `numeric` and `analytic`.
+"""
+
+
+def stage(src, *, student=False, api=True):
+    """Lay out the Sphinx source tree in the folder ``src`` (see the module docstring);
+    without ``api`` the API index is a stub and no module page is generated."""
     src = Path(src)
     shutil.copytree(HERE, src / "docs", ignore=lambda d, names: [n for n in names if n in _NOT_PAGES])
+    if not api:
+        (src / "docs" / "api" / "index.md").write_text(API_STUB, encoding="utf-8")
     shutil.copy2(ROOT / "CHANGELOG.md", src / "CHANGELOG.md")
     nbdir = src / "notebooks"
     (nbdir / "download").mkdir(parents=True)
@@ -253,12 +264,15 @@ def stage(src, *, student=False):
         nbformat.write(page_notebook(shown, stem, student=student), str(nbdir / f"{stem}.ipynb"))
 
 
-def sphinx_command(src, out, *, student=False, jobs=None, warnings_as_errors=False):
-    """The ``python -m sphinx`` command that renders ``src`` into ``out``."""
+def sphinx_command(src, out, *, student=False, api=True, jobs="auto", warnings_as_errors=False):
+    """The ``python -m sphinx`` command that renders ``src`` into ``out``
+    (``jobs``: Sphinx's parallel processes, ``"auto"`` one per CPU)."""
     cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-c", str(HERE), "-q",
            "-d", str(Path(out).parent / ".doctrees"), str(src), str(out)]
     if student:
         cmd += ["-t", "student"]
+    if not api:
+        cmd += ["-t", "no_api"]
     if jobs:
         cmd += ["-j", str(jobs)]
     if warnings_as_errors:
@@ -266,7 +280,7 @@ def sphinx_command(src, out, *, student=False, jobs=None, warnings_as_errors=Fal
     return cmd
 
 
-def build_book(output=None, *, student=False, jobs=None, warnings_as_errors=False, log=None):
+def build_book(output=None, *, student=False, api=True, jobs="auto", warnings_as_errors=False, log=None):
     """Build the book into ``output`` (default :data:`OUTPUT`, :data:`STUDENT_OUTPUT`
     with ``student``); return ``(output, seconds, warnings)``.
 
@@ -280,10 +294,10 @@ def build_book(output=None, *, student=False, jobs=None, warnings_as_errors=Fals
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="ordinal-verify-book-") as tmp:
         src, out = Path(tmp) / "src", Path(tmp) / "html"
-        stage(src, student=student)
+        stage(src, student=student, api=api)
         env = dict(os.environ, PYTHONPATH=os.pathsep.join(
             [str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
-        res = subprocess.run(sphinx_command(src, out, student=student, jobs=jobs,
+        res = subprocess.run(sphinx_command(src, out, student=student, api=api, jobs=jobs,
                                             warnings_as_errors=warnings_as_errors),
                              cwd=tmp, env=env, capture_output=True, text=True)
         messages = (res.stdout + res.stderr).replace(str(src) + os.sep, "")
@@ -303,12 +317,14 @@ def main(argv=None):
                          f"with --student {STUDENT_OUTPUT.relative_to(ROOT)})")
     ap.add_argument("--student", action="store_true",
                     help="the student version: answers left out, self-checks kept")
-    ap.add_argument("-j", "--jobs", type=int, default=None, help="Sphinx's parallel jobs")
+    ap.add_argument("--no-api", dest="api", action="store_false",
+                    help="leave out the API reference (a quicker build, e.g. to preview a lesson)")
+    ap.add_argument("-j", "--jobs", default="auto", help="Sphinx's parallel processes (default: one per CPU)")
     ap.add_argument("-W", dest="strict", action="store_true", help="turn Sphinx warnings into errors")
     ap.add_argument("--log", type=Path, default=None, help="write Sphinx's messages to this file")
     args = ap.parse_args(argv)
     try:
-        output, seconds, warnings = build_book(args.output, student=args.student, jobs=args.jobs,
+        output, seconds, warnings = build_book(args.output, student=args.student, api=args.api, jobs=args.jobs,
                                                warnings_as_errors=args.strict, log=args.log)
     except SiteOutputError as exc:
         print(f"docs/build.py: {exc}", file=sys.stderr)

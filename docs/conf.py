@@ -83,6 +83,7 @@ html_copy_source = False
 html_show_sourcelink = False
 html_last_updated_fmt = None
 html_scaled_image_link = True
+html_context = {"default_mode": "auto"}  # light or dark as the reader's system says; a toggle
 html_theme_options = {
     "show_toc_level": 2,
     "use_download_button": False,
@@ -153,7 +154,8 @@ def _kind(obj):
     return "function" if callable(obj) else "data"
 
 
-autosummary_context = _api_pages()
+autosummary_context = ({"ov_exclude": {}, "ov_shadowed": {}} if tags.has("no_api")  # noqa: F821
+                       else _api_pages())
 
 
 _FIGURE = re.compile(r'(<img [^>]*class="ov-figure"[^>]*src="([^"]+)"[^>]*>)')
