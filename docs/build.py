@@ -268,7 +268,7 @@ def sphinx_command(src, out, *, student=False, api=True, jobs="auto", warnings_a
     """The ``python -m sphinx`` command that renders ``src`` into ``out``
     (``jobs``: Sphinx's parallel processes, ``"auto"`` one per CPU)."""
     cmd = [sys.executable, "-m", "sphinx", "-b", "html", "-c", str(HERE), "-q",
-           "-d", str(Path(out).parent / ".doctrees"), str(src), str(out)]
+           "-d", str(Path(out).parent / ".doctrees")]
     if student:
         cmd += ["-t", "student"]
     if not api:
@@ -277,7 +277,7 @@ def sphinx_command(src, out, *, student=False, api=True, jobs="auto", warnings_a
         cmd += ["-j", str(jobs)]
     if warnings_as_errors:
         cmd += ["-W", "--keep-going"]
-    return cmd
+    return cmd + [str(src), str(out)]  # the two folders last
 
 
 def build_book(output=None, *, student=False, api=True, jobs="auto", warnings_as_errors=False, log=None):

@@ -377,7 +377,9 @@ class _Tab:
         self.page = browser.new_page(viewport={"width": width, "height": height})
         self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
         self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
-        self.page.on("requestfailed", lambda r: self.problems.append(f"failed: {r.url} {r.failure}"))
+        # a request the next navigation cancels (the theme loads its search index late) is no failure
+        self.page.on("requestfailed", lambda r: "ERR_ABORTED" not in (r.failure or "")
+                     and self.problems.append(f"failed: {r.url} {r.failure}"))
         self.page.route("**/*", self._route)
 
     def _route(self, route):
