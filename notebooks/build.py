@@ -1,7 +1,7 @@
 """Build the teaching notebooks from their sources and execute them.
 
 Each notebook is written as code in ``notebooks/src/NN_name.py``, in the
-"percent" cell format (as jupytext and VS Code read it):
+"percent" cell format, read by jupytext (:func:`parse`):
 
 * ``# %%`` starts a code cell;
 * ``# %% [markdown]`` starts a markdown cell, whose lines are comments
@@ -11,10 +11,24 @@ Each notebook is written as code in ``notebooks/src/NN_name.py``, in the
   ``alt="..."`` the alt text of the figure the cell draws.  A cell tagged
   ``figure:<key>`` must produce a PNG and have an alt text (checked by
   ``proofs_tests/test_notebooks.py``); a cell tagged ``solution`` belongs to
-  the answers and is left out of the student version;
+  the answers; ``hide-input`` (and the other tags of myst-nb: ``remove-input``,
+  ``hide-output``, ``remove-cell`` ...) collapses or removes a cell on the
+  book's page (``docs/build.py``), e.g. the plotting code of a figure;
 * IPython magics are written commented out (``# %matplotlib inline``), as
   jupytext does, so that every source is valid Python; they are uncommented
   in the notebook.
+
+The student version of a lesson (:func:`student`) keeps the questions and
+each answer's **self-check**, drops the answers themselves and the outputs:
+
+* a cell tagged ``solution`` is an answer and is left out, except a code cell
+  with an ``assert`` statement at its top level (or tagged ``self-check``):
+  that cell checks the answer stored in the names it reads, and is kept,
+  under a heading *Self-check for exercise N* (``N`` from the ``**Answer N.**``
+  heading before it);
+* the ``## Answers`` section becomes ``## Self-checks``, with a note saying
+  how to use them; the exercises section (``## N. Exercises``) gets a note
+  saying where to answer, worded for the page and for the notebook alike.
 
 Usage (from the repository root)::
 
@@ -22,36 +36,52 @@ Usage (from the repository root)::
     python notebooks/build.py 02 05        # only the notebooks whose name starts so
     python notebooks/build.py --no-execute # write the cells only, no outputs
     python notebooks/build.py --student    # student versions in build/student/:
-                                           # no cell tagged "solution", not executed
+                                           # answers left out, self-checks kept, not executed
 
 Executed notebooks are written to ``notebooks/NN_name.ipynb`` with their
 outputs, so the figures show on a repository page.  Execution starts a fresh
-kernel in ``notebooks/`` (nbclient).
+kernel in ``notebooks/`` (nbclient).  The book (``python docs/build.py``)
+renders these committed notebooks without running them again.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import copy
-import json
 import re
 import sys
 import time
 from pathlib import Path
 
+import jupytext
 import nbformat
-from nbclient import NotebookClient
 
 HERE = Path(__file__).resolve().parent
 SRC = HERE / "src"
 KERNEL = "python3"
 TIMEOUT = 300  # seconds per cell
 
-_MARKER = re.compile(r"^# %%(?P<md>\s*\[markdown\])?(?P<rest>.*)$")
-_KEY = re.compile(r"\s*(\w+)\s*=\s*")
 SOLUTION_TAG = "solution"
+CHECK_TAG = "self-check"
 STUDENT_DIR = HERE.parent / "build" / "student"
-_MAGIC = re.compile(r"^# (%(?!%)\w.*)$")
+#: jupytext's own bookkeeping, not part of the lesson (it would only make the .ipynb differ)
+_JUPYTEXT_KEYS = ("lines_to_next_cell",)
+
+EXERCISES_NOTE = (
+    "**How to answer.**  Work in the notebook of this lesson (on the web page, download it "
+    "with the link at the top of the page and open it in JupyterLab).  Run the lesson's cells "
+    "first: the exercises use its names.  Write each answer in a new cell after its question "
+    "and store the result in the names that its self-check reads (*Self-checks*, at the end), "
+    "then run that self-check: it is silent when the answer is right and raises an "
+    "`AssertionError` when it is not."
+)
+SELF_CHECKS_HEADING = (
+    "## Self-checks\n\n"
+    "One cell per exercise.  Each reads the names your answer stores and says nothing when "
+    "the answer is right; an `AssertionError` (or a `NameError`: a name not stored yet) means "
+    "it is not.  The worked answers are in the teacher's version of the lesson."
+)
 
 
 def sources():
@@ -59,55 +89,31 @@ def sources():
     return [(p.stem, p) for p in sorted(SRC.glob("[0-9][0-9]_*.py"))]
 
 
-def marker_metadata(rest):
-    """Cell metadata written after a ``# %%`` marker as ``key=<JSON>`` pairs."""
-    meta, decoder, i = {}, json.JSONDecoder(), 0
-    while rest[i:].strip():
-        m = _KEY.match(rest, i)
-        if not m:
-            raise ValueError(f"cell marker metadata is not key=<JSON> pairs: {rest!r}")
-        meta[m.group(1)], i = decoder.raw_decode(rest, m.end())
-    return meta
-
-
-def _cell(kind, lines, meta):
-    while lines and not lines[-1].strip():
-        lines.pop()
-    while lines and not lines[0].strip():
-        lines.pop(0)
-    text = "\n".join(lines)
-    if kind == "markdown":
-        cell = nbformat.v4.new_markdown_cell(text)
-    else:
-        cell = nbformat.v4.new_code_cell(text)
-    cell.metadata.update(meta)
-    return cell
-
-
 def parse(text):
-    """Cells of a percent-format source (anything before the first marker is dropped)."""
-    cells = []
-    kind, meta, lines = None, {}, []
-    for line in text.splitlines():
-        m = _MARKER.match(line)
-        if m:
-            if kind is not None:
-                cells.append(_cell(kind, lines, meta))
-            kind = "markdown" if m.group("md") else "code"
-            meta = marker_metadata(m.group("rest"))
-            lines = []
-            continue
-        if kind == "code":
-            line = _MAGIC.sub(r"\1", line)
-        if kind == "markdown":
-            if line.startswith("# "):
-                line = line[2:]
-            elif line.startswith("#"):
-                line = line[1:]
-        lines.append(line)
-    if kind is not None:
-        cells.append(_cell(kind, lines, meta))
-    return cells
+    """Cells of a percent-format source, read by jupytext.
+
+    Each cell's metadata is what its marker line says (``key=<JSON>`` pairs);
+    jupytext's round-trip bookkeeping (``lines_to_next_cell``) is dropped.
+
+    Raises
+    ------
+    ValueError
+        A marker's metadata that is not ``key=<JSON>`` pairs.
+
+    Examples
+    --------
+    >>> [(c.cell_type, c.source, dict(c.metadata)) for c in parse(
+    ...     '# %% [markdown]\\n# # Title\\n\\n# %% tags=["solution"]\\nx = 1\\n')]
+    [('markdown', '# Title', {}), ('code', 'x = 1', {'tags': ['solution']})]
+    """
+    nb = jupytext.reads(text, fmt="py:percent")
+    for cell in nb.cells:
+        bad = cell.metadata.pop("incorrectly_encoded_metadata", None)
+        if bad is not None:
+            raise ValueError(f"cell marker metadata is not key=<JSON> pairs: {bad!r}")
+        for key in _JUPYTEXT_KEYS:
+            cell.metadata.pop(key, None)
+    return nb.cells
 
 
 def build(path):
@@ -123,6 +129,8 @@ def build(path):
 
 def execute(nb, *, cwd=HERE, timeout=TIMEOUT):
     """Execute ``nb`` in place in a fresh kernel started in ``cwd``; raises on any error."""
+    from nbclient import NotebookClient
+
     client = NotebookClient(
         nb, timeout=timeout, kernel_name=KERNEL, allow_errors=False,
         resources={"metadata": {"path": str(cwd)}},
@@ -131,19 +139,99 @@ def execute(nb, *, cwd=HERE, timeout=TIMEOUT):
     return nb
 
 
+def _tags(cell):
+    return cell.get("metadata", {}).get("tags", [])
+
+
+def is_self_check(cell):
+    """Whether a cell tagged ``solution`` is the self-check of its answer (kept for students).
+
+    It is a code cell tagged ``self-check``, or one with an ``assert``
+    statement at its top level (the cell after each answer that checks it).
+    """
+    if cell.cell_type != "code":
+        return False
+    if CHECK_TAG in _tags(cell):
+        return True
+    try:
+        body = ast.parse(cell.source).body
+    except SyntaxError:  # a magic: not a check
+        return False
+    return any(isinstance(node, ast.Assert) for node in body)
+
+
 def strip_solutions(nb):
-    """A copy of ``nb`` without the cells tagged ``solution`` (the answers)."""
+    """A copy of ``nb`` without any cell tagged ``solution`` (the answers and their checks)."""
     nb = copy.deepcopy(nb)
-    nb.cells = [c for c in nb.cells if SOLUTION_TAG not in c.get("metadata", {}).get("tags", [])]
+    nb.cells = [c for c in nb.cells if SOLUTION_TAG not in _tags(c)]
     return nb
 
 
-def student(nb):
-    """The student version of ``nb``: no solution cell (:func:`strip_solutions`), no outputs."""
-    nb = strip_solutions(nb)
+_ANSWER = re.compile(r"\*\*Answer (\d+)\.\*\*")
+_EXERCISES = re.compile(r"^## (?:\d+\.\s*)?Exercises\s*$", re.M)
+_ANSWERS = re.compile(r"^## Answers\s*$", re.M)
+
+
+def _markdown(text, cell_id):
+    cell = nbformat.v4.new_markdown_cell(text)
+    cell["id"] = cell_id
+    return cell
+
+
+def student(nb, *, outputs=False):
+    r"""The student version of ``nb``: the questions and the self-checks, no answer, no output.
+
+    Every cell tagged ``solution`` is left out except the self-checks
+    (:func:`is_self_check`), which are kept untagged (tag ``self-check``)
+    under a heading naming their exercise; the ``## Answers`` heading becomes
+    ``## Self-checks``; a note after the exercises' heading says where and how
+    to answer (:data:`EXERCISES_NOTE`).  A notebook without exercises is
+    returned with its outputs cleared only.  With ``outputs=True`` the cells
+    kept keep their outputs (the book's student page shows the lesson's figures).
+
+    Examples
+    --------
+    >>> nb = nbformat.v4.new_notebook()
+    >>> nb.cells = parse(
+    ...     '# %% [markdown]\n# ## 3. Exercises\n#\n# **Exercise 1.**  Store 2 in `x`.\n\n'
+    ...     '# %% [markdown] tags=["solution"]\n# ## Answers\n\n'
+    ...     '# %% [markdown] tags=["solution"]\n# **Answer 1.**  Two.\n\n'
+    ...     '# %% tags=["solution"]\nx = 2\n\n'
+    ...     '# %% tags=["solution"]\nassert x == 2\n')
+    >>> for c in student(nb).cells:  # doctest: +ELLIPSIS
+    ...     print(c.cell_type, c.metadata.get("tags"), c.source.splitlines()[0])
+    markdown None ## 3. Exercises
+    markdown None **How to answer.**  Work in the notebook of this lesson (on the web page, ...
+    markdown None ## Self-checks
+    markdown None **Self-check for exercise 1.**
+    code ['self-check'] assert x == 2
+    """
+    nb = copy.deepcopy(nb)
+    cells, exercise = [], None
     for cell in nb.cells:
-        if cell.cell_type == "code":
+        if cell.cell_type == "code" and not outputs:
             cell.outputs, cell.execution_count = [], None
+        cid = cell.get("id", "cell")
+        if SOLUTION_TAG not in _tags(cell):
+            cells.append(cell)
+            if cell.cell_type == "markdown" and _EXERCISES.search(cell.source):
+                cells.append(_markdown(EXERCISES_NOTE, f"{cid}-how"))
+            continue
+        if cell.cell_type == "markdown":
+            if _ANSWERS.search(cell.source):
+                cells.append(_markdown(SELF_CHECKS_HEADING, f"{cid}-checks"))
+            m = _ANSWER.search(cell.source)
+            if m:
+                exercise = m.group(1)
+            continue
+        if is_self_check(cell):
+            if exercise is not None:
+                cells.append(_markdown(f"**Self-check for exercise {exercise}.**", f"{cid}-title"))
+                exercise = None  # a second check cell of the same answer needs no second heading
+            tags = [t for t in _tags(cell) if t != SOLUTION_TAG]
+            cell.metadata["tags"] = tags + [CHECK_TAG] * (CHECK_TAG not in tags)
+            cells.append(cell)
+    nb.cells = cells
     return nb
 
 
@@ -160,7 +248,7 @@ def main(argv=None):
     ap.add_argument("only", nargs="*", help="name prefixes, e.g. 01 02")
     ap.add_argument("--no-execute", action="store_true")
     ap.add_argument("--student", action="store_true",
-                    help=f"write student versions (no solution cells, not executed) to {STUDENT_DIR}")
+                    help=f"write student versions (answers left out, self-checks kept, not executed) to {STUDENT_DIR}")
     args = ap.parse_args(argv)
     todo = [(n, p) for n, p in sources() if not args.only or any(n.startswith(o) for o in args.only)]
     if not todo:
@@ -170,8 +258,10 @@ def main(argv=None):
         nb = build(path)
         t0 = time.perf_counter()
         if args.student:
-            out = write(student(nb), name, STUDENT_DIR)
-            print(f"{out}: {len(student(nb).cells)} cells (student version)")
+            nb = student(nb)
+            out = write(nb, name, STUDENT_DIR)
+            print(f"{out}: {len(nb.cells)} cells, {sum(is_self_check(c) for c in nb.cells)} self-checks "
+                  "(student version)")
             continue
         if not args.no_execute:
             execute(nb)

@@ -5,12 +5,12 @@ input with JSON (exit 0); ``--json``/``--csv``/``--plot``/``--markdown`` into a
 missing folder, a folder or ``/dev/full`` ended in an OSError traceback after the
 work (the whole ledger ran first); ``--plot`` without matplotlib ended in a
 ModuleNotFoundError traceback after the work; ``python -m notebooks.site --output
-DIR`` emptied DIR whatever it held.
+DIR`` emptied DIR whatever it held (the book's builder, ``docs/build.py``, keeps that
+rule; its tests are in ``test_site.py``).
 
-The expected values are the rules of :mod:`analytic.cli.outputs` and of
-:func:`notebooks.site.check_output` (their docstrings): the paths are checked
-before any work, a regular file is replaced atomically, and an error is the one
-line ``ordinal-verify: cannot write PATH: reason`` with exit status 2.
+The expected values are the rules of :mod:`analytic.cli.outputs` (its docstrings):
+the paths are checked before any work, a regular file is replaced atomically, and
+an error is the one line ``ordinal-verify: cannot write PATH: reason`` with exit status 2.
 """
 
 from __future__ import annotations
@@ -257,73 +257,3 @@ def test_plot_without_matplotlib_is_one_line_before_the_work(tmp_path):
                                          'installed: pip install "ordinal-verify[plot]"')
         assert res.stdout == ""                     # refused before the table is computed
         assert not (tmp_path / "u.png").exists()
-
-
-# ---------------------------------------------------------------------------
-# the teaching site never empties a folder it did not write
-# ---------------------------------------------------------------------------
-@pytest.fixture
-def site(monkeypatch, tmp_path):
-    """:mod:`notebooks.site` building quickly: no notebook, one document, a small
-    stand-in for the MathJax folder."""
-    from notebooks import site
-
-    mathjax = tmp_path / "mathjax-src"
-    mathjax.mkdir()
-    (mathjax / "MathJax.js").write_text("// stand-in")
-    docs = tmp_path / "docs"
-    docs.mkdir()
-    (docs / "alpha.md").write_text("# Alpha\n\ntext\n")
-    (docs / "beta.md").write_text("# Beta\n\ntext\n")
-    monkeypatch.setattr(site, "notebooks", lambda: [])
-    monkeypatch.setattr(site, "MATHJAX_SRC", mathjax)
-    monkeypatch.setattr(site, "DOCS", docs)
-    monkeypatch.setattr(site, "documents",
-                        lambda *_: [(p.stem, p) for p in sorted(docs.glob("*.md"))])
-    return site
-
-
-def test_site_refuses_a_folder_it_did_not_write(site, tmp_path, capsys, monkeypatch):
-    for work in ("notebooks", "documents", "exporter"):   # refused before any page is read
-        monkeypatch.setattr(site, work, _never)
-    user = tmp_path / "mine"
-    user.mkdir()
-    (user / "thesis.tex").write_text("years of work")
-    checkout = tmp_path / "checkout"      # what --output . from the repository root looks like
-    (checkout / ".git").mkdir(parents=True)
-    (checkout / "README.md").write_text("readme")
-    a_file = tmp_path / "a_file"
-    a_file.write_text("x")
-    for folder, message in ((user, "not empty and not written by this builder"),
-                            (checkout, "not empty and not written by this builder"),
-                            (a_file, "not a folder")):
-        assert site.main(["--output", str(folder)]) == 2
-        out, err = capsys.readouterr()
-        assert out == "" and "Traceback" not in err and len(err.splitlines()) == 1
-        assert err.startswith(f"notebooks.site: {folder}: {message}")
-    assert (user / "thesis.tex").read_text() == "years of work"
-    assert sorted(p.name for p in checkout.iterdir()) == [".git", "README.md"]
-    assert a_file.read_text() == "x"
-
-
-def test_site_rebuilds_its_own_folder_and_removes_only_its_own_entries(site, tmp_path, capsys):
-    out = tmp_path / "build" / "site"
-    assert site.main(["--output", str(out)]) == 0
-    first = sorted(p.name for p in out.iterdir())
-    assert first == [site.MARKER, "alpha.html", "beta.html", "index.html", "mathjax"]
-    (out / "notes.txt").write_text("the user's")           # a file the builder did not write
-    (site.DOCS / "beta.md").unlink()                         # a page that is gone next time
-    assert site.main(["--output", str(out)]) == 0
-    assert sorted(p.name for p in out.iterdir()) == [
-        site.MARKER, "alpha.html", "index.html", "mathjax", "notes.txt"]
-    assert (out / "notes.txt").read_text() == "the user's"
-    # an empty folder is accepted (and marked); a damaged marker is refused
-    empty = tmp_path / "empty"
-    empty.mkdir()
-    site.build_site(empty)
-    assert (empty / site.MARKER).is_file()
-    (out / site.MARKER).write_text('{"kind": "ordinal-verify teaching site", "entries": ["../x"]}')
-    capsys.readouterr()
-    assert site.main(["--output", str(out)]) == 2
-    assert "the marker file .ordinal-verify-site is damaged" in capsys.readouterr().err
-    assert (out / "notes.txt").exists() and (out / "alpha.html").exists()

@@ -146,7 +146,9 @@ def test_committed_notebook_is_executed_and_matches_its_source(name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_student_version_keeps_the_questions_and_drops_the_answers(name):
-    """Exercises (issue 14): questions in the lesson, answers only in cells tagged ``solution``."""
+    """Exercises (issues 14, 24): questions in the lesson, answers only in cells tagged
+    ``solution``; the student version keeps each answer's self-check (the cell of
+    ``assert`` statements after it, run by the teacher's notebook) and no other code."""
     nb = build.build(NB_DIR / "src" / f"{name}.py")
     student = build.student(nb)
     questions = [c for c in nb.cells if c.cell_type == "markdown" and "**Exercise " in c.source]
@@ -157,9 +159,19 @@ def test_student_version_keeps_the_questions_and_drops_the_answers(name):
     assert [c for c in student.cells if "**Exercise " in c.source] == questions
     assert not [c for c in student.cells if "solution" in c.metadata.get("tags", [])]
     start = next(i for i, c in enumerate(student.cells) if re.search(r"^## \d+\. Exercises", c.source, re.M))
-    assert not [c for c in student.cells[start:] if c.cell_type == "code"], (
-        f"{name}: a code cell of the exercises (it shows an answer) is not tagged solution")
+    checks = [c for c in student.cells[start:] if c.cell_type == "code"]
+    teacher_checks = [c.source for c in nb.cells if "solution" in c.metadata.get("tags", [])
+                      and c.cell_type == "code" and re.search(r"^assert ", c.source, re.M)]
+    # every kept code cell is a self-check of the teacher's notebook, verbatim (so it passes there)
+    assert [c.source for c in checks] == teacher_checks, f"{name}: a code cell of the exercises is not a self-check"
+    assert all(c.metadata["tags"] == ["self-check"] and not c.outputs for c in checks), name
+    headings = re.findall(r"\*\*Self-check for exercise (\d+)\.\*\*", "\n".join(c.source for c in student.cells))
+    assert headings == re.findall(r"\*\*Exercise (\d+)\.\*\*", "\n".join(c.source for c in questions)), (
+        f"{name}: not one self-check per exercise")
     assert any("## Answers" in c.source for c in nb.cells) and not any("## Answers" in c.source for c in student.cells)
+    assert not any("**Answer " in c.source for c in student.cells), f"{name}: an answer's text is shown"
+    # the instructions suit a web page and a notebook alike (issue 24: no "new cell below" alone)
+    assert any(c.source.startswith("**How to answer.**") and "download" in c.source for c in student.cells)
 
 
 def test_sources_are_valid_python():

@@ -25,8 +25,8 @@ EX = dict(arithmetic="exact")
 def example_matrix(y=src.EXAMPLE_Y, yhat=src.EXAMPLE_YHAT):
     """Confusion matrix over every class between the smallest and largest label.
 
-    The post measures |label - pred| on the label values; the matrix measures
-    |i - j| on class indices, so a class absent from both vectors must still
+    The post measures ``|label - pred|`` on the label values; the matrix measures
+    ``|i - j|`` on class indices, so a class absent from both vectors must still
     be listed in ``labels``.  Defaults: the post's worked example.
     """
     lo, hi = min(min(y), min(yhat)), max(max(y), max(yhat))

@@ -42,7 +42,7 @@ __all__ = ["Property", "PROPERTIES", "CLEAR", "TIE", "CANDIDATE", "TOLERANCE", "
 CLEAR, TIE, CANDIDATE = 0, 1, 2
 
 #: relative tolerance of the float screen: two float64 values closer than this
-#: (relative to max(1, |a|, |b|)) are a tie the float values cannot decide.
+#: (relative to ``max(1, |a|, |b|)``) are a tie the float values cannot decide.
 #: The formulas' float64 rounding on the searched matrices is far below it:
 #: at most 4.2e-16 (relative) over all 20,000 random matrices of DEFAULT_SPACE
 #: and the 31 variants then registered (GMSEC and MES, added later, by the CI

@@ -168,8 +168,8 @@ TRIDIAGONAL_LIMITS = {
 }
 
 
-#: §3.2, one sample at distance |r-c| = d, the sloped branch of
-#: "OC^gamma_beta = min(1; 1 - 1/(1+|r-c|) + beta |r-c|)" (as printed).
+#: §3.2, one sample at distance ``|r-c| = d``, the sloped branch of
+#: ``"OC^gamma_beta = min(1; 1 - 1/(1+|r-c|) + beta |r-c|)"`` (as printed).
 SINGLE_SAMPLE_OC = "1 - 1/(1 + d) + beta*d"
 
 #: Appendix A: "for beta < (N-1)/((N+1)(N+2)) we have OC(a,b) + OC(b,c) < OC(a,c)".

@@ -123,7 +123,7 @@ TEXT_MC = {"T4a_0.60": "0.15", "T4a_0.70": "0.33", "T4b_0.70": "0.13", "T4b_0.80
 COST_EXAMPLE_COUNTS = (10, 20, 70)
 #: The weight matrix as printed (predicted x true); "90/70" and "80/70" kept as strings.
 COST_EXAMPLE_FACTOR = (("0", "8", "3"), ("4.5", "0", "1.5"), ("90/70", "80/70", "0"))
-#: The linear absolute-value loss |i - j|.
+#: The linear absolute-value loss ``|i - j|``.
 COST_EXAMPLE_LOSS = ((0, 1, 2), (1, 0, 1), (2, 1, 0))
 #: The printed (approximate, "≈") product.
 COST_EXAMPLE_ROUNDED = (("0", "8", "6"), ("4.5", "0", "1.5"), ("2.6", "1.1", "0"))
