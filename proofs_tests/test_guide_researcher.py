@@ -1,4 +1,4 @@
-"""docs/guide-researcher.md, section 6 (folds), run as written.
+"""docs/guide/walkthrough.md, section 6 (folds), run as written.
 
 The section's code blocks run in order in a temporary folder: the Python
 block that trains three scikit-learn classifiers on 5 folds of the diabetes
@@ -25,7 +25,7 @@ import numpy as np
 from numeric.comparison import COMPARISON_COLUMNS, winner_of
 
 ROOT = Path(__file__).resolve().parents[1]
-GUIDE = ROOT / "docs" / "guide-researcher.md"
+GUIDE = ROOT / "docs" / "guide" / "walkthrough.md"
 
 
 def _section_blocks(title="## 6. Folds"):

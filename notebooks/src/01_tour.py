@@ -405,9 +405,10 @@ plt.show()
 #
 # ## 6. Exercises
 #
-# Answer each question in a new cell below it.  Worked answers, each
+# Answer each question in the lesson's notebook (the book's page links it
+# for download), in a new cell below the question.  Worked answers, each
 # checked by an `assert` cell, are in the *Answers* section at the end of
-# the lesson (the student version leaves that section out).
+# the lesson (the student version keeps only the checks).
 #
 # **Exercise 1.**  Compute, exactly, MER and Kendall's $\tau_b$ of
 # cardoso2011's CM(B).  Which of the two notices that ten of the thirteen
@@ -435,9 +436,10 @@ plt.show()
 # ## Answers
 #
 # Each answer stores its result in a variable; the `assert` cell after it
-# checks the result.  The student version of the lesson (`python -m
-# notebooks.site --student`, `python notebooks/build.py --student`) leaves
-# this section out.
+# checks the result.  The student version of the lesson (`python
+# docs/build.py --student` for the book, `python notebooks/build.py
+# --student` for the notebooks) leaves the worked answers out and keeps
+# each self-check, so that a student can test an answer.
 
 # %% [markdown] tags=["solution"]
 # **Answer 1.**

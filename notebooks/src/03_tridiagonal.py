@@ -287,9 +287,10 @@ plt.show()
 # ## Answers
 #
 # Each answer stores its result in a variable; the `assert` cell after it
-# checks the result.  The student version of the lesson (`python -m
-# notebooks.site --student`, `python notebooks/build.py --student`) leaves
-# this section out.
+# checks the result.  The student version of the lesson (`python
+# docs/build.py --student` for the book, `python notebooks/build.py
+# --student` for the notebooks) leaves the worked answers out and keeps
+# each self-check, so that a student can test an answer.
 
 # %% [markdown] tags=["solution"]
 # **Answer 1.**
