@@ -83,11 +83,13 @@ def _sign_table(expr, n, n0):
 def signs_for_all(expr, n=None, n0=1):
     r"""The set of signs (-1, 0, 1) that ``expr`` takes on the integers ``n >= n0``.
 
-    ``expr`` is a rational function of ``n`` (or a number).  All real roots of
-    its numerator and denominator lie below the Cauchy bound
-    :math:`1 + \max_i |a_i / a_{\deg}|`; beyond it the sign is constant, so
-    evaluating exactly at the integers ``n0, ..., bound + 1`` finds every
-    sign taken on all integers ``n >= n0``.
+    ``expr`` is a rational function of ``n`` (or a number).  The sign can
+    only change at a real root of its numerator or denominator: with rational
+    coefficients the roots are isolated exactly and the sign is evaluated
+    once on each run of integers between two of them
+    (:func:`analytic._ratfun.sign_runs`); otherwise, all real roots lying
+    below the Cauchy bound :math:`1 + \max_i |a_i / a_{\deg}|`, it is
+    evaluated exactly at every integer ``n0, ..., bound + 1``.
 
     Raises
     ------
@@ -433,8 +435,6 @@ class _Lazy:
 
     def __str__(self):
         return str(_rf.to_expr(*self.args))
-
-    __format__ = lambda self, spec: format(str(self), spec)  # noqa: E731
 
 
 def _poly_sign(nums, dens, n, n0):
