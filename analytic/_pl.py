@@ -16,10 +16,11 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from analytic import _ratfun as _rf
 from numeric.parsing import parse_number
 
 __all__ = ["signs_for_all", "sign_for_all", "sign_threshold", "UndecidedSign", "PL",
-           "lower_envelope"]
+           "lower_envelope", "envelope_of_polys"]
 
 
 class UndecidedSign(ValueError):
@@ -36,10 +37,15 @@ class UndecidedSign(ValueError):
 
 
 def _sign_table(expr, n, n0):
-    """``(expr, [(k, sign or None), ...])`` for the integers ``n0 .. bound + 1``.
+    """``(expr, [(k, sign or None), ...])``: the signs on the integers ``n >= n0``.
 
-    ``expr`` is cancelled; ``None`` marks a pole.  Beyond the Cauchy bound of
-    numerator and denominator the sign is that of the last entry.
+    ``expr`` is cancelled; ``None`` marks a pole.  Entry ``(k, s)``: the sign
+    is ``s`` on the integers after the previous entry's ``k`` up to ``k``; the
+    last entry's sign holds for every ``n >= k``.  With rational
+    coefficients the entries are the runs between consecutive real roots of
+    numerator and denominator (:func:`analytic._ratfun.sign_runs`);
+    otherwise every integer ``n0 .. bound + 1`` is listed, beyond the Cauchy
+    bound of numerator and denominator the sign being that of the last.
     """
     expr = sp.cancel(sp.together(parse_number(expr, what="expression")))
     if expr == 0:
@@ -53,6 +59,10 @@ def _sign_table(expr, n, n0):
         return expr, [(n0, int(s))]
     if expr.free_symbols != {n}:
         raise ValueError(f"{expr} depends on {expr.free_symbols - {n}} besides {n}")
+    frac = _rf.fraction(expr, n)
+    if frac is not None:  # rational coefficients: the runs between the real roots
+        num, den = (_rf.shift(p, n0) for p in frac)
+        return expr, [(n0 + t, s) for t, s in _rf.sign_runs(num, den)]
     num, den = sp.fraction(expr)
     bound = n0
     for part in (num, den):
@@ -73,11 +83,13 @@ def _sign_table(expr, n, n0):
 def signs_for_all(expr, n=None, n0=1):
     r"""The set of signs (-1, 0, 1) that ``expr`` takes on the integers ``n >= n0``.
 
-    ``expr`` is a rational function of ``n`` (or a number).  All real roots of
-    its numerator and denominator lie below the Cauchy bound
-    :math:`1 + \max_i |a_i / a_{\deg}|`; beyond it the sign is constant, so
-    evaluating exactly at the integers ``n0, ..., bound + 1`` finds every
-    sign taken on all integers ``n >= n0``.
+    ``expr`` is a rational function of ``n`` (or a number).  The sign can
+    only change at a real root of its numerator or denominator: with rational
+    coefficients the roots are isolated exactly and the sign is evaluated
+    once on each run of integers between two of them
+    (:func:`analytic._ratfun.sign_runs`); otherwise, all real roots lying
+    below the Cauchy bound :math:`1 + \max_i |a_i / a_{\deg}|`, it is
+    evaluated exactly at every integer ``n0, ..., bound + 1``.
 
     Raises
     ------
@@ -263,8 +275,20 @@ class PL:
         return a + s * x
 
     def integral(self, lo=0, hi=1):
-        r""":math:`\int_{lo}^{hi} f(\beta)\,d\beta`, exactly, for all ``n >= n0``."""
+        r""":math:`\int_{lo}^{hi} f(\beta)\,d\beta`, exactly, for all ``n >= n0``.
+
+        .. math:: \sum_i \Big[a_i\beta + \tfrac{s_i}{2}\beta^2\Big]_{\max(t_i, lo)}^{\min(t_{i+1}, hi)}
+
+        With rational coefficients the sum is taken on integer polynomials
+        (:mod:`analytic._ratfun`), otherwise on SymPy expressions; the
+        comparisons and the factored result are the same.
+        """
         lo, hi = parse_number(lo, what="lo"), parse_number(hi, what="hi")
+        fast = self._integral_polys(lo, hi)
+        return fast if fast is not None else self._integral_expr(lo, hi)
+
+    def _integral_expr(self, lo, hi):
+        """:meth:`integral` on SymPy expressions."""
         total = sp.Integer(0)
         ends = list(self.breaks[1:]) + [sp.oo]
         for t0, t1, (a, s) in zip(self.breaks, ends, self.lines, strict=True):
@@ -274,6 +298,42 @@ class PL:
                 continue
             total += a * (h - l) + s * (h * h - l * l) / 2
         return sp.factor(sp.cancel(total))
+
+    def _integral_polys(self, lo, hi):
+        """:meth:`integral` on integer polynomials, ``None`` if a coefficient is not rational in ``n``."""
+        gen = self.n if self.n is not None else sp.Dummy("n")
+        n0 = self.n0 if self.n is not None else 0
+        fracs = {}
+        for e in (*self.breaks, lo, hi, *(c for line in self.lines for c in line)):
+            if e not in fracs:
+                fracs[e] = _rf.fraction(sp.sympify(e, strict=True), gen)
+                if fracs[e] is None:
+                    return None
+
+        def cmp(u, v):  # as PL.cmp, the sign decided on polynomials
+            if u == v:
+                return 0
+            if u == sp.oo:
+                return 1
+            if v == sp.oo:
+                return -1
+            (un, ud), (vn, vd) = fracs[u], fracs[v]
+            return _poly_sign([_rf.shift(_rf.sub(_rf.mul(un, vd), _rf.mul(vn, ud)), n0)],
+                              [_rf.shift(_rf.mul(ud, vd), n0)], self.n, self.n0)
+
+        total = ([], [1])
+        ends = list(self.breaks[1:]) + [sp.oo]
+        for t0, t1, (a, s) in zip(self.breaks, ends, self.lines, strict=True):
+            l = t0 if cmp(t0, lo) > 0 else lo
+            h = t1 if cmp(t1, hi) < 0 else hi
+            if cmp(h, l) <= 0:
+                continue
+            # a (h - l) + s (h^2 - l^2) / 2 = (h - l) (a + s (h + l) / 2)
+            fh, fl = fracs[h], fracs[l]
+            mid = _rf.fmul(_rf.fadd(fh, fl), ([1], [2]))
+            term = _rf.fmul(_rf.fsub(fh, fl), _rf.fadd(fracs[a], _rf.fmul(fracs[s], mid)))
+            total = _rf.fadd(total, term)
+        return sp.factor(_rf.to_expr(*total, gen))
 
     def limit(self):
         """The pointwise limit as ``n -> oo`` (a parameter-free :class:`PL`).
@@ -331,6 +391,11 @@ def lower_envelope(lines, n=None, n0=1):
     smaller slope that crosses the current one first (ties: the smallest
     slope) — every comparison decided for all integers ``n >= n0``.
 
+    When every coefficient is a rational function of ``n`` with rational
+    coefficients, the comparisons are made on polynomials
+    (:func:`envelope_of_polys`); otherwise (radicals, other numbers) on SymPy
+    expressions.  Both make the same comparisons in the same order.
+
     Examples
     --------
     >>> from analytic.symbols import d, beta
@@ -338,9 +403,158 @@ def lower_envelope(lines, n=None, n0=1):
     >>> f.piecewise(beta)
     Piecewise((beta*d + d/(d + 1), beta < 1/(d*(d + 1))), (1, True))
     """
+    lines = [tuple(parse_number(v, what="line coefficient") for v in line) for line in lines]
+    polys = _poly_lines(lines, n)
+    if polys is None:
+        return _lower_envelope_expr(lines, n, n0)
+    A, Da, S, Ds = polys
+    return envelope_of_polys(A, Da, S, Ds, lambda i: tuple(sp.cancel(v) for v in lines[i]), n, n0)
+
+
+def _poly_lines(lines, n):
+    """``(A, Da, S, Ds)`` with ``a_i = A_i/Da``, ``s_i = S_i/Ds`` (dense integer
+    polynomials in ``n``), or ``None`` if a coefficient is not rational in ``n``."""
+    gen = n if n is not None else sp.Dummy("n")
+    fa, fs = [], []
+    for a, s in lines:
+        pa, ps = _rf.fraction(a, gen), _rf.fraction(s, gen)
+        if pa is None or ps is None:
+            return None
+        fa.append(pa)
+        fs.append(ps)
+    A, Da = _rf.common_denominator(fa)
+    S, Ds = _rf.common_denominator(fs)
+    return A, Da, S, Ds
+
+
+class _Lazy:
+    """A cancelled expression built only when printed (the messages of :class:`UndecidedSign`)."""
+
+    def __init__(self, num, den, n, n0):
+        self.args = num, den, n, n0
+
+    def __str__(self):
+        return str(_rf.to_expr(*self.args))
+
+
+def _poly_sign(nums, dens, n, n0):
+    """sign of ``prod(nums) / prod(dens)`` (polynomials in ``t = n - n0``) for every integer ``t >= 0``.
+
+    Descartes' rule first (:func:`analytic._ratfun.clean_sign` of each
+    factor); otherwise the runs of the fraction in lowest terms, with the
+    errors of :func:`sign_for_all`.
+    """
+    if any(not p for p in nums):
+        return 0
+    s = 1
+    for p in (*nums, *dens):
+        c = _rf.clean_sign(p)
+        if c is None:
+            break
+        s *= c
+    else:
+        return s
+    num, den = [1], [1]
+    for p in nums:
+        num = _rf.mul(num, p)
+    for p in dens:
+        den = _rf.mul(den, p)
+    num, den = _rf.cancel(num, den)
+    table = [(n0 + t, s) for t, s in _rf.sign_runs(num, den)]
+    expr = _Lazy(num, den, n, n0)
+    _require_defined(expr, table, n, n0)
+    signs = {s for _, s in table}
+    if len(signs) != 1:
+        raise UndecidedSign(f"the sign of {expr} is not constant for integers {n} >= {n0}",
+                            _threshold(table, n0))
+    return signs.pop()
+
+
+def envelope_of_polys(A, Da, S, Ds, line_expr, n=None, n0=1):
+    r""":func:`lower_envelope` of the lines ``(A_i/Da, S_i/Ds)`` given as dense integer polynomials in ``n``.
+
+    ``A``, ``S``: lists of numerators (``[]`` is zero), ``Da``, ``Ds`` the
+    common denominators, all as lists of ints, highest degree first (see
+    :mod:`analytic._ratfun`).  ``line_expr(i)`` returns line ``i`` as a
+    pair of cancelled SymPy expressions; it is called only for the lines of
+    the result.  The comparisons, their order and the result are those of
+    the expression-level algorithm: a line equal to an earlier one is
+    dropped; the lowest line at ``beta = 0`` starts; the next piece is the
+    flatter line that crosses the current one first.  The crossing of line
+    ``l`` with ``c`` is :math:`x = \frac{D_s}{D_a}\,\frac{A_l - A_c}{S_c - S_l}`,
+    held as the pair ``(A_l - A_c, S_c - S_l)``.
+    """
+    first = {}
+    for i, (a, s) in enumerate(zip(A, S, strict=True)):
+        first.setdefault((tuple(a), tuple(s)), i)
+    uniq = sorted(first.values())
+    if n is not None and n0:
+        At = {i: _rf.shift(A[i], n0) for i in uniq}
+        St = {i: _rf.shift(S[i], n0) for i in uniq}
+        Dat, Dst = _rf.shift(Da, n0), _rf.shift(Ds, n0)
+    else:
+        At, St, Dat, Dst = {i: A[i] for i in uniq}, {i: S[i] for i in uniq}, Da, Ds
+
+    def cmp_a(i, j):
+        return _poly_sign([_rf.sub(At[i], At[j])], [Dat], n, n0)
+
+    def cmp_s(i, j):
+        return _poly_sign([_rf.sub(St[i], St[j])], [Dst], n, n0)
+
+    def cmp_x(x, y):  # sign(x - y) = sign(Ds (u1 v2 - u2 v1) / (Da v1 v2))
+        (u1, v1), (u2, v2) = x, y
+        return _poly_sign([_rf.sub(_rf.mul(u1, v2), _rf.mul(u2, v1)), Dst], [Dat, v1, v2],
+                          n, n0)
+
+    def better(l1, l2):  # l1 lower at beta = 0, or equal and flatter
+        c = cmp_a(l1, l2)
+        return c < 0 or (c == 0 and cmp_s(l1, l2) < 0)
+
+    cur = uniq[0]
+    for line in uniq[1:]:
+        if better(line, cur):
+            cur = line
+    out, crossings, xs = [cur], [], [([], [1])]
+    while True:
+        cands = [l for l in uniq if cmp_s(l, cur) < 0]
+        if not cands:
+            break
+        best, best_x = None, None
+        for l in cands:
+            x = (_rf.sub(At[l], At[cur]), _rf.sub(St[cur], St[l]))
+            if best is None:
+                best, best_x = l, x
+                continue
+            c = cmp_x(x, best_x)
+            if c < 0 or (c == 0 and cmp_s(l, best) < 0):
+                best, best_x = l, x
+        c = cmp_x(best_x, xs[-1])
+        if c < 0:  # pragma: no cover - envelope invariant
+            raise AssertionError("a crossing before the current breakpoint")
+        if c == 0:
+            out[-1] = best
+        else:
+            xs.append(best_x)
+            crossings.append((best, cur))
+            out.append(best)
+        cur = best
+    exprs = {}
+
+    def expr(i):
+        if i not in exprs:
+            exprs[i] = line_expr(i)
+        return exprs[i]
+
+    breaks = [sp.Integer(0)] + [sp.cancel((expr(l)[0] - expr(c)[0]) / (expr(c)[1] - expr(l)[1]))
+                                for l, c in crossings]
+    return PL(tuple(breaks), tuple(expr(i) for i in out), n, n0)._fused()
+
+
+def _lower_envelope_expr(lines, n, n0):
+    """:func:`lower_envelope` on SymPy expressions (coefficients not rational in ``n``)."""
     uniq = []
     for a, s in lines:
-        a, s = (sp.cancel(parse_number(v, what="line coefficient")) for v in (a, s))
+        a, s = sp.cancel(a), sp.cancel(s)
         if not any(sp.cancel(a - ua) == 0 and sp.cancel(s - us) == 0 for ua, us in uniq):
             uniq.append((a, s))
     probe = PL((sp.Integer(0),), ((0, 0),), n, n0)

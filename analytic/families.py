@@ -6,9 +6,11 @@ r"""Families of confusion matrices: metrics of matrices whose counts are SymPy e
   symbols, e.g. ``[[n, 1], [0, n]]``.  The formula is the one of
   :mod:`numeric`, evaluated on the expressions (:class:`numeric._common.SymbolicArithmetic`);
   nothing is re-derived by hand.
-* :func:`family_parameter`, :func:`support_threshold`, :func:`split_by_parameter`
-  — the one-parameter machinery shared with :mod:`analytic.uoc`, whose
-  ``uoc_piecewise``, ``oc_piecewise`` and ``a_uoc_symbolic`` accept such families.
+* :func:`family_parameter`, :func:`support_threshold`, :func:`split_by_parameter`,
+  :func:`settle` — the one-parameter machinery, defined in
+  :mod:`analytic._family` (imported by this module and by :mod:`analytic.uoc`,
+  whose ``uoc_piecewise``, ``oc_piecewise`` and ``a_uoc_symbolic`` accept
+  such families) and re-exported here.
 * :func:`guess_and_check` — a rational function of ``K`` fitted to exact
   values of a family indexed by ``K``, then checked on further ``K``.
 
@@ -40,8 +42,13 @@ import numpy as np
 import sympy as sp
 from sympy.polys.polyfuncs import rational_interpolate
 
+from analytic._family import (  # noqa: F401 - the family machinery, re-exported
+    MAX_SPECIAL, family_parameter, settle, split_by_parameter, support_threshold,
+)
+from analytic._family import _matrix, _symbols
 from analytic._pl import UndecidedSign, sign_for_all, sign_threshold, signs_for_all
 from analytic.symbols import K as K_symbol
+from analytic.uoc import a_uoc_symbolic
 from numeric._symbolic import SymbolicArithmetic
 from numeric.parsing import parse_number
 from numeric.registry import REGISTRY
@@ -49,117 +56,8 @@ from numeric.registry import REGISTRY
 __all__ = ["symbolic_metric", "family_parameter", "support_threshold", "split_by_parameter",
            "settle", "Conjecture", "guess_and_check", "MAX_SPECIAL"]
 
-#: at most this many values of the parameter below the threshold are listed
-#: one by one in a ``Piecewise``; beyond it the functions raise.
-MAX_SPECIAL = 64
-
 #: metrics computed on the path envelope (see :mod:`analytic.uoc`)
 _PATH_METRICS = {"oc", "uoc", "a_uoc"}
-
-
-# ---------------------------------------------------------------------------
-# the matrix and its parameter
-# ---------------------------------------------------------------------------
-def _matrix(cm):
-    a = np.empty(np.shape(cm), dtype=object)
-    try:
-        a[...] = np.asarray(cm, dtype=object)
-    except ValueError:
-        raise ValueError("confusion matrix must be a rectangular array of counts") from None
-    if a.ndim != 2 or a.shape[0] != a.shape[1] or a.size == 0:
-        raise ValueError(f"a symbolic confusion matrix must be square K x K, got shape {a.shape}")
-    return np.vectorize(_count, otypes=[object])(a)
-
-
-def _count(v):
-    """A count as a SymPy object; a string is parsed by
-    :func:`numeric.parsing.parse_number`, never evaluated."""
-    return parse_number(v, what="confusion matrix entry")
-
-
-def _symbols(a):
-    return set().union(*(v.free_symbols for v in a.reshape(-1)))
-
-
-def family_parameter(cm, n0=None):
-    r"""The single integer symbol ``n`` of a one-parameter family, and its first value ``n0``.
-
-    ``n0`` defaults to the smallest integer the assumptions of ``n`` allow
-    (1 for ``positive=True``, 0 for ``nonnegative=True``).
-
-    Returns
-    -------
-    (sympy.Symbol or None, int)
-        ``None`` when the matrix holds numbers only.
-
-    Raises
-    ------
-    ValueError
-        More than one free symbol, a symbol not declared ``integer=True``, or
-        no ``n0`` (neither given nor implied by the assumptions).
-
-    Examples
-    --------
-    >>> n = sp.Symbol("n", integer=True, positive=True)
-    >>> family_parameter([[n, 1], [0, n + 1]])
-    (n, 1)
-    """
-    syms = _symbols(_matrix(cm))
-    if not syms:
-        return None, 0 if n0 is None else int(n0)
-    if len(syms) > 1:
-        raise ValueError(f"a family needs one free symbol, got {sorted(map(str, syms))}")
-    (n,) = syms
-    if not n.is_integer:
-        raise ValueError(f"the parameter {n} must be declared integer=True")
-    if n0 is None:
-        if n.is_positive:
-            n0 = 1
-        elif n.is_nonnegative:
-            n0 = 0
-        else:
-            raise ValueError(f"give n0: the assumptions of {n} set no lower bound")
-    return n, int(n0)
-
-
-def support_threshold(cm, n, n0):
-    r"""Check the counts of a family and find where its support settles.
-
-    Every count must be a polynomial in ``n`` taking non-negative integer
-    values at every integer ``n >= n0`` (a polynomial is integer-valued on
-    all integers from ``n0`` if and only if it is at ``deg + 1`` consecutive
-    ones, Pólya; non-negativity is decided by
-    :func:`analytic._pl.signs_for_all`).  Returns the smallest ``m >= n0``
-    from which every count is either zero for all ``n >= m`` or positive for
-    all ``n >= m``.
-
-    Raises
-    ------
-    ValueError
-        A count that is not a polynomial in ``n``, not integer-valued, or
-        negative at some integer ``n >= n0``.
-
-    Examples
-    --------
-    >>> n = sp.Symbol("n", integer=True, nonnegative=True)
-    >>> support_threshold([[n, 1], [0, n - 1]], n, 1)   # n - 1 = 0 at n = 1
-    2
-    """
-    a = _matrix(cm)
-    m = n0
-    for v in a.reshape(-1):
-        if v == 0:
-            continue
-        if not v.is_polynomial(n):
-            raise ValueError(f"count {v} must be a polynomial in {n} (an integer for every {n})")
-        deg = sp.degree(v, n) if v.free_symbols else 0
-        if any(not v.subs(n, k).is_integer for k in range(n0, n0 + int(deg) + 1)):
-            raise ValueError(f"count {v} must be an integer for every integer {n} >= {n0}")
-        if -1 in signs_for_all(v, n, n0):
-            bad = next(k for k in range(n0, 10**6) if v.subs(n, k) < 0)
-            raise ValueError(f"count {v} must be non-negative: it is {v.subs(n, bad)} at {n} = {bad}")
-        m = max(m, sign_threshold(v, n, n0))
-    return m
 
 
 def _support_for_all(n, m):
@@ -167,94 +65,6 @@ def _support_for_all(n, m):
     def support(entry):
         return sign_for_all(entry, n, m) != 0
     return support
-
-
-def split_by_parameter(n, n0, m, special, general):
-    r"""``Piecewise((special(n0), Eq(n, n0)), ..., (special(m-1), Eq(n, m-1)), (general, n >= m))``.
-
-    ``special(k)`` is called for each integer ``n0 <= k < m``.  When
-    ``general`` at ``n = k`` equals ``special(k)`` exactly (as a number, or
-    as a piecewise-linear function of beta) at the last such values, its
-    condition is widened to them.  A single branch whose
-    condition SymPy decides to be true is returned bare.
-
-    Raises
-    ------
-    NotImplementedError
-        If more than :data:`MAX_SPECIAL` values precede ``m``.
-
-    Examples
-    --------
-    >>> n = sp.Symbol("n", integer=True, positive=True)
-    >>> split_by_parameter(n, 1, 3, lambda k: k**2, n + 5)
-    Piecewise((1, Eq(n, 1)), (4, Eq(n, 2)), (n + 5, n >= 3))
-    >>> split_by_parameter(n, 1, 3, lambda k: 2 * k + 3, n + 5)   # agrees at n = 2
-    Piecewise((5, Eq(n, 1)), (n + 5, n >= 2))
-    """
-    if m - n0 > MAX_SPECIAL:
-        raise NotImplementedError(
-            f"the symbolic form holds only from {n} = {m}; listing the {m - n0} values from "
-            f"{n} = {n0} one by one exceeds MAX_SPECIAL = {MAX_SPECIAL} (substitute instead)")
-    specials = [(k, special(k)) for k in range(n0, m)]
-    # the general branch also holds at the last values below m where it agrees exactly
-    while specials and _agree(general.subs(n, specials[-1][0]), specials[-1][1]):
-        m = specials.pop()[0]
-    branches = [(v, sp.Eq(n, k)) for k, v in specials]
-    branches.append((general, n >= m))
-    if len(branches) == 1 and branches[0][1] == sp.true:
-        return general
-    return sp.Piecewise(*branches, evaluate=False)
-
-
-def _agree(x, y):
-    """Exact equality of two numbers, or of two piecewise-linear ``Piecewise`` in one variable.
-
-    A ``Piecewise`` whose conditions are ``var < t`` (and ``True``) is linear
-    on each interval between consecutive ``t``; two such functions are equal
-    if they agree at two points of every interval of the union of their
-    breakpoints.
-    """
-    x, y = sp.sympify(x, strict=True), sp.sympify(y, strict=True)
-    if not (x.has(sp.Piecewise) or y.has(sp.Piecewise)):
-        return sp.simplify(x - y) == 0
-    syms = x.free_symbols | y.free_symbols
-    if len(syms) != 1:
-        return False
-    (var,) = syms
-    ts = set()
-    for e in (x, y):
-        for pw in e.atoms(sp.Piecewise):
-            for _, c in pw.args:
-                if c == sp.true:
-                    continue
-                if not (isinstance(c, sp.StrictLessThan) and c.lhs == var and c.rhs.is_number):
-                    return False
-                ts.add(c.rhs)
-    pts = sorted(ts | {sp.Integer(0)})
-    probes = [p for a, b in zip(pts, pts[1:], strict=False) for p in (a, (a + b) / 2)] + [pts[-1], pts[-1] + 1]
-    return all(sp.simplify(x.subs(var, p) - y.subs(var, p)) == 0 for p in probes)
-
-
-def settle(compute, n, m):
-    r"""``compute(m)``, retried from a larger ``m`` while a sign is undecided.
-
-    ``compute(m)`` decides signs for all integers ``n >= m`` and raises
-    :class:`analytic._pl.UndecidedSign` when one is not constant; it is
-    called again from that sign's threshold.  Returns ``(m, result)``.
-
-    Examples
-    --------
-    >>> d = sp.Symbol("d", integer=True, positive=True)
-    >>> settle(lambda m: sign_for_all(d - 4, d, m), d, 1)
-    (5, 1)
-    """
-    while True:
-        try:
-            return m, compute(m)
-        except UndecidedSign as e:
-            if e.threshold <= m:  # pragma: no cover - sign_threshold's contract
-                raise
-            m = e.threshold
 
 
 # ---------------------------------------------------------------------------
@@ -372,7 +182,6 @@ def symbolic_metric(metric, cm, *, n0=None, **kwargs):
     name, fn = _resolve_metric(metric)
     if name in _PATH_METRICS:
         if name == "a_uoc" and not kwargs:
-            from analytic.uoc import a_uoc_symbolic
             return a_uoc_symbolic(cm, n0=n0)
         raise ValueError(f"{name} depends on beta: use analytic.uoc.{name}_piecewise")
     a = _matrix(cm)

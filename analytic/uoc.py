@@ -11,9 +11,10 @@ exactly (silva2018 eq. 23) by :func:`a_uoc_symbolic`.
 Families: the three functions (and :func:`a_uoc_symbolic`) also take a matrix whose counts are
 polynomials in one integer symbol ``n`` (e.g. ``[[n, 1], [0, n]]``).  The
 lines of all monotone paths are then rational functions of ``n``
-(:func:`analytic.metric_thresholds.path_lines`), and their envelope is
-decided for every integer ``n`` from a threshold ``m``
-(:func:`analytic._pl.lower_envelope`, :func:`analytic.families.settle`);
+(:class:`analytic._family.PathLines`, the lines of
+:func:`analytic.metric_thresholds.path_lines` as integer polynomials), and
+their envelope is decided for every integer ``n`` from a threshold ``m``
+(:func:`analytic._pl.envelope_of_polys`, :func:`analytic._family.settle`);
 each value ``n0 <= n < m`` is computed on the substituted matrix.  The result
 is a ``Piecewise`` in ``n`` (conditions ``Eq(n, k)`` and ``n >= m``) of
 ``Piecewise`` in beta.  Only ``gamma = 1`` (the weights are then rational
@@ -29,9 +30,7 @@ import numpy as np
 import sympy as sp
 
 import numeric
-from analytic._pl import lower_envelope
-from analytic.families import family_parameter, settle, split_by_parameter, support_threshold
-from analytic.metric_thresholds import path_lines
+from analytic._family import PathLines, family_parameter, settle, split_by_parameter, support_threshold
 from analytic.symbols import beta
 from numeric.parsing import parse_number
 
@@ -69,10 +68,10 @@ def _family_index(a, metric, gamma, n0, integrate):
         raise NotImplementedError(f"symbolic counts: square matrices with K <= {MAX_FAMILY_K} "
                                   f"only, got shape {a.shape}")
     n, n0 = family_parameter(a, n0)
-    lines = path_lines(a.tolist(), metric, 1)
+    lines = PathLines(a.tolist(), metric, n)
 
     def general(m):
-        f = lower_envelope(lines, n, m)
+        f = lines.envelope(m)
         return f.integral(0, 1) if integrate else f.piecewise(beta)
 
     m, value = settle(general, n, support_threshold(a, n, n0))

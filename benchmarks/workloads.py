@@ -21,6 +21,7 @@ from . import baselines
 from .cem_workload import w13_cem
 from .compare_workload import w12_compare
 from .engine_workload import w14_engine
+from .families_workload import w15_families
 from .timing import Config, Row, Timing, compare, fmt_seconds, time_one
 
 __all__ = ["WORKLOADS"]
@@ -501,4 +502,5 @@ WORKLOADS = {
     12: ("compare: paired bootstrap of every metric", w12_compare),
     13: ("exact cem_ord vs SymPy's log per cell; the metrics CLI on a 60x60 file", w13_cem),
     14: ("the property engine: float screen and whole audits", w14_engine),
+    15: ("symbolic families: closed forms of one-symbol families, K = 3..6", w15_families),
 }
