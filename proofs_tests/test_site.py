@@ -464,7 +464,12 @@ def test_every_page_loads_with_its_math_and_figures(browser, served, book):
 def test_search_finds(browser, served, query, expected):
     tab = _Tab(browser, served)
     page = tab.open(f"search.html?q={query}")
-    page.wait_for_function("() => document.querySelectorAll('#search-results li').length > 0", timeout=60_000)
+    # Sphinx shows the results one by one (loading each page's summary) and then
+    # writes "Search finished, ..." into the summary: read the list only then
+    page.wait_for_function(
+        "() => /^(Search finished|Your search did not)/.test("
+        "document.querySelector('#search-results p.search-summary')?.innerText || '')",
+        timeout=60_000)
     hrefs = page.evaluate("() => [...document.querySelectorAll('#search-results li a')].map(a => a.href)")
     tab.close()
     assert any(urlsplit(h).path.endswith(expected) for h in hrefs), f"{query}: {hrefs[:10]}"
