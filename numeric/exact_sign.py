@@ -179,8 +179,15 @@ def _hull(lo, hi):
     return iv.mpf([lo, hi])
 
 
-def _iv(e, dps):
-    """An ``mpmath.iv`` interval containing the SymPy number ``e`` (at ``iv.prec``)."""
+def _iv(e, dps, memo):
+    """An ``mpmath.iv`` interval containing the SymPy number ``e`` (at ``iv.prec``;
+    ``memo`` holds the intervals of the subexpressions already enclosed)."""
+    if e not in memo:
+        memo[e] = _iv_node(e, dps, memo)
+    return memo[e]
+
+
+def _iv_node(e, dps, memo):
     if e.is_Rational:
         return iv.mpf(int(e.p)) / int(e.q)
     if e.is_Float:
@@ -190,43 +197,43 @@ def _iv(e, dps):
     if e is sympy.E:
         return iv.e
     if e.is_Add:
-        out = _iv(e.args[0], dps)
+        out = _iv(e.args[0], dps, memo)
         for a in e.args[1:]:
-            out = out + _iv(a, dps)
+            out = out + _iv(a, dps, memo)
         return out
     if e.is_Mul:
-        out = _iv(e.args[0], dps)
+        out = _iv(e.args[0], dps, memo)
         for a in e.args[1:]:
-            out = out * _iv(a, dps)
+            out = out * _iv(a, dps, memo)
         return out
     if e.is_Pow and e.exp.is_Integer:
-        b = _iv(e.base, dps)
+        b = _iv(e.base, dps, memo)
         if e.exp < 0 and b.a <= 0 <= b.b:
             raise _NoEnclosure
         return b ** int(e.exp)
     if e.is_Pow and e.exp.is_Rational:
-        b = _iv(e.base, dps)
+        b = _iv(e.base, dps, memo)
         if not b.a > 0:
             raise _NoEnclosure
         if e.exp == sympy.S.Half:
             return iv.sqrt(b)
         return iv.exp(iv.log(b) * (iv.mpf(int(e.exp.p)) / int(e.exp.q)))
     if isinstance(e, sympy.exp):
-        return iv.exp(_iv(e.args[0], dps))
+        return iv.exp(_iv(e.args[0], dps, memo))
     if isinstance(e, sympy.log) and len(e.args) == 1:
-        b = _iv(e.args[0], dps)
+        b = _iv(e.args[0], dps, memo)
         if not b.a > 0:
             raise _NoEnclosure
         return iv.log(b)
     if isinstance(e, sympy.Abs):
-        b = _iv(e.args[0], dps)
+        b = _iv(e.args[0], dps, memo)
         if b.a >= 0:
             return b
         if b.b <= 0:
             return -b
         return _hull(0, max(-b.a, b.b))
     if isinstance(e, (sympy.Max, sympy.Min)):
-        parts = [_iv(a, dps) for a in e.args]
+        parts = [_iv(a, dps, memo) for a in e.args]
         pick = max if isinstance(e, sympy.Max) else min
         return _hull(pick(p.a for p in parts), pick(p.b for p in parts))
     return _evalf_leaf(e, dps)
@@ -265,7 +272,7 @@ def _enclose(e, dps):
         iv.dps = dps
         if isinstance(e, Fraction):
             return iv.mpf(e.numerator) / e.denominator
-        return _iv(e, dps)
+        return _iv(e, dps, {})
     except (_NoEnclosure, ZeroDivisionError, mpmath.libmp.ComplexResult):
         return None
     finally:
