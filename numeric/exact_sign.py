@@ -191,11 +191,11 @@ def _iv_node(e, dps, memo):
     if e.is_Rational:
         return iv.mpf(int(e.p)) / int(e.q)
     if e.is_Float:
-        return iv.mpf(mpmath.mpf(e._mpf_))
+        return iv.mpf(_mpf(e))
     if e is sympy.pi:
-        return iv.pi
+        return iv.pi * 1  # the constant evaluated now, at iv.prec
     if e is sympy.E:
-        return iv.e
+        return iv.e * 1
     if e.is_Add:
         out = _iv(e.args[0], dps, memo)
         for a in e.args[1:]:
@@ -247,9 +247,14 @@ def _evalf_leaf(e, dps):
         raise _NoEnclosure from None
     if not v.is_Float:  # complex, or not a number
         raise _NoEnclosure
-    m = mpmath.mpf(v._mpf_)
-    r = max(abs(m), mpmath.mpf(1)) * mpmath.mpf(10) ** -dps
-    return _hull(m - r, m + r)
+    m = iv.mpf(_mpf(v))
+    return m + iv.mpf([-1, 1]) * max(abs(m).b, 1) * iv.mpf(10) ** -dps
+
+
+def _mpf(f):
+    """The SymPy Float ``f`` as an mpf, exactly (not rounded to ``mp.prec``)."""
+    with mpmath.workprec(max(f._prec, 53)):
+        return +mpmath.mpf(f._mpf_)
 
 
 def enclose(x, dps):
@@ -367,6 +372,8 @@ def _sign(e, policy, box):
             return 0
     if policy.prove and _proved_zero(e):
         return 0
+    if e.is_extended_real is False:  # asked only here: the query may be slow
+        raise ValueError(f"{e!s:.60} is not a real number")
     raise UndecidedError(
         f"cannot decide the sign of {e!s:.200} at {policy.max_dps} digits")
 
