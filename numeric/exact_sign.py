@@ -3,7 +3,9 @@ r"""One rule for the exact sign and equality of real constants (issue 22 item 2)
 :func:`sign`, :func:`compare` and :func:`is_zero` decide the sign of a real
 *number* given exactly (an ``int``, a :class:`fractions.Fraction`, a float
 read as the binary fraction it is, or a SymPy number without symbols:
-rationals, radicals, logarithms, ``pi``...), under one escalation policy, an
+rationals, radicals, logarithms, ``pi``...; a SymPy ``Float`` alone is the
+binary fraction it is, inside an expression SymPy has already rounded the
+arithmetic to its precision), under one escalation policy, an
 :class:`ExactPolicy` owned by the arithmetic context that asks (as mpmath's
 ``almosteq`` takes its tolerance from its context).  They never return a
 guess: what the policy cannot decide raises
@@ -11,8 +13,8 @@ guess: what the policy cannot decide raises
 
 The policy
 ----------
-1. **Exact rationals**: an ``int``, a ``Fraction`` or a SymPy ``Rational`` is
-   signed exactly, with no evaluation.
+1. **Exact rationals**: an ``int``, a ``Fraction``, a float, a SymPy
+   ``Rational`` or ``Float`` is signed exactly, with no evaluation.
 2. **Interval enclosure** at ``start_dps`` digits: the expression tree is
    evaluated in mpmath's interval arithmetic (``mpmath.iv``: outward
    rounding, so the interval contains the number); an interval that excludes
@@ -21,13 +23,14 @@ The policy
    evaluated by SymPy's ``evalf`` (``strict``: its accuracy tracking) and
    widened by ``10**-dps`` relative.
 3. **Cheap zero proof** (once, after the first enclosure): the numerator of
-   ``together(x)`` expands to 0 (equal sums of radicals), or the logarithms
-   of positive rationals, expanded into the logarithms of primes, cancel.
+   ``together(x)`` expands to 0 (equal sums of radicals), or the logarithms,
+   those of integers expanded into the logarithms of primes, cancel.
 4. **Escalation**: enclosures at ``2 start_dps``, ``4 start_dps``, ... up to
    ``max_dps`` (each step doubles the digits, the last one is the cap).
 5. **Proof of zero** (when ``prove``): ``minimal_polynomial(x) == X`` for an
    algebraic number (its minimal polynomial is ``X`` exactly when it is 0),
-   else ``simplify(x) == 0`` or ``x.equals(0) is True``.
+   else ``x.equals(0) is True`` (SymPy simplifies, then tries its proofs for
+   constants; ``None`` proves nothing).
 6. Otherwise :class:`~numeric.errors.UndecidedError` (the number is within
    ``10**-max_dps`` of 0, relative to its parts, and not proved 0).
 
@@ -145,8 +148,9 @@ def _rational(x):
         if x != x or x in (float("inf"), float("-inf")):
             raise ValueError(f"{x!r} is not a finite real number")
         return Fraction(x)
-    if isinstance(x, sympy.Rational):
-        return Fraction(int(x.p), int(x.q))
+    if isinstance(x, (sympy.Rational, sympy.Float)):  # a Float: its exact binary value
+        r = sympy.Rational(x)
+        return Fraction(int(r.p), int(r.q))
     return None
 
 
@@ -253,7 +257,7 @@ def _evalf_leaf(e, dps):
 
 def _mpf(f):
     """The SymPy Float ``f`` as an mpf, exactly (not rounded to ``mp.prec``)."""
-    with mpmath.workprec(max(f._prec, 53)):
+    with mpmath.workprec(f._prec):  # the Float's own precision: no rounding
         return +mpmath.mpf(f._mpf_)
 
 
@@ -301,26 +305,24 @@ def _interval_sign(box):
 # steps 3 and 5: proofs of zero
 # ---------------------------------------------------------------------------
 def _cheap_zero(e) -> bool:
-    """The numerator of ``together(e)`` expands to 0, or the logarithms of
-    positive rationals cancel over the logarithms of primes.  True proves
-    ``e = 0``; False decides nothing."""
+    """The numerator of ``together(e)`` expands to 0, or the logarithms cancel
+    once those of integers are expanded over the logarithms of primes
+    (``expand_log(factor=True)``, which respects the signs: no ``force``).
+    True proves ``e = 0``; False decides nothing."""
     if sympy.expand(sympy.numer(sympy.together(e))) == 0:
         return True
-    logs = e.atoms(sympy.log)
-    if logs and all(a.args[0].is_Rational and a.args[0] > 0 for a in logs):
-        return sympy.cancel(sympy.expand_log(e, force=True, factor=True)) == 0
-    return False
+    return e.has(sympy.log) and sympy.cancel(sympy.expand_log(e, factor=True)) == 0
 
 
 def _proved_zero(e) -> bool:
     """A symbolic proof that ``e = 0`` (see the module docstring, step 5)."""
     if e.is_algebraic:
-        X = sympy.Dummy("X")
+        X = sympy.Dummy()
         try:
             return sympy.minimal_polynomial(e, X) == X
         except (NotImplementedError, sympy.polys.polyerrors.PolynomialError):
             pass
-    return sympy.simplify(e) == 0 or e.equals(0) is True
+    return e.equals(0) is True  # simplify first, then SymPy's proofs for constants
 
 
 # ---------------------------------------------------------------------------
@@ -353,10 +355,7 @@ def sign(x, policy: ExactPolicy | None = None, *, box=None) -> int:
     q = _rational(x)
     if q is not None:
         return (q > 0) - (q < 0)
-    e = _expr(x)
-    if e.is_Rational:
-        return (e > 0) - (e < 0)
-    return _sign(e, policy, box)
+    return _sign(_expr(x), policy, box)
 
 
 def _sign(e, policy, box):

@@ -130,6 +130,7 @@ def test_cap_reached_raises_undecided_never_a_guess():
 # ---------------------------------------------------------------------------
 def test_rationals_are_exact_without_evaluation(monkeypatch):
     monkeypatch.setattr(exact_sign, "_enclose", lambda *a: pytest.fail("evaluated"))
+    monkeypatch.setattr(exact_sign, "_expr", lambda *a: pytest.fail("made a SymPy number"))
     assert [sign(v) for v in (Fraction(-1, 3), 0, 7, sp.Rational(2, 5), sp.Integer(0))] == \
         [-1, 0, 1, 1, 0]
     assert compare(Fraction(1, 3), Fraction(1, 3)) == 0
@@ -141,6 +142,14 @@ def test_rationals_are_exact_without_evaluation(monkeypatch):
 
 
 def test_sympy_float_is_its_exact_binary_value():
+    # Float(0.1, 5) is 838861 / 2^23 (its mpf mantissa and exponent) > 1/10;
+    # SymPy's own Float(0.1, 5) - 1/10 rounds the difference to 0 at 5 digits
+    f5 = sp.Float(0.1, 5)
+    assert f5._mpf_[1:3] == (838861, -23)
+    assert compare(f5, sp.Rational(1, 10)) == 1 and compare(sp.Rational(1, 10), f5) == -1
+    assert compare(f5, Fraction(838861, 2**23)) == 0 and sign(-f5) == -1
+    # inside an expression: enclosed at the Float's own precision (mp.prec is 53)
+    assert sign(sp.Add(sp.Float(1, 40), sp.Float(2, 40) ** -100, -1, evaluate=False)) == 1
     # the Float 1 + 2^-100 at 40 digits is > 1 (mpmath.mp.prec is 53: not rounded)
     f = sp.Float(1, 40) + sp.Float(2, 40) ** -100
     assert sign(f - 1) == 1
@@ -160,6 +169,15 @@ def test_strings_are_refused_never_parsed():
         sign("__import__('os')")
     with pytest.raises(ValueError, match="strings are not parsed"):
         compare("1", sp.sqrt(2))
+
+
+def test_complex_numbers_are_named():
+    with pytest.raises(ValueError, match="I is not a real number"):
+        sign(sp.I)
+    with pytest.raises(ValueError, match="has symbols"):
+        sign(sp.Symbol("x") + 1)
+    with pytest.raises(ValueError, match="zoo is not a finite real number"):
+        sign(sp.zoo)
 
 
 # ---------------------------------------------------------------------------
@@ -225,6 +243,47 @@ def test_enclosures_contain_the_value_and_are_narrow(i):
         assert box.a <= box.b
 
 
+def test_rational_enclosure_takes_no_sympy_number(monkeypatch):
+    monkeypatch.setattr(exact_sign, "_expr", lambda *a: pytest.fail("made a SymPy number"))
+    box = enclose(Fraction(1, 3), 20)
+    with mpmath.workdps(40):
+        assert mpmath.mpf(1) / 3 in box and float(box.delta) < 1e-20
+
+
+def test_leaves_evalf_cannot_enclose():
+    # atan(sin^2 1 + cos^2 1 - 1) = atan(0) = 0: SymPy's evalf reaches no relative
+    # accuracy (strict: PrecisionExhausted), so no enclosure; not strict it returns
+    # a value ~ -7e-139 that is only noise
+    z = sp.sin(1) ** 2 + sp.cos(1) ** 2 - 1
+    assert enclose(sp.atan(z), 20) is None
+    assert sign(sp.atan(z)) == 0  # the proof step
+
+
+@pytest.mark.parametrize("leaf, value", [
+    # a root of x^5 - 10^40 x - 1 near 10^10 (x^4 ~ 10^40); acos(1/3) ~ 1.23 (mpmath)
+    (sp.CRootOf(sp.Symbol("x") ** 5 - 10**40 * sp.Symbol("x") - 1, 2), mpmath.mpf(10) ** 10),
+    (sp.acos(sp.Rational(1, 3)), mpmath.acos(mpmath.mpf(1) / 3)),
+    (sp.atan(sp.Rational(1, 3)), mpmath.atan(mpmath.mpf(1) / 3)),
+])
+def test_evalf_leaves_are_widened_by_the_documented_radius(leaf, value):
+    # module docstring: an evalf leaf is widened by 10**-dps relative (absolute
+    # below 1): the enclosure is value +- max(|value|, 1) 10^-dps
+    box = enclose(leaf, 20)
+    with mpmath.workdps(50):
+        r = max(abs(value), 1) * mpmath.mpf(10) ** -20
+        assert abs(box.delta - 2 * r) < r / 2  # (plus the outward rounding at 20 digits)
+        assert abs(box.mid - value) < r
+
+
+def test_cheap_zero_step_comes_after_the_first_enclosure(monkeypatch):
+    # module docstring, step 3: once, right after the first enclosure
+    calls = []
+    real = exact_sign._enclose
+    monkeypatch.setattr(exact_sign, "_enclose", lambda e, dps: calls.append(dps) or real(e, dps))
+    x = ZEROS["(sqrt2+sqrt3)^2 - 5 - 2 sqrt6"][0]()
+    assert sign(x) == 0 and calls == [30]
+
+
 def test_abs_of_an_interval_around_zero_encloses():
     # |sqrt3 - 1.7320508075688772935274463415058723669 + 10^-30|: an inner interval
     # that straddles 0 at 20 digits gives [0, hi]
@@ -288,6 +347,10 @@ def test_cheap_zero_proofs():
     assert exact_sign._cheap_zero(sp.Add(sp.Pow(s2 + s3, 2, evaluate=False), -5, -2 * s6,
                                          evaluate=False))
     assert exact_sign._cheap_zero(sp.log(8) - 3 * sp.log(2))
+    # log 6 = log 2 + log 3 and log 12 = 2 log 2 + log 3: only with the integers factored
+    assert exact_sign._cheap_zero(sp.log(6) - sp.log(2) - sp.log(3))
+    assert exact_sign._cheap_zero(sp.log(12) - 2 * sp.log(2) - sp.log(3))
+    assert not exact_sign._cheap_zero(sp.log(12) - sp.log(2) - sp.log(3))
     assert not exact_sign._cheap_zero(sp.log(8) - 2 * sp.log(2))
     assert not exact_sign._cheap_zero(sp.log(s2) - sp.log(3))  # log(sqrt2): not a rational argument
     assert not exact_sign._cheap_zero(s2 - 1)
@@ -299,6 +362,7 @@ def test_proof_step():
     assert not exact_sign._proved_zero(s2 - 1)
     assert exact_sign._proved_zero(sp.sin(1) ** 2 + sp.cos(1) ** 2 - 1)
     assert not exact_sign._proved_zero(sp.sin(1) - 1)
+    assert not exact_sign._proved_zero(sp.sin(1) ** 2 + sp.cos(1) ** 2 - 2)
 
 
 # ---------------------------------------------------------------------------
