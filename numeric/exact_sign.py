@@ -73,6 +73,7 @@ of the same :class:`~numeric.errors.UndecidedError`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from numbers import Integral
@@ -145,7 +146,7 @@ def _rational(x):
     if isinstance(x, (Integral, Fraction)):
         return Fraction(x)
     if isinstance(x, float):
-        if x != x or x in (float("inf"), float("-inf")):
+        if not math.isfinite(x):
             raise ValueError(f"{x!r} is not a finite real number")
         return Fraction(x)
     if isinstance(x, (sympy.Rational, sympy.Float)):  # a Float: its exact binary value

@@ -172,6 +172,14 @@ def test_strings_are_refused_never_parsed():
 
 
 def test_complex_numbers_are_named():
+    with pytest.raises(ValueError, match="True is not a real number"):
+        sign(True)
+    with pytest.raises(ValueError, match="nan is not a finite real number"):
+        sign(float("nan"))
+    with pytest.raises(ValueError, match="-inf is not a finite real number"):
+        compare(1, float("-inf"))
+    with pytest.raises(ValueError, match="inf is not a finite real number"):
+        sign(float("inf"))
     with pytest.raises(ValueError, match="I is not a real number"):
         sign(sp.I)
     with pytest.raises(ValueError, match="has symbols"):
