@@ -184,68 +184,70 @@ def _hull(lo, hi):
     return iv.mpf([lo, hi])
 
 
-def _iv(e, dps, memo):
+def _iv(e, memo):
     """An ``mpmath.iv`` interval containing the SymPy number ``e`` (at ``iv.prec``;
     ``memo`` holds the intervals of the subexpressions already enclosed)."""
     if e not in memo:
-        memo[e] = _iv_node(e, dps, memo)
+        memo[e] = _iv_node(e, memo)
     return memo[e]
 
 
-def _iv_node(e, dps, memo):
+def _iv_node(e, memo):
     if e.is_Rational:
         return iv.mpf(int(e.p)) / int(e.q)
     if e.is_Float:
         return iv.mpf(_mpf(e))
     if e is sympy.pi:
-        return iv.pi * 1  # the constant evaluated now, at iv.prec
+        return +iv.pi  # the constant evaluated now, at iv.prec
     if e is sympy.E:
-        return iv.e * 1
+        return +iv.e
     if e.is_Add:
-        out = _iv(e.args[0], dps, memo)
+        out = _iv(e.args[0], memo)
         for a in e.args[1:]:
-            out = out + _iv(a, dps, memo)
+            out = out + _iv(a, memo)
         return out
     if e.is_Mul:
-        out = _iv(e.args[0], dps, memo)
+        out = _iv(e.args[0], memo)
         for a in e.args[1:]:
-            out = out * _iv(a, dps, memo)
+            out = out * _iv(a, memo)
         return out
     if e.is_Pow and e.exp.is_Integer:
-        b = _iv(e.base, dps, memo)
-        if e.exp < 0 and b.a <= 0 <= b.b:
+        b = _iv(e.base, memo)
+        if e.exp.is_negative and 0 in b:
             raise _NoEnclosure
         return b ** int(e.exp)
     if e.is_Pow and e.exp.is_Rational:
-        b = _iv(e.base, dps, memo)
-        if not b.a > 0:
+        b = _iv(e.base, memo)
+        if b.a < 0:  # a real root of a negative number is not SymPy's principal root
             raise _NoEnclosure
         if e.exp == sympy.S.Half:
             return iv.sqrt(b)
         return iv.exp(iv.log(b) * (iv.mpf(int(e.exp.p)) / int(e.exp.q)))
     if isinstance(e, sympy.exp):
-        return iv.exp(_iv(e.args[0], dps, memo))
-    if isinstance(e, sympy.log) and len(e.args) == 1:
-        b = _iv(e.args[0], dps, memo)
+        return iv.exp(_iv(e.args[0], memo))
+    if isinstance(e, sympy.log):  # SymPy's log has one argument (log(x, b) = log(x)/log(b))
+        b = _iv(e.args[0], memo)
         if not b.a > 0:
             raise _NoEnclosure
         return iv.log(b)
     if isinstance(e, sympy.Abs):
-        b = _iv(e.args[0], dps, memo)
+        b = _iv(e.args[0], memo)
         if b.a >= 0:
             return b
         if b.b <= 0:
             return -b
         return _hull(0, max(-b.a, b.b))
     if isinstance(e, (sympy.Max, sympy.Min)):
-        parts = [_iv(a, dps, memo) for a in e.args]
+        parts = [_iv(a, memo) for a in e.args]
         pick = max if isinstance(e, sympy.Max) else min
         return _hull(pick(p.a for p in parts), pick(p.b for p in parts))
-    return _evalf_leaf(e, dps)
+    return _evalf_leaf(e)
 
 
-def _evalf_leaf(e, dps):
-    """A node mpmath.iv has no function for: SymPy's ``evalf`` (strict), widened."""
+def _evalf_leaf(e):
+    """A node mpmath.iv has no function for: SymPy's ``evalf`` (strict) at
+    ``iv.dps + 10`` digits, widened by ``10**-iv.dps`` relative."""
+    dps = iv.dps
     try:
         v = e.evalf(dps + 10, strict=True)
     except (sympy.core.evalf.PrecisionExhausted, ValueError, TypeError):
@@ -282,7 +284,7 @@ def _enclose(e, dps):
         iv.dps = dps
         if isinstance(e, Fraction):
             return iv.mpf(e.numerator) / e.denominator
-        return _iv(e, dps, {})
+        return _iv(e, {})
     except (_NoEnclosure, ZeroDivisionError, mpmath.libmp.ComplexResult):
         return None
     finally:

@@ -222,6 +222,7 @@ ENCLOSED = [
     # (expression, its value to 40 digits by mpmath, the source)
     (sp.sqrt(2), lambda: mpmath.sqrt(2)),
     (sp.pi - 3, lambda: mpmath.pi - 3),
+    (sp.pi, lambda: +mpmath.pi),
     (sp.E, lambda: mpmath.e),
     (sp.exp(sp.Rational(1, 2)), lambda: mpmath.exp(0.5)),
     (sp.log(3), lambda: mpmath.log(3)),
@@ -290,6 +291,49 @@ def test_cheap_zero_step_comes_after_the_first_enclosure(monkeypatch):
     monkeypatch.setattr(exact_sign, "_enclose", lambda e, dps: calls.append(dps) or real(e, dps))
     x = ZEROS["(sqrt2+sqrt3)^2 - 5 - 2 sqrt6"][0]()
     assert sign(x) == 0 and calls == [30]
+
+
+ACOS = sp.acos(sp.Rational(1, 3))
+
+
+@pytest.mark.parametrize("e, ref", [
+    # leaves (evalf) nested in every node kind, each in the first and a later place
+    (sp.Add(ACOS, s2, evaluate=False), lambda: mpmath.acos(mpmath.mpf(1) / 3) + mpmath.sqrt(2)),
+    (sp.Add(s2, ACOS, evaluate=False), lambda: mpmath.acos(mpmath.mpf(1) / 3) + mpmath.sqrt(2)),
+    (sp.Mul(ACOS, s2, evaluate=False), lambda: mpmath.acos(mpmath.mpf(1) / 3) * mpmath.sqrt(2)),
+    (sp.Mul(s2, ACOS, evaluate=False), lambda: mpmath.acos(mpmath.mpf(1) / 3) * mpmath.sqrt(2)),
+    (ACOS ** 3, lambda: mpmath.acos(mpmath.mpf(1) / 3) ** 3),
+    (sp.sqrt(ACOS), lambda: mpmath.sqrt(mpmath.acos(mpmath.mpf(1) / 3))),
+    (sp.exp(ACOS), lambda: mpmath.exp(mpmath.acos(mpmath.mpf(1) / 3))),
+    (sp.log(ACOS), lambda: mpmath.log(mpmath.acos(mpmath.mpf(1) / 3))),
+    (sp.Abs(ACOS - 2, evaluate=False), lambda: 2 - mpmath.acos(mpmath.mpf(1) / 3)),
+    (sp.Max(ACOS, 1, evaluate=False), lambda: mpmath.acos(mpmath.mpf(1) / 3)),
+    # roots of bases in (0, 1): (sqrt2 - 1)^(1/3), (sqrt2 - 1)^(1/2)
+    ((s2 - 1) ** sp.Rational(1, 3), lambda: mpmath.cbrt(mpmath.sqrt(2) - 1)),
+    (sp.sqrt(s2 - 1), lambda: mpmath.sqrt(mpmath.sqrt(2) - 1)),
+])
+def test_nested_leaves_are_enclosed_at_the_working_precision(e, ref):
+    box = enclose(e, 30)
+    with mpmath.workdps(60):
+        v = ref()
+        assert v in box and box.b - box.a < abs(v) * mpmath.mpf(10) ** -25
+
+
+def test_powers_of_intervals_around_zero():
+    # s = sqrt3 - 1.7320508075688772935274463415058723669 ~ 7.0e-38 > 0 (mpmath at 60
+    # digits); at 20 digits its interval straddles 0
+    inner = s3 - sp.Rational(17320508075688772935274463415058723669, 10**37)
+    assert 0 in enclose(inner, 20)
+    cube = enclose(sp.Pow(inner, 3, evaluate=False), 20)  # s^3: an interval around 0
+    assert cube is not None and 0 in cube and cube.b - cube.a < mpmath.mpf(10) ** -50
+    assert enclose(sp.Pow(inner, -1, evaluate=False), 20) is None  # 1/s: no bound
+    assert enclose(sp.Pow(inner, sp.Rational(1, 3), evaluate=False), 20) is None
+    assert sign(sp.Pow(inner, 3, evaluate=False)) == 1
+    # the square root of an exact 0 written apart is the interval [0, 0]
+    zero = sp.Add(sp.Rational(1, 4), sp.Rational(-1, 4), sp.Mul(0, s2, evaluate=False),
+                  evaluate=False)
+    root = enclose(sp.Pow(zero, sp.Rational(1, 2), evaluate=False), 20)
+    assert root is not None and root.a == 0 == root.b
 
 
 def test_abs_of_an_interval_around_zero_encloses():
