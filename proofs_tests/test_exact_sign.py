@@ -306,6 +306,7 @@ ACOS = sp.acos(sp.Rational(1, 3))
     (sp.sqrt(ACOS), lambda: mpmath.sqrt(mpmath.acos(mpmath.mpf(1) / 3))),
     (sp.exp(ACOS), lambda: mpmath.exp(mpmath.acos(mpmath.mpf(1) / 3))),
     (sp.log(ACOS), lambda: mpmath.log(mpmath.acos(mpmath.mpf(1) / 3))),
+    (sp.log(s2 - 1), lambda: mpmath.log(mpmath.sqrt(2) - 1)),  # a log of a number in (0, 1)
     (sp.Abs(ACOS - 2, evaluate=False), lambda: 2 - mpmath.acos(mpmath.mpf(1) / 3)),
     (sp.Max(ACOS, 1, evaluate=False), lambda: mpmath.acos(mpmath.mpf(1) / 3)),
     # roots of bases in (0, 1): (sqrt2 - 1)^(1/3), (sqrt2 - 1)^(1/2)
@@ -317,6 +318,45 @@ def test_nested_leaves_are_enclosed_at_the_working_precision(e, ref):
     with mpmath.workdps(60):
         v = ref()
         assert v in box and box.b - box.a < abs(v) * mpmath.mpf(10) ** -25
+
+
+def _node(e, **given):
+    """The enclosure rule of one node applied to given intervals of its arguments."""
+    iv = mpmath.iv
+    memo = {sp.Symbol(k): iv.mpf(v) for k, v in given.items()}
+    old = iv.prec
+    try:
+        iv.dps = 20
+        out = exact_sign._iv(e, memo)
+        return [float(out.a), float(out.b)]
+    finally:
+        iv.prec = old
+
+
+X, Y = sp.symbols("x y")
+
+
+def test_node_rules_on_given_intervals():
+    # interval arithmetic by hand: |[-3, 1]| = [0, 3], |[-1, 3]| = [0, 3], ...
+    assert _node(sp.Abs(X), x=[-3, 1]) == [0, 3]
+    assert _node(sp.Abs(X), x=[-1, 3]) == [0, 3]
+    assert _node(sp.Abs(X), x=[-3, -1]) == [1, 3]
+    assert _node(sp.Abs(X), x=[1, 3]) == [1, 3]
+    assert _node(sp.Abs(X), x=[0, 2]) == [0, 2] and _node(sp.Abs(X), x=[-2, 0]) == [0, 2]
+    assert _node(sp.Max(X, Y), x=[-3, 1], y=[0, 2]) == [0, 2]
+    assert _node(sp.Min(X, Y), x=[-3, 1], y=[0, 2]) == [-3, 1]
+    assert _node(X ** 2, x=[-3, 1]) == [0, 9]
+    assert _node(X ** -2, x=[1, 2]) == [0.25, 1]
+    assert _node(X ** sp.Rational(1, 3), x=[0, 8]) == [0, 2]
+    assert _node(sp.sqrt(X), x=[0, 4]) == [0, 2]
+    assert _node(sp.log(X), x=[1, 1]) == [0, 0]
+    assert _node(sp.exp(X), x=[0, 0]) == [1, 1]
+    assert _node(X + Y, x=[-3, 1], y=[0, 2]) == [-3, 3]
+    assert _node(X * Y, x=[-3, 1], y=[0, 2]) == [-6, 2]
+    for e, x in [(X ** -1, [-3, 1]), (X ** -1, [0, 1]), (X ** sp.Rational(1, 3), [-1, 1]),
+                 (sp.sqrt(X), [-1, 4]), (sp.log(X), [0, 1]), (sp.log(X), [-1, 1])]:
+        with pytest.raises(exact_sign._NoEnclosure):
+            _node(e, x=x)
 
 
 def test_powers_of_intervals_around_zero():
