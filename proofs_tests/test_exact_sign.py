@@ -171,7 +171,35 @@ def test_strings_are_refused_never_parsed():
         compare("1", sp.sqrt(2))
 
 
+class _PrintsAsTwo:
+    def __str__(self):
+        return "2"
+
+
+def test_objects_are_not_read_through_their_text():
+    # an object is refused and named, never read through str(obj) = "2"
+    with pytest.raises(ValueError, match="_PrintsAsTwo .* is not a real number"):
+        sign(_PrintsAsTwo())
+
+
+def test_python_numbers_enter_differences_exactly():
+    # 0.1 is 3602879701896397 / 2^55 exactly (IEEE 754); b exceeds it by 1e-30 sqrt2.
+    # A SymPy Float(0.1) in the difference would round it at 15 digits
+    b = sp.Rational(3602879701896397, 2**55) + sp.Rational(1, 10**30) * s2
+    assert compare(0.1, b) == -1 and compare(b, 0.1) == 1
+    # c = 0.1 + 10^-40 - 10^-50 sqrt2 > 0.1; rounded to 15 digits the rational part
+    # of 0.1 - c would vanish and leave + 10^-50 sqrt2 (the wrong sign)
+    c = sp.Rational(3602879701896397, 2**55) + sp.Rational(1, 10**40) - sp.Rational(1, 10**50) * s2
+    assert compare(0.1, c) == -1 and compare(c, 0.1) == 1
+    # 1/3 < sqrt(2)/4, as (4/3)^2 = 16/9 < 2
+    assert compare(Fraction(1, 3), s2 / 4) == -1 and compare(s2 / 4, Fraction(1, 3)) == 1
+
+
 def test_complex_numbers_are_named():
+    with pytest.raises(ValueError, match="-oo is not a finite real number"):
+        sign(-sp.oo)
+    with pytest.raises(ValueError, match="is not a finite real number"):
+        compare(s2, -sp.oo)
     with pytest.raises(ValueError, match="True is not a real number"):
         sign(True)
     with pytest.raises(ValueError, match="nan is not a finite real number"):
