@@ -1,10 +1,15 @@
 """Algebraic numbers for the exact sweeps: real roots of integer polynomials at 100 digits.
 
 Split from :mod:`analytic._sweep` (issue 13): the numbers here (roots located
-at 100 digits, their count certified by an exact Sturm count, decisions
-requiring a separation of at least ``1e-60``, otherwise
+at 100 digits, their count certified by an exact Sturm count, numerical
+roots told apart only at a separation of at least ``1e-60``, otherwise
 :class:`numeric.errors.UndecidedError`) and the polynomial helpers; the sweep
 of a sum of maxima stays in :mod:`analytic._sweep`.
+
+The sign of an exact number (a discriminant or a Cardano term at a sample,
+a quadratic root near 0) is decided by the one rule of
+:mod:`numeric.exact_sign` (issue 22 item 2; before: 100 digits, undecided
+below ``1e-60``).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import mpmath
 import numpy as np
 import sympy as sp
 
+from numeric import exact_sign
 from numeric.errors import UndecidedError
 
 __all__ = ["DPS", "SEP", "Root", "exact_algebraic", "real_roots", "real_roots_fractions",
@@ -140,10 +146,13 @@ def real_roots_fractions(cs):
                 return [mpmath.mpf(rt.numerator) / rt.denominator] if rt > 0 else []
             sD = mpmath.sqrt(mpmath.mpf(D.numerator) / D.denominator)
             A, B = mpmath.mpf(a.numerator) / a.denominator, mpmath.mpf(b.numerator) / b.denominator
-            out = sorted([(-B - sD) / (2 * A), (-B + sD) / (2 * A)])
-            if any(abs(t) < _SEP for t in out) and c != 0:
-                raise UndecidedError("a root too close to 0 to decide its sign")
-            return [t for t in out if t > 0]
+            out = sorted([((-B - sD) / (2 * A), -1), ((-B + sD) / (2 * A), 1)])
+            if any(abs(t) < _SEP for t, _ in out) and c != 0:
+                # a root near 0: its exact sign, (-b +- sqrt(D)) / (2a)
+                a_, b_, D_ = (sp.Rational(f.numerator, f.denominator) for f in (a, b, D))
+                return [t for t, pm in out
+                        if exact_sign.sign((-b_ + pm * sp.sqrt(D_)) / (2 * a_)) > 0]
+            return [t for t, _ in out if t > 0]
     X = sp.Dummy("X")
     poly = sp.Poly([sp.Rational(f.numerator, f.denominator) for f in cs], X)
     return [t for t, _ in real_roots(poly)]
@@ -239,22 +248,21 @@ def root_branches(poly, x, param=None, p0=None):
     q = sp.together((2 * a2**3 - 9 * a3 * a2 * a1 + 27 * a3**2 * a0) / (27 * a3**3))
     D = sp.together(q**2 / 4 + p**3 / 27)
     at = (lambda e: e) if param is None else (lambda e: e.subs(param, p0))
-    with mpmath.workdps(_DPS):
-        Dv = to_mp(at(D))
-        if abs(Dv) < _SEP:
-            raise UndecidedError("a cubic with a double root at a sample")
-        if Dv > 0:
-            u = -q / 2 + sp.sqrt(D)
-            v = -q / 2 - sp.sqrt(D)
-            signs = []
-            for w in (u, v):
-                wv = mpmath.mpf(sp.N(at(w), _DPS))
-                if abs(wv) < _SEP:
-                    raise UndecidedError("Cardano term vanishes at a sample")
-                signs.append(1 if wv > 0 else -1)
-            cbrt = [w ** sp.Rational(1, 3) if sg > 0 else -(-w) ** sp.Rational(1, 3)
-                    for w, sg in zip((u, v), signs, strict=True)]
-            return ("one real root", *signs), [cbrt[0] + cbrt[1] - shift]
+    sD = exact_sign.sign(at(D))
+    if sD == 0:
+        raise UndecidedError("a cubic with a double root at a sample")
+    if sD > 0:
+        u = -q / 2 + sp.sqrt(D)
+        v = -q / 2 - sp.sqrt(D)
+        signs = []
+        for w in (u, v):
+            sw = exact_sign.sign(at(w))
+            if sw == 0:
+                raise UndecidedError("Cardano term vanishes at a sample")
+            signs.append(sw)
+        cbrt = [w ** sp.Rational(1, 3) if sg > 0 else -(-w) ** sp.Rational(1, 3)
+                for w, sg in zip((u, v), signs, strict=True)]
+        return ("one real root", *signs), [cbrt[0] + cbrt[1] - shift]
     amp = 2 * sp.sqrt(-p / 3)
     ang = sp.acos(3 * q / (2 * p) * sp.sqrt(-3 / p)) / 3
     return ("three real roots",), [amp * sp.cos(ang - 2 * sp.pi * k / 3) - shift for k in range(3)]

@@ -17,23 +17,11 @@ from dataclasses import dataclass
 import sympy as sp
 
 from analytic import _ratfun as _rf
+from numeric.errors import UndecidedSign  # one 'undecided' hierarchy (issue 22 item 2)
 from numeric.parsing import parse_number
 
 __all__ = ["signs_for_all", "sign_for_all", "sign_threshold", "UndecidedSign", "PL",
            "lower_envelope", "envelope_of_polys"]
-
-
-class UndecidedSign(ValueError):
-    """A sign that is not the same (or not defined) for every integer ``n >= n0``.
-
-    ``threshold`` is the smallest integer ``m >= n0`` from which the sign is
-    constant and defined (:func:`sign_threshold`): the decision holds for
-    ``n >= threshold``.
-    """
-
-    def __init__(self, message, threshold):
-        super().__init__(message)
-        self.threshold = threshold
 
 
 def _sign_table(expr, n, n0):

@@ -370,10 +370,20 @@ class FloatArithmetic(Arithmetic):
 
 
 class ExactArithmetic(Arithmetic):
-    """SymPy numbers: rationals stay rational, roots stay exact algebraic numbers."""
+    """SymPy numbers: rationals stay rational, roots stay exact algebraic numbers.
+
+    ``policy`` (a :class:`numeric.exact_sign.ExactPolicy`; default
+    :data:`~numeric.exact_sign.DEFAULT_POLICY`) is how :meth:`same` decides.
+    """
 
     name = "exact"
     exact = True
+    #: the comparison policy (None: numeric.exact_sign.DEFAULT_POLICY)
+    policy = None
+
+    def __init__(self, policy=None):
+        if policy is not None:
+            self.policy = policy
 
     def number(self, x):
         sympy = _sympy()
@@ -421,14 +431,14 @@ class ExactArithmetic(Arithmetic):
         return _sympy().oo
 
     def same(self, u, v):
-        """Equal numbers: decided at 60 digits when they differ there, else
-        ``simplify(u - v) == 0``."""
+        """Equal numbers, by :func:`numeric.exact_sign.compare` under :attr:`policy`
+        (identical expressions at once; :class:`~numeric.errors.UndecidedError`
+        when the policy does not decide, never a guess)."""
         if u == v:
             return True
-        sympy = _sympy()
-        if abs(sympy.N(u - v, 60)) > sympy.Float("1e-45", 60) * max(1, abs(sympy.N(u, 60))):
-            return False
-        return sympy.simplify(u - v) == 0
+        from . import exact_sign
+
+        return exact_sign.compare(u, v, self.policy) == 0
 
     def sort_key(self, v):
         return _sympy().N(v, 60)

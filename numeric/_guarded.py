@@ -1,14 +1,15 @@
-"""Exact numbers compared at guarded precision (for irrational path weights).
+"""Exact numbers with an interval enclosure (for irrational path weights).
 
-A :class:`Guarded` number carries an exact SymPy value and a 60-digit mpmath
-approximation.  Arithmetic updates both; a comparison is decided on the
-approximations when they differ by more than ``1e-40`` (relative), far above
-their rounding error.  Closer values are compared exactly: the numerator of
-the difference over a common denominator is expanded, which is zero for equal
-sums of radicals; otherwise its sign is read at 150 digits, and if even that
-is below ``1e-120`` an :class:`~numeric.errors.UndecidedError` is raised
-rather than a guess made.  SymPy's own comparison of two close algebraic
-numbers goes through minimal polynomials and may not finish.
+A :class:`Guarded` number carries an exact SymPy value and an interval
+(``mpmath.iv``) containing it, at the first precision of its policy
+(:attr:`Guarded.policy`, :data:`numeric.exact_sign.DEFAULT_POLICY`).
+Arithmetic updates both (interval arithmetic rounds outward, so the
+enclosure stays valid); a comparison is decided by the intervals when they
+are disjoint, otherwise by the one rule of :func:`numeric.exact_sign.compare`
+(issue 22 item 2: a cheap proof of zero, escalating enclosures, a symbolic
+proof, else :class:`~numeric.errors.UndecidedError`, never a guess).
+Before, the approximations were 60-digit floats decided at ``1e-40``
+relative, then the sign of the expanded difference read at 150 digits.
 """
 
 from __future__ import annotations
@@ -16,18 +17,26 @@ from __future__ import annotations
 import mpmath
 import sympy
 
+from . import exact_sign
 from ._arith import Arithmetic
-from .errors import UndecidedError
 
 __all__ = ["Guarded", "GUARDED"]
 
-_DPS = 60
-_SEP = mpmath.mpf("1e-40")
-_SEP_HIGH = mpmath.mpf("1e-120")
+iv = mpmath.iv
+
+
+def _at_start(policy, f, *args):
+    """``f(*args)`` in interval arithmetic at the policy's first precision."""
+    old = iv.prec
+    try:
+        iv.dps = policy.start_dps
+        return f(*args)
+    finally:
+        iv.prec = old
 
 
 class Guarded:
-    """An exact SymPy number with a 60-digit approximation (see the module docstring).
+    """An exact SymPy number with an interval enclosure (see the module docstring).
 
     >>> a = Guarded.of(sympy.sqrt(2)); b = Guarded.of(2) / a
     >>> a == b, a < a + 1, (a * a).x
@@ -35,6 +44,9 @@ class Guarded:
     """
 
     __slots__ = ("x", "v")
+
+    #: the comparison policy of every Guarded number (:mod:`numeric.exact_sign`)
+    policy = exact_sign.DEFAULT_POLICY
 
     def __init__(self, x, v):
         self.x, self.v = x, v
@@ -44,16 +56,17 @@ class Guarded:
         if isinstance(x, Guarded):
             return x
         x = sympy.sympify(x, strict=True)  # numbers of the arithmetic, never a string
-        if x is sympy.oo:
-            return cls(x, mpmath.inf)
-        with mpmath.workdps(_DPS):
-            return cls(x, mpmath.mpf(sympy.N(x, _DPS + 5)))
+        if x in (sympy.oo, -sympy.oo, sympy.zoo):  # oo bounds the search; no enclosure
+            return cls(x, None)
+        return cls(x, exact_sign.enclose(x, cls.policy.start_dps))
 
     def _op(self, other, f, swap=False):
         o = Guarded.of(other)
         a, b = (o, self) if swap else (self, o)
-        with mpmath.workdps(_DPS):
-            return Guarded(f(a.x, b.x), f(a.v, b.v))
+        x = f(a.x, b.x)
+        if a.v is None or b.v is None:  # an infinite operand
+            return Guarded.of(x)
+        return Guarded(x, _at_start(self.policy, f, a.v, b.v))
 
     def __add__(self, o):
         return self._op(o, lambda a, b: a + b)
@@ -80,28 +93,16 @@ class Guarded:
         return self._op(o, lambda a, b: a / b, True)
 
     def __neg__(self):
-        return Guarded(-self.x, -self.v)
+        return Guarded(-self.x, None if self.v is None else -self.v)
 
     def __abs__(self):
         return -self if self._cmp(0) < 0 else self
 
     def _cmp(self, other):
         o = Guarded.of(other)
-        if mpmath.isinf(self.v) or mpmath.isinf(o.v):
-            return (self.v > o.v) - (self.v < o.v)
-        with mpmath.workdps(_DPS):
-            d = self.v - o.v
-            if abs(d) > _SEP * max(1, abs(self.v), abs(o.v)):
-                return 1 if d > 0 else -1
-        diff = sympy.numer(sympy.together(self.x - o.x))
-        diff = sympy.expand(diff) * sympy.denom(sympy.together(self.x - o.x))
-        if diff == 0:
-            return 0
-        with mpmath.workdps(150):
-            hv = mpmath.mpf(sympy.N(diff, 150))
-            if abs(hv) > _SEP_HIGH * max(1, abs(self.v), abs(o.v)):
-                return 1 if hv > 0 else -1
-        raise UndecidedError(f"cannot separate {self.x} and {o.x} at 150 digits")
+        if self.v is None or o.v is None:  # an infinity: SymPy orders it exactly
+            return int(bool(self.x > o.x)) - int(bool(self.x < o.x))
+        return exact_sign.compare(self.x, o.x, self.policy, boxes=(self.v, o.v))
 
     def __lt__(self, o):
         return self._cmp(o) < 0
@@ -141,8 +142,13 @@ class _GuardedArithmetic(Arithmetic):
         return v.x
 
     @property
+    def policy(self):
+        """The comparison policy (:attr:`Guarded.policy`)."""
+        return Guarded.policy
+
+    @property
     def inf(self):
-        return Guarded(sympy.oo, mpmath.inf)
+        return Guarded(sympy.oo, None)
 
 
 GUARDED = _GuardedArithmetic()

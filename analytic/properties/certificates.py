@@ -18,6 +18,12 @@ Every rule is sufficient, not necessary: ``None``/``False`` proves nothing,
 but a certified answer must hold at every instance (tested by evaluation in
 ``proofs_tests/test_certificates*.py``).
 
+The sign of a *number* met on the way (a number term, the difference of two
+sides at an integer point in :func:`equal`'s refutation) is decided by the
+one rule of :mod:`numeric.exact_sign` (issue 22 item 2); a polynomial too
+large to form is the internal :class:`_TooLarge`, an
+:class:`~numeric.errors.UndecidedError` like every refusal to decide.
+
 Positivity certificate
 ----------------------
 A polynomial ``p`` in positive integer symbols ``x_i >= 1`` is shifted to
@@ -39,6 +45,9 @@ import numpy as np
 import sympy as sp
 from sympy import ZZ
 from sympy.polys.rings import ring
+
+from numeric import exact_sign
+from numeric.errors import UndecidedError
 
 __all__ = ["sign", "defined", "equal", "is_zero", "MAX_TERMS"]
 
@@ -353,10 +362,13 @@ def sign(e):
         return None
 
 
+_NUMBER_SIGN = {-1: _NEG, 0: _ZERO, 1: _POS}
+
+
 def _sign_uncached(e):
     """:func:`sign` of a SymPy expression (cached as :func:`_sign`)."""
     if e.is_Number:
-        return _ZERO if e == 0 else (_POS if e > 0 else _NEG)
+        return _NUMBER_SIGN[exact_sign.sign(e)]
     if e.is_Symbol:
         return _POS if e.is_positive else None
     s = None
@@ -441,8 +453,8 @@ class _NotRational(Exception):
     pass
 
 
-class _TooLarge(Exception):
-    pass
+class _TooLarge(UndecidedError):
+    """A polynomial beyond :data:`MAX_TERMS` terms: the test is not decided."""
 
 
 #: polynomials with more terms are not formed (the test is refused instead)
@@ -741,13 +753,23 @@ def _num(e, point):
     return v if v.is_Number and v.is_finite else None
 
 
+#: the refutation of :func:`equal` is a probe: 30 digits, no proof of zero
+#: (an undecided difference refutes nothing; the symbolic tests follow).
+#: Before: 30-digit values, different when ``> 1e-20`` relative.
+PROBE_POLICY = exact_sign.ExactPolicy(start_dps=30, max_dps=30, prove=False)
+
+
 def _differ(a, b, points):
-    """A point where ``a`` and ``b`` differ numerically (a refutation), or None."""
+    """A point where ``a`` and ``b`` are certified to differ (a refutation), or None."""
     for point in points:
         va, vb = _num(a, point), _num(b, point)
-        if va is not None and vb is not None and \
-                abs(va - vb) > sp.Float("1e-20") * max(1, abs(vb)):
-            return point, va - vb
+        if va is None or vb is None:
+            continue
+        try:
+            if exact_sign.compare(a.xreplace(point), b.xreplace(point), PROBE_POLICY):
+                return point, va - vb
+        except (UndecidedError, ValueError):  # not separated, or not a real number there
+            continue
     return None
 
 

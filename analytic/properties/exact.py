@@ -4,11 +4,12 @@ A metric's value on a count matrix is taken exactly: an int, a
 :class:`fractions.Fraction`, a SymPy number (``sympify(strict=True)``: a
 string or an unknown object is refused, never parsed), or a float, compared
 as the exact binary fraction it is.  :func:`compare` decides the sign of a
-difference: rationals exactly; otherwise 50-digit approximations (SymPy's
-``evalf`` controls their error) decide when they differ by more than
-``1e-30``, and a symbolic simplification decides the rest (a difference of
-logarithms of rationals is cancelled over the logarithms of primes first).
-A difference that nothing decides raises ``ValueError`` (never a guess).
+difference by the one rule of :mod:`numeric.exact_sign` (issue 22 item 2):
+rationals exactly; otherwise interval enclosures (each value keeps one at
+the policy's first precision, so most comparisons evaluate nothing), then a
+cheap proof of zero, escalation, a symbolic proof.  A difference that the
+policy does not decide raises :class:`numeric.errors.UndecidedError`
+(never a guess; before, a ``ValueError`` or the sign of a 200-digit value).
 
 :class:`ExactContext` evaluates one metric, caches each matrix's value and
 gives the exact checks of :mod:`analytic.properties.catalog` their
@@ -24,6 +25,9 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import sympy
+
+from numeric import exact_sign
+from numeric.exact_sign import DEFAULT_POLICY, ExactPolicy
 
 from ..generators import matrix_text
 
@@ -47,11 +51,15 @@ class Undefined:
 @dataclass(frozen=True)
 class Value:
     """An exact value: a :class:`~fractions.Fraction` when rational, else a
-    SymPy expression with a 50-digit approximation."""
+    SymPy expression with a 50-digit approximation ``approx`` (for display
+    and floats) and an interval ``box`` containing it (an ``mpmath.iv.mpf`` at
+    the default policy's first precision, or None), which :func:`compare`
+    tries first."""
 
     exact: object
     q: Fraction | None
     approx: object
+    box: object = None
 
     def __str__(self):
         return str(self.q) if self.q is not None else sympy.sstr(self.exact)
@@ -94,7 +102,7 @@ def value_of(v) -> Value:
         raise ValueError(f"{e} is not a finite real number")
     with mpmath.workdps(_DPS):
         approx = mpmath.mpf(sympy.N(e, _DPS)._mpf_)
-    return Value(e, None, approx)
+    return Value(e, None, approx, exact_sign.enclose(e, DEFAULT_POLICY.start_dps))
 
 
 def bound_value(b, what="bound") -> Value | None:
@@ -115,67 +123,49 @@ def bound_value(b, what="bound") -> Value | None:
         raise ValueError(f"{what} must be a finite real number or None, got {b!r:.60}") from None
 
 
-def _approx(v: Value):
-    if v.approx is not None:
-        return v.approx
-    return mpmath.mpf(v.q.numerator) / v.q.denominator
-
-
 def expr(v: Value):
     """The exact value as a SymPy number."""
     return sympy.Rational(v.q.numerator, v.q.denominator) if v.q is not None else v.exact
 
 
-def compare(a: Value, b: Value) -> int:
-    """The exact sign of ``a - b`` (-1, 0, 1).
+def _boxes(*vs, policy):
+    """The known enclosures of ``vs`` when they were taken at the policy's first precision."""
+    if policy.start_dps != DEFAULT_POLICY.start_dps:
+        return None
+    return tuple(v.box if v.q is None else exact_sign.enclose(v.q, policy.start_dps) for v in vs)
+
+
+def compare(a: Value, b: Value, policy: ExactPolicy | None = None) -> int:
+    """The exact sign of ``a - b`` (-1, 0, 1), by :func:`numeric.exact_sign.compare`.
+
+    Raises :class:`numeric.errors.UndecidedError` when ``policy`` (default
+    :data:`numeric.exact_sign.DEFAULT_POLICY`) does not decide it.
 
     >>> compare(value_of(sympy.sqrt(2)), value_of(Fraction(141421, 100000)))
     1
     """
     if a.q is not None and b.q is not None:
         return (a.q > b.q) - (a.q < b.q)
-    with mpmath.workdps(_DPS):
-        d = _approx(a) - _approx(b)
-        if abs(d) > mpmath.mpf("1e-30") * max(1, abs(_approx(a))):
-            return 1 if d > 0 else -1
-    return _sign(expr(a) - expr(b))
+    policy = DEFAULT_POLICY if policy is None else policy
+    return exact_sign.compare(expr(a), expr(b), policy, boxes=_boxes(a, b, policy=policy))
 
 
-def exceeds_sum(c: Value, a: Value, b: Value) -> bool:
-    """``c > a + b``, exactly (approximations first, as in :func:`compare`)."""
+def exceeds_sum(c: Value, a: Value, b: Value, policy: ExactPolicy | None = None) -> bool:
+    """``c > a + b``, exactly (by :func:`numeric.exact_sign.compare`, as :func:`compare`)."""
     if a.q is not None and b.q is not None and c.q is not None:
         return c.q > a.q + b.q
-    with mpmath.workdps(_DPS):
-        d = _approx(c) - _approx(a) - _approx(b)
-        if abs(d) > mpmath.mpf("1e-30") * max(1, abs(_approx(c))):
-            return d > 0
-    return _sign(expr(c) - expr(a) - expr(b)) > 0
-
-
-def _sign(d) -> int:
-    if d.is_Rational:
-        return int(sympy.sign(d))
-    approx = d.evalf(40)
-    if abs(approx) > sympy.Float("1e-30"):
-        return 1 if approx > 0 else -1
-    if _formally_zero(d) or sympy.simplify(d) == 0 or d.equals(0):
-        return 0
-    approx = d.evalf(200)
-    if approx == 0:
-        raise ValueError(f"cannot decide the sign of {d}")
-    return 1 if approx > 0 else -1
-
-
-def _formally_zero(d) -> bool:
-    """``d`` (a real number) is 0 as a rational function of the logarithms of
-    primes: each ``log`` of a positive rational expanded into them, then
-    cancelled.  True proves ``d = 0``; False decides nothing.  Much cheaper than
-    ``simplify`` for the sums of logarithms of CEM-ORD (Amigó et al. 2020).
-    """
-    if d.free_symbols or any(not a.args[0].is_Rational or a.args[0] <= 0
-                             for a in d.atoms(sympy.log)):
-        return False
-    return sympy.cancel(sympy.expand_log(d, force=True, factor=True)) == 0
+    policy = DEFAULT_POLICY if policy is None else policy
+    boxes = _boxes(c, a, b, policy=policy)
+    if boxes is not None and all(x is not None for x in boxes):
+        old = mpmath.iv.prec
+        try:
+            mpmath.iv.dps = policy.start_dps
+            boxes = (boxes[0], boxes[1] + boxes[2])
+        finally:
+            mpmath.iv.prec = old
+    else:
+        boxes = None
+    return exact_sign.compare(expr(c), expr(a) + expr(b), policy, boxes=boxes) > 0
 
 
 def _key(m):
@@ -192,10 +182,14 @@ class ExactContext:
     better : {"lower", "higher"}
     bounds : (lo, hi)
         Values (numbers, or strings read by :func:`numeric.parsing.parse_number`) or None.
+    policy : ExactPolicy, optional
+        How values are compared (:mod:`numeric.exact_sign`; default
+        :data:`~numeric.exact_sign.DEFAULT_POLICY`).
     """
 
-    def __init__(self, f, better, bounds):
+    def __init__(self, f, better, bounds, policy: ExactPolicy | None = None):
         self.f, self.better = f, better
+        self.policy = DEFAULT_POLICY if policy is None else policy
         self.sign = 1 if better == "lower" else -1
         self.bounds = (bound_value(bounds[0], "lower bound"), bound_value(bounds[1], "upper bound"))
         self.cache = {}
@@ -231,7 +225,7 @@ class ExactContext:
 
     def loss_cmp(self, a, b) -> int:
         """> 0 when ``a`` is worse than ``b``."""
-        return self.sign * compare(a, b)
+        return self.sign * compare(a, b, self.policy)
 
     def describe(self, m) -> str:
         v = self.value(m)
@@ -243,6 +237,6 @@ class ExactContext:
         va, vb = self.value(a), self.value(b)
         if isinstance(va, Undefined) and isinstance(vb, Undefined):
             return None
-        if isinstance(va, Undefined) or isinstance(vb, Undefined) or compare(va, vb):
+        if isinstance(va, Undefined) or isinstance(vb, Undefined) or compare(va, vb, self.policy):
             return f"{self.describe(a)} but {self.describe(b)}"
         return None
