@@ -487,7 +487,8 @@ def test_api_entry_of_a_uoc_shows_its_signature_and_formula(browser, served):
               display: dd.querySelectorAll('mjx-container[display="true"]').length};
     }""")
     tab.close()
-    assert re.match(r"numeric\.a_uoc\(cm, \*, arithmetic='float', labels=None\)", entry["sig"]), entry["sig"]
+    signature = r"numeric\.a_uoc\(cm, \*, arithmetic='float', labels=None, sample_weight=None\)"
+    assert re.match(signature, entry["sig"]), entry["sig"]
     assert "Area under the UOC curve" in entry["text"] and "Examples" in entry["text"]
     assert entry["math"] >= 2 and entry["display"] >= 1 and entry["errors"] == 0  # the integral, typeset
     assert 0 <= entry["top"] < entry["height"], "the anchor does not scroll to the entry"
