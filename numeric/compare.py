@@ -234,8 +234,12 @@ class MetricComparison:
 
     @property
     def winner(self) -> str:
-        """``"A"``, ``"B"``, or ``""`` when the interval of B - A contains 0."""
-        if self.diff_ci is None or self.diff_ci[0] <= 0 <= self.diff_ci[1]:
+        """``"A"``, ``"B"``, or ``""`` when no difference can be established: the
+        interval of B - A contains 0, or has zero width (every resample, or all but a
+        few beyond the percentiles, gave the same difference: the bootstrap saw no
+        variation, e.g. every sample the same triple, so it cannot bound the error)."""
+        if self.diff_ci is None or self.diff_ci[0] <= 0 <= self.diff_ci[1] \
+                or self.diff_ci[0] == self.diff_ci[1]:
             return ""
         b_higher = self.diff_ci[0] > 0
         return "B" if b_higher == (self.better == "higher") else "A"
@@ -380,18 +384,23 @@ def compare(y_true, pred_a, pred_b, *, labels=None, n_classes=None, metrics=None
             ok = oka & okb
             und = (int((~oka).sum()), int((~okb).sum()), int((~ok).sum()))
             note = ""
+            diff_ci = percentile_interval(vb[ok] - va[ok], confidence) if ok.any() else None
+            if diff_ci is not None and diff_ci[0] == diff_ci[1] != 0:
+                note = (f"no difference can be established: the {confidence:.0%} interval of "
+                        f"the difference is the single value {diff_ci[0]:.4g} (the resamples "
+                        "hardly vary: the bootstrap cannot bound the error)")
             if und[2]:
                 msg = (f"{v.label}: {und[2]} of {len(ok)} resamples undefined "
                        f"(A {und[0]}, B {und[1]}), e.g. {wa or wb}")
                 if undefined == "raise":
                     raise ValueError(msg)
                 notes.append(msg)
-                note = msg
+                note = f"{note}; {msg}" if note else msg
             rows.append(MetricComparison(
                 m.name, v.label, m.better, m.source, point[0], point[1], point[1] - point[0],
                 a_ci=percentile_interval(va[oka], confidence) if oka.any() else None,
                 b_ci=percentile_interval(vb[okb], confidence) if okb.any() else None,
-                diff_ci=percentile_interval(vb[ok] - va[ok], confidence) if ok.any() else None,
+                diff_ci=diff_ci,
                 undefined=und, note=note))
         if progress is not None:
             progress(i, len(cases), v.label)

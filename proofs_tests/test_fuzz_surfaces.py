@@ -1338,6 +1338,8 @@ def compare_valid(rng, folder):
     words = rng.random() < 0.3
     classes = [WORDS[i] for i in range(K)] if words else list(range(K))
     t, a, b = ([classes[i] for i in rng.integers(0, K, N)] for _ in range(3))
+    if rng.random() < 0.15:  # every sample the same triple: no resample varies
+        t, a, b = ([x[0]] * N for x in (t, a, b))
     labels = classes if words or rng.random() < 0.3 else None
     order = labels or sorted(set(t) | set(a) | set(b))
     if rng.random() < 0.5:
@@ -1362,6 +1364,9 @@ def compare_valid(rng, folder):
                 for ci in (row.a_ci, row.b_ci, row.diff_ci):
                     if ci is not None and not (finite(ci) and ci[0] <= ci[1]):
                         return f"{row.label}: interval {ci}"
+                ci = row.diff_ci
+                if row.winner and (ci is None or ci[0] <= 0 <= ci[1] or ci[0] == ci[1]):
+                    return f"{row.label}: winner {row.winner} from the interval {ci}"
             return None
 
         refused(lambda: numeric.compare(t, a, b, labels=labels, metrics=chosen, n_resamples=R,
@@ -1547,7 +1552,9 @@ def metrics_valid(rng, folder):
     from test_fuzz import METRICS, check_valid, random_matrix
 
     cm = random_matrix(rng)
-    failures = [f for m in METRICS if (f := check_valid(m, cm))]
+    with warnings.catch_warnings():  # a numpy RuntimeWarning leaking out is a crash
+        warnings.simplefilter("error", RuntimeWarning)
+        failures = [f for m in METRICS if (f := check_valid(m, cm))]
     if failures:
         kind = "crash" if any(": " in f and "Error" in f.split(": ")[1] for f in failures) \
             else "wrong value"
@@ -1837,8 +1844,27 @@ def _audit_space_arguments(rng, folder):
                 check=lambda d: None if np.array_equal(d, deep[3:40]) else "a range differs")
 
 
+def _compare_no_winner_without_variation(rng, folder):
+    """Every sample the same (true, A, B) triple: every resample is the data, the
+    interval of B - A is the single value 1 (MAE of B 1, of A 0, by its definition),
+    and compare named A the winner from that zero-width interval (found in review,
+    issue 23).  A winner needs an interval that excludes 0 and has width."""
+    import numeric
+
+    def check(c):
+        r = c["MAE"]
+        if (r.diff, r.diff_ci) != (1.0, (1.0, 1.0)):
+            return f"MAE of B - A {r.diff}, interval {r.diff_ci}; want 1 and (1, 1)"
+        if r.winner or "no difference can be established" not in r.note:
+            return f"winner {r.winner!r} from a zero-width interval; note {r.note!r}"
+        return None
+
+    refused(lambda: numeric.compare([0] * 5, [0] * 5, [1] * 5, metrics=["mae"], n_resamples=40,
+                                    seed=0), valid=True, check=check)
+
+
 REGRESSIONS = {f.__name__.lstrip("_"): f for f in (
-    _audit_space_arguments,
+    _audit_space_arguments, _compare_no_winner_without_variation,
     _auoc_long_piece, _label_field_over_csv_limit, _line_break_in_message,
     _claims_exit_at_import, _audit_jobs_capped, _audit_sizes_capped,
     _audit_scheduler_unreachable, _audit_user_function_error, _audit_refusal_before_progress,
