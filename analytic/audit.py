@@ -159,7 +159,9 @@ def check_size(space: Space):
         for K, n in pairs:
             if min(n, cells(K)) > 64:  # C(n + c, c) >= C(130, 65) > 10^37
                 raise ValueError(f"the search space holds more than 10^37 matrices ({name} "
-                                 f"part K = {K:,}, N <= {n:,}): choose a smaller space")
+                                 f"part K = {K:,}, N <= {n:,}); at about 10^6 matrices per "
+                                 "second it would take more than 10^27 hours per property: "
+                                 "choose a smaller space")
         sizes = sum(n for _, n in pairs)
         if sizes > MAX_SIZES:
             raise ValueError(f"the search space has {sizes:,} sizes (K, N) in its {name} part "

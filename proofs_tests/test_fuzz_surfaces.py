@@ -1985,3 +1985,38 @@ def table(counts, examples=(), out=sys.stdout):
         file=out)
     for s, kind, i, case_seed, result, detail in examples:
         print(f"  {s} {kind} #{i} seed {case_seed}: {result}: {detail[:400]}", file=out)
+
+
+# ---------------------------------------------------------------------------
+# item 3 and item 8 of issue 23: long runs say so first, user code is declared
+# ---------------------------------------------------------------------------
+def test_help_says_user_code_runs_with_your_rights(capsys):
+    """``--claims`` and ``audit module:function`` import and run the user's Python:
+    both ``--help`` texts say it runs with the user's rights (issue 23 item 8)."""
+    from analytic.cli import main
+
+    for argv, option in ((["--help"], "--claims"), (["audit", "--help"], "module:function")):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        text = " ".join(capsys.readouterr().out.split())
+        assert exit_.value.code == 0
+        assert option in text and "with your rights" in text, (argv, text[-400:])
+
+
+def test_single_metric_audit_announces_a_long_search(monkeypatch, tmp_path):
+    """``audit METRIC`` of one variant printed nothing until its verdicts however
+    large the space (issue 23 item 3: no input runs longer than a stated bound
+    without a line first).  At a rate of 10 matrices per second the 20 matrices of
+    K <= 2, N <= 2 (1 + 4 + 1 + 10 + 4 random, by the count C(N + K^2 - 1, N))
+    take 14 properties x 2 s: over the 30 s of ANNOUNCE_SECONDS, one line first."""
+    from analytic.cli import audit_cmd
+
+    monkeypatch.setattr(audit_cmd, "MATRICES_PER_SECOND", 10)
+    status, _, err = cli(["audit", "mae", "--max-k", "2", "--max-n", "2", "--random", "4",
+                          "--no-proofs", "--jobs", "1"], must_fail=False, folder=tmp_path)
+    assert status == 0 and err == "", err  # 28 s: under the bound, no line
+    monkeypatch.setattr(audit_cmd, "MATRICES_PER_SECOND", 5)
+    status, _, err = cli(["audit", "mae", "--max-k", "2", "--max-n", "2", "--random", "4",
+                          "--no-proofs", "--jobs", "1"], must_fail=False, folder=tmp_path)
+    assert status == 0 and err.startswith(
+        "ordinal-verify: audit: 20 matrices, 14 properties, 1 variant: about 56 s"), err
