@@ -17,7 +17,8 @@ them through a seed (``derandomize=True``: the same examples on every run).
 ``test_fuzz_surfaces.py`` fuzzes the other surfaces (CLI files and output
 paths, the claims runner, the auditor's arguments, shrink, compare/report,
 user strings), and ``python proofs_tests/test_fuzz.py --report N`` runs a
-campaign over all of them (N valid and N bad inputs) and prints the counts.
+campaign over all of them (N valid and N bad inputs) and prints the counts
+(``--help`` for running it in chunks; docs/safety.md has the last run's).
 """
 
 from __future__ import annotations
@@ -26,6 +27,13 @@ import sys
 import warnings
 from collections import Counter
 from fractions import Fraction
+from pathlib import Path
+
+if __name__ == "__main__":
+    # the checkout this file is in, not the installed one: run as a script, the
+    # script's folder is sys.path[0] and `import numeric` found the editable
+    # install's checkout (a campaign of another branch tested main's code)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import mpmath
 import numpy as np
@@ -284,6 +292,8 @@ def main(argv=None):
     ap.add_argument("--save", metavar="FILE", help="write the counts as JSON")
     ap.add_argument("--merge", nargs="+", metavar="FILE", help="add up saved chunks")
     a = ap.parse_args(argv)
+    print(f"campaign of {Path(numeric.__file__).parents[1]} (numeric {numeric.__file__})",
+          file=sys.stderr)
     if a.merge:
         counts, examples = tfs.merge(a.merge)
         tfs.table(counts, examples)

@@ -27,7 +27,9 @@ than a stuck test: the worker is killed and a new one forked.  A case is
 ``numpy.random.default_rng(seed)`` in the worker, so hypothesis drives the
 generators through a seed (``derandomize=True``: the same examples on every
 run), and the campaign (``python proofs_tests/test_fuzz.py --report N``,
-:func:`campaign`) draws seeds from one generator.
+:func:`campaign`, docs/safety.md) draws the seeds of each surface and kind
+from a generator of its own (:func:`case_seeds`), so that it can run in
+chunks (``--only``, ``--start``/``--stop``, ``--save``, ``--merge``).
 
 Failures are counted by kind (:data:`KINDS`): ``wrong value``, ``crash`` (an
 exception of another type, an uncaught exception in the CLI, a wrong exit
@@ -1973,7 +1975,8 @@ def table(counts, examples=(), out=sys.stdout):
     total = {k: 0 for k in head[2:]}
     print("| " + " | ".join(head) + " |", file=out)
     print("|" + "---|" * len(head), file=out)
-    for key, c in counts.items():
+    order = {f"{s}/{k}": (i, k != "valid") for i, s in enumerate(WEIGHTS) for k in ("valid", "bad")}
+    for key, c in sorted(counts.items(), key=lambda kc: order[kc[0]]):
         s, kind = key.split("/")
         for k in total:
             total[k] += c.get(k, 0)
