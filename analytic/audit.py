@@ -61,6 +61,7 @@ proved (K<=2, K=3+) | every matrix with K = 1; every matrix with K = 2; every ma
 from __future__ import annotations
 
 import functools
+import math
 import numbers
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
@@ -92,6 +93,28 @@ CALLABLE_SPACE = Space(exhaustive=((1, 6), (2, 6), (3, 6), (4, 4)), random=500, 
 #: evaluations per second per property and core): beyond it, ValueError
 MAX_MATRICES = 200_000_000
 
+#: the largest ``max_k`` and ``max_n`` of :func:`space_of` (the CLI's ``--max-k`` and
+#: ``--max-n`` limit): beyond them a space is refused before it is built (``max_k =
+#: 10**7`` built a tuple of 10**7 sizes; ``max_k = 1, max_n = 10**5`` searched 10**5
+#: one-matrix sizes for hours)
+MAX_SIZE_ARG = 1000
+
+#: the most cells (K^2 per matrix) of one (K, N) block of more than 8 classes (the
+#: blocks are built whole: 2^27 int64 cells are 1 GiB)
+MAX_CELLS = 1 << 27
+
+#: the most (K, N) sizes of a search (each costs a pass of every property)
+MAX_SIZES = 20_000
+
+
+def _pair(bounds):
+    """``bounds`` as ``(lo, hi)``: a pair, else TypeError naming it (``5`` said "'int'
+    object is not iterable", ``(0,)`` an IndexError, a third bound was ignored)."""
+    if isinstance(bounds, (str, bytes)) or not isinstance(bounds, Iterable) or \
+            len(bounds := tuple(bounds)) != 2:
+        raise TypeError(f"bounds must be a pair (lower bound, upper bound), got {bounds!r:.60}")
+    return bounds
+
 
 def _whole(name, v, least):
     if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Integral) or v < least:
@@ -113,6 +136,10 @@ def space_of(max_k=None, max_n=None, random=None, seed=0, *, default=DEFAULT_SPA
     k = _whole("max_k", 3 if max_k is None else max_k, 1)
     n = _whole("max_n", 3 if max_n is None else max_n, 1)
     r = _whole("random", 24 if random is None else random, 0)
+    for name, v in (("max_k", k), ("max_n", n)):
+        if v > MAX_SIZE_ARG:
+            raise ValueError(f"{name} must be at most {MAX_SIZE_ARG:,}, got {v:,} (the search "
+                             "space would be too large to search)")
     space = Space(exhaustive=tuple((K, n) for K in range(1, k + 1)), random=r,
                   random_k=max(k + 1, 2), random_n=2 * n, seed=seed,
                   triangle=tuple((K, min(n, 3)) for K in range(2, k + 1)), triangle_random=0,
@@ -121,13 +148,37 @@ def space_of(max_k=None, max_n=None, random=None, seed=0, *, default=DEFAULT_SPA
 
 
 def check_size(space: Space):
-    """Refuse a space larger than :data:`MAX_MATRICES`, saying what it would cost."""
+    """Refuse a space larger than :data:`MAX_MATRICES`, saying what it would cost, one
+    of more than :data:`MAX_SIZES` sizes ``(K, N)``, or one whose blocks of more than
+    8 classes would hold more than :data:`MAX_CELLS` cells (they are built whole)."""
+    if not isinstance(space, Space):
+        raise TypeError(f"space must be an analytic.audit.Space, got {space!r:.60}")
+    parts = (("exhaustive", space.exhaustive, lambda K: K * K),
+             ("diagonal", space.diagonal, lambda K: K))
+    for name, pairs, cells in parts:
+        for K, n in pairs:
+            if min(n, cells(K)) > 64:  # C(n + c, c) >= C(130, 65) > 10^37
+                raise ValueError(f"the search space holds more than 10^37 matrices ({name} "
+                                 f"part K = {K:,}, N <= {n:,}); at about 10^6 matrices per "
+                                 "second it would take more than 10^27 hours per property: "
+                                 "choose a smaller space")
+        sizes = sum(n for _, n in pairs)
+        if sizes > MAX_SIZES:
+            raise ValueError(f"the search space has {sizes:,} sizes (K, N) in its {name} part "
+                             f"(at most {MAX_SIZES:,}): choose a smaller space")
     size = space.size()
     if size > MAX_MATRICES:
         raise ValueError(
             f"the search space holds {size:.3g} matrices (more than {MAX_MATRICES:.0e}); at "
             f"about 10^6 matrices per second per property it would take about "
             f"{size / 1e6 / 3600:.2g} hours per property: choose a smaller space")
+    for name, pairs, cells in parts:
+        for K, n in pairs:
+            block = math.comb(n + cells(K) - 1, n) * K * K  # the largest block, N = n
+            if K > 8 and block > MAX_CELLS:
+                raise ValueError(f"the search space's {name} block of {K} x {K} matrices "
+                                 f"with N = {n} holds {block:.3g} cells (more than "
+                                 f"{MAX_CELLS:.3g}, 1 GiB): choose a smaller space")
     for K, n in space.triangle:
         if K ** n > 400:
             raise ValueError(f"triangle: {K}^{n} = {K ** n} label vectors of length {n} make "
@@ -418,6 +469,8 @@ def _run(spec, exact_f, label, better, bounds, names, space, symbolic, scopes, *
          executor=None, jobs=1, tie_budget=TIE_BUDGET, exact=False) -> AuditReport:
     if better not in ("lower", "higher"):
         raise ValueError(f"better must be 'lower' or 'higher', got {better!r}")
+    if names is not None and (isinstance(names, str) or not isinstance(names, Iterable)):
+        raise TypeError(f"properties must be a list of property names, got {names!r:.60}")
     names = list(PROPERTIES) if names is None else list(names)
     for p in names:
         if p not in PROPERTIES:
@@ -583,8 +636,8 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
                 raise ValueError(f"unknown metric {metric!r}; expected one of {sorted(REGISTRY)}")
             m = REGISTRY[metric]
         v = _variant(m, variant)
-        sp = space or space_of(max_k, max_n, random, seed)
-        bnds = m.bounds if bounds is None else tuple(bounds)
+        sp = space_of(max_k, max_n, random, seed) if space is None else space
+        bnds = m.bounds if bounds is None else _pair(bounds)
         spec = MetricSpec(name=m.name, variant=v.label, better=better or m.better, bounds=bnds)
         return _run(spec, _variant_function(m, v), v.label, better or m.better, bnds,
                     properties, sp, symbolic or _variant_symbolic(m, v), _scopes(prove),
@@ -592,8 +645,8 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
     if not callable(metric):
         raise ValueError(f"metric must be a registry name, a Metric or a callable, got {metric!r}")
     default = DEFAULT_SPACE if vectorized is not None else CALLABLE_SPACE
-    sp = space or space_of(max_k, max_n, random, seed, default=default)
-    bnds = (None, None) if bounds is None else tuple(bounds)
+    sp = space_of(max_k, max_n, random, seed, default=default) if space is None else space
+    bnds = (None, None) if bounds is None else _pair(bounds)
     spec = None if vectorized is None else MetricSpec(vectorized=vectorized,
                                                       better=better or "lower", bounds=bnds)
     return _run(spec, metric, getattr(metric, "__name__", "metric"), better or "lower", bnds,

@@ -940,7 +940,8 @@ def compare(y_true, pred_a, pred_b, *more, labels=None, n_classes=None, metrics=
                 if not diff_ci[0] < diff_ci[1]:
                     flat = (f"the {100 * confidence:g}% interval of the difference has zero width "
                             f"(the resampled differences are {'all' if d.min() == d.max() else 'mostly'} "
-                            f"{diff_ci[0]:.4g}): no winner")
+                            f"{diff_ci[0]:.4g}; the bootstrap cannot bound the error): no difference "
+                            "can be established, no winner")
                     note = f"{note}; {flat}" if note else flat
             rows.append(MetricComparison(
                 m.name, v.label, m.better, m.source, point[i], point[j], point[j] - point[i],

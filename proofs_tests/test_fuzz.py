@@ -17,14 +17,23 @@ them through a seed (``derandomize=True``: the same examples on every run).
 ``test_fuzz_surfaces.py`` fuzzes the other surfaces (CLI files and output
 paths, the claims runner, the auditor's arguments, shrink, compare/report,
 user strings), and ``python proofs_tests/test_fuzz.py --report N`` runs a
-campaign over all of them (N valid and N bad inputs) and prints the counts.
+campaign over all of them (N valid and N bad inputs) and prints the counts
+(``--help`` for running it in chunks; docs/safety.md has the last run's).
 """
 
 from __future__ import annotations
 
 import sys
 import warnings
+from collections import Counter
 from fractions import Fraction
+from pathlib import Path
+
+if __name__ == "__main__":
+    # the checkout this file is in, not the installed one: run as a script, the
+    # script's folder is sys.path[0] and `import numeric` found the editable
+    # install's checkout (a campaign of another branch tested main's code)
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import mpmath
 import numpy as np
@@ -35,6 +44,9 @@ import numeric
 from numeric.registry import REGISTRY
 
 TOL = 1e-12
+#: the outcomes of the calls checked (by :func:`check_valid` and :func:`check_bad`):
+#: "value", "ValueError", "TypeError"; the campaign counts them
+OUTCOMES = Counter()
 ARGS_OF = {"matrix": lambda K: {}, "matrix, beta": lambda K: {"beta": Fraction(1, 4)},
            "matrix, lengths": lambda K: {"lengths": list(range(1, K + 1))}}
 
@@ -166,6 +178,7 @@ def check_valid(m, cm):
             outcomes[a] = ("ValueError", str(exc))
         except Exception as exc:  # noqa: BLE001 - the failure being reported
             return f"{m.name} {a}: {type(exc).__name__}: {exc}"
+        OUTCOMES[outcomes[a][0]] += 1
     kinds = {k: o[0] for k, o in outcomes.items()}
     if len(set(kinds.values())) != 1:
         return f"{m.name}: arithmetics disagree on raising: {kinds}"
@@ -190,9 +203,11 @@ def check_bad(f):
     except (ValueError, TypeError) as exc:
         if type(exc) not in (ValueError, TypeError) and "numpy" in type(exc).__module__:
             return f"numpy internal {type(exc).__name__}: {exc}"
+        OUTCOMES["ValueError" if isinstance(exc, ValueError) else "TypeError"] += 1
         return None if str(exc) else f"{type(exc).__name__} without a message"
     except Exception as exc:  # noqa: BLE001
         return f"{type(exc).__name__}: {exc}"
+    OUTCOMES["value"] += 1
     try:
         vals = np.asarray(out, dtype=object).reshape(-1)
         if not all(mpmath.isfinite(mpmath.mpf(x)) for x in vals.tolist()):
@@ -246,18 +261,57 @@ def test_every_bad_matrix_case_is_refused(case):
 # ---------------------------------------------------------------------------
 # the campaign
 # ---------------------------------------------------------------------------
-def report(n, seed=2024, out=sys.stdout):
+def report(n, seed=2024, out=sys.stdout, **kw):
     """The campaign over every surface (:func:`test_fuzz_surfaces.campaign`): ``n``
     valid and ``n`` bad inputs, the metrics and ``confusion_matrix`` among them,
-    each in a forked worker under a time bound; prints the counts per surface."""
+    each in a forked worker under a time bound; prints the counts per surface and
+    returns the number of failures per ``surface/kind``."""
     import test_fuzz_surfaces
 
-    counts, _ = test_fuzz_surfaces.campaign(n, seed=seed, out=out)
+    counts, _ = test_fuzz_surfaces.campaign(n, seed=seed, out=out, **kw)
     return {s: sum(c[k] for k in test_fuzz_surfaces.KINDS) for s, c in counts.items()}
 
 
+def main(argv=None):
+    """``--report N`` runs a campaign (see the module docstring); ``--merge FILES``
+    prints the table of saved chunks."""
+    import argparse
+
+    import test_fuzz_surfaces as tfs
+
+    ap = argparse.ArgumentParser(prog="python proofs_tests/test_fuzz.py")
+    ap.add_argument("--report", type=int, metavar="N",
+                    help="N valid and N bad inputs spread over every surface")
+    ap.add_argument("--seed", type=int, default=2024)
+    ap.add_argument("--count", action="append", default=[], metavar="SURFACE/KIND=M",
+                    help="M cases of one surface and kind instead of its share of N")
+    ap.add_argument("--only", action="append", default=None, metavar="SURFACE[/KIND]",
+                    help="run these surfaces (or surface/kind) only: a chunk")
+    ap.add_argument("--start", type=int, default=0, help="first case index of each entry")
+    ap.add_argument("--stop", type=int, default=None, help="case index to stop before")
+    ap.add_argument("--save", metavar="FILE", help="write the counts as JSON")
+    ap.add_argument("--merge", nargs="+", metavar="FILE", help="add up saved chunks")
+    a = ap.parse_args(argv)
+    print(f"campaign of {Path(numeric.__file__).parents[1]} (numeric {numeric.__file__})",
+          file=sys.stderr)
+    if a.merge:
+        counts, examples = tfs.merge(a.merge)
+        tfs.table(counts, examples)
+        return 1 if any(c[k] for c in counts.values() for k in tfs.KINDS) else 0
+    if a.report is None:
+        ap.error("--report N or --merge FILES")
+    counts = {}
+    for spec in a.count:
+        key, _, m = spec.partition("=")
+        counts[tuple(key.split("/"))] = int(m)
+    only = None
+    if a.only:
+        only = {(s, k) for s, k in tfs.plan(a.report, counts)
+                if f"{s}/{k}" in a.only or s in a.only}
+    failures = report(a.report, seed=a.seed, counts=counts, only=only, start=a.start,
+                      stop=a.stop, save=a.save)
+    return 1 if any(failures.values()) else 0
+
+
 if __name__ == "__main__":
-    if len(sys.argv) >= 3 and sys.argv[1] == "--report":
-        sys.exit(1 if any(report(int(sys.argv[2])).values()) else 0)
-    print("usage: python proofs_tests/test_fuzz.py --report N", file=sys.stderr)
-    sys.exit(2)
+    sys.exit(main())

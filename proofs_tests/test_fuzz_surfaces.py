@@ -27,7 +27,9 @@ than a stuck test: the worker is killed and a new one forked.  A case is
 ``numpy.random.default_rng(seed)`` in the worker, so hypothesis drives the
 generators through a seed (``derandomize=True``: the same examples on every
 run), and the campaign (``python proofs_tests/test_fuzz.py --report N``,
-:func:`campaign`) draws seeds from one generator.
+:func:`campaign`, docs/safety.md) draws the seeds of each surface and kind
+from a generator of its own (:func:`case_seeds`), so that it can run in
+chunks (``--only``, ``--start``/``--stop``, ``--save``, ``--merge``).
 
 Failures are counted by kind (:data:`KINDS`): ``wrong value``, ``crash`` (an
 exception of another type, an uncaught exception in the CLI, a wrong exit
@@ -59,7 +61,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import Phase, given, settings, strategies as st
 
 # imported here, not in the worker: a worker forked while a hypothesis test runs
 # may not define @given tests (hypothesis's nested-given health check)
@@ -71,6 +73,14 @@ BOUND = 30.0
 #: the claims runner's timeout in the claims cases, seconds
 CLAIM_TIMEOUT = 1.0
 MARKER = "MARKER"
+#: the outcomes of the checked calls of the running case (:func:`tally`): "value",
+#: "ValueError", "TypeError", "CLI result" (exit status 0 or another code the case
+#: expects), "CLI refusal" (exit status 2 with its one line); the campaign counts them
+TALLY = Counter()
+
+
+def tally(outcome):
+    TALLY[outcome] += 1
 
 
 class Failure(Exception):
@@ -91,6 +101,7 @@ def fail(kind, detail):
 def _serve(conn, parent_end):
     """The worker: run each ``(surface, seed, valid, folder)`` received, send ``(kind, detail)``."""
     parent_end.close()
+    os.setpgrp()  # the worker's own process group: a hang is killed with its children
     _guard_process_pools()
     null = os.open(os.devnull, os.O_WRONLY)  # the ledger's workers and plots print nothing
     os.dup2(null, 1)
@@ -104,6 +115,8 @@ def _serve(conn, parent_end):
         if task is None:
             break
         surface, seed, valid, folder = task
+        TALLY.clear()
+        test_fuzz.OUTCOMES.clear()
         try:
             os.chdir(folder)
             case = SURFACES[surface][1 if valid else 2] if surface in SURFACES else \
@@ -121,7 +134,7 @@ def _serve(conn, parent_end):
             os.chdir(home)
             sys.path[:] = [p for p in sys.path if p != folder]
         try:
-            conn.send(out)
+            conn.send((*out, dict(TALLY + test_fuzz.OUTCOMES)))
         except (OSError, ValueError):
             break
     os._exit(0)
@@ -149,6 +162,7 @@ class Sandbox:
 
     def __init__(self):
         self.proc = self.conn = None
+        self.outcomes = {}  # the last case's call outcomes (:data:`TALLY`)
 
     def _start(self):
         ctx = multiprocessing.get_context("fork")
@@ -160,14 +174,16 @@ class Sandbox:
         self.proc.start()
         child.close()
 
-    def stop(self):
+    def stop(self, graceful=True):
         if self.proc is None:
             return
         with contextlib.suppress(Exception):
-            if self.proc.is_alive():
+            if graceful and self.proc.is_alive():
                 self.conn.send(None)
                 self.proc.join(2)
-        if self.proc.is_alive():
+        with contextlib.suppress(OSError):  # the worker and what it started (pools, workers)
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        if self.proc.is_alive():  # killed before its os.setpgrp(): not a group leader yet
             self.proc.kill()
         self.proc.join()
         self.conn.close()
@@ -191,19 +207,21 @@ class Sandbox:
             self.stop()
             self._start()
         folder = tempfile.mkdtemp(prefix="fuzz-")
+        self.outcomes = {}
         try:
             self.conn.send((surface, int(seed), bool(valid), folder))
             if self.conn.poll(bound):
                 try:
-                    out = self.conn.recv()
+                    *out, self.outcomes = self.conn.recv()
+                    out = tuple(out)
                 except (EOFError, OSError):
                     self.proc.join(2)
                     out = ("crash", f"the case ended the fuzz worker (exit status "
                                     f"{self.proc.exitcode})")
-                    self.stop()
+                    self.stop(graceful=False)
             else:
                 out = ("hang", f"no answer within {bound:g} s; {self._children()}")
-                self.stop()
+                self.stop(graceful=False)
             if Path(folder, MARKER).exists():
                 out = ("evaluated", f"the marker was created ({out[0]}: {out[1]})")
             return out
@@ -247,6 +265,8 @@ def refused(fn, *, names=(), must_raise=False, check=None, valid=False):
     except Failure:
         raise
     except (ValueError, TypeError) as exc:
+        tally(type(exc).__name__ if type(exc) in (ValueError, TypeError) else
+              ("ValueError" if isinstance(exc, ValueError) else "TypeError"))
         msg = str(exc)
         if valid:
             fail("wrong value", f"a valid input refused: {type(exc).__name__}: {msg}")
@@ -257,6 +277,7 @@ def refused(fn, *, names=(), must_raise=False, check=None, valid=False):
         return exc
     except BaseException as exc:  # noqa: BLE001 - the failure being counted
         fail("crash", f"{type(exc).__name__}: {exc}")
+    tally("value")
     if must_raise:
         fail("wrong value", f"accepted, returned {value!r:.300}")
     if check is not None:
@@ -324,6 +345,7 @@ def cli(argv, *, inputs=(), must_fail=None, codes=(0,), one_line=True, folder=No
         fail("crash", f"{shown}: exit 2 with {len(lines)} lines on stderr: {text[-400:]!r}")
     elif status != 2 and status not in codes:
         fail("crash", f"{shown}: exit status {status}: {text[-300:]!r}")
+    tally("CLI refusal" if status == 2 else "CLI result")
     if must_fail is True and status != 2:
         fail("wrong value", f"{shown}: accepted (exit {status}) a bad input")
     if must_fail is False and status == 2:
@@ -1080,12 +1102,6 @@ def claims_bad(rng, folder):
 # ---------------------------------------------------------------------------
 # surface: the auditor's arguments (analytic.audit.audit, ordinal-verify audit)
 # ---------------------------------------------------------------------------
-#: inputs that break the contract in files this test may not change
-#: (analytic/audit.py, analytic/properties/*): drawn only by the campaign
-#: (``INCLUDE_OPEN``), which counts them; see README "Fuzz campaign"
-INCLUDE_OPEN = False
-
-
 def _tiny_audit(rng):
     """Valid keyword arguments of a tiny audit (K <= 2, N <= 2, no proofs)."""
     from analytic.audit import PROPERTIES
@@ -1160,11 +1176,7 @@ def audit_bad(rng, folder):
     arg = pick(rng, list(AUDIT_NAMES))
     value = _junk(rng, folder)
     if arg in ("max_k", "max_n"):
-        # open (README): max_k = 10**7 builds a tuple of 10**7 sizes before the refusal, and
-        # max_k = 1 with max_n = 10**5 is accepted and searched 10**5 chunks slowly
-        value = _junk(rng, folder, huge=(10**7,) if INCLUDE_OPEN else (10**5,))
-        if not INCLUDE_OPEN and isinstance(value, int) and value > 1000:
-            kw["max_n" if arg == "max_k" else "max_k"] = 2  # refused at once
+        value = _junk(rng, folder, huge=(10**7, 10**5, 1001))
     if arg == "jobs" and (isinstance(value, int) and not isinstance(value, bool) and value > 1
                           or value is None):
         value = pick(rng, [0, -1])  # a valid number of processes forks them: not fuzzed
@@ -1174,31 +1186,32 @@ def audit_bad(rng, folder):
                                                  1j, pick(rng, payloads(folder))])])
     elif arg == "properties":
         props = pick(rng, [["nosuch"], "symmetry", [None], [pick(rng, payloads(folder))],
-                           ["symmetry", "symmetry "]] + ([5] if INCLUDE_OPEN else []))
+                           ["symmetry", "symmetry "], 5])
     elif arg == "bounds":
         P = pick(rng, payloads(folder))
         value = pick(rng, [(P, 1), (0, P), P, ("nan", 1), (float("nan"), 1), ("1/0", 2),
                            ("x", 1), (0, "oo"), ({}, 1), ("9**9999", 1), ("(9**9999)**9999", 1),
-                           ("sqrt(7**6400+2)", 0), (True, 1), (None, "1e999")]
-                     # open: IndexError, a TypeError naming nothing, a third bound ignored,
-                     # OverflowError of a bound beyond float64
-                     + ([(0,), 5, [0, 1, 2], ("10**400", None)] if INCLUDE_OPEN else []))
+                           ("sqrt(7**6400+2)", 0), (True, 1), (None, "1e999"), (0,), 5,
+                           [0, 1, 2], ("10**400", None), "0,1"])
     elif arg == "better":
         value = pick(rng, ["up", "Lower", 1, "", pick(rng, payloads(folder)), ["lower"]])
     elif arg == "variant":
         value = pick(rng, [-1, 99, "nosuch", 1.5, None, True, pick(rng, payloads(folder))])
     elif arg == "space":
         kw.pop("max_k"), kw.pop("max_n"), kw.pop("random")
-        value = pick(rng, [Space(exhaustive=((2, 500),)), Space(random=10**12)]
-                     # open: AttributeError; RecursionError at K = 60 (3,600 matrices);
-                     # Space.size() sums 10**9 terms before the refusal
-                     + (["x", 5, Space(exhaustive=((60, 1),)), Space(exhaustive=((1, 10**9),))]
-                        if INCLUDE_OPEN else []))
+        # K = 12: 144 cells, the compositions built without recursion (a valid space)
+        value = pick(rng, [Space(exhaustive=((2, 500),)), Space(random=10**12), "x", 5,
+                           Space(exhaustive=((12, 1),), random=0, triangle=(), triangle_random=0,
+                                 diagonal=((66, 1),)),
+                           Space(exhaustive=((1, 10**9),)), Space(exhaustive=((1, 10**5),)),
+                           Space(exhaustive=((10**7, 10**9),)), Space(diagonal=((100, 10**6),)),
+                           Space(exhaustive=((100, 2),))])
     if arg not in ("metric", "properties"):
         kw[arg] = value
     refused(lambda: audit(metric, props, **kw), names=AUDIT_NAMES[arg],
             must_raise=arg in ("jobs", "variant", "properties") or arg == "metric"
-            and not callable(metric))
+            and not callable(metric), check=lambda rep: _audit_oracle(m, props, kw, rep)
+            if arg == "space" and isinstance(value, Space) else None)
 
 
 def audit_cli_bad(rng, folder):
@@ -1333,6 +1346,8 @@ def compare_valid(rng, folder):
     words = rng.random() < 0.3
     classes = [WORDS[i] for i in range(K)] if words else list(range(K))
     t, a, b = ([classes[i] for i in rng.integers(0, K, N)] for _ in range(3))
+    if rng.random() < 0.15:  # every sample the same triple: no resample varies
+        t, a, b = ([x[0]] * N for x in (t, a, b))
     labels = classes if words or rng.random() < 0.3 else None
     order = labels or sorted(set(t) | set(a) | set(b))
     if rng.random() < 0.5:
@@ -1357,6 +1372,9 @@ def compare_valid(rng, folder):
                 for ci in (row.a_ci, row.b_ci, row.diff_ci):
                     if ci is not None and not (finite(ci) and ci[0] <= ci[1]):
                         return f"{row.label}: interval {ci}"
+                ci = row.diff_ci
+                if row.winner and (ci is None or ci[0] <= 0 <= ci[1] or ci[0] == ci[1]):
+                    return f"{row.label}: winner {row.winner} from the interval {ci}"
             return None
 
         refused(lambda: numeric.compare(t, a, b, labels=labels, metrics=chosen, n_resamples=R,
@@ -1542,7 +1560,9 @@ def metrics_valid(rng, folder):
     from test_fuzz import METRICS, check_valid, random_matrix
 
     cm = random_matrix(rng)
-    failures = [f for m in METRICS if (f := check_valid(m, cm))]
+    with warnings.catch_warnings():  # a numpy RuntimeWarning leaking out is a crash
+        warnings.simplefilter("error", RuntimeWarning)
+        failures = [f for m in METRICS if (f := check_valid(m, cm))]
     if failures:
         kind = "crash" if any(": " in f and "Error" in f.split(": ")[1] for f in failures) \
             else "wrong value"
@@ -1610,21 +1630,26 @@ def _case(surface, seed, valid):
 
 
 SEEDS = st.integers(0, 2**32 - 1)
-#: hypothesis examples (valid, bad) per surface: about 60 s of CPU in all
-EXAMPLES = {"matrix_files": (60, 120), "label_files": (60, 120), "outputs": (50, 120),
-            "claims": (20, 40), "audit": (60, 150), "shrink": (60, 150), "compare": (60, 150),
-            "strings": (100, 200)}
+#: hypothesis examples (valid, bad) per surface: about 50 s of CPU in all (with the
+#: claims runner's sleeps, about 60 s on the clock)
+EXAMPLES = {"matrix_files": (80, 150), "label_files": (80, 150), "outputs": (60, 150),
+            "claims": (25, 50), "audit": (80, 200), "shrink": (80, 200), "compare": (80, 200),
+            "strings": (150, 300)}
 
 
 def _fuzz_test(surface):
     n_valid, n_bad = EXAMPLES[surface]
 
-    @settings(derandomize=True, max_examples=n_valid, deadline=None, database=None)
+    # no shrinking: a seed is not smaller for being a smaller number, and a hang costs its bound
+    phases = (Phase.explicit, Phase.generate)
+
+    @settings(derandomize=True, max_examples=n_valid, deadline=None, database=None,
+              phases=phases)
     @given(seed=SEEDS)
     def valid(seed):
         _case(surface, seed, True)
 
-    @settings(derandomize=True, max_examples=n_bad, deadline=None, database=None)
+    @settings(derandomize=True, max_examples=n_bad, deadline=None, database=None, phases=phases)
     @given(seed=SEEDS)
     def bad(seed):
         _case(surface, seed, False)
@@ -1785,7 +1810,70 @@ def _compare_report_messages(rng, folder):
             must_raise=True)
 
 
+def _audit_space_arguments(rng, folder):
+    """The auditor's space arguments: max_k = 10**7 built 10**7 sizes and max_n = 10**5
+    searched 10**5 one-matrix sizes (hours); properties=5 and bounds=5 said "'int'
+    object is not iterable", bounds=(0,) an IndexError, a third bound was ignored,
+    a bound of 10**400 an OverflowError, space="x" an AttributeError; Space.size()
+    summed 10**9 terms; the 3,600 matrices of K = 60, N = 1 a RecursionError (the
+    compositions recursed once per cell).  Each is refused at once, naming its
+    argument, and the compositions of more than 64 parts agree with the definition."""
+    from analytic.audit import Space, audit
+    from analytic.properties.space import _full, _range, block, count
+
+    base = dict(prove=False, jobs=1)
+    small = dict(max_k=1, max_n=1, random=0)
+    for kw, names in (({"max_k": 10**7, "max_n": 2, "random": 0}, ("max_k",)),
+                      ({"max_k": 1, "max_n": 10**5, "random": 0}, ("max_n",)),
+                      ({"space": "x"}, ("space",)), ({"space": 5}, ("space",)),
+                      ({"space": Space(exhaustive=((1, 10**9),))}, ("space",)),
+                      ({"space": Space(exhaustive=((10**7, 10**9),))}, ("space",)),
+                      ({"space": Space(exhaustive=((100, 2),))}, ("space",)),
+                      ({**small, "bounds": 5}, ("bound",)), ({**small, "bounds": (0,)}, ("bound",)),
+                      ({**small, "bounds": [0, 1, 2]}, ("bound",)),
+                      ({**small, "bounds": ("10**400", None)}, ("bound",))):
+        start = time.monotonic()
+        refused(lambda: audit("mae", ["range"], **base, **kw), names=names, must_raise=True)
+        if time.monotonic() - start > 3:
+            fail("hang", f"{kw} refused after {time.monotonic() - start:.1f} s")
+    refused(lambda: audit("mae", 5, **base, **small), names=("propert",), must_raise=True)
+    # K = 60, N = 1: the 3,600 matrices with one sample, by definition the unit matrices
+    # e_i of the 3,600 cells; lexicographic order puts the sample in the last cell first
+    want = np.eye(3600, dtype=np.int64)[::-1]
+    refused(lambda: block(60, 1, 0, count(60, 1)), valid=True,
+            check=lambda b: None if np.array_equal(b, want) else "K = 60, N = 1: wrong block")
+    # 65 parts (the path without recursion) against the recursion's order, shifted by one
+    # part: the compositions of n into r + 1 parts whose first part is 0 are those into r
+    for n in (1, 2, 3):
+        deep = _full(n, 65)
+        refused(lambda: deep[:count(8, n)], valid=True,
+                check=lambda d: None if np.array_equal(d[:, 1:], _full(n, 64)) and
+                not d[:, 0].any() else f"n = {n}: the order differs from the recursion's")
+        refused(lambda: _range(n, 65, 3, 40), valid=True,
+                check=lambda d: None if np.array_equal(d, deep[3:40]) else "a range differs")
+
+
+def _compare_no_winner_without_variation(rng, folder):
+    """Every sample the same (true, A, B) triple: every resample is the data, the
+    interval of B - A is the single value 1 (MAE of B 1, of A 0, by its definition),
+    and compare named A the winner from that zero-width interval (found in review,
+    issue 23).  A winner needs an interval that excludes 0 and has width."""
+    import numeric
+
+    def check(c):
+        r = c["MAE"]
+        if (r.diff, r.diff_ci) != (1.0, (1.0, 1.0)):
+            return f"MAE of B - A {r.diff}, interval {r.diff_ci}; want 1 and (1, 1)"
+        if r.winner or "no difference can be established" not in r.note:
+            return f"winner {r.winner!r} from a zero-width interval; note {r.note!r}"
+        return None
+
+    refused(lambda: numeric.compare([0] * 5, [0] * 5, [1] * 5, metrics=["mae"], n_resamples=40,
+                                    seed=0), valid=True, check=check)
+
+
 REGRESSIONS = {f.__name__.lstrip("_"): f for f in (
+    _audit_space_arguments, _compare_no_winner_without_variation,
     _auoc_long_piece, _label_field_over_csv_limit, _line_break_in_message,
     _claims_exit_at_import, _audit_jobs_capped, _audit_sizes_capped,
     _audit_scheduler_unreachable, _audit_user_function_error, _audit_refusal_before_progress,
@@ -1807,43 +1895,138 @@ WEIGHTS = {"metrics": (30, 10), "confusion": (5, 10), "matrix_files": (8, 10),
            "shrink": (10, 10), "compare": (8, 10), "strings": (12, 10)}
 
 
-def campaign(n, seed=2024, out=sys.stdout, include_open=True):
-    """``n`` valid and ``n`` bad inputs spread over every surface (:data:`WEIGHTS`),
-    each in the sandbox; prints the counts per surface and kind and returns them."""
-    global INCLUDE_OPEN
-    INCLUDE_OPEN = include_open  # forked into the worker: it draws the open inputs too
+#: the call outcomes counted (:data:`TALLY`)
+OUTCOME_KINDS = ("value", "ValueError", "TypeError", "CLI result", "CLI refusal")
+
+
+def plan(n, counts=None):
+    """``{(surface, "valid" | "bad"): number of cases}``: ``n`` valid and ``n`` bad
+    inputs spread by :data:`WEIGHTS`; ``counts`` overrides single entries."""
+    out = {}
+    for col, kind in ((0, "valid"), (1, "bad")):
+        total = sum(w[col] for w in WEIGHTS.values())
+        for s, w in WEIGHTS.items():
+            out[s, kind] = round(n * w[col] / total)
+    out.update(counts or {})
+    return out
+
+
+def case_seeds(seed, surface, kind, number):
+    """The first ``number`` case seeds of ``(surface, kind)``: a generator of their
+    own (seeded by the campaign's seed, the surface and the kind), so that a chunk
+    of a campaign draws the same cases as the whole campaign."""
+    key = [int(seed), list(WEIGHTS).index(surface), kind == "valid"]
+    return np.random.default_rng(key).integers(2**32, size=number, dtype=np.uint64).tolist()
+
+
+def campaign(n, seed=2024, out=sys.stdout, *, counts=None, only=None, start=0, stop=None,
+             save=None):
+    """Run a campaign, or a chunk of one, in the sandbox; print its table.
+
+    ``n`` valid and ``n`` bad inputs spread over every surface (:func:`plan`,
+    ``counts`` overrides entries); ``only`` (a set of ``(surface, kind)``) and
+    ``start``/``stop`` (case indices within each entry) select a chunk.  The
+    counts per ``(surface, kind)``: cases, call outcomes
+    (:data:`OUTCOME_KINDS`), failures (:data:`KINDS`), seconds; ``save`` writes
+    them and the failures' seeds as JSON (:func:`merge` adds chunks up).
+    Returns ``(counts, examples)``.
+    """
     SANDBOX.stop()
-    rng = np.random.default_rng(seed)
-    counts = {s: {"valid": 0, "bad": 0, **{k: 0 for k in KINDS}} for s in SURFACES}
-    examples = {s: [] for s in SURFACES}
-    start = time.time()
+    todo = {k: v for k, v in plan(n, counts).items() if only is None or k in only}
+    counts = {}
+    examples = []
+    start_time = time.time()
     try:
-        for valid, col in ((True, 0), (False, 1)):
-            total = sum(w[col] for w in WEIGHTS.values())
-            for s, w in WEIGHTS.items():
-                for _ in range(round(n * w[col] / total)):
-                    case_seed = int(rng.integers(2**32))
-                    kind, detail = SANDBOX.run(s, case_seed, valid)
-                    counts[s]["valid" if valid else "bad"] += 1
-                    if kind != "ok":
-                        counts[s][kind] += 1
-                        examples[s].append((case_seed, valid, kind, detail))
-                print(f"  {s} {'valid' if valid else 'bad'}: done "
-                      f"({time.time() - start:.0f} s)", file=sys.stderr, flush=True)
+        for (s, kind), number in todo.items():
+            c = counts[f"{s}/{kind}"] = {"cases": 0, **{k: 0 for k in OUTCOME_KINDS},
+                                         **{k: 0 for k in KINDS}, "seconds": 0.0}
+            t0 = time.time()
+            seeds = case_seeds(seed, s, kind, number)[start:stop]
+            for i, case_seed in enumerate(seeds, start=start):
+                result, detail = SANDBOX.run(s, case_seed, kind == "valid")
+                c["cases"] += 1
+                for k, v in SANDBOX.outcomes.items():
+                    c[k] = c.get(k, 0) + v
+                if result != "ok":
+                    c[result] += 1
+                    examples.append((s, kind, i, case_seed, result, detail))
+            c["seconds"] = round(time.time() - t0, 1)
+            print(f"  {s} {kind}: {c['cases']} cases, "
+                  f"{sum(c[k] for k in KINDS)} failures ({time.time() - start_time:.0f} s)",
+                  file=sys.stderr, flush=True)
     finally:
         SANDBOX.stop()
-        INCLUDE_OPEN = False
-    head = ("surface", "valid inputs", "bad inputs") + KINDS
-    rows = [(SURFACES[s][0], c["valid"], c["bad"], *(c[k] for k in KINDS))
-            for s, c in counts.items()]
-    rows.append(("total", *(sum(r[i] for r in rows) for i in range(1, len(head)))))
+    if save is not None:
+        Path(save).write_text(json.dumps(
+            {"n": n, "seed": seed, "start": start, "stop": stop, "counts": counts, "failures": examples}, indent=1))
+    table(counts, examples, out=out)
+    return counts, examples
+
+
+def merge(paths):
+    """The counts of the chunks saved by :func:`campaign` (``save=``), added up."""
+    counts, examples = {}, []
+    for p in paths:
+        data = json.loads(Path(p).read_text())
+        examples += data["failures"]
+        for key, c in data["counts"].items():
+            into = counts.setdefault(key, {})
+            for k, v in c.items():
+                into[k] = into.get(k, 0) + v
+    return counts, examples
+
+
+def table(counts, examples=(), out=sys.stdout):
+    """Print the counts (:func:`campaign`) as a Markdown table, then the failures."""
+    head = ("surface", "inputs", "cases", *OUTCOME_KINDS, *KINDS, "seconds")
+    total = {k: 0 for k in head[2:]}
     print("| " + " | ".join(head) + " |", file=out)
     print("|" + "---|" * len(head), file=out)
-    for r in rows:
-        print("| " + " | ".join(f"{x:,}" if isinstance(x, int) else x for x in r) + " |",
-              file=out)
-    for s, ex in examples.items():
-        for case_seed, valid, kind, detail in ex[:8]:
-            print(f"  {s} seed {case_seed} {'valid' if valid else 'bad'}: {kind}: "
-                  f"{detail[:300]}", file=out)
-    return counts, examples
+    order = {f"{s}/{k}": (i, k != "valid") for i, s in enumerate(WEIGHTS) for k in ("valid", "bad")}
+    for key, c in sorted(counts.items(), key=lambda kc: order[kc[0]]):
+        s, kind = key.split("/")
+        for k in total:
+            total[k] += c.get(k, 0)
+        print(f"| {SURFACES[s][0]} | {kind} | " + " | ".join(
+            f"{c.get(k, 0):,}" if k != "seconds" else f"{c.get(k, 0):,.0f}" for k in head[2:])
+            + " |", file=out)
+    print("| total | | " + " | ".join(
+        f"{total[k]:,}" if k != "seconds" else f"{total[k]:,.0f}" for k in head[2:]) + " |",
+        file=out)
+    for s, kind, i, case_seed, result, detail in examples:
+        print(f"  {s} {kind} #{i} seed {case_seed}: {result}: {detail[:400]}", file=out)
+
+
+# ---------------------------------------------------------------------------
+# item 3 and item 8 of issue 23: long runs say so first, user code is declared
+# ---------------------------------------------------------------------------
+def test_help_says_user_code_runs_with_your_rights(capsys):
+    """``--claims`` and ``audit module:function`` import and run the user's Python:
+    both ``--help`` texts say it runs with the user's rights (issue 23 item 8)."""
+    from analytic.cli import main
+
+    for argv, option in ((["--help"], "--claims"), (["audit", "--help"], "module:function")):
+        with pytest.raises(SystemExit) as exit_:
+            main(argv)
+        text = " ".join(capsys.readouterr().out.split())
+        assert exit_.value.code == 0
+        assert option in text and "with your rights" in text, (argv, text[-400:])
+
+
+def test_single_metric_audit_announces_a_long_search(monkeypatch, tmp_path):
+    """``audit METRIC`` of one variant printed nothing until its verdicts however
+    large the space (issue 23 item 3: no input runs longer than a stated bound
+    without a line first).  At a rate of 10 matrices per second the 20 matrices of
+    K <= 2, N <= 2 (1 + 4 + 1 + 10 + 4 random, by the count C(N + K^2 - 1, N))
+    take 14 properties x 2 s: over the 30 s of ANNOUNCE_SECONDS, one line first."""
+    from analytic.cli import audit_cmd
+
+    monkeypatch.setattr(audit_cmd, "MATRICES_PER_SECOND", 10)
+    status, _, err = cli(["audit", "mae", "--max-k", "2", "--max-n", "2", "--random", "4",
+                          "--no-proofs", "--jobs", "1"], must_fail=False, folder=tmp_path)
+    assert status == 0 and err == "", err  # 28 s: under the bound, no line
+    monkeypatch.setattr(audit_cmd, "MATRICES_PER_SECOND", 5)
+    status, _, err = cli(["audit", "mae", "--max-k", "2", "--max-n", "2", "--random", "4",
+                          "--no-proofs", "--jobs", "1"], must_fail=False, folder=tmp_path)
+    assert status == 0 and err.startswith(
+        "ordinal-verify: audit: 20 matrices, 14 properties, 1 variant: about 56 s"), err

@@ -264,6 +264,7 @@ def cmd_audit(args) -> int:
             metrics = matrix_metrics()
         space = space or A.DEFAULT_SPACE
         cases = [(m.name, v.label) for m in metrics for v in m.cases()]
+        announce_search(space, len(cases))
         show = _progress() if len(cases) > 1 else None
         rows = _audit_cases(cases, space, scopes, kw, show)
     else:
@@ -301,6 +302,41 @@ def cmd_audit(args) -> int:
     if args.markdown:
         write_text(outs["--markdown"], T.markdown(data))
     return 0
+
+
+#: the float screen's rate (:func:`analytic.audit.check_size` states the same)
+MATRICES_PER_SECOND = 1e6
+
+
+def announce_search(space, cases, stream=None):
+    """One line on ``stream`` (stderr) when searching ``space`` for ``cases``
+    registered variants is estimated (at :data:`MATRICES_PER_SECOND` per property
+    on one core) to take over :data:`~analytic.cli.inputs.ANNOUNCE_SECONDS`: a
+    single metric printed nothing until its verdicts (README rule, issue 23 item 3).
+
+    >>> import io
+    >>> from analytic.audit import Space
+    >>> s = io.StringIO()
+    >>> announce_search(Space(exhaustive=((2, 3),), random=10), 1, stream=s), s.getvalue()
+    (False, '')
+    >>> announce_search(Space(exhaustive=((4, 10),), random=0), 1, stream=s)
+    True
+    >>> s.getvalue()[:57]      # C(10 + 16, 16) - 1 matrices of K = 4, N = 1..10
+    'ordinal-verify: audit: 5.3e+06 matrices, 14 properties, 1'
+    """
+    from analytic.audit import PROPERTIES
+
+    from .inputs import ANNOUNCE_SECONDS
+
+    size = space.size()
+    seconds = size * len(PROPERTIES) * cases / MATRICES_PER_SECOND
+    if seconds <= ANNOUNCE_SECONDS:
+        return False
+    print(f"ordinal-verify: audit: {size:.2g} matrices, {len(PROPERTIES)} properties, {cases} "
+          f"variant{'s' if cases != 1 else ''}: about {seconds:.0f} s on one core "
+          f"(at {MATRICES_PER_SECOND:.0e} matrices per second per property) ...",
+          file=stream or sys.stderr, flush=True)
+    return True
 
 
 def _audit_one(name, label, space, scopes, kw):

@@ -55,10 +55,31 @@ def _parts(n: int, r: int) -> int:
     return math.comb(n + r - 1, r - 1)
 
 
+#: above this many parts the compositions are built without recursion (the
+#: recursion below is one level per part: K = 60 classes, 3,600 cells, passed
+#: Python's recursion limit)
+_DEEP = 64
+
+
+def _flat(n: int, r: int) -> np.ndarray:
+    """Every composition of ``n`` into ``r`` parts, lexicographic, without
+    recursion: each multiset of ``n`` part indices (stars and bars) counted,
+    then the rows sorted (column 0 the primary key)."""
+    import itertools
+
+    idx = np.array(list(itertools.combinations_with_replacement(range(r), n)),
+                   dtype=np.int64).reshape(-1, n)
+    out = np.zeros((len(idx), r), dtype=np.int64)
+    np.add.at(out, (np.repeat(np.arange(len(idx)), n), idx.ravel()), 1)
+    return out[np.lexsort(out.T[::-1])]
+
+
 @functools.lru_cache(maxsize=None)
 def _full(n: int, r: int) -> np.ndarray:
     """Every composition of ``n`` into ``r`` parts, lexicographic (read-only)."""
-    if r == 1:
+    if r > _DEEP:
+        out = _flat(n, r)
+    elif r == 1:
         out = np.array([[n]], dtype=np.int64)
     else:
         out = np.empty((_parts(n, r), r), dtype=np.int64)
@@ -76,6 +97,8 @@ def _range(n: int, r: int, lo: int, hi: int) -> np.ndarray:
     total = _parts(n, r)
     if lo == 0 and hi == total and total <= _CACHED_ROWS:
         return _full(n, r)
+    if r > _DEEP:  # a block of at most MAX_CELLS cells (analytic.audit.check_size)
+        return _flat(n, r)[lo:hi]
     if r == 1:
         return np.array([[n]], dtype=np.int64)[lo:hi]
     pieces, start = [], 0
@@ -214,8 +237,18 @@ class Space:
 
     # -- sizes -------------------------------------------------------------------
     def size(self) -> int:
-        """Matrices in the exhaustive part and the random part."""
-        return sum(count(K, N) for K, n in self.exhaustive for N in range(1, n + 1)) + self.random
+        """Matrices in the exhaustive part and the random part.
+
+        ``sum_{N=1}^{n} C(N + K^2 - 1, K^2 - 1) = C(n + K^2, K^2) - 1`` (the
+        hockey-stick identity), not a sum of ``n`` terms (``n = 10**9`` ran
+        for ever); exact, so slow only when both ``n`` and ``K^2`` are huge
+        (:func:`analytic.audit.check_size` refuses those first).
+
+        >>> Space(exhaustive=((2, 3), (3, 1)), random=5).size() == sum(
+        ...     count(2, N) for N in (1, 2, 3)) + count(3, 1) + 5
+        True
+        """
+        return sum(math.comb(n + K * K, K * K) - 1 for K, n in self.exhaustive) + self.random
 
     def max_k(self) -> int:
         return max([K for K, _ in self.exhaustive] + ([self.random_k] if self.random else []),
