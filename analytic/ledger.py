@@ -658,6 +658,17 @@ def cell_outcome(exact, printed: str, *, convention: str | None = None,
     return Outcome("not reproduced", f"{text}; {diagnosis or 'no diagnosis recorded'}")
 
 
+def _md_text(s) -> str:
+    r"""Text for a Markdown table cell or list item: one line, ``|`` and ``*``
+    escaped, so that SymPy's products stay products (issue 24: ``(12*k**2 +
+    3*k - 1)`` was rendered with ``k**2 + 3`` in italics).
+
+    >>> print(_md_text("(12*k**2 + 3*k - 1) | x"))
+    (12\*k\*\*2 + 3\*k - 1) \| x
+    """
+    return str(s).replace("|", "\\|").replace("*", "\\*").replace("\n", " ")
+
+
 def to_markdown(entries: Iterable[Entry]) -> str:
     """The ledger as a Markdown report (deterministic: no timings)."""
     entries = list(entries)
@@ -666,14 +677,13 @@ def to_markdown(entries: Iterable[Entry]) -> str:
              "a test fails when this file is stale.", "",
              summary_line(entries), "",
              "| id | verdict | evidence |", "|---|---|---|"]
-    esc = lambda s: str(s).replace("|", "\\|").replace("\n", " ")  # noqa: E731
     for e in entries:
-        lines.append(f"| `{e.id}` | {e.verdict} | {esc(e.evidence)} |")
+        lines.append(f"| `{e.id}` | {e.verdict} | {_md_text(e.evidence)} |")
     lines += ["", "## Details", ""]
     for e in entries:
-        lines += [f"### `{e.id}`", "", f"- **source**: {esc(e.source)}",
-                  f"- **statement**: {esc(e.statement)}", f"- **method**: {esc(e.method)}",
-                  f"- **verdict**: {e.verdict}", f"- **evidence**: {esc(e.evidence)}"]
+        lines += [f"### `{e.id}`", "", f"- **source**: {_md_text(e.source)}",
+                  f"- **statement**: {_md_text(e.statement)}", f"- **method**: {_md_text(e.method)}",
+                  f"- **verdict**: {e.verdict}", f"- **evidence**: {_md_text(e.evidence)}"]
         if e.closed_form is not None:
             lines.append(f"- **closed form**: `{e.closed_form}`")
         lines.append("")

@@ -81,6 +81,20 @@ def test_markdown_report_is_current(entries):
     assert actual == expected, "docs/ledger.md is stale: run `ordinal-verify --markdown docs/ledger.md`"
 
 
+def test_markdown_keeps_sympy_products_literal():
+    """SymPy's ``*`` in evidence is not Markdown emphasis (issue 24: the book showed
+    ``(12<em>k**2 + 3</em>k - 1)``): rendered by markdown-it (the parser of the
+    book's MyST), the text comes back with its stars and no <em>."""
+    from markdown_it import MarkdownIt
+
+    text = "TC(2k+2) - TC(2k+1) = (12*k**2 + 3*k - 1)/(3*m - 1) | k >= 1"
+    e = ledger.Entry("x:y", "s", "a*b*c", "m", "verified", text, None)
+    html = MarkdownIt("commonmark").enable("table").render(ledger.to_markdown([e]))
+    assert "<em>" not in html
+    assert "(12*k**2 + 3*k - 1)/(3*m - 1) | k &gt;= 1" in html
+    assert "a*b*c" in html
+
+
 def _cli(*args):
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     return subprocess.run([sys.executable, "-m", "analytic", *args], capture_output=True,
