@@ -547,3 +547,39 @@ def test_the_checks_say_nothing_outside_their_region_and_name_their_witness():
                                           np.array([[0, 1], [0, 0]]))
     assert sym == ("empty class inserted at position 0: f([[0, 1], [0, 0]]) = 1 but "
                    "f([[0, 0, 0], [0, 0, 1], [0, 0, 0]]) = 0")
+
+
+def test_identity_s_tolerance_boundary_and_a_bare_property():
+    """On a diagonal matrix a loss equal to the tolerance (1e-9 at best value 0) is a
+    tie, beyond it a candidate (as _le_status: within the tolerance, boundary
+    included); a property class without a docstring states nothing."""
+    from analytic.properties.catalog import Property
+
+    def vec(S):
+        return np.where(S[:, 0, 0] == 1, 1e-9, 2e-9)
+
+    ev = FloatEvaluator(vec, "lower", (0, 1))
+    S = np.array([[[1, 0], [0, 1]], [[2, 0], [0, 1]]])
+    assert PROPERTIES["identity"].screen(ev, S).tolist() == [TIE, CANDIDATE]
+
+    class Bare(Property):
+        pass
+
+    assert Bare.__doc__ is None and Bare().statement() == ""
+
+
+def test_the_triangle_check_builds_integer_count_matrices():
+    """d(x, y) = f(cm(x, y)) with cm the int64 count matrix of the pairs (x true, y
+    predicted; the metric's contract): a total squared error, not normalised, gives
+    d([0], [2]) = 4 > d([0], [1]) + d([1], [2]) = 1 + 1 (by hand)."""
+    def total_squared(A):
+        assert A.dtype == np.int64
+        K = len(A)
+        return sum((i - j) ** 2 * int(A[i, j]) for i in range(K) for j in range(K))
+
+    ctx = ExactContext(total_squared, "lower", (0, None))
+    p = PROPERTIES["triangle"]
+    assert p.check(ctx, ((0,), (1,), (2,), 3)) == "d(a,c) = 4 > d(a,b) + d(b,c) = 1 + 1"
+    assert p.check(ctx, ((0, 1), (0, 1), (1, 1), 3)) is None
+    assert p.not_applicable(ExactContext(_f_mae, "higher", (0, None))) == (
+        "not distance-like (needs lower is better and lower bound 0)")
