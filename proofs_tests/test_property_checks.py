@@ -583,3 +583,119 @@ def test_the_triangle_check_builds_integer_count_matrices():
     assert p.check(ctx, ((0, 1), (0, 1), (1, 1), 3)) is None
     assert p.not_applicable(ExactContext(_f_mae, "higher", (0, None))) == (
         "not distance-like (needs lower is better and lower bound 0)")
+
+
+def test_inapplicable_properties_say_why_and_scale_doubles():
+    """range needs a stated bound, identity a bounded better side; scale is checked
+    at the factor 2 (its statement), with no label before the witness."""
+    assert PROPERTIES["range"].not_applicable(ExactContext(_f_mae, "lower", (None, None))) == (
+        "no bounds stated")
+    assert PROPERTIES["identity"].not_applicable(ExactContext(_f_mae, "higher", (0, None))) == (
+        "the better side is unbounded")
+    (label, t), = PROPERTIES["scale"].transforms(2)
+    m = np.array([[[1, 2], [0, 3]]])
+    assert label == "" and t(m).tolist() == [[[2, 4], [0, 6]]]
+    assert PROPERTIES["scale"].check(ExactContext(_f_count00, "lower", (0, None)),
+                                     np.array([[1, 0], [0, 0]])) == (
+        "f([[1, 0], [0, 0]]) = 1 but f([[2, 0], [0, 0]]) = 2")
+
+
+def test_imbalance_screens_every_triple_of_a_single_matrix():
+    """diag(1, 0, 2): the triple (0, 1, 2) does not apply (n0 = 1 < n2 = 2), the
+    next one (2, 1, 0) does, and MER ties there (1/3 both): a candidate; off the
+    diagonal, a loss equal to the tolerance above the best is a candidate of identity."""
+    ev = FloatEvaluator(_float_stack(_f_mer), "lower", (0, 1))
+    assert PROPERTIES["imbalance"].screen(ev, np.diag([1, 0, 2])[None]).tolist() == [CANDIDATE]
+
+    def vec(S):
+        return np.full(len(S), 1e-9)
+
+    off = np.array([[[1, 1], [0, 1]]])
+    assert PROPERTIES["identity"].screen(FloatEvaluator(vec, "lower", (0, 1)), off).tolist() == [
+        CANDIDATE]
+
+
+#: two float64 values X and X + DELTA whose distance DELTA lies between 1e-9 X and
+#: 1e-9 (X + DELTA): within the tolerance relative to max(1, |a|, |b|) (catalog.py),
+#: beyond it relative to the smaller magnitude alone (DELTA = 4503600 ulps of 1.0,
+#: X = 1e9 DELTA (1 - 5e-10); both differences below are exact in float64)
+DELTA = 4503600 * 2.0 ** -52
+X = DELTA * 1e9 * (1 - 0.5e-9)
+
+
+def test_the_tolerance_is_relative_to_the_larger_magnitude_of_the_pair():
+    from analytic.properties.catalog import tolerance
+
+    assert (X + DELTA) - X == DELTA and 1e-9 * X < DELTA <= 1e-9 * (X + DELTA)
+    assert tolerance(np.array([X + DELTA]), np.array([X]))[0] >= DELTA
+    assert tolerance(np.array([-X]), np.array([-X - DELTA]))[0] >= DELTA
+    assert tolerance(np.array([0.0]), np.array([X]))[0] < DELTA
+    # equality: X + DELTA against X, either way round: a tie
+    from analytic.properties.catalog import _eq_status
+
+    va, vb = np.array([X + DELTA, X]), np.array([X, X + DELTA])
+    assert _eq_status(va, np.ones(2, bool), vb, np.ones(2, bool)).tolist() == [TIE, TIE]
+    # identity: f = X + DELTA on a diagonal matrix, best value X: a tie
+    ev = FloatEvaluator(lambda S: np.full(len(S), X + DELTA), "lower", (X, X + 1))
+    assert PROPERTIES["identity"].screen(ev, np.array([[[1, 0], [0, 1]]])).tolist() == [TIE]
+    # imbalance on diag(1, 0, 2), triple (2, 1, 0): f(a1) and f(a3) a tie either way
+    # (a1: a sample of class 2 moved to 1, a3: one of class 0 moved to 1)
+    for v1, v3 in ((-(X + DELTA), -X), (X, X + DELTA)):
+        def vec(S, v1=v1, v3=v3):
+            return np.where(S[:, 2, 1] == 1, v1, np.where(S[:, 0, 1] == 1, v3, 0.0))
+        ev = FloatEvaluator(vec, "lower", (None, None))
+        assert PROPERTIES["imbalance"].screen(ev, np.diag([1, 0, 2])[None]).tolist() == [
+            CANDIDATE], (v1, v3)
+    # monotonicity on [[0, 1], [0, 0]]: the sample moved to [[1, 0], [0, 0]] changes the
+    # loss by +DELTA, within the tolerance either way round: a tie (not strict)
+    for vm, va in ((X + DELTA, X), (-X, -X - DELTA)):
+        def vec(S, vm=vm, va=va):
+            return np.where(S[:, 0, 0] == 1, vm, va)
+        ev = FloatEvaluator(vec, "lower", (None, None))
+        assert PROPERTIES["monotonicity"].screen(ev, np.array([[[0, 1], [0, 0]]])).tolist() == [
+            TIE], (vm, va)
+
+
+def test_symmetry_s_witness_has_no_label():
+    """f = the share of cell (0, 1): 1 on [[0, 1], [0, 0]], 0 on its transpose."""
+    assert PROPERTIES["symmetry"].check(ExactContext(_f_upper, "lower", (0, 1)),
+                                        np.array([[0, 1], [0, 0]])) == (
+        "f([[0, 1], [0, 0]]) = 1 but f([[0, 0], [1, 0]]) = 0")
+
+
+def test_checks_skip_undefined_cases_and_go_on():
+    """A case where one of the two values is undefined is skipped, and the next
+    case is still checked.  Imbalance on diag(2, 1, 1, 1, 1), f = MER but undefined
+    when cell (0, 1) is filled: the first applicable triple (0, 1, 2) fills it, the
+    next one, (0, 2, 4), ties (MER 1/6 both): a violation.  Monotonicity on
+    [[0, 1], [1, 0]], f = -MAE but undefined when cell (0, 0) is filled: the first
+    move fills it, the second, (1, 0) -> (1, 1), raises -MAE from -1 to -1/2: worse."""
+    def mer_unless_01(A):
+        if A[0, 1]:
+            raise ValueError("cell (0, 1) filled")
+        return _f_mer(A)
+
+    ctx = ExactContext(mer_unless_01, "lower", (0, 1))
+    w = PROPERTIES["imbalance"].check(ctx, np.diag([2, 1, 1, 1, 1]))
+    assert w.startswith("class 0 (2 samples) -> 2 is not better than class 4 (1 samples) -> 2")
+
+    def neg_mae_unless_00(A):
+        if A[0, 0]:
+            raise ValueError("cell (0, 0) filled")
+        return _f_neg_mae(A)
+
+    ctx = ExactContext(neg_mae_unless_00, "lower", (None, 0))
+    w = PROPERTIES["monotonicity"].check(ctx, np.array([[0, 1], [1, 0]]))
+    assert w == ("moving a sample of true class 1 from predicted 0 one step toward 1 is worse: "
+                 "f([[0, 1], [1, 0]]) = -1, f([[0, 1], [0, 1]]) = -1/2")
+
+
+def test_range_s_tolerance_on_each_side():
+    """Within 1e-9 of a bound (inside) is a tie on either side; a value DELTA above
+    the upper bound X is within the tolerance relative to X + DELTA: a tie."""
+    vals = np.array([0.75e-9, 0.5, 1 - 0.75e-9])
+    ev = FloatEvaluator(lambda S: vals[S[:, 0, 0] - 1], "lower", (0, 1))
+    S = np.array([[[1]], [[2]], [[3]]])
+    assert PROPERTIES["range"].screen(ev, S).tolist() == [TIE, CLEAR, TIE]
+    ev = FloatEvaluator(lambda S: np.full(len(S), X + DELTA), "lower", (None, X))
+    assert PROPERTIES["range"].screen(ev, S[:1]).tolist() == [TIE]
