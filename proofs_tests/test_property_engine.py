@@ -238,18 +238,23 @@ def test_a_dask_cluster_gives_the_same_verdicts_and_counterexamples():
 # ---------------------------------------------------------------------------
 # the space, item by item (issue 27 item 4: mutation testing of space.py)
 # ---------------------------------------------------------------------------
-@pytest.mark.parametrize("kw", [dict(exhaustive=((0, 3),)), dict(exhaustive=((2.5, 3),)),
-                                dict(exhaustive=((2, -1),)), dict(exhaustive=((2, 1.5),)),
-                                dict(triangle=((0, 2),)), dict(diagonal=((3, -1),)),
-                                dict(random=-1), dict(random=True), dict(random=1.5),
-                                dict(seed=-1), dict(triangle_random=-2),
-                                dict(random=5, random_k=1), dict(random=5, random_n=0),
-                                dict(chunk=0)])
-def test_a_space_refuses_what_its_docstring_excludes(kw):
+_PAIRS, _COUNT = r"\(K, max_n\) must be positive integers", "must be a non-negative integer"
+
+
+@pytest.mark.parametrize("kw, match", [
+    (dict(exhaustive=((0, 3),)), "exhaustive: " + _PAIRS), (dict(exhaustive=((2.5, 3),)), _PAIRS),
+    (dict(exhaustive=((2, -1),)), _PAIRS), (dict(exhaustive=((2, 1.5),)), _PAIRS),
+    (dict(triangle=((0, 2),)), "triangle: " + _PAIRS), (dict(diagonal=((3, -1),)), "diagonal"),
+    (dict(random=-1), "random " + _COUNT), (dict(random=True), _COUNT),
+    (dict(random=1.5), _COUNT), (dict(seed=-1), "seed " + _COUNT),
+    (dict(triangle_random=-2), "triangle_random " + _COUNT),
+    (dict(random=5, random_k=1), "^random matrices need random_k >= 2 and random_n >= 1$"),
+    (dict(random=5, random_n=0), "random_n >= 1"), (dict(chunk=0), "chunk must be positive")])
+def test_a_space_refuses_what_its_docstring_excludes(kw, match):
     """Space's attributes: (K, max_n) positive integers (max_n >= 0), counts and
     the seed non-negative integers, random matrices with random_k >= 2 and
-    random_n >= 1, a positive chunk."""
-    with pytest.raises(ValueError):
+    random_n >= 1, a positive chunk; the message names the attribute."""
+    with pytest.raises(ValueError, match=match):
         Space(**kw)
 
 
@@ -602,3 +607,31 @@ def test_the_exact_searches_count_and_stop_at_the_first_counterexample():
         ExactContext(lambda A: sum((i - j) ** 2 * int(A[i, j]) for i in range(3)
                                    for j in range(3)) / int(A.sum()), "lower", (0, None)))
     assert trip.counterexample == ((0,), (1,), (2,), 3) and trip.minimal
+
+
+def test_ranks_of_stacks_of_any_shape_and_int64_chunks():
+    """rank works on the last axis (a single flattened matrix: its rank; a stack of
+    stacks: one rank each); a chunk's matrices are int64 (Chunk.matrices), random
+    ones too (their witnesses print integer counts)."""
+    ref = np.array([m.ravel() for m in exhaustive(2, 2)])
+    assert int(rank(ref[3], 2)) == 3
+    assert rank(ref[:6].reshape(2, 3, 4), 2).tolist() == [[0, 1, 2], [3, 4, 5]]
+    sp = Space(random=4, random_k=3, random_n=5)
+    for c in sp.chunks():
+        assert c.matrices(sp).dtype == np.int64, c
+
+
+def test_chunks_of_uneven_and_empty_exhaustive_parts():
+    """A smaller K searched to a smaller N does not stop the larger K at that N;
+    without an exhaustive part only the random chunks remain."""
+    sp = Space(exhaustive=((1, 1), (2, 2)), random=0)
+    assert [(c.K, c.N) for c in sp.chunks()] == [(1, 1), (2, 1), (2, 2)]
+    sp = Space(exhaustive=(), random=3, random_k=2, random_n=1)
+    assert [(c.kind, c.K, c.N, c.hi) for c in sp.chunks()] == [("random", 2, 1, 3)]
+
+
+def test_random_sizes_cover_their_whole_ranges():
+    """Random sizes are drawn with 2 <= K <= random_k and 1 <= N <= random_n (Space):
+    with 300 draws over 2 x 3 sizes, every size occurs."""
+    groups = Space(random=300, random_k=3, random_n=3)._random_groups()
+    assert sorted(size for size, _ in groups) == [(K, N) for K in (2, 3) for N in (1, 2, 3)]

@@ -11,6 +11,7 @@ silva2018 eq. 2 for MAE, eq. 28 for AMAE); nothing is taken from the code under 
 from __future__ import annotations
 
 import collections
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -484,3 +485,83 @@ def test_prove_covers_vacuous_and_inapplicable_scopes():
     assert P._vacuous("unobserved_class", P.Scope(1, "every")) is None
     assert P._vacuous("monotonicity", P.Scope(2, "every")) is None
     assert P._vacuous("scale", P.Scope(1, "every")) is None
+
+
+def _accuracy(m):
+    """1 - MER (the share on the diagonal): higher is better, 1 exactly on diagonal
+    patterns, raised by every one-step move that reaches the diagonal."""
+    return sp.Add(*[m[i, i] for i in range(m.shape[0])]) / sp.Add(*m.ravel())
+
+
+def test_the_orientation_and_the_bounds_of_a_proof():
+    """Accuracy (higher is better, best value 1): identity and monotonicity are
+    proved at K = 2 (the loss is -accuracy); taken as lower-is-better, the
+    monotonicity proof is refused.  prove_with's default is lower is better
+    (MAE's monotonicity proved).  Bounds are numbers, never names."""
+    two = [P.Scope(2, "every")]
+    assert P.prove(_accuracy, "identity", better="higher", bounds=(0, 1), scopes=two).proved
+    assert P.prove(_accuracy, "monotonicity", better="higher", scopes=two).proved
+    assert not P.prove(_accuracy, "monotonicity", better="lower", scopes=two).proved
+    ev = P.Evaluator(_sym("mae"), _exact("mae"))
+    assert P.prove_with(ev, "monotonicity", scopes=two).proved
+    for bad in ("k", "x + 1", "nonsense("):
+        with pytest.raises(ValueError, match=f"^bound: '{re.escape(bad)}' is not a number"):
+            P.prove(_sym("mae"), "range", bounds=(bad, None), scopes=two)
+
+
+def test_equalities_refused_with_their_reason():
+    """A metric undefined with an empty row: on [[n00, n01], [0, 0]] undefined, on its
+    transpose defined: symmetry is refused, "not both defined"; the reasons name
+    the relation and both matrices.  MAE's ordinal invariance fails (an empty class
+    between 0 and 1 doubles the distance), the empty class at the ends does not."""
+    def rows_needed(m):
+        if any(all(x == 0 for x in row) for row in m):
+            raise ValueError("an empty row")
+        return sp.Integer(0)
+
+    two = [P.Scope(2, "every")]
+    (_, why, _), = P.prove(rows_needed, "symmetry", scopes=two).refused
+    # the first pattern with exactly one side undefined (smaller patterns: both undefined)
+    assert why == ("f(A^T) = f(A): f([[n00, n01], [0, 0]]) and f([[n00, 0], [n01, 0]]) are "
+                   "not both defined")
+    (_, why, _), = P.prove(_mae_plus_sym, "scale", exact=_mae_plus, scopes=[P.Scope(1, "every")]).refused
+    assert why.startswith("f(kA) = f(A) for every positive integer k: f([[n00]]) = f([[k*n00]]) "
+                          "not proved: ")
+    p = P.prove(_sym("mae"), "ordinal_invariance", scopes=two)
+    assert not p.proved and p.refused[0][1].startswith("empty class at 1: f([[")
+    p = P.prove(_sym("mae"), "empty_class", scopes=two)
+    assert p.proved and p.patterns == 15
+    p = P.prove(lambda m: sp.Integer(m.shape[0]), "empty_class", scopes=[P.Scope(1, "every")],
+                exact=lambda m: sp.Integer(m.shape[0]))
+    assert p.refused[0][1].startswith("empty class at 0: f([[n00]]) = f([[0, 0], [0, n00]])")
+
+
+def test_vacuous_scopes_evaluate_no_pattern_and_refutations_name_the_point():
+    """One class: ordinal invariance and ordinal monotonicity hold without a pattern
+    being evaluated.  A relation refuted at the first seeded point names the value
+    with 6 digits and the point; a positive value below 1 refutes "<= 0" too."""
+    f = _sym("mae")
+    for prop in ("ordinal_invariance", "ordinal_monotonicity"):
+        assert P.prove(f, prop, scopes=[P.Scope(1, "every")]).patterns == 0
+    point = P._point([a], 1)
+    v = 1 - 2 * point[a]
+    assert P._certify(1 - 2 * a, ">= 0") == f"1 - 2*a is {sp.N(v, 6)} at {point}, not >= 0"
+    why = P._certify(1 / (a + 1), "<= 0")
+    assert " is 0." in why and why.endswith("not <= 0")
+
+
+def test_monotonicity_skips_a_move_to_an_undefined_matrix_and_goes_on():
+    """f = -(off-diagonal share), undefined when cell (0, 0) is filled.  On
+    [[0, n01], [0, 0]] the only move fills (0, 0): skipped, nothing to refute.  On
+    [[0, n01], [n10, 0]] the moves of cell (0, 1) are skipped, those of (1, 0)
+    raise the loss by 1/N (a sample reaches the diagonal): refused."""
+    def f(m):
+        if m[0, 0] != 0:
+            raise ValueError("cell (0, 0) filled")
+        return -sp.Add(*[m[i, j] for i in range(2) for j in range(2) if i != j]) / sp.Add(*m.ravel())
+
+    ev = P.Evaluator(f, P._exact_of(f))
+    spec = {"bounds": (None, 0), "orient": 1, "best": None}
+    assert P._p_monotone(False)(ev, P.generic_matrix(2, [(0, 1)]), spec) is None
+    why = P._p_monotone(False)(ev, P.generic_matrix(2, [(0, 1), (1, 0)]), spec)
+    assert why.startswith("moving a sample of cell (1, 0) of [[0, n01], [1, 0]]")
