@@ -11,6 +11,7 @@ silva2018 eq. 2 for MAE, eq. 28 for AMAE); nothing is taken from the code under 
 from __future__ import annotations
 
 import collections
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -275,3 +276,292 @@ def test_properties_md_states_the_evidence():
     assert "- **proved (scope)**" in text and "- **holds**" in text and "- **fails M**" in text
     assert "| MAE (`mae`) | proved (K<=3, K=4+) |" in text
     assert "## Proofs not obtained" in text
+
+
+# ---------------------------------------------------------------------------
+# the prover's parts (issue 27 item 4: mutation testing of prover.py)
+# ---------------------------------------------------------------------------
+def test_scopes_their_patterns_and_texts():
+    """A scope: K >= 1 and kind "every" (every nonempty subset of the K^2 cells:
+    2^(K^2) - 1 patterns) or "positive" (the one pattern of all cells)."""
+    for bad in [(2, "some"), (0, "every"), (-1, "positive")]:
+        with pytest.raises(ValueError):
+            P.Scope(*bad)
+    assert P.Scope(1, "every").patterns() == [((0, 0),)]
+    assert P.Scope(2, "positive").patterns() == [((0, 0), (0, 1), (1, 0), (1, 1))]
+    assert len(P.Scope(2, "every").patterns()) == 15
+    s, t = P.Scope(2, "every"), P.Scope(2, "positive")
+    assert s.covers([[0, 0], [1, 0]]) and not s.covers([[1]]) and not s.covers(np.ones((3, 3)))
+    assert t.covers([[1, 2], [3, 4]]) and not t.covers([[1, 0], [3, 4]])
+    assert (s.text(), s.short()) == ("every matrix with K = 2", "K=2")
+    assert (t.text(), t.short()) == ("every matrix with K = 2 and all cells positive", "K=2+")
+    assert [x.short() for x in P.scopes(2, 4)] == ["K=1", "K=2", "K=3+", "K=4+"]
+    assert [x.short() for x in P.scopes(3, 2)] == ["K=1", "K=2", "K=3"]
+    assert P.scopes(0, 0) == ()
+    for bad in [(-1, 2), (2, -1)]:
+        with pytest.raises(ValueError, match="non-negative"):
+            P.scopes(*bad)
+    m = P.generic_matrix(2, [(1, 0)])
+    assert m[1, 0].is_integer and m[1, 0].is_positive and m[0, 0] == 0 and str(m[1, 0]) == "n10"
+    assert P._short(sp.Symbol("x" * 10), 4) == "xxxx..." and P._short(a + 1) == "a + 1"
+
+
+def test_a_proof_s_scope_texts():
+    """proved: a scope with K >= 2 (K = 1 alone is trivial); short: K<=k for every
+    K = 1..k, else each K, then the all-positive scopes."""
+    e1, e2, e3, p3 = (P.Scope(1, "every"), P.Scope(2, "every"), P.Scope(3, "every"),
+                      P.Scope(3, "positive"))
+    assert not P.Proof("scale", (e1,)).proved and P.Proof("scale", (e2,)).proved
+    assert P.Proof("scale", (p3,)).proved
+    assert P.Proof("scale", (e1, e2, p3)).short() == "K<=2, K=3+"
+    assert P.Proof("scale", (e2,)).short() == "K=2"
+    assert P.Proof("scale", (e1, e3)).short() == "K=1, K=3"
+    assert P.Proof("scale", (p3, e1)).short() == "K=1, K=3+"
+    assert P.Proof("scale", (e1, e2)).scope_text() == ("every matrix with K = 1; every matrix "
+                                                        "with K = 2")
+    pr = P.Proof("scale", (e2, p3))
+    assert pr.covers(np.array([[0, 1], [0, 0]])) and pr.covers(np.ones((3, 3), dtype=int))
+    assert not pr.covers(np.eye(3, dtype=int))
+
+
+def test_the_evaluator_caches_and_classes_its_refusals():
+    """Each symbolic matrix is evaluated once; a formula that cannot take symbols is
+    "no symbolic form", a value not certified defined "not derived" (1/(n00 - 1)
+    divides by 0 at n00 = 1), a disagreement with the exact value at an instance
+    "contract" (n00 + 1 against n00 at n00 = 1: 2 != 1)."""
+    calls = []
+
+    def f(m):
+        calls.append(1)
+        return m[0, 0] / sp.Add(*m.ravel())
+
+    ev = P.Evaluator(f, P._exact_of(f))
+    m = P.generic_matrix(2, [(0, 0), (0, 1)])
+    assert ev(m) == m[0, 0] / (m[0, 0] + m[0, 1])
+    n = len(calls)
+    assert ev(m.copy()) == ev(m) and len(calls) == n
+    x = P.generic_matrix(1, [(0, 0)])
+
+    def refusal(symbolic, exact=None):
+        e = P.Evaluator(symbolic, exact or P._exact_of(symbolic))
+        with pytest.raises(P._Refused) as first:
+            e(x)
+        with pytest.raises(P._Refused) as again:  # cached, raised again
+            e(x)
+        assert again.value is first.value
+        return first.value.kind, str(first.value)
+
+    def typed(m):
+        raise TypeError("no symbols here")
+
+    kind, why = refusal(typed)
+    assert kind == P.NO_FORM and "TypeError: no symbols here" in why
+    kind, why = refusal(lambda m: 1 / (m[0, 0] - 1))
+    assert kind == P.NOT_DERIVED and "not certified defined" in why
+    kind, why = refusal(lambda m: m[0, 0] + 1, exact=lambda m: sp.Integer(int(m[0, 0])))
+    assert kind == P.CONTRACT and "gives 2 at [[1]], the exact evaluation 1" in why
+
+    def undefined_symbolically(m):
+        raise ValueError("never")
+
+    kind, why = refusal(undefined_symbolically, exact=lambda m: sp.Integer(1))
+    assert kind == P.CONTRACT and "raises ValueError (never)" in why
+    kind, why = refusal(lambda m: m[0, 0], exact=lambda m: None)
+    assert kind == P.CONTRACT and "but the exact evaluation at [[1]] raises ValueError" in why
+    # undefined on both sides: the value is the undefined marker, not a refusal
+    u = P.Evaluator(undefined_symbolically, lambda m: None)(x)
+    assert isinstance(u, P._Undefined) and u.message == "never"
+
+
+def test_instances_agree_exactly_or_to_fifty_digits():
+    assert P._agree(sp.Rational(1, 3), sp.Rational(1, 3))
+    assert not P._agree(sp.Rational(1, 3), sp.Rational(1, 3) + sp.Rational(1, 10**60))
+    assert P._agree(sp.sqrt(2), sp.sqrt(8) / 2)
+    assert not P._agree(sp.sqrt(2), sp.sqrt(2) + sp.Rational(1, 10**40))
+    assert P._agree(sp.sqrt(2), sp.sqrt(2) + sp.Rational(1, 10**55))   # below 1e-50
+    assert P._agree(200 * sp.sqrt(2), 200 * sp.sqrt(2) + sp.Rational(1, 10**49))  # relative
+    assert not P._agree(sp.sqrt(2), a) and not P._agree(a, sp.sqrt(2))
+
+
+def test_certify_refutes_numerically_or_certifies_each_relation():
+    """For integers a, b >= 1: a - 1 >= 0 but not > 0 (0 at a = 1); 1 - a <= 0;
+    -a < 0; a - b has either sign (refuted at one of the two seeded points or not
+    certified); 1 - 2a is negative at every point: refuted for ">= 0" numerically."""
+    assert P._certify(a - 1, ">= 0") is None
+    assert P._certify(a - 1, "> 0") == "a - 1 not certified > 0"
+    assert P._certify(1 - a, "<= 0") is None and P._certify(-a, "< 0") is None
+    assert P._certify(a, "< 0").startswith("a is ") and "not < 0" in P._certify(a, "< 0")
+    assert P._certify(a, "<= 0").endswith("not <= 0")
+    why = P._certify(1 - 2 * a, ">= 0")
+    assert why.startswith("1 - 2*a is -") and why.endswith("not >= 0")
+    assert P._certify(a - b, ">= 0") is not None and P._certify(a - b, "<= 0") is not None
+    assert P._certify(sp.Integer(0), "<= 0") is None and P._certify(sp.Integer(0), ">= 0") is None
+    assert P._certify(sp.Integer(0), "< 0") == "0 not certified < 0"
+
+
+def test_the_property_checks_on_one_pattern():
+    """MAE (silva2018 eq. 2) on generic 2 x 2 matrices: in [0, 1] (for K = 2 every error
+    is one class off), 0 exactly on a diagonal pattern, its loss above 0 elsewhere;
+    a bogus bound 1/2 is refused with the difference that fails; unobserved_class:
+    a pattern without an empty row says nothing, one with an empty row is defined."""
+    mae = P.Evaluator(_sym("mae"), _exact("mae"))
+    full = P.generic_matrix(2, [(0, 0), (0, 1), (1, 0), (1, 1)])
+    diag = P.generic_matrix(2, [(0, 0), (1, 1)])
+    upper = P.generic_matrix(2, [(0, 1)])
+    spec = {"bounds": (0, 1), "orient": 1, "best": 0}
+    assert P._p_range(mae, full, spec) is None
+    why = P._p_range(mae, upper, {"bounds": (0, sp.Rational(1, 2)), "orient": 1, "best": 0})
+    assert why.startswith("1/2 - f([[0, n01], [0, 0]]): ") and "not >= 0" in why
+    why = P._p_range(mae, upper, {"bounds": (sp.Rational(3, 2), None), "orient": 1, "best": 0})
+    assert why.startswith("f([[0, n01], [0, 0]]) - 3/2: ")
+    assert P._p_identity(mae, diag, spec) is None and P._p_identity(mae, full, spec) is None
+    why = P._p_identity(mae, diag, {"bounds": (1, 2), "orient": 1, "best": 1})
+    assert why.startswith("diagonal [[n00, 0], [0, n11]]: f - 1: ")
+    why = P._p_identity(mae, full, {"bounds": (1, 2), "orient": 1, "best": 1})
+    assert why.startswith("off-diagonal [[n00, n01], [n10, n11]]: the loss above the best: ")
+    assert P._p_unobserved(mae, full, spec) is None and P._p_unobserved(mae, upper, spec) is None
+    def rows_needed(m):
+        if any(all(x == 0 for x in row) for row in m):
+            raise ValueError("an empty row")
+        return sp.Integer(0)
+
+    rows = P.Evaluator(rows_needed, P._exact_of(rows_needed))
+    assert P._p_unobserved(rows, upper, spec) == "f([[0, n01], [0, 0]]) is undefined: an empty row"
+    assert P._p_unobserved(rows, full, spec) is None
+
+
+def test_moves_split_the_cell_count_and_step_toward_the_diagonal():
+    """Each off-diagonal cell's count is taken as 1 and as n + 1 (n >= 1): together
+    every positive count; one sample then moves one column toward the diagonal."""
+    m = P.generic_matrix(3, [(0, 2), (1, 1), (2, 1)])
+    moves = list(P._split_moves(m))
+    n02, n21 = m[0, 2], m[2, 1]
+    assert [(cell, a[cell], s[cell]) for cell, a, s in moves] == [
+        ((0, 2), 1, 0), ((0, 2), n02 + 1, n02), ((2, 1), 1, 0), ((2, 1), n21 + 1, n21)]
+    assert [s[0, 1] for cell, a, s in moves[:2]] == [1, 1]
+    assert [s[2, 2] for cell, a, s in moves[2:]] == [1, 1]
+    assert all((a == m).sum() == 8 for _, a, _ in moves)   # only the moved cell differs
+    # the change of the loss: MER's one-step move from (2, 0) to (2, 1) is 0 (not < 0)
+    mer = P.Evaluator(_sym("mer"), _exact("mer"))
+    strict, weak = P._p_monotone(True), P._p_monotone(False)
+    far = P.generic_matrix(3, [(2, 0)])
+    spec = {"bounds": (0, 1), "orient": 1, "best": 0}
+    assert "moving a sample of cell (2, 0) of [[0, 0, 0], [0, 0, 0], [1, 0, 0]]" in strict(
+        mer, far, spec)
+    assert weak(mer, far, spec) is None
+    assert P._p_monotone(False)(mer, far, {"bounds": (0, 1), "orient": -1, "best": 1}) is None
+    assert P._p_monotone(True)(mer, P.generic_matrix(2, [(0, 1)]), spec) is None
+    assert "moving a sample" in P._p_monotone(True)(mer, P.generic_matrix(2, [(0, 1)]),
+                                                     {"bounds": (0, 1), "orient": -1, "best": 1})
+
+
+def test_prove_covers_vacuous_and_inapplicable_scopes():
+    """One class: no move and no interior position, the ordinal properties hold
+    vacuously (listed as proved, not counted as patterns); unobserved_class says
+    nothing about all-positive matrices; range without bounds and identity without a
+    best value are not attempted; an unknown property is refused."""
+    f = _sym("mae")
+    p = P.prove(f, "monotonicity", scopes=[P.Scope(1, "every")])
+    assert p.scopes == (P.Scope(1, "every"),) and p.patterns == 0 and not p.proved
+    for prop in ("ordinal_invariance", "ordinal_monotonicity"):
+        assert P.prove(f, prop, scopes=[P.Scope(1, "every")]).scopes == (P.Scope(1, "every"),)
+    p = P.prove(f, "scale", scopes=[P.Scope(1, "every")])
+    assert p.patterns == 1 and p.scopes == (P.Scope(1, "every"),)
+    p = P.prove(f, "unobserved_class", scopes=[P.Scope(2, "positive")])
+    assert (p.scopes, p.refused, p.patterns) == ((), (), 0)
+    p = P.prove(f, "range", scopes=[P.Scope(2, "every")])
+    assert (p.scopes, p.refused, p.patterns) == ((), (), 0)
+    p = P.prove(f, "identity", better="higher", bounds=(0, None), scopes=[P.Scope(2, "every")])
+    assert (p.scopes, p.refused, p.patterns) == ((), (), 0)
+    p = P.prove(f, "identity", bounds=("0", None), scopes=[P.Scope(2, "every")])
+    assert p.proved and p.patterns == 15
+    p = P.prove(f, "range", bounds=(None, 1), scopes=[P.Scope(2, "every"), P.Scope(3, "positive")])
+    assert p.scopes == (P.Scope(2, "every"),) and p.patterns == 16
+    (scope, why, kind), = p.refused
+    assert scope == P.Scope(3, "positive") and kind == P.NOT_DERIVED
+    with pytest.raises(ValueError, match="no symbolic prover for 'nonsense'"):
+        P.prove(f, "nonsense")
+    assert P._vacuous("unobserved_class", P.Scope(2, "positive")) == "irrelevant"
+    assert P._vacuous("unobserved_class", P.Scope(1, "every")) is None
+    assert P._vacuous("monotonicity", P.Scope(2, "every")) is None
+    assert P._vacuous("scale", P.Scope(1, "every")) is None
+
+
+def _accuracy(m):
+    """1 - MER (the share on the diagonal): higher is better, 1 exactly on diagonal
+    patterns, raised by every one-step move that reaches the diagonal."""
+    return sp.Add(*[m[i, i] for i in range(m.shape[0])]) / sp.Add(*m.ravel())
+
+
+def test_the_orientation_and_the_bounds_of_a_proof():
+    """Accuracy (higher is better, best value 1): identity and monotonicity are
+    proved at K = 2 (the loss is -accuracy); taken as lower-is-better, the
+    monotonicity proof is refused.  prove_with's default is lower is better
+    (MAE's monotonicity proved).  Bounds are numbers, never names."""
+    two = [P.Scope(2, "every")]
+    assert P.prove(_accuracy, "identity", better="higher", bounds=(0, 1), scopes=two).proved
+    assert P.prove(_accuracy, "monotonicity", better="higher", scopes=two).proved
+    assert not P.prove(_accuracy, "monotonicity", better="lower", scopes=two).proved
+    ev = P.Evaluator(_sym("mae"), _exact("mae"))
+    assert P.prove_with(ev, "monotonicity", scopes=two).proved
+    for bad in ("k", "x + 1", "nonsense("):
+        with pytest.raises(ValueError, match=f"^bound: '{re.escape(bad)}' is not a number"):
+            P.prove(_sym("mae"), "range", bounds=(bad, None), scopes=two)
+
+
+def test_equalities_refused_with_their_reason():
+    """A metric undefined with an empty row: on [[n00, n01], [0, 0]] undefined, on its
+    transpose defined: symmetry is refused, "not both defined"; the reasons name
+    the relation and both matrices.  MAE's ordinal invariance fails (an empty class
+    between 0 and 1 doubles the distance), the empty class at the ends does not."""
+    def rows_needed(m):
+        if any(all(x == 0 for x in row) for row in m):
+            raise ValueError("an empty row")
+        return sp.Integer(0)
+
+    two = [P.Scope(2, "every")]
+    (_, why, _), = P.prove(rows_needed, "symmetry", scopes=two).refused
+    # the first pattern with exactly one side undefined (smaller patterns: both undefined)
+    assert why == ("f(A^T) = f(A): f([[n00, n01], [0, 0]]) and f([[n00, 0], [n01, 0]]) are "
+                   "not both defined")
+    (_, why, _), = P.prove(_mae_plus_sym, "scale", exact=_mae_plus, scopes=[P.Scope(1, "every")]).refused
+    assert why.startswith("f(kA) = f(A) for every positive integer k: f([[n00]]) = f([[k*n00]]) "
+                          "not proved: ")
+    p = P.prove(_sym("mae"), "ordinal_invariance", scopes=two)
+    assert not p.proved and p.refused[0][1].startswith("empty class at 1: f([[")
+    p = P.prove(_sym("mae"), "empty_class", scopes=two)
+    assert p.proved and p.patterns == 15
+    p = P.prove(lambda m: sp.Integer(m.shape[0]), "empty_class", scopes=[P.Scope(1, "every")],
+                exact=lambda m: sp.Integer(m.shape[0]))
+    assert p.refused[0][1].startswith("empty class at 0: f([[n00]]) = f([[0, 0], [0, n00]])")
+
+
+def test_vacuous_scopes_evaluate_no_pattern_and_refutations_name_the_point():
+    """One class: ordinal invariance and ordinal monotonicity hold without a pattern
+    being evaluated.  A relation refuted at the first seeded point names the value
+    with 6 digits and the point; a positive value below 1 refutes "<= 0" too."""
+    f = _sym("mae")
+    for prop in ("ordinal_invariance", "ordinal_monotonicity"):
+        assert P.prove(f, prop, scopes=[P.Scope(1, "every")]).patterns == 0
+    point = P._point([a], 1)
+    v = 1 - 2 * point[a]
+    assert P._certify(1 - 2 * a, ">= 0") == f"1 - 2*a is {sp.N(v, 6)} at {point}, not >= 0"
+    why = P._certify(1 / (a + 1), "<= 0")
+    assert " is 0." in why and why.endswith("not <= 0")
+
+
+def test_monotonicity_skips_a_move_to_an_undefined_matrix_and_goes_on():
+    """f = -(off-diagonal share), undefined when cell (0, 0) is filled.  On
+    [[0, n01], [0, 0]] the only move fills (0, 0): skipped, nothing to refute.  On
+    [[0, n01], [n10, 0]] the moves of cell (0, 1) are skipped, those of (1, 0)
+    raise the loss by 1/N (a sample reaches the diagonal): refused."""
+    def f(m):
+        if m[0, 0] != 0:
+            raise ValueError("cell (0, 0) filled")
+        return -sp.Add(*[m[i, j] for i in range(2) for j in range(2) if i != j]) / sp.Add(*m.ravel())
+
+    ev = P.Evaluator(f, P._exact_of(f))
+    spec = {"bounds": (None, 0), "orient": 1, "best": None}
+    assert P._p_monotone(False)(ev, P.generic_matrix(2, [(0, 1)]), spec) is None
+    why = P._p_monotone(False)(ev, P.generic_matrix(2, [(0, 1), (1, 0)]), spec)
+    assert why.startswith("moving a sample of cell (1, 0) of [[0, n01], [1, 0]]")
