@@ -12,7 +12,8 @@ a temporary folder, mirroring the repository so that relative links between
 lessons and documents work as they do on a repository page:
 
 * ``docs/`` as it is (the guides, ``ledger.md``, ``properties.md``, ...);
-* ``CHANGELOG.md`` (included by ``docs/changelog.md``);
+* ``CHANGELOG.md`` (included by ``docs/changelog.md``) and ``CONTRIBUTING.md``
+  (included by ``docs/contributing.md``);
 * ``notebooks/NN_name.ipynb``: each committed, executed lesson, **not run
   again**, prepared for the page (:func:`page_notebook`): the ``alt``
   metadata of a figure cell becomes the alt text of its image, an ipywidgets
@@ -250,6 +251,7 @@ def stage(src, *, student=False, api=True):
     if not api:
         (src / "docs" / "api" / "index.md").write_text(API_STUB, encoding="utf-8")
     shutil.copy2(ROOT / "CHANGELOG.md", src / "CHANGELOG.md")
+    shutil.copy2(ROOT / "CONTRIBUTING.md", src / "CONTRIBUTING.md")
     nbdir = src / "notebooks"
     (nbdir / "download").mkdir(parents=True)
     nbbuild = _notebook_build() if student else None

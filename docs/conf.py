@@ -43,7 +43,8 @@ extensions = [
     "numpydoc",
 ]
 templates_path = [str(HERE / "_templates")]
-exclude_patterns = ["CHANGELOG.md", "notebooks/download/**", "docs/_templates/**", "docs/_static/**", "docs/_extra/**",
+exclude_patterns = ["CHANGELOG.md", "CONTRIBUTING.md", "notebooks/download/**",
+                    "docs/_templates/**", "docs/_static/**", "docs/_extra/**",
                     "**/.ipynb_checkpoints"]
 suppress_warnings = ["myst.header"]  # generated tables start at ## (ledger, properties)
 

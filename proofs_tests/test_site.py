@@ -146,6 +146,10 @@ def test_the_book_has_every_lesson_document_and_api_page(book, book_run):
     first_entry = next(line[4:] for line in (ROOT / "CHANGELOG.md").read_text().splitlines() if line.startswith("## "))
     assert first_entry.strip("[]") in changelog
     assert "Latest full run" in (book / "docs" / "benchmarks.html").read_text(encoding="utf-8")
+    # a newcomer finds from the book where to add a metric (issue 24): CONTRIBUTING.md, linked
+    # from the contents page
+    assert "Where each kind of change goes" in (book / "docs" / "contributing.html").read_text(encoding="utf-8")
+    assert "contributing.html" in contents
     assert (book / "index.html").is_file() and "docs/index.html" in (book / "index.html").read_text()
 
 
