@@ -172,7 +172,11 @@ def test_cli_ctrl_c_stops_the_run_and_its_workers(tmp_path, jobs):
     env = dict(os.environ, PYTHONPATH=str(ROOT), PIDS=str(pids))
     p = subprocess.Popen([sys.executable, "-m", "analytic", "--claims", str(f), "--jobs", str(jobs),
                           "--no-progress"], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                         text=True, cwd=ROOT, env=env, start_new_session=True)
+                         text=True, cwd=ROOT, env=env, start_new_session=True,
+                         # as from a terminal: a test run started in the background (`cmd &`
+                         # in a shell without job control) inherits SIGINT ignored, and so
+                         # would the CLI (Python keeps an ignored SIGINT ignored)
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         t0 = time.monotonic()
         while not (pids.exists() and len(pids.read_text().split()) == jobs):
