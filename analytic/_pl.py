@@ -151,6 +151,18 @@ def sign_for_all(expr, n=None, n0=1):
     return signs.pop()
 
 
+def _cmp_extended(u, v, finite):
+    """``sign(u - v)`` where ``u`` and ``v`` may be ``sp.oo``; ``finite(u, v)``
+    decides two finite ones (the envelope compares breakpoints with oo)."""
+    if u == v:
+        return 0
+    if u == sp.oo:
+        return 1
+    if v == sp.oo:
+        return -1
+    return finite(u, v)
+
+
 @dataclass(frozen=True)
 class PL:
     r"""A continuous piecewise-linear function of ``beta >= 0``.
@@ -169,13 +181,7 @@ class PL:
     # -- comparisons ---------------------------------------------------------
     def cmp(self, u, v):
         """sign(u - v) for every integer n >= n0 (``sp.oo`` allowed)."""
-        if u == v:
-            return 0
-        if u == sp.oo:
-            return 1
-        if v == sp.oo:
-            return -1
-        return sign_for_all(u - v, self.n, self.n0)
+        return _cmp_extended(u, v, lambda a, b: sign_for_all(a - b, self.n, self.n0))
 
     def _like(self, breaks, lines):
         return PL(tuple(breaks), tuple(lines), self.n, self.n0)._fused()
@@ -298,16 +304,13 @@ class PL:
                 if fracs[e] is None:
                     return None
 
-        def cmp(u, v):  # as PL.cmp, the sign decided on polynomials
-            if u == v:
-                return 0
-            if u == sp.oo:
-                return 1
-            if v == sp.oo:
-                return -1
+        def finite(u, v):  # as PL.cmp, the sign decided on polynomials
             (un, ud), (vn, vd) = fracs[u], fracs[v]
             return _poly_sign([_rf.shift(_rf.sub(_rf.mul(un, vd), _rf.mul(vn, ud)), n0)],
                               [_rf.shift(_rf.mul(ud, vd), n0)], self.n, self.n0)
+
+        def cmp(u, v):
+            return _cmp_extended(u, v, finite)
 
         total = ([], [1])
         ends = list(self.breaks[1:]) + [sp.oo]

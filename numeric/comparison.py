@@ -371,8 +371,31 @@ COMPARISON_COLUMNS = ("metric", "name", "label", "better", "a", "b", "value_a", 
                       "undefined_b", "undefined_diff", "source", "note")
 
 
+class PairRow:
+    """What a row of a comparison derives from its fields (``diff_ci``, ``better``,
+    ``p_adjusted``, ``alpha``, ``pair``): its winner by :func:`winner_of`, the
+    winner's name, and its record.  Shared by the paired rows
+    (:class:`MetricComparison`) and the grouped ones
+    (:class:`numeric.groups.GroupMetricComparison`), so the rule is one."""
+
+    @property
+    def winner(self) -> str:
+        """``"A"``, ``"B"``, or ``""`` (:func:`winner_of`)."""
+        return winner_of(self.diff_ci, self.better, self.p_adjusted, self.alpha)
+
+    @property
+    def winner_name(self) -> str:
+        """The winner's name (``pair``), or ``""``."""
+        w = self.winner
+        return "" if not w else self.pair[0 if w == "A" else 1]
+
+    def to_dict(self) -> dict:
+        """The row as a record with the columns :data:`COMPARISON_COLUMNS`."""
+        return comparison_record(self)
+
+
 @dataclass(frozen=True)
-class MetricComparison:
+class MetricComparison(PairRow):
     """One metric (one report variant) of a pair of classifiers A and B, their
     difference B - A, and paired-bootstrap percentile intervals of all three.
 
@@ -402,20 +425,6 @@ class MetricComparison:
     p_adjusted: float | None = None
     alpha: float = 0.05
 
-    @property
-    def winner(self) -> str:
-        """``"A"``, ``"B"``, or ``""`` (:func:`winner_of`)."""
-        return winner_of(self.diff_ci, self.better, self.p_adjusted, self.alpha)
-
-    @property
-    def winner_name(self) -> str:
-        """The winner's name (``pair``), or ``""``."""
-        w = self.winner
-        return "" if not w else self.pair[0 if w == "A" else 1]
-
-    def to_dict(self) -> dict:
-        """The row as a record with the columns :data:`COMPARISON_COLUMNS`."""
-        return comparison_record(self)
 
 
 def comparison_record(r) -> dict:

@@ -61,8 +61,8 @@ from numbers import Real
 
 import numpy as np
 
-from .comparison import (COMPARISON_COLUMNS, PairTable, _check_confidence, comparison_record,
-                         metric_on_stack, percentile_interval, winner_of)
+from .comparison import (COMPARISON_COLUMNS, PairRow, PairTable, _check_confidence, metric_on_stack,
+                         percentile_interval)
 
 __all__ = ["GroupComparison", "GroupMetricComparison", "compare_groups", "group_codes",
            "group_matrices", "corrected_t_interval", "student_t_sf", "student_t_ppf"]
@@ -200,7 +200,7 @@ def group_matrices(gcodes, t, p, G, K):
 # the result
 # ---------------------------------------------------------------------------
 @dataclass(frozen=True)
-class GroupMetricComparison:
+class GroupMetricComparison(PairRow):
     """One metric (one report variant) of a pair of classifiers A and B over the groups.
 
     ``a_groups``, ``b_groups``: the value on each group (``None`` where it is
@@ -236,21 +236,6 @@ class GroupMetricComparison:
     alpha: float = 0.05
     undefined: tuple = (0, 0, 0)
 
-    @property
-    def winner(self) -> str:
-        """``"A"``, ``"B"``, or ``""`` (:func:`numeric.comparison.winner_of`)."""
-        return winner_of(self.diff_ci, self.better, self.p_adjusted, self.alpha)
-
-    @property
-    def winner_name(self) -> str:
-        """The winner's name (``pair``), or ``""``."""
-        w = self.winner
-        return "" if not w else self.pair[0 if w == "A" else 1]
-
-    def to_dict(self) -> dict:
-        """The row as a record with the columns of the paired comparison,
-        :data:`numeric.comparison.COMPARISON_COLUMNS`."""
-        return comparison_record(self)
 
 
 @dataclass(frozen=True)
