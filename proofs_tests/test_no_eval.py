@@ -63,8 +63,6 @@ ALLOWED = {
     ("notebooks/src/07_properties.py", "<lambda>",
      "sp.sympify(values[a][label] - values[b][label])"):
         "a difference of two exact metric values computed by the notebook",
-    ("notebooks/src/07_properties.py", "exact_sign", "sp.sympify(x)"):
-        "x is an exact metric value or a difference of two, computed by the notebook",
     ("analytic/claims/binotto2024_numeric.py", "_prop6.<lambda>",
      "sympy.lambdify(_L, _printed(e), 'mpmath')"):
         "_printed(e) is the SymPy expression of a literal printed form of binotto2024",

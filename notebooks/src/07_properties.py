@@ -60,6 +60,7 @@ import sympy as sp
 from IPython.display import Markdown, display
 
 import numeric
+import numeric.exact_sign
 from numeric.registry import REGISTRY
 from analytic import prover
 from analytic.audit import CALLABLE_SPACE, PROPERTIES, audit
@@ -546,14 +547,10 @@ print(f"{len(failing)} counterexamples re-checked in exact arithmetic ({kinds['m
 
 # %%
 def exact_sign(x):
-    """The sign of an exact SymPy number (logarithms and roots included)."""
-    x = sp.sympify(x)
-    if x.is_Rational:
-        return int(sp.sign(x))
-    approx = x.evalf(50)
-    if abs(approx) > 1e-30:
-        return 1 if approx > 0 else -1
-    return 0 if sp.simplify(x) == 0 else (1 if x.evalf(200) > 0 else -1)
+    """The sign of an exact number (logarithms and roots included): the toolkit's one
+    rule, numeric.exact_sign (interval arithmetic at growing precision, then a proof
+    of zero; it raises rather than guess)."""
+    return numeric.exact_sign.sign(x)
 
 
 def moved(A, i, j):
