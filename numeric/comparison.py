@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._validation import collect_undefined
+from .errors import UndefinedResampleWarning  # defined in numeric.errors, re-exported here
 
 __all__ = ["Comparison", "MetricComparison", "PairTable", "comparison_record", "UndefinedResampleWarning", "compare",
            "paired_resamples", "joint_resamples", "metric_on_stack", "percentile_interval",
@@ -56,10 +57,6 @@ DEFAULT_RESAMPLES = 10_000
 
 #: the adjustments of the p-values across the rows and pairs of a comparison
 ADJUSTMENTS = ("none", "holm")
-
-
-class UndefinedResampleWarning(UserWarning):
-    """Some bootstrap resamples left a metric undefined and were dropped."""
 
 
 def _letters(k):

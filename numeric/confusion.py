@@ -9,6 +9,8 @@ from decimal import Decimal
 
 import numpy as np
 
+from .errors import LabelWarning  # defined in numeric.errors, re-exported here
+
 __all__ = ["confusion_matrix", "LabelWarning", "MAX_CELLS"]
 
 #: the largest dense count matrix built (``K * K`` cells, int64: 10**8 cells are
@@ -16,18 +18,6 @@ __all__ = ["confusion_matrix", "LabelWarning", "MAX_CELLS"]
 #: the memory is there.  (Without it n_classes=10**5 was numpy's MemoryError for
 #: 74.5 GiB, and 30000 classes a silent 6.7 GiB allocation.)
 MAX_CELLS = 10**8
-
-
-class LabelWarning(UserWarning):
-    """The classes of a confusion matrix were guessed from the observed labels.
-
-    Issued by :func:`confusion_matrix` called without ``labels=`` or
-    ``n_classes=`` when the observed labels are not contiguous integers
-    (numbers or datetimes): a class absent from both vectors is then silently
-    missing from the matrix, and every ordinal distance after it shrinks.
-    Labels without a natural order (strings, ...) are refused instead (see
-    :func:`confusion_matrix`).
-    """
 
 
 def confusion_matrix(y_true, y_pred, *, labels=None, n_classes=None, sample_weight=None):
