@@ -21,7 +21,7 @@ from analytic.cli.inputs import InputError, read_matrix
 from numeric.parsing import parse_number
 from numeric.registry import REGISTRY
 
-METRICS = [m for m in REGISTRY.values() if m.takes_matrix]  # RPS: test_new_metrics
+METRICS = [m for m in REGISTRY.values() if m.takes_matrix]  # RPS: test_metrics_beyond_sources
 
 
 def rel(a, b):
