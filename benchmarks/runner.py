@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from numeric import _markdown
+from numeric.markdown import table as markdown_table
 
 from .timing import Config, Row, Timing, compare, fmt_seconds, time_one
 from .workloads import WORKLOADS
@@ -70,7 +70,7 @@ def render(rows: list[Row], *, info: dict | None = None, quick=False) -> str:
             agree = f"{agree}; {r.note}" if agree != "—" else r.note
         cells.append([num, name, r.case, fmt_seconds(r.ours.median) if r.ours else "—", r.peer_name,
                       fmt_seconds(r.peer.median) if r.peer else "—", sp_s, r.target, met, agree])
-    lines.append(_markdown.table(header, cells))
+    lines.append(markdown_table(header, cells))
     return "\n".join(lines) + "\n"
 
 

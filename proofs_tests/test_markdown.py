@@ -1,4 +1,4 @@
-"""The one Markdown-table renderer (numeric._markdown) and the tables it writes.
+"""The one Markdown-table renderer (numeric.markdown) and the tables it writes.
 
 Expected renderings come from markdown-it-py, the CommonMark parser of the
 book's MyST, with its GitHub-Flavored-Markdown table extension: a cell is the
@@ -16,7 +16,7 @@ import pytest
 from markdown_it import MarkdownIt
 
 import numeric
-from numeric import _markdown
+from numeric import markdown
 from numeric.registry import NOT_METRICS, REGISTRY
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -34,19 +34,19 @@ def _cells(markdown: str) -> list[list[str]]:
 def test_cells_keep_their_bars_and_stars():
     """A plain-text cell with ``|``, ``*`` and a line break, and a code span with ``|``:
     each row keeps its two cells and the characters come back literally."""
-    text = _markdown.table(["code", "text"], [["`a|b`", _markdown.escape("12*k**2 + 3*k | k >= 1\nnext")]])
+    text = markdown.table(["code", "text"], [["`a|b`", markdown.escape("12*k**2 + 3*k | k >= 1\nnext")]])
     assert _cells(text) == [["<code>a|b</code>", "12*k**2 + 3*k | k >= 1 next"]]
 
 
 def test_an_escaped_bar_is_not_escaped_twice():
     """``escape`` then ``table`` (the ledger's and the property table's path) gives one backslash:
     markdown-it shows a bare ``|``, not ``\\|``."""
-    assert _cells(_markdown.table(["x"], [[_markdown.escape("a|b")]])) == [["a|b"]]
+    assert _cells(markdown.table(["x"], [[markdown.escape("a|b")]])) == [["a|b"]]
 
 
 def test_alignment():
     """GFM: ``:---`` left, ``---:`` right, ``:---:`` center (rendered as text-align)."""
-    page = MD.render(_markdown.table(["a", "b", "c", "d"], [[1, 2, 3, 4]],
+    page = MD.render(markdown.table(["a", "b", "c", "d"], [[1, 2, 3, 4]],
                                      align=["left", "right", "center", None]))
     assert re.findall(r"<td(?: style=\"text-align:(\w+)\")?>", page) == ["left", "right", "center", ""]
 
@@ -59,7 +59,7 @@ def test_alignment():
 ])
 def test_bad_shapes_are_refused(kwargs, message):
     with pytest.raises(ValueError, match=re.escape(message)):
-        _markdown.table(["a", "b"], **kwargs)
+        markdown.table(["a", "b"], **kwargs)
 
 
 def test_readme_metric_table_has_every_registry_field_in_its_column():
@@ -81,9 +81,9 @@ def test_readme_metric_table_has_every_registry_field_in_its_column():
 
 def test_one_renderer_writes_every_table():
     """No module of the packages or the benchmarks writes a table's separator row
-    itself: every generated table goes through numeric._markdown.table."""
+    itself: every generated table goes through numeric.markdown.table."""
     writers = [p.relative_to(ROOT).as_posix()
                for folder in ("numeric", "analytic", "benchmarks")
                for p in sorted((ROOT / folder).rglob("*.py"))
                if "|---" in p.read_text(encoding="utf-8")]
-    assert writers == ["numeric/_markdown.py"], writers
+    assert writers == ["numeric/markdown.py"], writers

@@ -21,8 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from numeric import _markdown
-from numeric._markdown import escape
+from numeric.markdown import escape, table as markdown_table
 
 __all__ = ["TABLE_PATH", "result_dict", "report_dict", "table_dict", "load", "markdown",
            "space_dict", "cell", "counterexample_of"]
@@ -141,14 +140,14 @@ def markdown(table: dict) -> str:
         "triangle_random": f"{sp['triangle_random']:,}",
         "triangle_n": sp["triangle_n"],
         "scopes": _scopes_legend(table["scopes"]),
-        "properties": _markdown.table(
+        "properties": markdown_table(
             ["property", "definition", "source", "symbolic proof"],
             [[f"`{p['name']}`", escape(p["title"]), escape(p["source"]),
               escape(_prover.STATEMENTS.get(p["name"], "none (search only)"))] for p in table["properties"]]),
         "statements": "\n".join(f"- `{p['name']}`: {escape(p['statement'])}" for p in table["properties"]),
-        "table": _markdown.table(["metric"] + [f"`{n}`" for n in names],
-                                 [[f"{escape(rep['variant'])} (`{rep['metric']}`)"]
-                                  + [escape(rep["properties"][n]["cell"]) for n in names] for rep in reports]),
+        "table": markdown_table(["metric"] + [f"`{n}`" for n in names],
+                                [[f"{escape(rep['variant'])} (`{rep['metric']}`)"]
+                                 + [escape(rep["properties"][n]["cell"]) for n in names] for rep in reports]),
         "counterexamples": _lines(_counterexamples(reports, names)),
         "evidence": _lines(_evidence(reports, names)),
         "not_applicable": _lines(_not_applicable(reports, names)),

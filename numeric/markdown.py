@@ -3,7 +3,8 @@ r"""The one Markdown-table renderer of the project.
 Every generated Markdown table goes through :func:`table`: README's registry
 block (:mod:`numeric.registry`), the claims ledger (:mod:`analytic.ledger`),
 the property table (``docs/properties.md``, :mod:`analytic.properties.table`)
-and the benchmark table (``docs/benchmarks.md``, :mod:`benchmarks.runner`).
+and the benchmark table (``docs/benchmarks.md``, :mod:`benchmarks.runner`),
+and the tables the lessons display (``notebooks/src``).
 
 Two kinds of text go into a table:
 
