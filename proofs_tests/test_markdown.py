@@ -80,8 +80,8 @@ def test_readme_metric_table_has_every_registry_field_in_its_column():
 
 
 def _writes_a_separator_row(path):
-    """A line of code (not a comment: a lesson's Markdown cell is one) with ``|---``."""
-    return any("|---" in line and not line.lstrip().startswith("#")
+    """A line of code (not a comment: a lesson's Markdown cell is one) with ``|---`` or ``---|``."""
+    return any(("|---" in line or "---|" in line) and not line.lstrip().startswith("#")
                for line in path.read_text(encoding="utf-8").splitlines())
 
 
