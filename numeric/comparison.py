@@ -813,6 +813,41 @@ def _check_names(names, k):
     return names
 
 
+def _check_undefined_and_adjust(undefined, adjust):
+    """``adjust`` (None read as ``"none"``) after checking it and ``undefined``
+    (:func:`compare`, :func:`numeric.compare_groups`)."""
+    if undefined not in ("drop", "raise"):
+        raise ValueError(f"undefined must be 'drop' or 'raise', got {undefined!r}")
+    adjust = "none" if adjust is None else adjust
+    if adjust not in ADJUSTMENTS:
+        raise ValueError(f"adjust must be one of {ADJUSTMENTS}, got {adjust!r:.40}")
+    return adjust
+
+
+def _holm_rows(rows):
+    """The rows with ``p_adjusted``, Holm's adjustment over every row that has a p-value."""
+    rows = list(rows)
+    tested = [n for n, r in enumerate(rows) if r.p_value is not None]
+    for n, p in zip(tested, holm([rows[n].p_value for n in tested]), strict=True):
+        rows[n] = dataclasses.replace(rows[n], p_adjusted=float(p))
+    return rows
+
+
+def _on_data_and_resamples(m, kw, cm, stack, confidence, class_labels):
+    """One classifier's metric: ``(point, why, values, ok, ci, resample_why)``, the value
+    on the data (None, and why, when undefined there), the values on the resamples,
+    which are defined, their percentile interval, and why some are not."""
+    from .reporting import class_labels_in
+
+    try:
+        point = float(m.function(cm, **kw, arithmetic="float"))
+    except ValueError as exc:
+        return None, class_labels_in(str(exc), class_labels), None, np.zeros(stack.shape[0], dtype=bool), None, ""
+    vals, defined, w = metric_on_stack(m.function, stack, **kw)
+    ci = percentile_interval(vals[defined], confidence) if defined.any() else None
+    return point, "", vals, defined, ci, class_labels_in(w, class_labels)
+
+
 def compare(y_true, pred_a, pred_b, *more, labels=None, n_classes=None, metrics=None,
             n_resamples=DEFAULT_RESAMPLES, confidence=0.95, seed=None, undefined="drop",
             names=None, adjust="none", progress=None, groups=None, method=None,
@@ -911,16 +946,12 @@ def compare(y_true, pred_a, pred_b, *more, labels=None, n_classes=None, metrics=
     if method is not None or test_train_ratio is not None:
         raise ValueError("method= and test_train_ratio= are for comparisons over groups: "
                          "pass groups= (the fold or seed id of each row)")
-    from .reporting import class_labels_in, metric_rows
+    from .reporting import metric_rows
 
-    if undefined not in ("drop", "raise"):
-        raise ValueError(f"undefined must be 'drop' or 'raise', got {undefined!r}")
+    adjust = _check_undefined_and_adjust(undefined, adjust)
     _check_confidence(confidence)
     preds = (pred_a, pred_b, *more)
     names = _check_names(names, len(preds))
-    adjust = "none" if adjust is None else adjust
-    if adjust not in ADJUSTMENTS:
-        raise ValueError(f"adjust must be one of {ADJUSTMENTS}, got {adjust!r:.40}")
     chosen = metric_rows(metrics)
     cms, stacks, lab = joint_resamples(y_true, preds, labels=labels, n_classes=n_classes,
                                        n_resamples=n_resamples, seed=seed)
@@ -930,26 +961,10 @@ def compare(y_true, pred_a, pred_b, *more, labels=None, n_classes=None, metrics=
     rows, notes, reasons = [], [], {}
     for step, (m, v, key) in enumerate(chosen, start=1):
         kw = v.kwargs(cms[0])
-        point, why, values, ok, ci, resample_why = [], [], [], [], [], []
-        for i in range(k):
-            try:
-                point.append(float(m.function(cms[i], **kw, arithmetic="float")))
-                why.append("")
-            except ValueError as exc:
-                point.append(None)
-                why.append(class_labels_in(str(exc), class_labels))
-                reasons[(key, names[i])] = why[i]
-            if point[i] is None:
-                values.append(None)
-                ok.append(np.zeros(R, dtype=bool))
-                ci.append(None)
-                resample_why.append("")
-                continue
-            vals, defined, w = metric_on_stack(m.function, stacks[i], **kw)
-            values.append(vals)
-            ok.append(defined)
-            ci.append(percentile_interval(vals[defined], confidence) if defined.any() else None)
-            resample_why.append(class_labels_in(w, class_labels))
+        point, why, values, ok, ci, resample_why = zip(*(
+            _on_data_and_resamples(m, kw, cm, stack, confidence, class_labels)
+            for cm, stack in zip(cms, stacks, strict=True)), strict=True)
+        reasons.update({(key, name): w for name, p, w in zip(names, point, why, strict=True) if p is None})
         for i, j in itertools.combinations(range(k), 2):
             pair = (names[i], names[j])
             common = dict(key=key, pair=pair, alpha=alpha)
@@ -989,10 +1004,7 @@ def compare(y_true, pred_a, pred_b, *more, labels=None, n_classes=None, metrics=
         if progress is not None:
             progress(step, len(chosen), v.label)
     if adjust == "holm":
-        tested = [n for n, r in enumerate(rows) if r.p_value is not None]
-        adjusted = holm([rows[n].p_value for n in tested])
-        for n, p in zip(tested, adjusted, strict=True):
-            rows[n] = dataclasses.replace(rows[n], p_adjusted=float(p))
+        rows = _holm_rows(rows)
     if notes:
         warnings.warn("; ".join(notes) + " (dropped: intervals over the defined resamples)",
                       UndefinedResampleWarning, stacklevel=2)

@@ -52,7 +52,6 @@ and no interval; the row's ``note`` names the group.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import itertools
 import math
@@ -473,22 +472,18 @@ def compare_groups(y_true, pred_a, pred_b, *more, groups, method="corrected_t",
     >>> [(r.pair, r.winner_name) for r in c3.rows]
     [(('a', 'b'), 'a'), (('a', 'oracle'), 'oracle'), (('b', 'oracle'), 'oracle')]
     """
-    from .comparison import (ADJUSTMENTS, _check_names, _letters, bootstrap_p_value, holm)
+    from .comparison import _check_names, _check_undefined_and_adjust, _holm_rows, _letters, bootstrap_p_value
     from .confusion import check_cells, label_codes
     from .reporting import class_labels_in, metric_rows
 
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    if undefined not in ("drop", "raise"):
-        raise ValueError(f"undefined must be 'drop' or 'raise', got {undefined!r}")
+    adjust = _check_undefined_and_adjust(undefined, adjust)
     ratio = _check_ratio(test_train_ratio, method)
     _check_confidence(confidence)
     preds = (pred_a, pred_b, *more)
     k = len(preds)
     names = _check_names(names, k)
-    adjust = "none" if adjust is None else adjust
-    if adjust not in ADJUSTMENTS:
-        raise ValueError(f"adjust must be one of {ADJUSTMENTS}, got {adjust!r:.40}")
     cases = metric_rows(metrics)
     tags = [f"pred_{c.lower()}" for c in _letters(k)]
     lab, codes = label_codes({"y_true": y_true} | dict(zip(tags, preds, strict=True)),
@@ -550,10 +545,7 @@ def compare_groups(y_true, pred_a, pred_b, *more, groups, method="corrected_t",
         if progress is not None:
             progress(step, len(cases), v.label)
     if adjust == "holm":
-        tested = [n for n, r in enumerate(rows) if r.p_value is not None]
-        adjusted = holm([rows[n].p_value for n in tested])
-        for n, p in zip(tested, adjusted, strict=True):
-            rows[n] = dataclasses.replace(rows[n], p_adjusted=float(p))
+        rows = _holm_rows(rows)
     return GroupComparison(
         tuple(rows), tuple(names), groups=tuple(plain_ids),
         sizes=tuple(int(x) for x in stacks[0].sum(axis=(1, 2))), method=method,
