@@ -10,6 +10,8 @@ import subprocess
 import sys
 import time
 
+from numeric.markdown import table as markdown_table
+
 from .timing import Config, Row, Timing, compare, fmt_seconds, time_one
 from .workloads import WORKLOADS
 
@@ -40,10 +42,6 @@ def _yes_no(v):
     return "—" if v is None else ("yes" if v else "**NO**")
 
 
-def _cell(s):
-    return str(s).replace("|", "\\|").replace("\n", " ")
-
-
 def render(rows: list[Row], *, info: dict | None = None, quick=False) -> str:
     """The Markdown table (and the machine it ran on)."""
     lines = []
@@ -57,10 +55,9 @@ def render(rows: list[Row], *, info: dict | None = None, quick=False) -> str:
     if quick:
         lines.append("`--quick`: tiny sizes; the timings are not the targets' and the targets are not evaluated.")
         lines.append("")
-    lines.append(
-        "| # | workload | size | ours | peer | peer time | speed-up (peer/ours) | target | met | results agree; notes |"
-    )
-    lines.append("|---|---|---|---|---|---|---|---|---|---|")
+    header = ["#", "workload", "size", "ours", "peer", "peer time", "speed-up (peer/ours)", "target", "met",
+              "results agree; notes"]
+    cells = []
     for r in rows:
         num, _, name = r.workload.partition(" ")
         sp = r.speedup
@@ -71,26 +68,9 @@ def render(rows: list[Row], *, info: dict | None = None, quick=False) -> str:
             agree = f"{agree}: {r.check}" if r.agree is not None else r.check
         if r.note:
             agree = f"{agree}; {r.note}" if agree != "—" else r.note
-        name_cell = name
-        lines.append(
-            "| "
-            + " | ".join(
-                _cell(c)
-                for c in (
-                    num,
-                    name_cell,
-                    r.case,
-                    fmt_seconds(r.ours.median) if r.ours else "—",
-                    r.peer_name,
-                    fmt_seconds(r.peer.median) if r.peer else "—",
-                    sp_s,
-                    r.target,
-                    met,
-                    agree,
-                )
-            )
-            + " |"
-        )
+        cells.append([num, name, r.case, fmt_seconds(r.ours.median) if r.ours else "—", r.peer_name,
+                      fmt_seconds(r.peer.median) if r.peer else "—", sp_s, r.target, met, agree])
+    lines.append(markdown_table(header, cells))
     return "\n".join(lines) + "\n"
 
 

@@ -20,6 +20,7 @@ import numpy as np
 from . import baselines
 from .cem_workload import w13_cem
 from .compare_workload import w12_compare
+from .confusion_workload import w1_counting_paths
 from .engine_workload import w14_engine
 from .families_workload import w15_families
 from .timing import Config, Row, Timing, compare, fmt_seconds, time_one
@@ -88,7 +89,7 @@ def w1_confusion(cfg: Config):
         "cells, larger than a chunk: counted with `np.add.at` (3.3 s before, a bincount "
         "per chunk)",
     ))
-    return rows
+    return rows + w1_counting_paths(cfg)
 
 
 # ---------------------------------------------------------------------------

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._validation import collect_undefined
+from .errors import UndefinedResampleWarning  # defined in numeric.errors, re-exported here
 
 __all__ = ["Comparison", "MetricComparison", "PairTable", "comparison_record", "UndefinedResampleWarning", "compare",
            "paired_resamples", "joint_resamples", "metric_on_stack", "percentile_interval",
@@ -56,10 +57,6 @@ DEFAULT_RESAMPLES = 10_000
 
 #: the adjustments of the p-values across the rows and pairs of a comparison
 ADJUSTMENTS = ("none", "holm")
-
-
-class UndefinedResampleWarning(UserWarning):
-    """Some bootstrap resamples left a metric undefined and were dropped."""
 
 
 def _letters(k):
@@ -638,31 +635,78 @@ def latex_table(header, align, rows, notes, caption, legend="") -> str:
     return "\n".join(lines) + "\n"
 
 
+class _Cells:
+    """How the cells of a comparison table are written: plain text or LaTeX."""
+
+    def __init__(self, latex):
+        self.latex = latex
+        self.dash = "--" if latex else "—"
+
+    def text(self, s):
+        return latex_escape(s) if self.latex else s
+
+    def mark(self, cell, n):
+        """``cell`` with a reference to note ``n``."""
+        return f"{cell}$^{{{n}}}$" if self.latex else f"{cell} [{n}]"
+
+    def num(self, x, d, bold=False):
+        from .reporting import format_decimal
+
+        if not self.latex:
+            return format_decimal(x, d)
+        if x is None:
+            return "undefined"
+        return f"$\\mathbf{{{format_decimal(x, d)}}}$" if bold else f"${format_decimal(x, d)}$"
+
+    def exact(self, v):
+        return "undefined" if v is None else (f"${_latex_expr(v)}$" if self.latex else str(v))
+
+    def interval(self, ci, d):
+        from .reporting import format_decimal
+
+        if ci is None:
+            return self.dash
+        text = f"[{format_decimal(ci[0], d)}, {format_decimal(ci[1], d)}]"
+        return f"${text}$" if self.latex else text
+
+
+class _Notes(list):
+    """The numbered notes under a table; :meth:`number` adds a note once."""
+
+    def number(self, text):
+        if text not in self:
+            self.append(text)
+        return self.index(text) + 1
+
+
 def _table(c, exact, style, caption=None, joined=False):
-    from .reporting import decimals_for, format_decimal, format_table
+    from .reporting import format_table
 
-    latex = style == "latex"
-    two = len(c.names) == 2
+    cells = _Cells(style == "latex")
     pct = f"{100 * c.confidence:g}%"
-    holm_on = c.adjust == "holm"
-    notes = []
+    notes = _Notes()
+    rows = _table_rows(c, exact, cells, notes)
+    header, align = _table_header(c, cells, pct)
+    alpha = 1 - c.confidence
+    tests = sum(r.p_value is not None for r in c.rows)
+    rule = (f"winner: where the {pct} interval of the {c._what_differs} excludes 0 (and has a "
+            f"positive width)" + (f" and the Holm-adjusted p < {alpha:.3g}" if c.adjust == "holm" else "")
+            + ("" if cells.latex else "; — : none"))
+    footer = c._footer(pct, tests) + f";\n{rule}"
+    if cells.latex:
+        return latex_table(header, align, rows, notes, caption or c._title(),
+                           legend=footer.replace("\n", " "))
+    if not joined:
+        return header, align, rows, list(notes), footer
+    lines = [c._headline(), format_table(header, rows, align=align)]
+    lines += [f"[{i}] {n}" for i, n in enumerate(notes, start=1)]
+    lines.append(footer)
+    return "\n".join(lines)
 
-    def note(text):
-        if text not in notes:
-            notes.append(text)
-        return notes.index(text) + 1
 
-    def mark(cell, n):
-        return f"{cell}$^{{{n}}}$" if latex else f"{cell} [{n}]"
-
-    def num(x, d, bold=False):
-        if latex:
-            return "undefined" if x is None else (
-                f"$\\mathbf{{{format_decimal(x, d)}}}$" if bold else f"${format_decimal(x, d)}$")
-        return format_decimal(x, d)
-
-    def exact_cell(v):
-        return "undefined" if v is None else (f"${_latex_expr(v)}$" if latex else str(v))
+def _table_rows(c, exact, cells, notes):
+    """One row of cells per metric variant and pair (LaTeX: a blank line between metrics)."""
+    from .reporting import decimals_for
 
     by_metric = {}
     for r in c.rows:
@@ -672,85 +716,71 @@ def _table(c, exact, style, caption=None, joined=False):
         widths = [ci[1] - ci[0] for r in group for ci in (r.a_ci, r.b_ci, r.diff_ci)
                   if ci is not None and ci[1] > ci[0]]
         d = decimals_for(min(widths)) if widths else None
-        if latex and rows:
+        if cells.latex and rows:
             rows.append(None)
         for n, r in enumerate(group):
-            a_name, b_name = r.pair
-            win = r.winner_name
-            if exact is not None:
-                ea, eb = exact[a_name][key].value, exact[b_name][key].value
-                va, vb = exact_cell(ea), exact_cell(eb)
-                vd = exact_cell(None if ea is None or eb is None else eb - ea)
+            rows.append(_table_row(c, r, key, label, d, first=n == 0, exact=exact, cells=cells, notes=notes))
+    return rows
+
+
+def _table_row(c, r, key, label, d, *, first, exact, cells, notes):
+    """The cells of one row: metric and better side (on the first row of a metric),
+    the pair (more than two classifiers), values, difference, interval, p-values, winner."""
+    a_name, b_name = r.pair
+    win = r.winner_name
+    if exact is not None:
+        ea, eb = exact[a_name][key].value, exact[b_name][key].value
+        va, vb = cells.exact(ea), cells.exact(eb)
+        vd = cells.exact(None if ea is None or eb is None else eb - ea)
+    else:
+        va, vb = cells.num(r.a, d, win == a_name), cells.num(r.b, d, win == b_name)
+        vd = cells.num(r.diff, d)
+    for value, name in ((r.a, a_name), (r.b, b_name)):
+        if value is None:
+            reason = c.reasons.get((key, name), r.note)
+            same = [x for x in c.names if c.reasons.get((key, x)) == reason] or [name]
+            k = notes.number(f"{label} is undefined for {', '.join(same)}: {reason}")
+            if name == a_name:
+                va = cells.mark(va, k)
             else:
-                va, vb = num(r.a, d, win == a_name), num(r.b, d, win == b_name)
-                vd = num(r.diff, d)
-            why = r.note
-            for side, value, name in (("a", r.a, a_name), ("b", r.b, b_name)):
-                if value is None:
-                    reason = c.reasons.get((key, name), why)
-                    same = [x for x in c.names if c.reasons.get((key, x)) == reason] or [name]
-                    k = note(f"{label} is undefined for {', '.join(same)}: {reason}")
-                    if side == "a":
-                        va = mark(va, k)
-                    else:
-                        vb = mark(vb, k)
-            if r.diff_ci is None:
-                ci = "—" if not latex else "--"
-            elif latex:
-                ci = f"$[{format_decimal(r.diff_ci[0], d)}, {format_decimal(r.diff_ci[1], d)}]$"
-            else:
-                ci = f"[{format_decimal(r.diff_ci[0], d)}, {format_decimal(r.diff_ci[1], d)}]"
-            if why and r.a is not None and r.b is not None:
-                ci = mark(ci, note(why))
-            cells = [latex_escape(label) if latex else label, r.better]
-            if latex or not two:
-                if not two:
-                    cells[0] = cells[0] if n == 0 else ""
-                    cells[1] = cells[1] if n == 0 else ""
-                    cells += [latex_escape(a_name) if latex else a_name,
-                              latex_escape(b_name) if latex else b_name]
-            cells += [va, vb, vd, ci, _format_p(r.p_value, c._p_resamples(r), latex)]
-            if holm_on:
-                cells.append(_format_p(r.p_adjusted, c._p_resamples(r), latex))
-            cells.append((latex_escape(win) if latex else win) or ("--" if latex else "—"))
-            rows.append(cells)
-    mean = c._grouped
+                vb = cells.mark(vb, k)
+    ci = cells.interval(r.diff_ci, d)
+    if r.note and r.a is not None and r.b is not None:
+        ci = cells.mark(ci, notes.number(r.note))
+    out = [cells.text(label), r.better]
+    if len(c.names) != 2:
+        out = (out if first else ["", ""]) + [cells.text(a_name), cells.text(b_name)]
+    out += [va, vb, vd, ci, _format_p(r.p_value, c._p_resamples(r), cells.latex)]
+    if c.adjust == "holm":
+        out.append(_format_p(r.p_adjusted, c._p_resamples(r), cells.latex))
+    out.append(cells.text(win) or cells.dash)
+    return out
+
+
+def _table_header(c, cells, pct):
+    """The column titles and their alignment (``l``/``r`` per column)."""
+    latex, two, holm_on = cells.latex, len(c.names) == 2, c.adjust == "holm"
     if two:
         a, b = c.names
-        head_a, head_b = (latex_escape(a), latex_escape(b)) if latex else (a, b)
+        head_a, head_b = cells.text(a), cells.text(b)
         diff_head = f"{head_b} $-$ {head_a}" if latex else f"{b} - {a}"
-        if mean:
+        if c._grouped:
             head_a, head_b, diff_head = (f"{h} (mean)" for h in (head_a, head_b, diff_head))
         header = ["Metric" if latex else "metric", "Better" if latex else "better", head_a, head_b,
                   diff_head]
-    elif mean:
+    elif c._grouped:
         header = (["Metric", "Better", "A", "B", r"$\bar m(A)$", r"$\bar m(B)$",
                    r"$\overline{m(B) - m(A)}$"] if latex else
                   ["metric", "better", "A", "B", "mean A", "mean B", "mean B - A"])
     else:
         header = (["Metric", "Better", "A", "B", "$m(A)$", "$m(B)$", "$m(B) - m(A)$"] if latex else
                   ["metric", "better", "A", "B", "value A", "value B", "B - A"])
-    header += [f"{latex_escape(pct)} CI" if latex else f"{pct} CI", "$p$" if latex else "p"]
+    header += [f"{cells.text(pct)} CI", "$p$" if latex else "p"]
     if holm_on:
         header.append("$p$ (Holm)" if latex else "p (Holm)")
     header.append("Winner" if latex else "winner")
     align = "ll" + ("" if two else "ll") + "rrrrr" + ("r" if holm_on else "") + "l"
-    alpha = 1 - c.confidence
-    tests = sum(r.p_value is not None for r in c.rows)
-    rule = (f"winner: where the {pct} interval of the {c._what_differs} excludes 0 (and has a "
-            f"positive width)" + (f" and the Holm-adjusted p < {alpha:.3g}" if holm_on else "")
-            + ("" if latex else "; — : none"))
-    footer = c._footer(pct, tests) + f";\n{rule}"
-    if latex:
-        return latex_table(header, align, rows, notes, caption or c._title(),
-                           legend=footer.replace("\n", " "))
-    if not joined:
-        return header, align, rows, notes, footer
-    text = format_table(header, rows, align=align)
-    lines = [c._headline(), text]
-    lines += [f"[{i}] {n}" for i, n in enumerate(notes, start=1)]
-    lines.append(footer)
-    return "\n".join(lines)
+    return header, align
 
 
 def _latex_expr(v) -> str:
@@ -781,6 +811,41 @@ def _check_names(names, k):
     if len(set(names)) != k:
         raise ValueError(f"names must differ (they name the pairs), got {names!r:.80}")
     return names
+
+
+def _check_undefined_and_adjust(undefined, adjust):
+    """``adjust`` (None read as ``"none"``) after checking it and ``undefined``
+    (:func:`compare`, :func:`numeric.compare_groups`)."""
+    if undefined not in ("drop", "raise"):
+        raise ValueError(f"undefined must be 'drop' or 'raise', got {undefined!r}")
+    adjust = "none" if adjust is None else adjust
+    if adjust not in ADJUSTMENTS:
+        raise ValueError(f"adjust must be one of {ADJUSTMENTS}, got {adjust!r:.40}")
+    return adjust
+
+
+def _holm_rows(rows):
+    """The rows with ``p_adjusted``, Holm's adjustment over every row that has a p-value."""
+    rows = list(rows)
+    tested = [n for n, r in enumerate(rows) if r.p_value is not None]
+    for n, p in zip(tested, holm([rows[n].p_value for n in tested]), strict=True):
+        rows[n] = dataclasses.replace(rows[n], p_adjusted=float(p))
+    return rows
+
+
+def _on_data_and_resamples(m, kw, cm, stack, confidence, class_labels):
+    """One classifier's metric: ``(point, why, values, ok, ci, resample_why)``, the value
+    on the data (None, and why, when undefined there), the values on the resamples,
+    which are defined, their percentile interval, and why some are not."""
+    from .reporting import class_labels_in
+
+    try:
+        point = float(m.function(cm, **kw, arithmetic="float"))
+    except ValueError as exc:
+        return None, class_labels_in(str(exc), class_labels), None, np.zeros(stack.shape[0], dtype=bool), None, ""
+    vals, defined, w = metric_on_stack(m.function, stack, **kw)
+    ci = percentile_interval(vals[defined], confidence) if defined.any() else None
+    return point, "", vals, defined, ci, class_labels_in(w, class_labels)
 
 
 def compare(y_true, pred_a, pred_b, *more, labels=None, n_classes=None, metrics=None,
@@ -881,16 +946,12 @@ def compare(y_true, pred_a, pred_b, *more, labels=None, n_classes=None, metrics=
     if method is not None or test_train_ratio is not None:
         raise ValueError("method= and test_train_ratio= are for comparisons over groups: "
                          "pass groups= (the fold or seed id of each row)")
-    from .reporting import class_labels_in, metric_rows
+    from .reporting import metric_rows
 
-    if undefined not in ("drop", "raise"):
-        raise ValueError(f"undefined must be 'drop' or 'raise', got {undefined!r}")
+    adjust = _check_undefined_and_adjust(undefined, adjust)
     _check_confidence(confidence)
     preds = (pred_a, pred_b, *more)
     names = _check_names(names, len(preds))
-    adjust = "none" if adjust is None else adjust
-    if adjust not in ADJUSTMENTS:
-        raise ValueError(f"adjust must be one of {ADJUSTMENTS}, got {adjust!r:.40}")
     chosen = metric_rows(metrics)
     cms, stacks, lab = joint_resamples(y_true, preds, labels=labels, n_classes=n_classes,
                                        n_resamples=n_resamples, seed=seed)
@@ -900,26 +961,10 @@ def compare(y_true, pred_a, pred_b, *more, labels=None, n_classes=None, metrics=
     rows, notes, reasons = [], [], {}
     for step, (m, v, key) in enumerate(chosen, start=1):
         kw = v.kwargs(cms[0])
-        point, why, values, ok, ci, resample_why = [], [], [], [], [], []
-        for i in range(k):
-            try:
-                point.append(float(m.function(cms[i], **kw, arithmetic="float")))
-                why.append("")
-            except ValueError as exc:
-                point.append(None)
-                why.append(class_labels_in(str(exc), class_labels))
-                reasons[(key, names[i])] = why[i]
-            if point[i] is None:
-                values.append(None)
-                ok.append(np.zeros(R, dtype=bool))
-                ci.append(None)
-                resample_why.append("")
-                continue
-            vals, defined, w = metric_on_stack(m.function, stacks[i], **kw)
-            values.append(vals)
-            ok.append(defined)
-            ci.append(percentile_interval(vals[defined], confidence) if defined.any() else None)
-            resample_why.append(class_labels_in(w, class_labels))
+        point, why, values, ok, ci, resample_why = zip(*(
+            _on_data_and_resamples(m, kw, cm, stack, confidence, class_labels)
+            for cm, stack in zip(cms, stacks, strict=True)), strict=True)
+        reasons.update({(key, name): w for name, p, w in zip(names, point, why, strict=True) if p is None})
         for i, j in itertools.combinations(range(k), 2):
             pair = (names[i], names[j])
             common = dict(key=key, pair=pair, alpha=alpha)
@@ -959,10 +1004,7 @@ def compare(y_true, pred_a, pred_b, *more, labels=None, n_classes=None, metrics=
         if progress is not None:
             progress(step, len(chosen), v.label)
     if adjust == "holm":
-        tested = [n for n, r in enumerate(rows) if r.p_value is not None]
-        adjusted = holm([rows[n].p_value for n in tested])
-        for n, p in zip(tested, adjusted, strict=True):
-            rows[n] = dataclasses.replace(rows[n], p_adjusted=float(p))
+        rows = _holm_rows(rows)
     if notes:
         warnings.warn("; ".join(notes) + " (dropped: intervals over the defined resamples)",
                       UndefinedResampleWarning, stacklevel=2)

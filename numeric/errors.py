@@ -1,12 +1,32 @@
-"""Exceptions of :mod:`numeric` and :mod:`analytic` beyond ``ValueError``.
+"""Every public exception and warning of :mod:`numeric` and :mod:`analytic`.
 
-One hierarchy for "not decided" (issue 22 item 2): :class:`UndecidedError`
-is the base of every refusal to decide (never a guess), an ``ArithmeticError``;
-:class:`UndecidedSign` is the refusal of a sign for every integer ``n >= n0``
-(:mod:`analytic._pl`).
+Bad input raises the built-in ``ValueError`` (its message names the problem);
+the classes here are the rest, defined once, here:
+
+* :class:`UndecidedError` (an ``ArithmeticError``): the base of every refusal
+  to decide (never a guess), e.g. two numbers too close to order at the
+  working precision (:mod:`numeric.exact_sign`, :mod:`numeric.envelope`,
+  :mod:`analytic._sweep`);
+* :class:`UndecidedSign` (an :class:`UndecidedError` and a ``ValueError``):
+  no sign for every integer ``n >= n0`` (:mod:`analytic._pl`);
+* :class:`LabelWarning` (a ``UserWarning``): the classes of a confusion matrix
+  were guessed from the observed labels (:func:`numeric.confusion_matrix`);
+* :class:`UndefinedResampleWarning` (a ``UserWarning``): bootstrap resamples
+  that left a metric undefined were dropped (:func:`numeric.compare`).
+
+The modules that raise or issue them re-export them under their old names
+(``numeric.confusion.LabelWarning``, ``numeric.comparison.UndefinedResampleWarning``,
+``analytic._pl.UndecidedSign``), and :mod:`numeric` exports the two warnings.
+
+The rule (checked by ``proofs_tests/test_errors.py``): every exception or
+warning class defined in a module of :mod:`numeric` or :mod:`analytic` is
+defined in this module, except a private one (its name starts with ``_``),
+which is a signal between the functions of its module and never reaches a
+caller, and the command line's own errors (``InputError`` and its subclasses),
+which belong to the command-line package.
 """
 
-__all__ = ["UndecidedError", "UndecidedSign"]
+__all__ = ["UndecidedError", "UndecidedSign", "LabelWarning", "UndefinedResampleWarning"]
 
 
 class UndecidedError(ArithmeticError):
@@ -41,3 +61,34 @@ class UndecidedSign(UndecidedError, ValueError):
     def __init__(self, message, threshold):
         super().__init__(message)
         self.threshold = threshold
+
+
+class LabelWarning(UserWarning):
+    """The classes of a confusion matrix were guessed from the observed labels.
+
+    Issued by :func:`numeric.confusion_matrix` called without ``labels=`` or
+    ``n_classes=`` when the observed labels are not contiguous integers
+    (numbers or datetimes): a class absent from both vectors is then silently
+    missing from the matrix, and every ordinal distance after it shrinks.
+    Labels without a natural order (strings, ...) are refused instead (see
+    :func:`numeric.confusion_matrix`).
+
+    >>> import warnings, numeric
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     numeric.confusion_matrix([0, 2], [0, 2]).tolist()
+    [[1, 0], [0, 1]]
+    >>> caught[0].category is LabelWarning
+    True
+    """
+
+
+class UndefinedResampleWarning(UserWarning):
+    """Some bootstrap resamples left a metric undefined and were dropped.
+
+    Issued by :func:`numeric.compare` (``undefined="drop"``, the default),
+    which names the metric and the number of resamples dropped.
+
+    >>> issubclass(UndefinedResampleWarning, UserWarning)
+    True
+    """

@@ -52,7 +52,6 @@ and no interval; the row's ``note`` names the group.
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import itertools
 import math
@@ -366,6 +365,34 @@ def _check_ratio(test_train_ratio, method):
     return float(test_train_ratio)
 
 
+def _group_draws(n_resamples, seed, G):
+    """``(n_resamples, draws)``: the bootstrap's ``(n_resamples, G)`` array of group
+    indices, the draw of :func:`scipy.stats.bootstrap`."""
+    from ._validation import positive_integer
+    from .confusion import check_cells
+
+    n_resamples = positive_integer(n_resamples, "n_resamples")
+    check_cells(n_resamples * G, f"{n_resamples} resamples of {G} groups")
+    try:
+        rng = np.random.default_rng(seed)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"seed must be None, a non-negative integer or a numpy Generator, "
+                        f"got {seed!r:.60} ({exc})") from None
+    return n_resamples, rng.integers(0, G, (n_resamples, G))
+
+
+def _undefined_on(ids, ok, why):
+    """Why a metric has no mean: the groups (at most five named) where it is undefined."""
+    bad = [ids[j] for j in np.flatnonzero(~ok)]
+    return (f"undefined on group{'s' if len(bad) > 1 else ''} "
+            f"{', '.join(map(repr, bad[:5]))}{', ...' if len(bad) > 5 else ''}: {why}")
+
+
+def _defined_values(values, ok):
+    """The per-group values as floats, None where undefined."""
+    return tuple(float(x) if defined else None for x, defined in zip(values, ok, strict=True))
+
+
 def compare_groups(y_true, pred_a, pred_b, *more, groups, method="corrected_t",
                    test_train_ratio=None, labels=None, n_classes=None, metrics=None,
                    confidence=0.95, n_resamples=10_000, seed=None, names=None, adjust="none",
@@ -445,22 +472,18 @@ def compare_groups(y_true, pred_a, pred_b, *more, groups, method="corrected_t",
     >>> [(r.pair, r.winner_name) for r in c3.rows]
     [(('a', 'b'), 'a'), (('a', 'oracle'), 'oracle'), (('b', 'oracle'), 'oracle')]
     """
-    from .comparison import (ADJUSTMENTS, _check_names, _letters, bootstrap_p_value, holm)
+    from .comparison import _check_names, _check_undefined_and_adjust, _holm_rows, _letters, bootstrap_p_value
     from .confusion import check_cells, label_codes
     from .reporting import class_labels_in, metric_rows
 
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
-    if undefined not in ("drop", "raise"):
-        raise ValueError(f"undefined must be 'drop' or 'raise', got {undefined!r}")
+    adjust = _check_undefined_and_adjust(undefined, adjust)
     ratio = _check_ratio(test_train_ratio, method)
     _check_confidence(confidence)
     preds = (pred_a, pred_b, *more)
     k = len(preds)
     names = _check_names(names, k)
-    adjust = "none" if adjust is None else adjust
-    if adjust not in ADJUSTMENTS:
-        raise ValueError(f"adjust must be one of {ADJUSTMENTS}, got {adjust!r:.40}")
     cases = metric_rows(metrics)
     tags = [f"pred_{c.lower()}" for c in _letters(k)]
     lab, codes = label_codes({"y_true": y_true} | dict(zip(tags, preds, strict=True)),
@@ -474,17 +497,7 @@ def compare_groups(y_true, pred_a, pred_b, *more, groups, method="corrected_t",
     plain_ids = [x.item() if hasattr(x, "item") else x for x in ids]
     draws = None
     if method == "bootstrap":
-        from ._validation import positive_integer
-
-        n_resamples = positive_integer(n_resamples, "n_resamples")
-        check_cells(n_resamples * G, f"{n_resamples} resamples of {G} groups")
-        try:
-            rng = np.random.default_rng(seed)
-        except (TypeError, ValueError) as exc:
-            raise type(exc)(f"seed must be None, a non-negative integer or a numpy Generator, "
-                            f"got {seed!r:.60} ({exc})") from None
-        # the draw of scipy.stats.bootstrap: an (n_resamples, G) array of group indices
-        draws = rng.integers(0, G, (n_resamples, G))
+        n_resamples, draws = _group_draws(n_resamples, seed, G)
     alpha = 1.0 - float(confidence)
 
     def interval(values):
@@ -496,27 +509,18 @@ def compare_groups(y_true, pred_a, pred_b, *more, groups, method="corrected_t",
 
     rows, notes, reasons = [], [], {}
     for step, (m, v, key) in enumerate(cases, start=1):
-        vals, oks, own = [], [], []
-        for i in range(k):
-            x, ok, why = _per_group(m, v, stacks[i])
-            vals.append(x)
-            oks.append(ok)
-            if ok.all():
-                own.append(interval(x))
-                continue
-            own.append(None)
-            bad = [plain_ids[j] for j in np.flatnonzero(~ok)]
-            reasons[(key, names[i])] = (
-                f"undefined on group{'s' if len(bad) > 1 else ''} "
-                f"{', '.join(map(repr, bad[:5]))}{', ...' if len(bad) > 5 else ''}: "
-                f"{class_labels_in(why, class_labels)}")
+        per = [_per_group(m, v, stack) for stack in stacks]  # (values, defined, why) of each classifier
+        own = []
+        for name, (x, ok, why) in zip(names, per, strict=True):
+            own.append(interval(x) if ok.all() else None)
+            if not ok.all():
+                reasons[(key, name)] = _undefined_on(plain_ids, ok, class_labels_in(why, class_labels))
         for i, j in itertools.combinations(range(k), 2):
-            a_groups = tuple(float(x) if ok else None for x, ok in zip(vals[i], oks[i], strict=True))
-            b_groups = tuple(float(x) if ok else None for x, ok in zip(vals[j], oks[j], strict=True))
-            und = (int((~oks[i]).sum()), int((~oks[j]).sum()), int((~(oks[i] & oks[j])).sum()))
+            (x_i, ok_i, _), (x_j, ok_j, _) = per[i], per[j]
             common = dict(name=m.name, label=v.label, better=m.better, source=m.source,
-                          a_groups=a_groups, b_groups=b_groups, key=key,
-                          pair=(names[i], names[j]), alpha=alpha, undefined=und)
+                          a_groups=_defined_values(x_i, ok_i), b_groups=_defined_values(x_j, ok_j),
+                          key=key, pair=(names[i], names[j]), alpha=alpha,
+                          undefined=(int((~ok_i).sum()), int((~ok_j).sum()), int((~(ok_i & ok_j)).sum())))
             if own[i] is None or own[j] is None:
                 bad = [(names[x], reasons[(key, names[x])]) for x in (i, j) if own[x] is None]
                 note = (f"{v.label} is " + "; ".join(f"{n}: {w}" for n, w in bad)
@@ -525,30 +529,23 @@ def compare_groups(y_true, pred_a, pred_b, *more, groups, method="corrected_t",
                     raise ValueError(note)
                 if note not in notes:
                     notes.append(note)
-                rows.append(GroupMetricComparison(
-                    **common, a=None if own[i] is None else own[i][0],
-                    b=None if own[j] is None else own[j][0],
-                    a_ci=None if own[i] is None else own[i][1],
-                    b_ci=None if own[j] is None else own[j][1], note=note))
+                a, b = ((None, None) if own[x] is None else own[x][:2] for x in (i, j))
+                rows.append(GroupMetricComparison(**common, a=a[0], b=b[0], a_ci=a[1], b_ci=b[1], note=note))
                 continue
-            d = vals[j] - vals[i]
+            d = x_j - x_i
             md, d_ci, t, p = interval(d)
-            note = ""
             if method == "bootstrap":
                 p = bootstrap_p_value(d[draws].mean(axis=1))
-            if not d_ci[0] < d_ci[1]:
-                note = (f"the {100 * confidence:g}% interval of the mean difference has zero "
-                        f"width (the per-group differences are all {md:.4g}): no winner")
+            note = "" if d_ci[0] < d_ci[1] else (
+                f"the {100 * confidence:g}% interval of the mean difference has zero "
+                f"width (the per-group differences are all {md:.4g}): no winner")
             rows.append(GroupMetricComparison(
                 **common, a=own[i][0], b=own[j][0], diff=md, a_ci=own[i][1], b_ci=own[j][1],
                 diff_ci=d_ci, t=t, p_value=p, note=note))
         if progress is not None:
             progress(step, len(cases), v.label)
     if adjust == "holm":
-        tested = [n for n, r in enumerate(rows) if r.p_value is not None]
-        adjusted = holm([rows[n].p_value for n in tested])
-        for n, p in zip(tested, adjusted, strict=True):
-            rows[n] = dataclasses.replace(rows[n], p_adjusted=float(p))
+        rows = _holm_rows(rows)
     return GroupComparison(
         tuple(rows), tuple(names), groups=tuple(plain_ids),
         sizes=tuple(int(x) for x in stacks[0].sum(axis=(1, 2))), method=method,

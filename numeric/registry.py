@@ -33,6 +33,8 @@ from typing import Any, Callable, Mapping
 
 import numpy as np
 
+from .markdown import table as markdown_table
+
 __all__ = ["Metric", "Variant", "REGISTRY", "NOT_METRICS", "metric", "matrix_metrics",
            "table_beta", "consecutive_lengths"]
 
@@ -268,18 +270,15 @@ def markdown_tables() -> str:
         lo, hi = (("-inf" if b[0] is None else b[0]), ("inf" if b[1] is None else b[1]))
         return f"[{lo}, {hi}]"
 
-    lines = ["| function | metric | input | better | symmetric | range | source | peers |",
-             "|---|---|---|---|---|---|---|---|"]
-    for m in REGISTRY.values():
-        peers = ", ".join(f"`{p}`" for p in m.peers) or "—"
-        lines.append(f"| `{m.name}` | {m.label} | {m.input} | {m.better} | "
-                     f"{'yes' if m.symmetric else 'no'} | {fmt_bounds(m.bounds)} | {m.source} | {peers} |")
-    lines += ["", "Other public functions of `numeric` (not metrics of a confusion matrix):", "",
-              "| function | what it is |", "|---|---|"]
-    for name in sorted(NOT_METRICS):
-        if name in numeric.__all__:
-            lines.append(f"| `{name}` | {NOT_METRICS[name]} |")
-    return "\n".join(lines)
+    metrics = markdown_table(
+        ["function", "metric", "input", "better", "symmetric", "range", "source", "peers"],
+        [[f"`{m.name}`", m.label, m.input, m.better, "yes" if m.symmetric else "no",
+          fmt_bounds(m.bounds), m.source, ", ".join(f"`{p}`" for p in m.peers) or "—"]
+         for m in REGISTRY.values()])
+    others = markdown_table(["function", "what it is"],
+                            [[f"`{name}`", NOT_METRICS[name]] for name in sorted(NOT_METRICS)
+                             if name in numeric.__all__])
+    return f"{metrics}\n\nOther public functions of `numeric` (not metrics of a confusion matrix):\n\n{others}"
 
 
 def readme_block() -> str:

@@ -56,10 +56,10 @@ def test_every_registered_metric_has_its_kind_of_exact_value():
                   "interval_tc", "interval_stc",  # rational (checked below or in test_cost_metrics)
                   "rmse", "macro_rmse", "spearman_rs", "kendall_tau_b", "r_int",
                   "cohen_kappa", "within_one_accuracy", "minimum_sensitivity", "somers_d",
-                  "kendall_tau_c",  # rational (new metrics: checked below)
+                  "kendall_tau_c",  # rational (metrics beyond the sources: checked below)
                   "george_d", "george_tiebreak", "geometric_mean_sensitivity",  # algebraic
-                  "cem_ord",  # transcendental (logarithms): test_new_metrics checks it by hand
-                  "ranked_probability_score",  # rational, from probabilities: test_new_metrics
+                  "cem_ord",  # transcendental (logarithms): test_metrics_beyond_sources checks it by hand
+                  "ranked_probability_score",  # rational, from probabilities: test_metrics_beyond_sources
                   "mean_extreme_sensitivity", "gmsec"}  # rational, algebraic (issue 25)
     assert set(REGISTRY) <= classified, set(REGISTRY) - classified
 

@@ -1,10 +1,10 @@
 """``confusion_matrix`` against its definition on any integer label vectors.
 
-The integer fast path of :mod:`numeric.confusion` counts chunk by chunk, in
-runs of chunks that share a range, with pairs of codes up to 11 classes, and
-range checks on unsigned views; each of those has had a bug that counted a
-label in a wrong cell or hung (a negative ``int8`` label, a true label far
-outside the first chunk's range, big-endian labels).  Here hypothesis draws
+The integer fast path of :mod:`numeric.confusion` counts chunk by chunk on a
+value range that grows as chunks reveal new extremes; its earlier variants
+(runs of chunks, pairs of codes, range checks on unsigned views) each had a
+bug that counted a label in a wrong cell or hung (a negative ``int8`` label, a
+true label far outside the first chunk's range, big-endian labels).  Here hypothesis draws
 label vectors of every integer type in both byte orders, two types at once,
 values from small classes to the ends of each type, sorted or not, and the
 chunk is made small (``_CHUNK`` patched to a few labels) so that short vectors
@@ -88,22 +88,22 @@ def test_confusion_matrix_is_its_definition_on_any_integer_labels(vectors, data)
             _definition(t, p, labels)
 
 
-def test_the_property_test_reaches_the_fast_path_and_its_runs():
+def test_the_property_test_reaches_the_fast_path_and_its_growing_range():
     """The patched chunk is what the fast path reads: with ``_CHUNK = 2`` sorted
-    labels 0, 0, 1, 1, 2, 2 make three runs (each chunk leaves the range of the one
-    before), and the counts are still the definition's (the diagonal)."""
+    labels 0, 0, 1, 1, 2, 2 widen the value range at each chunk (tables of 1, 4
+    and 9 cells), and the counts are still the definition's (the diagonal)."""
     t = np.array([0, 0, 1, 1, 2, 2])
     calls = []
-    below = numeric.confusion._count_below
+    add = numeric.confusion._add_counts
 
-    def spy(*args):
-        calls.append(args[-1])  # the run's s
-        return below(*args)
+    def spy(flat, codes):
+        calls.append(len(flat))  # the table's cells, span ** 2
+        return add(flat, codes)
 
     with mock.patch.object(numeric.confusion, "_CHUNK", 2), \
-            mock.patch.object(numeric.confusion, "_count_below", spy):
+            mock.patch.object(numeric.confusion, "_add_counts", spy):
         assert numeric.confusion_matrix(t, t).tolist() == _definition(t, t, [0, 1, 2])
-    assert calls == [1, 2, 3]
+    assert calls == [1, 4, 9]
 
 
 @pytest.mark.parametrize("dtype", [">i8", ">u2", "<i1"])

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import importlib
+import inspect
+import pkgutil
+
 import numpy as np
 import pytest
 import sympy
 
 import numeric
+import numeric.errors
 from numeric.registry import REGISTRY
 
 #: fixed parameters for the metrics that take more than a matrix (a bad matrix
@@ -207,3 +212,46 @@ def test_path_envelope_bad_metric_and_stack():
         numeric.path_envelope([[1, 0], [0, 1]], metric="mae")
     with pytest.raises(ValueError, match="path_envelope takes one matrix, not a stack"):
         numeric.path_envelope(np.eye(2, dtype=int)[None].repeat(2, 0))
+
+
+#: the command line's own errors (InputError and its subclasses) belong to the
+#: command-line package, not to numeric.errors
+_CLI = "analytic.cli"
+
+
+def _exception_classes():
+    """Every exception or warning class defined in a module of numeric or analytic."""
+    found = {}
+    for package in ("numeric", "analytic"):
+        pkg = importlib.import_module(package)
+        for info in pkgutil.walk_packages(pkg.__path__, package + "."):
+            if info.name.endswith(".__main__") or info.name.startswith(_CLI):
+                continue
+            module = importlib.import_module(info.name)
+            for name, obj in vars(module).items():
+                if (inspect.isclass(obj) and issubclass(obj, BaseException)
+                        and obj.__module__ == info.name):
+                    found[f"{info.name}.{name}"] = obj
+    return found
+
+
+def test_every_public_exception_and_warning_is_defined_in_numeric_errors():
+    """The rule of numeric.errors' docstring: a public exception or warning class of
+    numeric or analytic is defined in numeric.errors; a private one (leading ``_``) is
+    a signal inside its module.  Before issue 26, LabelWarning was defined in
+    numeric/confusion.py and UndefinedResampleWarning in numeric/comparison.py."""
+    found = _exception_classes()
+    public = {qual for qual, cls in found.items() if not cls.__name__.startswith("_")}
+    assert public == {f"numeric.errors.{n}" for n in numeric.errors.__all__}, sorted(public)
+    assert any(cls.__name__.startswith("_") for cls in found.values())  # the rule's exception is real
+
+
+@pytest.mark.parametrize("module, name", [
+    ("numeric", "LabelWarning"), ("numeric.confusion", "LabelWarning"),
+    ("numeric", "UndefinedResampleWarning"), ("numeric.comparison", "UndefinedResampleWarning"),
+    ("analytic._pl", "UndecidedSign"),
+])
+def test_old_import_locations_are_the_errors_classes(module, name):
+    """The re-exports: importing from the module that issues the warning gives
+    the very class of numeric.errors, so ``except``/``pytest.warns`` on either works."""
+    assert getattr(importlib.import_module(module), name) is getattr(numeric.errors, name)

@@ -217,7 +217,7 @@ def check_bad(f):
     return None
 
 
-METRICS = [m for m in REGISTRY.values() if m.takes_matrix]  # RPS: test_new_metrics
+METRICS = [m for m in REGISTRY.values() if m.takes_matrix]  # RPS: test_metrics_beyond_sources
 SEEDS = st.integers(0, 2**32 - 1)
 
 

@@ -48,7 +48,7 @@ def _space():
 
 SPACE = _space()
 NAMES = list(REGISTRY)
-#: the metrics of a confusion matrix (RPS takes probabilities: test_new_metrics)
+#: the metrics of a confusion matrix (RPS takes probabilities: test_metrics_beyond_sources)
 MATRIX_NAMES = [name for name in NAMES if REGISTRY[name].takes_matrix]
 
 

@@ -60,6 +60,7 @@ import sympy as sp
 from IPython.display import Markdown, display
 
 import numeric
+from numeric.markdown import table as markdown_table
 from numeric.rounding import matches_printed, round_half_up
 from analytic.sources import cardoso2011, silva2018
 
@@ -88,10 +89,8 @@ def show_matrix(ax, cm, title, cmap="Blues"):
 
 
 def md_table(header, rows):
-    """Show a list of rows as a Markdown table."""
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(v) for v in row) + " |" for row in rows]
-    display(Markdown("\n".join(lines)))
+    """Show a list of rows as a Markdown table (numeric.markdown.table: a | in a cell is escaped)."""
+    display(Markdown(markdown_table(header, rows)))
 
 # %% [markdown]
 # ## 1. The metrics

@@ -61,6 +61,7 @@ from IPython.display import Markdown, display
 
 import numeric
 import numeric.exact_sign
+from numeric.markdown import table as markdown_table
 from numeric.registry import REGISTRY
 from analytic import prover
 from analytic.audit import CALLABLE_SPACE, PROPERTIES, audit
@@ -74,17 +75,15 @@ from analytic.sources import silva2018
 plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})
 
 #: the metrics this lesson adds (registry names)
-NEW = ["cohen_kappa", "within_one_accuracy", "minimum_sensitivity", "geometric_mean_sensitivity",
-       "somers_d", "kendall_tau_c", "cem_ord", "ranked_probability_score"]
-#: every report variant of the new metrics that take a confusion matrix: (name, variant label)
-VARIANTS = [(n, v.label) for n in NEW if REGISTRY[n].takes_matrix for v in REGISTRY[n].cases()]
+LESSON_METRICS = ["cohen_kappa", "within_one_accuracy", "minimum_sensitivity", "geometric_mean_sensitivity",
+                  "somers_d", "kendall_tau_c", "cem_ord", "ranked_probability_score"]
+#: every report variant of the lesson's metrics that take a confusion matrix: (name, variant label)
+VARIANTS = [(n, v.label) for n in LESSON_METRICS if REGISTRY[n].takes_matrix for v in REGISTRY[n].cases()]
 
 
 def md_table(header, rows):
-    """Show a list of rows as a Markdown table."""
-    lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(str(v).replace("|", "\\|") for v in row) + " |" for row in rows]
-    display(Markdown("\n".join(lines)))
+    """Show a list of rows as a Markdown table (numeric.markdown.table: a | in a cell is escaped)."""
+    display(Markdown(markdown_table(header, rows)))
 
 
 def metric_of(name, label):
@@ -163,7 +162,7 @@ def shown(value):
 md_table(["metric", "function", "takes", "better", "range", "report variants", "source"],
          [[m.label, f"`numeric.{m.name}`", m.input, m.better, f"[{m.bounds[0]}, {m.bounds[1]}]",
            "; ".join(v.label for v in m.cases()), m.source]
-          for m in (REGISTRY[n] for n in NEW)])
+          for m in (REGISTRY[n] for n in LESSON_METRICS)])
 
 # %% [markdown]
 # ## 2. The new metrics on silva2018's six matrices
@@ -177,7 +176,7 @@ md_table(["metric", "function", "takes", "better", "range", "report variants", "
 LABELS = [label for _, label in VARIANTS]
 values = {}
 for key, cm in silva2018.MATRICES.items():
-    rep = numeric.report(cm, metrics=[n for n in NEW if REGISTRY[n].takes_matrix], arithmetic="exact")
+    rep = numeric.report(cm, metrics=[n for n in LESSON_METRICS if REGISTRY[n].takes_matrix], arithmetic="exact")
     values[key] = {row.label: row.value for row in rep.rows}
 md_table(["metric"] + [f"$CM_{k}$" for k in values],
          [[label] + [f"{float(values[k][label]):.3f}".replace("-", "−") if values[k][label] is not None
@@ -407,7 +406,7 @@ BETTER = {(r["metric"], r["variant"]): r["better"] for r in TABLE["reports"]}
 BY_LABEL = {label: cells for (_, label), cells in table.items()}
 assert len(BY_LABEL) == len(table)
 assert [p["name"] for p in TABLE["properties"]] == list(PROPERTIES)   # its columns are the catalog's
-assert {key for key in table if key[0] in NEW} == set(VARIANTS)      # every new variant has its row
+assert {key for key in table if key[0] in LESSON_METRICS} == set(VARIANTS)      # every new variant has its row
 
 
 def verdict(label, p):
@@ -458,9 +457,9 @@ for tick, p in zip(ax.get_xticklabels(), PROPS):
     if PROPERTIES[p].amigo:
         tick.set_color("#08519c")
 ax.set_yticks(range(len(keys)), [pretty(label) for _, label in keys])
-first_new = next(i for i, key in enumerate(keys) if key[0] in NEW)
-ax.axhline(first_new - 0.5, color="black", lw=2)
-ax.text(len(PROPS) - 0.45, first_new - 0.5, " this\n lesson", va="top", fontsize=10)
+first_of_lesson = next(i for i, key in enumerate(keys) if key[0] in LESSON_METRICS)
+ax.axhline(first_of_lesson - 0.5, color="black", lw=2)
+ax.text(len(PROPS) - 0.45, first_of_lesson - 0.5, " this\n lesson", va="top", fontsize=10)
 ax.tick_params(length=0)
 for side in ax.spines.values():
     side.set_visible(False)
@@ -505,14 +504,14 @@ assert all(verdict(label, "unobserved_class") == "fails" for label in
 # is no more than the search, see above):
 
 # %%
-def new_with(p, verdicts, *, which=True):
-    """The new variants whose cell for ``p`` has one of ``verdicts`` (``which``: with the verdict)."""
+def variants_with(p, verdicts, *, which=True):
+    """The lesson's variants whose cell for ``p`` has one of ``verdicts`` (``which``: with the verdict)."""
     return ", ".join(label + (f" ({short(BY_LABEL[label][p])})" if which else "") for label in LABELS
                      if verdict(label, p) in verdicts) or "none"
 
 
 md_table(["property", "no counterexample found (proved or holds)", "fails"],
-         [[p.replace("_", " "), new_with(p, ("proved", "holds")), new_with(p, ("fails",), which=False)]
+         [[p.replace("_", " "), variants_with(p, ("proved", "holds")), variants_with(p, ("fails",), which=False)]
           for p in ["ordinal_monotonicity", "ordinal_monotonicity_populated", "ordinal_invariance",
                     "ordinal_invariance_populated", "imbalance", "imbalance_populated",
                     "unobserved_class"]])

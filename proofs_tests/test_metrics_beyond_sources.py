@@ -1,4 +1,4 @@
-"""The metrics of issue 12 part 4: Cohen's kappa (unweighted, linear, quadratic),
+"""The metrics beyond the sources (issue 12 part 4): Cohen's kappa (unweighted, linear, quadratic),
 within-one accuracy, minimum sensitivity (MS), geometric mean of sensitivities
 (GM), Somers' d, Kendall/Stuart tau_c, CEM-ORD and the ranked probability score.
 
@@ -620,7 +620,7 @@ def test_rps_errors(y, proba, kw, message):
 # ---------------------------------------------------------------------------
 # closed forms (analytic.forms) against the numeric exact values
 # ---------------------------------------------------------------------------
-def test_tridiagonal_limits_of_the_new_metrics():
+def test_tridiagonal_limits():
     """The limits as K -> oo of the symbolic forms of the K-class tridiagonal
     matrix of ones (``forms.limits``, computed by ``sp.limit``; the forms
     themselves are checked against numeric at K = 2..10, exact and 50 digits,
