@@ -4,9 +4,14 @@ One hierarchy for "not decided" (issue 22 item 2): :class:`UndecidedError`
 is the base of every refusal to decide (never a guess), an ``ArithmeticError``;
 :class:`UndecidedSign` is the refusal of a sign for every integer ``n >= n0``
 (:mod:`analytic._pl`).
+
+The errors of the ``ordinal-verify`` command (:mod:`ordinal_verify`):
+:class:`InputError` (a user's file or option), its subclasses
+:class:`OutputError` (an output path) and :class:`UserFunctionError` (a
+user's ``module:function`` metric); each is printed as one line, exit status 2.
 """
 
-__all__ = ["UndecidedError", "UndecidedSign"]
+__all__ = ["UndecidedError", "UndecidedSign", "InputError", "OutputError", "UserFunctionError"]
 
 
 class UndecidedError(ArithmeticError):
@@ -41,3 +46,31 @@ class UndecidedSign(UndecidedError, ValueError):
     def __init__(self, message, threshold):
         super().__init__(message)
         self.threshold = threshold
+
+
+class InputError(Exception):
+    """A user input problem of the ``ordinal-verify`` command (a malformed matrix
+    or label file, a bad option): printed on one line, exit status 2.
+
+    >>> str(InputError("cm.csv:3: expected 3 values (as on line 1), found 2"))
+    'cm.csv:3: expected 3 values (as on line 1), found 2'
+    """
+
+
+class OutputError(InputError):
+    """An output path of the ``ordinal-verify`` command that cannot be written:
+    one line on stderr, exit status 2 (:mod:`ordinal_verify.outputs`).
+
+    >>> issubclass(OutputError, InputError)
+    True
+    """
+
+
+class UserFunctionError(InputError):
+    """A ``module:function`` metric (``ordinal-verify audit``) raised something
+    other than ``ValueError`` (which means "undefined here"): one line naming it,
+    exit status 2.
+
+    >>> issubclass(UserFunctionError, InputError)
+    True
+    """

@@ -10,7 +10,7 @@ header when none of its chosen fields is a label (a number, or in
 value, integers read exactly; other labels need ``--labels`` for their
 ordinal order.  A numeric label has at most :data:`MAX_LABEL_DIGITS` digits
 (its exponent counted), and there are at most
-:data:`analytic.cli.inputs.MAX_CLASSES` classes, as for a matrix file.
+:data:`ordinal_verify.inputs.MAX_CLASSES` classes, as for a matrix file.
 """
 
 from __future__ import annotations

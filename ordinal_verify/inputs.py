@@ -8,12 +8,10 @@ import sys
 
 import numpy as np
 
+from numeric.errors import InputError
+
 __all__ = ["InputError", "read_matrix", "MAX_BYTES", "MAX_CLASSES", "ANNOUNCE_SECONDS",
            "announce_cost"]
-
-
-class InputError(Exception):
-    """A user input problem: printed on one line, exit status 2."""
 
 
 # ---------------------------------------------------------------------------
