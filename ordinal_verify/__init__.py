@@ -46,7 +46,8 @@ from . import audit_cmd, ledger_cmd, matrix_cmds
 from .inputs import InputError, read_matrix
 from .outputs import OutputError
 
-__all__ = ["main", "build_parser", "InputError", "OutputError", "read_matrix"]
+# InputError and OutputError are importable here too; their home is numeric.errors
+__all__ = ["main", "build_parser", "read_matrix"]
 
 
 def build_parser() -> argparse.ArgumentParser:
