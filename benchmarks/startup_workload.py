@@ -25,6 +25,8 @@ second row the cost the command adds to that work.
 from __future__ import annotations
 
 import os
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -43,10 +45,19 @@ _REPORT = ("import sys, numpy, numeric; "
            "arithmetic='exact'); print(r.rows[1].value)")
 
 
-def _run(argv):
-    """Run ``python argv`` from the repository root; ``(exit status, stdout)``."""
+def _cpu():
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def _run(argv, cpu_times):
+    """Run ``python argv`` from the repository root; ``(exit status, stdout)``.  Its CPU
+    time (user + system) is appended to ``cpu_times``: on a loaded machine the wall
+    times of two fresh interpreters differ more than their CPU times."""
+    before = _cpu()
     out = subprocess.run([sys.executable, *argv], capture_output=True, text=True, cwd=REPO,
                          timeout=300)
+    cpu_times.append(_cpu() - before)
     return out.returncode, out.stdout
 
 
@@ -72,9 +83,11 @@ def w16_startup(cfg: Config):
              ["-m", "analytic", "metrics", path], "table"),
         )
         for peer_name, peer_cmd, kind in peers[:1] if cfg.quick else peers:
+            cpu_ours, cpu_peer = [], []
             (t_ours, (status, out)), (t_peer, (pstatus, pout)) = compare(
-                lambda: _run(ours_cmd), lambda cmd=peer_cmd: _run(cmd),
+                lambda: _run(ours_cmd, cpu_ours), lambda cmd=peer_cmd: _run(cmd, cpu_peer),
                 repeats=repeats, budget=budget)
+            cpu = statistics.median(cpu_ours), statistics.median(cpu_peer)
             mae = _mae(out)
             if kind == "target":
                 ok = status == pstatus == 0 and mae == "5/23"
@@ -91,7 +104,8 @@ def w16_startup(cfg: Config):
                 "16 metrics CLI start-up", size, t_ours, peer_name, t_peer, target=target,
                 target_met=None if cfg.quick or kind == "table" else ratio <= 1.25,
                 agree=ok, check=check,
-                note=f"ours/peer = {ratio:.2f}" + (
+                note=f"ours/peer = {ratio:.2f}; median CPU time {cpu[0]:.2f} s / {cpu[1]:.2f} s = "
+                     f"{cpu[0] / cpu[1]:.2f}" + (
                     "; the exact metrics import SymPy (numeric's exact arithmetic)"
                     if kind == "target" else ""),
             ))
