@@ -42,11 +42,13 @@ import os
 import sys
 import warnings
 
-from . import audit_cmd, ledger_cmd, matrix_cmds
-from .inputs import InputError, read_matrix
-from .outputs import OutputError
+from numeric.errors import InputError, OutputError  # noqa: F401 (OutputError: importable here)
 
-# InputError and OutputError are importable here too; their home is numeric.errors
+from . import audit_cmd, ledger_cmd, matrix_cmds
+from .inputs import read_matrix
+
+# InputError and OutputError are importable here too, as they were from analytic.cli;
+# their home (and their documentation) is numeric.errors
 __all__ = ["main", "build_parser", "read_matrix"]
 
 
