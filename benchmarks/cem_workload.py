@@ -130,7 +130,7 @@ def w13_cem(cfg: Config):
         with os.fdopen(fd, "w") as fh:
             fh.write("\n".join(",".join(map(str, r)) for r in cm.tolist()) + "\n")
         wall, status, peak_kib, out = _run_measured(
-            [sys.executable, "-m", "analytic", "metrics", path])
+            [sys.executable, "-m", "ordinal_verify", "metrics", path])
     finally:
         os.unlink(path)
     ok = status == 0 and "CEM-ORD" in out

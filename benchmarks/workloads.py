@@ -1,4 +1,4 @@
-"""The workloads of issues 7, 11, 13 and 23 (numbered 1-13), each timed against its peer.
+"""The workloads of issues 7, 11, 13, 23 and 26 (numbered 1-16), each timed against its peer.
 
 Every workload takes a :class:`~benchmarks.runner.Config` and returns table
 rows.  The data are random with a fixed seed; ``cfg.quick`` selects tiny
@@ -23,6 +23,7 @@ from .compare_workload import w12_compare
 from .confusion_workload import w1_counting_paths
 from .engine_workload import w14_engine
 from .families_workload import w15_families
+from .startup_workload import w16_startup
 from .timing import Config, Row, Timing, compare, fmt_seconds, time_one
 
 __all__ = ["WORKLOADS"]
@@ -504,4 +505,5 @@ WORKLOADS = {
     13: ("exact cem_ord vs SymPy's log per cell; the metrics CLI on a 60x60 file", w13_cem),
     14: ("the property engine: float screen and whole audits", w14_engine),
     15: ("symbolic families: closed forms of one-symbol families, K = 3..6", w15_families),
+    16: ("the start-up of `ordinal-verify metrics` vs `import numeric`", w16_startup),
 }

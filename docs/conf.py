@@ -23,8 +23,8 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT))  # numeric and analytic of this checkout, for autodoc
 # autosummary imports every submodule of a package, __main__ too, which runs the
-# command line (`python -m analytic` runs every claim): stand-ins keep them unrun
-for _pkg in ("numeric", "analytic"):
+# command line (`python -m ordinal_verify`, `python -m analytic`: every claim): stand-ins keep them unrun
+for _pkg in ("numeric", "analytic", "ordinal_verify"):
     sys.modules.setdefault(f"{_pkg}.__main__", types.ModuleType(f"{_pkg}.__main__"))
 
 STUDENT = tags.has("student")  # noqa: F821 (``tags`` is given by Sphinx)
@@ -115,8 +115,9 @@ def _api_pages():
 
     import analytic
     import numeric
+    import ordinal_verify
 
-    packages = (numeric, analytic)
+    packages = (numeric, analytic, ordinal_verify)
     home = {id(getattr(pkg, n)): pkg.__name__ for pkg in packages for n in pkg.__all__}
     modules = {pkg.__name__: pkg for pkg in packages}
     for pkg in packages:

@@ -12,21 +12,28 @@ the classes here are the rest, defined once, here:
 * :class:`LabelWarning` (a ``UserWarning``): the classes of a confusion matrix
   were guessed from the observed labels (:func:`numeric.confusion_matrix`);
 * :class:`UndefinedResampleWarning` (a ``UserWarning``): bootstrap resamples
-  that left a metric undefined were dropped (:func:`numeric.compare`).
+  that left a metric undefined were dropped (:func:`numeric.compare`);
+* :class:`InputError` (an ``Exception``): a user input problem of the
+  ``ordinal-verify`` command (:mod:`ordinal_verify`), a malformed matrix or label
+  file or a bad option; its subclasses :class:`OutputError` (an output path that
+  cannot be written) and :class:`UserFunctionError` (a user's ``module:function``
+  metric raised something other than ``ValueError``). Each is printed as one
+  line, exit status 2.
 
 The modules that raise or issue them re-export them under their old names
 (``numeric.confusion.LabelWarning``, ``numeric.comparison.UndefinedResampleWarning``,
-``analytic._pl.UndecidedSign``), and :mod:`numeric` exports the two warnings.
+``analytic._pl.UndecidedSign``, ``ordinal_verify.inputs.InputError``, ...), and
+:mod:`numeric` exports the two warnings.
 
 The rule (checked by ``proofs_tests/test_errors.py``): every exception or
 warning class defined in a module of :mod:`numeric` or :mod:`analytic` is
 defined in this module, except a private one (its name starts with ``_``),
 which is a signal between the functions of its module and never reaches a
-caller, and the command line's own errors (``InputError`` and its subclasses),
-which belong to the command-line package.
+caller.
 """
 
-__all__ = ["UndecidedError", "UndecidedSign", "LabelWarning", "UndefinedResampleWarning"]
+__all__ = ["UndecidedError", "UndecidedSign", "LabelWarning", "UndefinedResampleWarning",
+           "InputError", "OutputError", "UserFunctionError"]
 
 
 class UndecidedError(ArithmeticError):
@@ -90,5 +97,33 @@ class UndefinedResampleWarning(UserWarning):
     which names the metric and the number of resamples dropped.
 
     >>> issubclass(UndefinedResampleWarning, UserWarning)
+    True
+    """
+
+
+class InputError(Exception):
+    """A user input problem of the ``ordinal-verify`` command (a malformed matrix
+    or label file, a bad option): printed on one line, exit status 2.
+
+    >>> str(InputError("cm.csv:3: expected 3 values (as on line 1), found 2"))
+    'cm.csv:3: expected 3 values (as on line 1), found 2'
+    """
+
+
+class OutputError(InputError):
+    """An output path of the ``ordinal-verify`` command that cannot be written:
+    one line on stderr, exit status 2 (:mod:`ordinal_verify.outputs`).
+
+    >>> issubclass(OutputError, InputError)
+    True
+    """
+
+
+class UserFunctionError(InputError):
+    """A ``module:function`` metric (``ordinal-verify audit``) raised something
+    other than ``ValueError`` (which means "undefined here"): one line naming it,
+    exit status 2.
+
+    >>> issubclass(UserFunctionError, InputError)
     True
     """

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from analytic.cli import main
+from ordinal_verify import main
 from analytic.properties import table as T
 
 USER_METRIC = '''

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 import numeric
-from analytic.cli import main
+from ordinal_verify import main
 
 
 def test_auoc_prints_long_pieces_as_decimals(tmp_path, capsys):

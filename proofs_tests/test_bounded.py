@@ -24,9 +24,9 @@ import numpy as np
 import pytest
 
 import numeric
-from analytic.cli import main
-from analytic.cli.inputs import MAX_CLASSES, InputError, read_matrix
-from analytic.cli.labels import MAX_LABEL_DIGITS, parse_labels, read_label_columns
+from ordinal_verify import main
+from ordinal_verify.inputs import MAX_CLASSES, InputError, read_matrix
+from ordinal_verify.labels import MAX_LABEL_DIGITS, parse_labels, read_label_columns
 from analytic.shrink import GREEDY_BUDGET, greedy_shrink, shrink
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,7 +46,7 @@ def _python(code, timeout=TIMEOUT):
 
 
 def _cli(*argv, timeout=TIMEOUT):
-    return _python(f"import sys; from analytic.cli import main; sys.exit(main({list(argv)!r}))",
+    return _python(f"import sys; from ordinal_verify import main; sys.exit(main({list(argv)!r}))",
                    timeout)
 
 
@@ -159,7 +159,7 @@ def test_long_runs_print_their_estimated_time_first(tmp_path, capsys, monkeypatc
     # metrics on a 250-class matrix file (156 kB) ran about a minute in exact
     # arithmetic, auoc on 500 classes as long, with no line on stderr; the
     # estimate is K^2 times the measured cost per cell (1e-3 s, 2.5e-4 s)
-    from analytic.cli import inputs
+    from ordinal_verify import inputs
 
     out = io.StringIO()
     assert inputs.announce_cost(250, stream=out)

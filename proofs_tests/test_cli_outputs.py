@@ -8,7 +8,7 @@ ModuleNotFoundError traceback after the work; ``python -m notebooks.site --outpu
 DIR`` emptied DIR whatever it held (the book's builder, ``docs/build.py``, keeps that
 rule; its tests are in ``test_site.py``).
 
-The expected values are the rules of :mod:`analytic.cli.outputs` (its docstrings):
+The expected values are the rules of :mod:`ordinal_verify.outputs` (its docstrings):
 the paths are checked before any work, a regular file is replaced atomically, and
 an error is the one line ``ordinal-verify: cannot write PATH: reason`` with exit status 2.
 """
@@ -26,7 +26,7 @@ import pytest
 import numeric
 from analytic import audit as audit_module
 from analytic import ledger
-from analytic.cli import main
+from ordinal_verify import main
 
 ROOT = Path(__file__).resolve().parents[1]
 LABELS = "y,a,b\n1,1,2\n2,3,2\n3,3,3\n2,2,1\n"
@@ -42,7 +42,7 @@ def _run(capsys, *argv):
 def _cli(*argv, pre="pass"):
     """The command in a fresh interpreter (its exit status and stderr as a user sees them);
     ``pre`` is Python run before it (to hide matplotlib)."""
-    code = (f"import sys; {pre}; from analytic.cli import main; "
+    code = (f"import sys; {pre}; from ordinal_verify import main; "
             f"sys.exit(main({[str(a) for a in argv]!r}))")
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=600)
@@ -210,7 +210,7 @@ def test_a_failure_mid_write_keeps_the_previous_file(tmp_path, capsys, monkeypat
     monkeypatch.undo()
 
     # an exception that is not an OSError: raised as it is, the file still intact
-    from analytic.cli import outputs
+    from ordinal_verify import outputs
 
     with pytest.raises(RuntimeError):
         with outputs.writing(str(old)) as fh:
@@ -228,7 +228,7 @@ def test_a_failure_mid_write_keeps_the_previous_file(tmp_path, capsys, monkeypat
 
 
 def test_writing_through_a_symbolic_link_keeps_the_link(tmp_path):
-    from analytic.cli import outputs
+    from ordinal_verify import outputs
 
     target = tmp_path / "real.json"
     target.write_text("old")

@@ -214,18 +214,14 @@ def test_path_envelope_bad_metric_and_stack():
         numeric.path_envelope(np.eye(2, dtype=int)[None].repeat(2, 0))
 
 
-#: the command line's own errors (InputError and its subclasses) belong to the
-#: command-line package, not to numeric.errors
-_CLI = "analytic.cli"
-
-
 def _exception_classes():
-    """Every exception or warning class defined in a module of numeric or analytic."""
+    """Every exception or warning class defined in a module of numeric, analytic or
+    ordinal_verify (the command line)."""
     found = {}
-    for package in ("numeric", "analytic"):
+    for package in ("numeric", "analytic", "ordinal_verify"):
         pkg = importlib.import_module(package)
         for info in pkgutil.walk_packages(pkg.__path__, package + "."):
-            if info.name.endswith(".__main__") or info.name.startswith(_CLI):
+            if info.name.endswith(".__main__"):
                 continue
             module = importlib.import_module(info.name)
             for name, obj in vars(module).items():
@@ -237,9 +233,10 @@ def _exception_classes():
 
 def test_every_public_exception_and_warning_is_defined_in_numeric_errors():
     """The rule of numeric.errors' docstring: a public exception or warning class of
-    numeric or analytic is defined in numeric.errors; a private one (leading ``_``) is
-    a signal inside its module.  Before issue 26, LabelWarning was defined in
-    numeric/confusion.py and UndefinedResampleWarning in numeric/comparison.py."""
+    numeric, analytic or the command line is defined in numeric.errors; a private one
+    (leading ``_``) is a signal inside its module.  Before issue 26, LabelWarning was
+    defined in numeric/confusion.py, UndefinedResampleWarning in numeric/comparison.py
+    and the command line's InputError, OutputError, UserFunctionError in its modules."""
     found = _exception_classes()
     public = {qual for qual, cls in found.items() if not cls.__name__.startswith("_")}
     assert public == {f"numeric.errors.{n}" for n in numeric.errors.__all__}, sorted(public)
@@ -250,6 +247,8 @@ def test_every_public_exception_and_warning_is_defined_in_numeric_errors():
     ("numeric", "LabelWarning"), ("numeric.confusion", "LabelWarning"),
     ("numeric", "UndefinedResampleWarning"), ("numeric.comparison", "UndefinedResampleWarning"),
     ("analytic._pl", "UndecidedSign"),
+    ("ordinal_verify.inputs", "InputError"), ("ordinal_verify.outputs", "OutputError"),
+    ("ordinal_verify.audit_cmd", "UserFunctionError"),
 ])
 def test_old_import_locations_are_the_errors_classes(module, name):
     """The re-exports: importing from the module that issues the warning gives

@@ -315,7 +315,7 @@ def cli(argv, *, inputs=(), must_fail=None, codes=(0,), one_line=True, folder=No
     0 is a wrong value), False (status 2 is a wrong value) or None.  The
     ``inputs`` are byte-compared before and after.
     """
-    from analytic.cli import main
+    from ordinal_verify import main
 
     snap = snapshot(inputs)
     out, err = io.StringIO(), io.StringIO()
@@ -375,7 +375,7 @@ def payloads(folder):
 
 
 # ---------------------------------------------------------------------------
-# surface: CLI matrix files (analytic/cli/inputs.py)
+# surface: CLI matrix files (ordinal_verify/inputs.py)
 # ---------------------------------------------------------------------------
 def _matrix(rng, kmax=4):
     cm = test_fuzz.random_matrix(rng)
@@ -572,7 +572,7 @@ def matrix_bad(rng, folder):
 
 
 # ---------------------------------------------------------------------------
-# surface: CLI label files (analytic/cli/labels.py)
+# surface: CLI label files (ordinal_verify/labels.py)
 # ---------------------------------------------------------------------------
 WORDS = ["low", "mid", "high", "very high", "none", "c5", "x y", "Z", "\u00e9lev\u00e9", "7b"]
 
@@ -775,7 +775,7 @@ def labels_bad(rng, folder):
 
 
 # ---------------------------------------------------------------------------
-# surface: output paths (analytic/cli/outputs.py, check_outputs)
+# surface: output paths (ordinal_verify/outputs.py, check_outputs)
 # ---------------------------------------------------------------------------
 CLAIMS_FILE = textwrap.dedent('''\
     from analytic.ledger import claim, Outcome
@@ -2003,7 +2003,7 @@ def table(counts, examples=(), out=sys.stdout):
 def test_help_says_user_code_runs_with_your_rights(capsys):
     """``--claims`` and ``audit module:function`` import and run the user's Python:
     both ``--help`` texts say it runs with the user's rights (issue 23 item 8)."""
-    from analytic.cli import main
+    from ordinal_verify import main
 
     for argv, option in ((["--help"], "--claims"), (["audit", "--help"], "module:function")):
         with pytest.raises(SystemExit) as exit_:
@@ -2019,7 +2019,7 @@ def test_single_metric_audit_announces_a_long_search(monkeypatch, tmp_path):
     without a line first).  At a rate of 10 matrices per second the 20 matrices of
     K <= 2, N <= 2 (1 + 4 + 1 + 10 + 4 random, by the count C(N + K^2 - 1, N))
     take 14 properties x 2 s: over the 30 s of ANNOUNCE_SECONDS, one line first."""
-    from analytic.cli import audit_cmd
+    from ordinal_verify import audit_cmd
 
     monkeypatch.setattr(audit_cmd, "MATRICES_PER_SECOND", 10)
     status, _, err = cli(["audit", "mae", "--max-k", "2", "--max-n", "2", "--random", "4",

@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from analytic import ledger
-from analytic.cli import build_parser, main
+from ordinal_verify import build_parser, main
 
 ROOT = Path(__file__).resolve().parents[1]
 HANG = 45  # seconds after which a CLI run counts as hung

@@ -26,7 +26,7 @@ import numpy as np
 import pytest
 
 import numeric
-from analytic.cli import main
+from ordinal_verify import main
 from numeric.comparison import COMPARISON_COLUMNS, holm, winner_of
 
 RNG = np.random.default_rng(5)

@@ -32,7 +32,7 @@ import pytest
 import scipy.stats
 
 import numeric
-from analytic.cli import build_parser, main
+from ordinal_verify import build_parser, main
 from numeric.comparison import (COMPARISON_COLUMNS, DEFAULT_RESAMPLES, MetricComparison,
                              bootstrap_p_value, holm, joint_resamples, percentile_interval,
                              winner_of)
@@ -438,7 +438,7 @@ def test_plot_without_matplotlib_stops_before_the_work(tmp_path):
     outs = [tmp_path / n for n in ("u.png", "t.tex", "t.csv", "t.json")]
     argv = ["metrics", str(f), "--true", "y", "--pred", "lr", "--pred", "rf", "--plot",
             str(outs[0]), "--latex", str(outs[1]), "--csv", str(outs[2]), "--json", str(outs[3])]
-    code = ("import sys; sys.modules['matplotlib'] = None; from analytic.cli import main; "
+    code = ("import sys; sys.modules['matplotlib'] = None; from ordinal_verify import main; "
             f"sys.exit(main({argv!r}))")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
                          env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=600)

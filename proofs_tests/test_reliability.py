@@ -16,8 +16,8 @@ import pytest
 import sympy
 
 import numeric
-from analytic.cli import main
-from analytic.cli.inputs import InputError, read_matrix
+from ordinal_verify import main
+from ordinal_verify.inputs import InputError, read_matrix
 from numeric.parsing import parse_number
 from numeric.registry import REGISTRY
 
@@ -512,7 +512,7 @@ def test_cli_empty_cell(tmp_path):
 
 
 def test_cli_size_guards(tmp_path, capsys):
-    from analytic.cli import inputs
+    from ordinal_verify import inputs
 
     wide = tmp_path / "wide.csv"
     wide.write_text(",".join(["1"] * (inputs.MAX_CLASSES + 1)) + "\n")
@@ -529,7 +529,7 @@ def test_cli_size_guards(tmp_path, capsys):
 def test_cli_broken_pipe_is_quiet(tmp_path):
     f = tmp_path / "m.txt"
     f.write_text("5 1 0\n1 5 1\n0 1 5\n")
-    code = ("import sys\nfrom analytic.cli import main\n"
+    code = ("import sys\nfrom ordinal_verify import main\n"
             "class Pipe:\n"
             "    def write(self, s): raise BrokenPipeError(32, 'Broken pipe')\n"
             "    def flush(self): pass\n"

@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import numeric
-from analytic.cli import main
+from ordinal_verify import main
 from numeric.registry import matrix_metrics
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -25,14 +25,19 @@ import importlib
 import json
 import sys
 
-from .inputs import InputError
+from numeric.errors import UserFunctionError
+
 from .outputs import check_outputs, write_text
 from .table import format_table
 
-__all__ = ["add_parsers", "cmd_audit", "load_function"]
+__all__ = ["add_parsers", "cmd_audit", "load_function", "UserFunctionError"]
 
 #: the largest proof scopes the CLI accepts (2^(K^2) - 1 support patterns for --every-k)
 MAX_EVERY_K, MAX_POSITIVE_K = 3, 5
+#: ``--every-k`` and ``--positive-k``'s defaults as their help states them:
+#: :data:`analytic.prover.EVERY_K` and ``POSITIVE_K``, which a run uses; restated
+#: because building the parser imports no :mod:`analytic` (a test checks they agree)
+SHOWN_EVERY_K, SHOWN_POSITIVE_K = 3, 4
 
 
 def _whole(text, least):
@@ -88,8 +93,6 @@ def _jobs(text):
 
 
 def add_parsers(sub) -> None:
-    from analytic.prover import EVERY_K, POSITIVE_K
-
     p = sub.add_parser(
         "audit", help="decide formal properties of a metric (a wide search, confirmed exactly, "
                       "and symbolic proofs)",
@@ -116,33 +119,38 @@ def add_parsers(sub) -> None:
                    help="run the search on a Dask cluster (needs the 'dask' extra)")
     p.add_argument("--tie-budget", type=_nonneg, default=None,
                    help="float ties decided exactly per property (default 1000)")
-    p.add_argument("--every-k", type=_nonneg, default=EVERY_K,
-                   help=f"prove on every matrix with K <= this (default %(default)s, at most "
+    p.add_argument("--every-k", type=_nonneg, default=None,
+                   help=f"prove on every matrix with K <= this (default {SHOWN_EVERY_K}, at most "
                         f"{MAX_EVERY_K})")
-    p.add_argument("--positive-k", type=_nonneg, default=POSITIVE_K,
-                   help=f"prove on the all-positive matrices up to this K (default %(default)s, "
-                        f"at most {MAX_POSITIVE_K})")
+    p.add_argument("--positive-k", type=_nonneg, default=None,
+                   help=f"prove on the all-positive matrices up to this K (default "
+                        f"{SHOWN_POSITIVE_K}, at most {MAX_POSITIVE_K})")
     p.add_argument("--no-proofs", action="store_true", help="search only, no symbolic proofs")
     p.add_argument("--better", choices=("lower", "higher"),
                    help="module:function only: which direction is better (default lower)")
     p.add_argument("--bounds", metavar="LO,HI",
                    help="module:function only: the stated range, e.g. 0,1 or 0,inf")
-    p.add_argument("--markdown", metavar="FILE", help="write the property table as Markdown")
+    p.add_argument("--markdown", metavar="FILE",
+                   help="write the property table as Markdown (the ledger's report is "
+                        "'ordinal-verify --markdown FILE')")
     p.add_argument("--json", metavar="FILE", help="write the verdicts as JSON ('-' for stdout)")
     p.set_defaults(run=cmd_audit)
 
 
 def scopes_from_args(args) -> tuple:
     """The proof scopes of the command line (:func:`analytic.prover.scopes` of
-    ``--every-k`` and ``--positive-k``; none with ``--no-proofs``)."""
-    from analytic.prover import scopes
+    ``--every-k`` and ``--positive-k``, by default :data:`analytic.prover.EVERY_K`
+    and ``POSITIVE_K``; none with ``--no-proofs``)."""
+    from analytic.prover import EVERY_K, POSITIVE_K, scopes
 
-    if args.every_k > MAX_EVERY_K:
-        raise ValueError(f"--every-k {args.every_k}: at most {MAX_EVERY_K} (K = 4 has "
+    every_k = EVERY_K if args.every_k is None else args.every_k
+    positive_k = POSITIVE_K if args.positive_k is None else args.positive_k
+    if every_k > MAX_EVERY_K:
+        raise ValueError(f"--every-k {every_k}: at most {MAX_EVERY_K} (K = 4 has "
                          f"{2 ** 16 - 1:,} support patterns, each a symbolic proof)")
-    if args.positive_k > MAX_POSITIVE_K:
-        raise ValueError(f"--positive-k {args.positive_k}: at most {MAX_POSITIVE_K}")
-    return () if args.no_proofs else scopes(args.every_k, args.positive_k)
+    if positive_k > MAX_POSITIVE_K:
+        raise ValueError(f"--positive-k {positive_k}: at most {MAX_POSITIVE_K}")
+    return () if args.no_proofs else scopes(every_k, positive_k)
 
 
 def load_function(spec: str):
@@ -162,11 +170,6 @@ def load_function(spec: str):
     if not callable(fn):
         raise ValueError(f"{spec}: {name!r} is not callable")
     return fn
-
-
-class UserFunctionError(InputError):
-    """A ``module:function`` metric raised something other than ``ValueError``
-    (which means "undefined here"): one line naming it, exit status 2."""
 
 
 def _reported(fn, spec):
@@ -311,7 +314,7 @@ MATRICES_PER_SECOND = 1e6
 def announce_search(space, cases, stream=None):
     """One line on ``stream`` (stderr) when searching ``space`` for ``cases``
     registered variants is estimated (at :data:`MATRICES_PER_SECOND` per property
-    on one core) to take over :data:`~analytic.cli.inputs.ANNOUNCE_SECONDS`: a
+    on one core) to take over :data:`~ordinal_verify.inputs.ANNOUNCE_SECONDS`: a
     single metric printed nothing until its verdicts (README rule, issue 23 item 3).
 
     >>> import io

@@ -10,7 +10,7 @@ header when none of its chosen fields is a label (a number, or in
 value, integers read exactly; other labels need ``--labels`` for their
 ordinal order.  A numeric label has at most :data:`MAX_LABEL_DIGITS` digits
 (its exponent counted), and there are at most
-:data:`analytic.cli.inputs.MAX_CLASSES` classes, as for a matrix file.
+:data:`ordinal_verify.inputs.MAX_CLASSES` classes, as for a matrix file.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .inputs import MAX_CLASSES, InputError
+from .inputs import MAX_CLASSES, InputError, read_text
 
 __all__ = ["LabelColumns", "read_label_columns", "parse_labels", "MAX_LABEL_DIGITS"]
 
@@ -158,55 +158,13 @@ def read_label_columns(path: str, true: str, preds: list, labels=None,
     fold 9), else strings.  Errors name the file, line and problem
     (:class:`InputError`).
     """
-    try:
-        with open(path, encoding="utf-8-sig", newline="") as fh:  # Excel's BOM
-            text = fh.read()
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"{path}: cannot be read ({exc.__class__.__name__})") from None
-    rows = []
-    for i, r in enumerate(_split(text, path), start=1):
-        if not r or not any(f for f in r):
-            continue
-        if not rows and r[0].startswith("#"):  # comments before the first row only: later,
-            continue                           # a field "#2" is data
-        rows.append((i, r))
-    if not rows:
-        raise InputError(f"{path}: no rows found")
+    rows = _rows(path, read_text(path, newline=""))  # newline="": csv reads the line ends
     specs = [true, *preds, *([] if groups is None else [groups])]
     by_index = all(re.fullmatch(r"\d+", s) for s in specs)
     header_line, header = rows[0]
-    if by_index:
-        known = set(map(str, labels)) if labels is not None else set()
-        label_specs = specs[:1 + len(preds)]
-        chosen = [header[int(s)] for s in label_specs if int(s) < len(header)]
-        for f in chosen:
-            _check_size(f, f"{path}:{header_line}: ")
-        has_header = bool(chosen) and all(_number(f) is None and f not in known for f in chosen)
-    else:
-        has_header = True
-    idx, names = [], []
-    for s in specs:
-        named = [j for j, h in enumerate(header) if h == s] if has_header else []
-        if len(named) > 1:
-            raise InputError(f"{path}:{header_line}: the header has {len(named)} columns "
-                             f"named {s!r}; give the column by its 0-based index")
-        index = int(s) if re.fullmatch(r"\d+", s) else None
-        if named and index is not None and named[0] != index:
-            where = (f"the index of column {index} ({header[index]!r})" if index < len(header)
-                     else "no valid index")
-            raise InputError(f"{path}:{header_line}: {s!r} is the name of column {named[0]} "
-                             f"and {where}; rename the column")
-        if named:
-            idx.append(named[0])
-        elif index is not None and (by_index or index < len(header)):
-            idx.append(index)
-        else:
-            raise InputError(f"{path}:{header_line}: no column {s!r} in the header "
-                             f"({', '.join(header)})")
-        i = idx[-1]
-        names.append(header[i] if has_header and i < len(header) else f"column {i}")
+    has_header = not by_index or _index_header(path, rows[0], specs[:1 + len(preds)], labels)
+    idx = [_column(path, rows[0], s, has_header, by_index) for s in specs]
+    names = [header[i] if has_header and i < len(header) else f"column {i}" for i in idx]
     if len(set(idx)) != len(idx):
         raise InputError(f"{path}: a column is given twice ({', '.join(names)})")
     body = rows[1:] if has_header else rows
@@ -228,6 +186,65 @@ def read_label_columns(path: str, true: str, preds: list, labels=None,
     values = _as_labels([f for c in cols for f in c])
     n = len(body)
     arrays = [np.asarray(values[k * n:(k + 1) * n]) for k in range(len(cols))]
+    lab = _classes(path, values, labels)
+    if lab.dtype.kind in "iuf" and arrays[0].dtype.kind not in "iuf":
+        raise InputError(f"{path}: --labels are numbers but the file's labels are not")
+    allowed = set(lab.tolist())
+    for name, a in zip(names, arrays, strict=True):
+        bad = [x for x in a.tolist() if x not in allowed]
+        if bad:
+            raise InputError(f"{path}: label {bad[0]!r} in column {name!r} is not in --labels")
+    return LabelColumns(arrays[0], arrays[1:], names[1:], lab, groups=group_ids)
+
+
+def _rows(path, text):
+    """``[(line number, fields)]`` of the non-blank rows, without the comments
+    before the first row (later, a field ``#2`` is data)."""
+    rows = []
+    for i, r in enumerate(_split(text, path), start=1):
+        if not any(r) or (not rows and r[0].startswith("#")):
+            continue
+        rows.append((i, r))
+    if not rows:
+        raise InputError(f"{path}: no rows found")
+    return rows
+
+
+def _index_header(path, first, label_specs, labels):
+    """Columns given by index only: whether the first row is a header (none of
+    its chosen fields is a label: a number, or in ``labels``)."""
+    header_line, header = first
+    known = set(map(str, labels)) if labels is not None else set()
+    chosen = [header[int(s)] for s in label_specs if int(s) < len(header)]
+    for f in chosen:
+        _check_size(f, f"{path}:{header_line}: ")
+    return bool(chosen) and all(_number(f) is None and f not in known for f in chosen)
+
+
+def _column(path, first, s, has_header, by_index):
+    """The 0-based index of the column ``s`` (a header name or an index)."""
+    header_line, header = first
+    named = [j for j, h in enumerate(header) if h == s] if has_header else []
+    if len(named) > 1:
+        raise InputError(f"{path}:{header_line}: the header has {len(named)} columns "
+                         f"named {s!r}; give the column by its 0-based index")
+    index = int(s) if re.fullmatch(r"\d+", s) else None
+    if named and index is not None and named[0] != index:
+        where = (f"the index of column {index} ({header[index]!r})" if index < len(header)
+                 else "no valid index")
+        raise InputError(f"{path}:{header_line}: {s!r} is the name of column {named[0]} "
+                         f"and {where}; rename the column")
+    if named:
+        return named[0]
+    if index is not None and (by_index or index < len(header)):
+        return index
+    raise InputError(f"{path}:{header_line}: no column {s!r} in the header "
+                     f"({', '.join(header)})")
+
+
+def _classes(path, values, labels):
+    """The ordered classes: ``labels`` (``--labels``), or the sorted numeric labels
+    of the file (a warning when integers skip a class)."""
     if labels is None:
         if isinstance(values[0], str):
             raise InputError(f"{path}: the labels are not numbers; give their ordinal order "
@@ -240,16 +257,8 @@ def read_label_columns(path: str, true: str, preds: list, labels=None,
                 f"{path}: the observed labels {', '.join(map(str, labels[:8]))}"
                 f"{', ...' if len(labels) > 8 else ''} are not contiguous: a class absent "
                 "from every column is dropped; give every class with --labels",
-                LabelWarning, stacklevel=2)
+                LabelWarning, stacklevel=3)  # the caller of read_label_columns
     if len(labels) > MAX_CLASSES:
         raise InputError(f"{path}: {len(labels)} distinct labels; at most {MAX_CLASSES} classes "
                          "are supported")
-    lab = np.asarray(labels)
-    if lab.dtype.kind in "iuf" and arrays[0].dtype.kind not in "iuf":
-        raise InputError(f"{path}: --labels are numbers but the file's labels are not")
-    allowed = set(lab.tolist())
-    for name, a in zip(names, arrays, strict=True):
-        bad = [x for x in a.tolist() if x not in allowed]
-        if bad:
-            raise InputError(f"{path}: label {bad[0]!r} in column {name!r} is not in --labels")
-    return LabelColumns(arrays[0], arrays[1:], names[1:], lab, groups=group_ids)
+    return np.asarray(labels)

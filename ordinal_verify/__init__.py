@@ -1,8 +1,9 @@
-"""The ``ordinal-verify`` command (also ``python -m analytic``).
+"""The ``ordinal-verify`` command (also ``python -m ordinal_verify``, ``python -m analytic``).
 
-``ordinal-verify``
+``ordinal-verify`` or ``ordinal-verify ledger``
     runs the claims ledger and prints a table and a summary line;
-    ``--json FILE`` (``-`` for stdout), ``--markdown FILE``, ``--only PREFIX``.
+    ``--json FILE`` (``-`` for stdout), ``--markdown FILE`` (the ledger's
+    report), ``--only PREFIX``.
 ``ordinal-verify metrics FILE``
     every metric of a user's confusion matrix, exact and float.
 ``ordinal-verify auoc FILE``
@@ -13,17 +14,25 @@
 ``ordinal-verify --claims PATH``
     the ledger of a user's claims module or folder.
 
+``--json`` and ``--markdown`` belong to the command named before them:
+``ordinal-verify --markdown FILE`` writes the ledger, ``ordinal-verify audit
+--markdown FILE`` the property table.  The ledger's options before another
+subcommand's name are an error (exit status 2).
+
 A matrix file is CSV or whitespace-separated, one row per line, rows = true
 class (``--predicted-rows`` for the transpose); ``#`` starts a comment.  A
 malformed file gets a one-line error naming the file, line and problem, and
 exit status 2.  Every output path (``--json``, ``--csv``, ``--latex``,
 ``--plot``, ``--markdown``) is checked before the work starts and written atomically
-(:mod:`analytic.cli.outputs`); an output that cannot be written, or one that
+(:mod:`ordinal_verify.outputs`); an output that cannot be written, or one that
 names an input file, is one line ``ordinal-verify: cannot write PATH: reason``
 and exit status 2.
 
-One module per subcommand: each has ``add_parsers(sub)`` (or
-``add_arguments`` for the top-level ledger options) and sets ``run``.
+One module per subcommand: each has ``add_parsers(sub)`` (``add_parser`` and
+``add_arguments`` for the ledger, whose options the top level takes too) and
+sets ``run``.  :mod:`analytic` (and with it SymPy, about a second) is imported
+only by the commands that use it (``ledger``, ``audit``): ``metrics`` and
+``auoc`` need only :mod:`numeric`.
 """
 
 from __future__ import annotations
@@ -33,24 +42,44 @@ import os
 import sys
 import warnings
 
-from . import audit_cmd, ledger_cmd, matrix_cmds
-from .inputs import InputError, read_matrix
-from .outputs import OutputError
+from numeric.errors import InputError, OutputError  # noqa: F401 (OutputError: importable here)
 
-__all__ = ["main", "build_parser", "InputError", "OutputError", "read_matrix"]
+from . import audit_cmd, ledger_cmd, matrix_cmds
+from .inputs import read_matrix
+
+# InputError and OutputError are importable here too, as they were from analytic.cli;
+# their home (and their documentation) is numeric.errors
+__all__ = ["main", "build_parser", "read_matrix"]
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ordinal-verify",
-        description="Verify the claims of the ordinal-metric papers, or compute the metrics of a matrix.",
+        description="Verify the claims of the ordinal-metric papers, or compute the metrics of a "
+                    "matrix.  Without a subcommand it runs the claims ledger (as 'ordinal-verify "
+                    "ledger'), and the options below are the ledger's.",
     )
     ledger_cmd.add_arguments(p)
     p.set_defaults(run=ledger_cmd.cmd_ledger)
     sub = p.add_subparsers(dest="command")
+    ledger_cmd.add_parser(sub)
     matrix_cmds.add_parsers(sub)
     audit_cmd.add_parsers(sub)
     return p
+
+
+def _parse(argv):
+    """The parsed arguments; the ledger's options before another subcommand are
+    an argparse error (exit status 2): that subcommand would ignore them
+    (``--only``), or replace them with its own default (``--markdown``)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    given = getattr(args, "ledger_options", ())
+    if args.command not in (None, "ledger") and given:
+        parser.error(f"{', '.join(dict.fromkeys(given))}: an option of the ledger (the bare "
+                     f"command), given before '{args.command}'; put the options of "
+                     f"'{args.command}' after its name ('ordinal-verify {args.command} --help')")
+    return args
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
@@ -69,7 +98,7 @@ def _stdout_to_devnull():
 
 
 def main(argv=None) -> int:
-    args = build_parser().parse_args(argv)
+    args = _parse(argv)
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning

@@ -2,7 +2,7 @@
 
 ``metrics FILE`` reads a confusion matrix; ``metrics FILE --true COL --pred
 COL [--pred COL ...]`` reads label columns (header names or 0-based
-indices, :mod:`analytic.cli.labels`).  With two or more predictions the
+indices, :mod:`ordinal_verify.labels`).  With two or more predictions the
 table is :func:`numeric.compare`'s: one row per metric variant and pair of
 predictions, values and differences as decimals (the digits of the
 interval's width; ``--exact`` for closed forms), the paired-bootstrap
@@ -20,8 +20,12 @@ and CSV with the same columns, :data:`numeric.comparison.COMPARISON_COLUMNS`,
 or for one prediction :data:`numeric.reporting.REPORT_COLUMNS`); ``--plot
 FILE.png`` draws UOC(beta) with the shaded A_UOC (matplotlib, the ``plot``
 extra: without it the command stops before any work, exit status 2).
-Every output goes through :mod:`analytic.cli.outputs` (checked before the
+Every output goes through :mod:`ordinal_verify.outputs` (checked before the
 work, written atomically, never over an input).
+
+SymPy is imported where a closed form is printed (the exact metrics are
+SymPy numbers: :mod:`numeric` imports it for ``arithmetic="exact"``), never
+at start-up; :mod:`analytic` not at all.
 """
 
 from __future__ import annotations
@@ -30,8 +34,6 @@ import argparse
 import csv
 import json
 import sys
-
-import sympy
 
 from .inputs import (AUOC_SECONDS_PER_CELL, RESAMPLE_SECONDS_PER_CELL, InputError,
                      announce_cost, read_matrix)
@@ -50,6 +52,7 @@ def format_value(v, exact=False) -> str:
     the closed form is longer than :data:`EXACT_WIDTH` and ``exact`` is False;
     an expression in a symbol (a piece of UOC(beta)) gets 15-digit coefficients.
 
+    >>> import sympy
     >>> x = sympy.sqrt(2)/3 + sympy.sqrt(11)/7 + sympy.sqrt(13)/17 + sympy.sqrt(19)/23
     >>> format_value(sympy.Rational(5, 9)), format_value(x)     # sstr(x) has 50 characters
     ('5/9', '≈1.34681665913959')
@@ -61,6 +64,8 @@ def format_value(v, exact=False) -> str:
     """
     if v is None:
         return "undefined"
+    import sympy
+
     s = sympy.sstr(v)
     if exact or len(s) <= EXACT_WIDTH:
         return s
@@ -331,8 +336,12 @@ def _side_by_side(args, names, reports, latex=False):
                     notes.append(text)
                 k = notes.index(text) + 1
                 cells.append(f"undefined$^{{{k}}}$" if latex else f"undefined [{k}]")
+            elif args.exact and latex:
+                import sympy
+
+                cells.append(f"${sympy.latex(r.value)}$")
             elif args.exact:
-                cells.append(f"${sympy.latex(r.value)}$" if latex else format_value(r.value, True))
+                cells.append(format_value(r.value, True))
             else:
                 v = format_decimal(r.value)
                 cells.append(f"${v}$" if latex else v)
@@ -386,6 +395,8 @@ def _metrics_latex(args, names, reports, comparison):
 # auoc
 # ---------------------------------------------------------------------------
 def _curve(cm):
+    import sympy
+
     import numeric
 
     env = numeric.path_envelope(cm, metric="uoc", arithmetic="exact")
@@ -401,11 +412,14 @@ def _line(a, s, expr, exact=False) -> str:
     :data:`EXACT_WIDTH` -- intercept and slope as decimals (a closed form with
     the symbol beta has no float value: ``format_value`` would raise).
 
+    >>> import sympy
     >>> b = sympy.Symbol("beta")
     >>> a, s = sympy.Rational(1, 3), sympy.Rational(10**30 + 1, 10**30)
     >>> _line(a, s, a + s * b)
     '≈0.333333333333333 + 1*beta'
     """
+    import sympy
+
     text = sympy.sstr(expr)
     if exact or len(text) <= EXACT_WIDTH:
         return text
@@ -413,6 +427,8 @@ def _line(a, s, expr, exact=False) -> str:
 
 
 def cmd_auoc(args) -> int:
+    import sympy
+
     outs = _check_outputs(args)
     names, cms, _ = load_matrices(args)
     announce_cost(len(cms[names[0]]), matrices=len(names), per_cell=AUOC_SECONDS_PER_CELL,

@@ -1,4 +1,10 @@
-"""``ordinal-verify`` (no subcommand): the claims ledger.
+"""``ordinal-verify ledger`` (and ``ordinal-verify`` without a subcommand): the claims ledger.
+
+The bare command takes the same options, so ``ordinal-verify --markdown
+FILE`` and ``ordinal-verify ledger --markdown FILE`` both write the ledger's
+report (``ordinal-verify audit --markdown FILE`` writes the property table);
+the bare command's options before another subcommand's name are refused
+(that subcommand would ignore them, or overwrite them with its own).
 
 ``--claims PATH`` runs the claims a user's module (or folder of modules)
 registers instead of the package's (:func:`analytic.ledger.load_claims`).
@@ -19,12 +25,15 @@ import json
 import math
 import sys
 
-from analytic.ledger import DEFAULT_TIMEOUT
-
 from .outputs import check_outputs, write_text, writing
 from .table import format_table
 
-__all__ = ["add_arguments", "cmd_ledger", "progress_bar"]
+__all__ = ["add_arguments", "add_parser", "cmd_ledger", "progress_bar", "SHOWN_TIMEOUT"]
+
+#: ``--timeout``'s default as its help states it: :data:`analytic.ledger.DEFAULT_TIMEOUT`,
+#: which a run uses; restated because building the parser imports no :mod:`analytic`
+#: (and so no SymPy) for the commands that do not need it (a test checks the two agree)
+SHOWN_TIMEOUT = 600
 
 
 def progress_bar(stream):
@@ -42,22 +51,56 @@ def progress_bar(stream):
     return show
 
 
-def add_arguments(p) -> None:
-    p.add_argument("--json", metavar="FILE", help="write the ledger as JSON ('-' for stdout)")
-    p.add_argument("--markdown", metavar="FILE", help="write the ledger as a Markdown report")
-    p.add_argument("--only", metavar="PREFIX", help="run only the claims whose id starts with PREFIX")
-    p.add_argument("--no-progress", action="store_true", help="no progress bar")
-    p.add_argument("--claims", metavar="PATH",
+class _Given(argparse.Action):
+    """``store`` (``store_true`` with ``nargs=0``) that also notes the option in
+    ``namespace.ledger_options``: the bare command's options given before another
+    subcommand, which that subcommand would ignore or overwrite (:func:`ordinal_verify.main`
+    refuses them)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        setattr(namespace, self.dest, self.const if self.nargs == 0 else values)
+        namespace.ledger_options = [*getattr(namespace, "ledger_options", []), option_string]
+
+
+def add_arguments(p, *, subcommand=False) -> None:
+    """The ledger's options: on the top-level parser (the bare command; each given
+    option is noted, :class:`_Given`) or, ``subcommand=True``, on ``ledger``'s parser,
+    where an option not given keeps what the top level set (``ordinal-verify --only X
+    ledger`` is ``ordinal-verify ledger --only X``)."""
+    def arg(*names, flag=False, **kw):
+        if subcommand:
+            p.add_argument(*names, action="store_true" if flag else "store",
+                           default=argparse.SUPPRESS, **kw)
+        elif flag:
+            p.add_argument(*names, action=_Given, nargs=0, const=True, default=False, **kw)
+        else:
+            p.add_argument(*names, action=_Given, default=None, **kw)
+    arg("--json", metavar="FILE", help="write the ledger as JSON ('-' for stdout)")
+    arg("--markdown", metavar="FILE",
+        help="write the ledger as a Markdown report (the claims and their verdicts; "
+             "'ordinal-verify audit --markdown FILE' writes the property table)")
+    arg("--only", metavar="PREFIX", help="run only the claims whose id starts with PREFIX")
+    arg("--no-progress", flag=True, help="no progress bar")
+    arg("--claims", metavar="PATH",
                    help="run the claims registered by a Python module or a folder of modules "
                         "instead of the package's; this imports and runs that Python code with "
                         "your rights, so give only code you trust")
-    p.add_argument("--jobs", type=int, default=None, metavar="N",
-                   help="worker processes, one source key at a time (default: the usable CPUs); "
-                        "on Linux every check runs in a forked worker, elsewhere in this process")
-    p.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
-                   help="seconds each check may run before its worker is killed and its verdict "
-                        f"is 'error' (default: {DEFAULT_TIMEOUT:g}; not enforced where checks run "
-                        "in this process)")
+    arg("--jobs", type=int, metavar="N",
+        help="worker processes, one source key at a time (default: the usable CPUs); "
+             "on Linux every check runs in a forked worker, elsewhere in this process")
+    arg("--timeout", type=_seconds, metavar="SECONDS",
+        help="seconds each check may run before its worker is killed and its verdict "
+             f"is 'error' (default: {SHOWN_TIMEOUT:g}; not enforced where checks run "
+             "in this process)")
+
+
+def add_parser(sub) -> None:
+    """The ``ledger`` subcommand: what the bare command does, with the same options."""
+    text = ("run the claims ledger (the default command): a table of every claim with its "
+            "verdict and evidence, and a summary line")
+    s = sub.add_parser("ledger", help=text, description=text[0].upper() + text[1:] + ".")
+    add_arguments(s, subcommand=True)
+    s.set_defaults(run=cmd_ledger)
 
 
 def _seconds(text):
@@ -79,6 +122,7 @@ def _write_json(out, entries):
 
 def cmd_ledger(args) -> int:
     from analytic import ledger
+    from analytic.ledger import DEFAULT_TIMEOUT
 
     outs = check_outputs({"--json": args.json, "--markdown": args.markdown},
                          inputs=[args.claims], stdout_ok=("--json",))

@@ -19,7 +19,7 @@ leaves the previous file as it was and no temporary file behind.  A path
 that exists and is not a regular file (``/dev/stdout``, ``/dev/null``,
 ``/dev/full``, a named pipe) is written directly: it cannot be replaced, and
 holds nothing a failure could destroy.  An :class:`OSError` while writing is
-raised as :class:`OutputError`, printed by :func:`analytic.cli.main` as the
+raised as :class:`OutputError`, printed by :func:`ordinal_verify.main` as the
 one line ``ordinal-verify: cannot write PATH: reason`` (exit status 2).
 """
 
@@ -32,17 +32,13 @@ import stat
 import sys
 from pathlib import Path
 
-from .inputs import InputError
+from numeric.errors import OutputError
 
 __all__ = ["OutputError", "Output", "check_outputs", "writing", "write_text", "plot_format",
            "PLOT_INSTALL"]
 
 #: how to install what ``--plot`` needs
 PLOT_INSTALL = 'pip install "ordinal-verify[plot]"'
-
-
-class OutputError(InputError):
-    """An output path that cannot be written: one line on stderr, exit status 2."""
 
 
 def _cannot(path, reason) -> OutputError:
@@ -157,7 +153,7 @@ def check_outputs(outputs, inputs=(), *, stdout_ok=("--json", "--csv")) -> dict:
     >>> check_outputs({"--json": os.path.join(d, "no", "x.json")})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    analytic.cli.outputs.OutputError: cannot write .../no/x.json: the folder .../no does not exist
+    numeric.errors.OutputError: cannot write .../no/x.json: the folder .../no does not exist
     """
     inputs = list(_input_files(inputs))
     checked, seen = {}, {}
@@ -237,7 +233,7 @@ def writing(out, *, binary=False, newline=None):
         else:
             with _atomic(out.target, mode, text) as fh:
                 yield fh
-    except BrokenPipeError:  # stdout's reader went away: analytic.cli.main stops quietly
+    except BrokenPipeError:  # stdout's reader went away: ordinal_verify.main stops quietly
         raise
     except OSError as exc:
         raise _cannot("stdout" if out.kind == "stdout" else out.path, _reason(exc)) from None
