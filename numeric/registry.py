@@ -34,7 +34,7 @@ import inspect
 import numbers
 from dataclasses import dataclass, field
 from fractions import Fraction
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, MutableMapping
 from typing import Any
 
 import numpy as np
@@ -151,8 +151,8 @@ class Metric:
         """
         cases = self.cases()
         labels = [v.label for v in cases]
-        if isinstance(which, Variant):
-            if which not in cases:
+        if isinstance(which, Variant) or hasattr(which, "kwargs"):  # a record (of any copy of this module)
+            if not any(which is v for v in cases) and which not in cases:
                 raise ValueError(f"{which.label!r} is not a variant of {self.name}; "
                                  f"expected one of {labels}")
             return which
@@ -228,16 +228,18 @@ METRIC_MODULES = ("classical", "paths", "ranking", "cost", "intervals", "agreeme
                   "association", "cem", "probabilistic", "sensitivity", "extremes")
 
 #: the attribute by which :func:`metric` marks a function with its record
-_RECORD = "_registry_record"
+_RECORD = "registry_record"
 
 
-class _Registry(Mapping):
+class _Registry(MutableMapping):
     """name -> :class:`Metric`, read from :data:`METRIC_MODULES` on first use.
 
     Registration does not depend on which modules happen to be imported: the
     first lookup imports every module of :data:`METRIC_MODULES` and collects
     the functions its :func:`metric` decorator marked, module by module in
-    definition order.  A read-only mapping.
+    definition order.  A metric defined elsewhere is added explicitly,
+    ``REGISTRY[record.name] = record`` (a :class:`Metric`; a decorated
+    function carries it as ``registry_record``), after the package's own.
     """
 
     def __init__(self, modules):
@@ -270,6 +272,17 @@ class _Registry(Mapping):
     def __getitem__(self, name) -> Metric:
         return self._load()[name]
 
+    def __setitem__(self, name, record) -> None:
+        if getattr(record, "name", None) != name or not callable(getattr(record, "function", None)):
+            raise ValueError(f"REGISTRY[{name!r}] takes the Metric record named {name!r}, got {record!r:.80}")
+        records = self._load()
+        if self._records is None:
+            raise RuntimeError("a metric cannot be added while the metric modules are being imported")
+        records[name] = record
+
+    def __delitem__(self, name) -> None:
+        del self._load()[name]
+
     def __iter__(self):
         return iter(self._load())
 
@@ -280,8 +293,8 @@ class _Registry(Mapping):
         return f"REGISTRY({list(self)})"
 
 
-#: name -> :class:`Metric` of every metric of :data:`METRIC_MODULES`
-REGISTRY: Mapping[str, Metric] = _Registry(METRIC_MODULES)
+#: name -> :class:`Metric` of every metric of :data:`METRIC_MODULES` (and of any added at run time)
+REGISTRY: MutableMapping[str, Metric] = _Registry(METRIC_MODULES)
 
 #: public functions of :mod:`numeric` that are not metrics of a confusion matrix, and why
 NOT_METRICS = {
@@ -372,9 +385,11 @@ def metric(*, label: str, better: str, symmetric: bool, bounds: tuple, source: s
            input: str = "matrix", peers: tuple = (), variants: tuple = ()):
     """Mark the decorated function as a metric with its :class:`Metric` record.
 
-    :data:`REGISTRY` collects the marked functions of the modules listed in
-    :data:`METRIC_MODULES` (a metric in another module is not registered, and
-    ``proofs_tests/test_registry.py`` fails).  The returned function also
+    :data:`REGISTRY` collects the marked functions (their attribute
+    ``registry_record``) of the modules listed in :data:`METRIC_MODULES`: a
+    metric in another module of :mod:`numeric` is not registered, and
+    ``proofs_tests/test_registry.py`` fails; outside the package, add it with
+    ``REGISTRY[f.registry_record.name] = f.registry_record``.  The returned function also
     accepts label vectors (``f(y_true, y_pred, labels=...)``) unless
     ``input="probabilities"``.
 
@@ -383,7 +398,7 @@ def metric(*, label: str, better: str, symmetric: bool, bounds: tuple, source: s
     >>> @metric(label="one", better="lower", symmetric=True, bounds=(1, 1), source="none 2000")
     ... def one(cm, *, arithmetic="float"):
     ...     return 1
-    >>> one._registry_record.label, one([0, 1], [1, 1])
+    >>> one.registry_record.label, one([0, 1], [1, 1])
     ('one', 1)
     """
 

@@ -201,8 +201,24 @@ def test_registry_reads_its_modules_not_the_imports():
     assert all(fresh[n] is REGISTRY[n] for n in REGISTRY)
     fewer = _Registry(tuple(m for m in METRIC_MODULES if m != "extremes"))
     assert set(REGISTRY) - set(fewer) == {"gmsec", "mean_extreme_sensitivity"}
-    with pytest.raises(TypeError):
-        REGISTRY["mae"] = REGISTRY["mae"]  # read-only: registration is the decorator's
+
+
+def test_a_metric_added_at_run_time(monkeypatch):
+    """Outside METRIC_MODULES a metric is added explicitly, by its record (the
+    decorator marks, it does not register), after the package's own."""
+    from numeric.registry import metric
+
+    @metric(label="2 MER", better="lower", symmetric=True, bounds=(0, 2), source="test 2026")
+    def twice_mer(cm, *, arithmetic="float"):
+        return 2 * numeric.mer(cm, arithmetic=arithmetic)
+
+    assert "twice_mer" not in REGISTRY  # defined in no module of METRIC_MODULES
+    monkeypatch.setitem(REGISTRY, "twice_mer", twice_mer.registry_record)
+    assert list(REGISTRY)[-1] == "twice_mer"
+    # MER of [[1, 1], [0, 2]] is 1/4 (one of four off the diagonal)
+    assert REGISTRY["twice_mer"].bind(0, "exact")([[1, 1], [0, 2]]) == sympy.Rational(1, 2)
+    with pytest.raises(ValueError, match="takes the Metric record named 'mer2'"):
+        REGISTRY["mer2"] = twice_mer.registry_record
 
 
 def _public_functions():
@@ -296,7 +312,7 @@ def test_table_beta_is_cardosos_scale():
     assert table_beta(0.75)(cm) == {"beta": Fraction(3, 4) / (14 * 2)}
     assert table_beta(sympy.Rational(3, 4), gamma=2).beta(cm) == Fraction(3, 4) / (14 * 2 ** 2)
     assert table_beta("0.25").beta([[5]]) == Fraction(1, 20)
-    assert REGISTRY["oc"].cases()[0].params == table_beta("0.25")
+    assert all(REGISTRY["oc"].cases()[i].params(cm) == table_beta(b)(cm) for i, b in enumerate(("0.25", "0.75")))
 
 
 def test_table_beta_refuses_what_has_no_beta():
