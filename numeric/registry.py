@@ -32,9 +32,9 @@ from __future__ import annotations
 import functools
 import inspect
 import numbers
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from collections.abc import Callable, Mapping, MutableMapping
 from typing import Any
 
 import numpy as np
@@ -142,7 +142,6 @@ class Metric:
 
         Examples
         --------
-        >>> import numeric
         >>> from numeric.registry import REGISTRY
         >>> REGISTRY["oc"].variant(1).label
         'OC, beta=0.75/(N(K-1))'
@@ -388,10 +387,10 @@ def metric(*, label: str, better: str, symmetric: bool, bounds: tuple, source: s
     :data:`REGISTRY` collects the marked functions (their attribute
     ``registry_record``) of the modules listed in :data:`METRIC_MODULES`: a
     metric in another module of :mod:`numeric` is not registered, and
-    ``proofs_tests/test_registry.py`` fails; outside the package, add it with
-    ``REGISTRY[f.registry_record.name] = f.registry_record``.  The returned function also
-    accepts label vectors (``f(y_true, y_pred, labels=...)``) unless
-    ``input="probabilities"``.
+    ``proofs_tests/test_registry.py`` fails; outside the package, add it
+    with ``REGISTRY[f.registry_record.name] = f.registry_record``.  The
+    returned function also accepts label vectors (``f(y_true, y_pred,
+    labels=...)``) unless ``input="probabilities"``.
 
     Examples
     --------
