@@ -521,38 +521,12 @@ def _can_pickle(spec):
         return False
 
 
-def _variant_function(m, v):
-    return lambda cm: m.function(cm, **v.kwargs(cm), arithmetic="exact")
-
-
-def _variant_symbolic(m, v):
-    """The variant on symbolic counts (numeric's ``SymbolicArithmetic``)."""
-    from numeric._symbolic import SymbolicArithmetic
-
-    return lambda cm: m.function(cm, **v.kwargs(cm), arithmetic=SymbolicArithmetic())
-
-
 def _scopes(prove):
     if prove is True:
         return _prover.DEFAULT_SCOPES
     if not prove:
         return ()
     return tuple(prove)
-
-
-def _variant(m, variant):
-    cases = m.cases()
-    if isinstance(variant, str):
-        match = [v for v in cases if v.label == variant]
-        if not match:
-            raise ValueError(f"{m.name} has no variant {variant!r}; "
-                             f"expected one of {[v.label for v in cases]}")
-        return match[0]
-    if isinstance(variant, (bool, np.bool_)) or not isinstance(variant, numbers.Integral) \
-            or not 0 <= variant < len(cases):
-        raise ValueError(f"variant must be a label or an index 0..{len(cases) - 1} of "
-                         f"{[v.label for v in cases]}, got {variant!r}")
-    return cases[int(variant)]
 
 
 def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None = None,
@@ -628,19 +602,19 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
     if isinstance(metric, str) or hasattr(metric, "cases"):
         from numeric.registry import REGISTRY
 
-        import numeric  # noqa: F401  (registers every metric)
-
         m = metric
         if isinstance(metric, str):
             if metric not in REGISTRY:
                 raise ValueError(f"unknown metric {metric!r}; expected one of {sorted(REGISTRY)}")
             m = REGISTRY[metric]
-        v = _variant(m, variant)
+        v = m.variant(variant)
         sp = space_of(max_k, max_n, random, seed) if space is None else space
         bnds = m.bounds if bounds is None else _pair(bounds)
         spec = MetricSpec(name=m.name, variant=v.label, better=better or m.better, bounds=bnds)
-        return _run(spec, _variant_function(m, v), v.label, better or m.better, bnds,
-                    properties, sp, symbolic or _variant_symbolic(m, v), _scopes(prove),
+        from numeric._symbolic import SymbolicArithmetic
+
+        return _run(spec, m.bind(v, "exact"), v.label, better or m.better, bnds,
+                    properties, sp, symbolic or m.bind(v, SymbolicArithmetic()), _scopes(prove),
                     executor=executor, jobs=jobs, tie_budget=tie_budget, exact=exact)
     if not callable(metric):
         raise ValueError(f"metric must be a registry name, a Metric or a callable, got {metric!r}")

@@ -130,7 +130,21 @@ def all_matrices(max_k: int, max_n: int, *, min_k: int = 1, min_n: int = 1
             yield from exhaustive(K, N)
 
 
-def random_matrices(K: int, N: int, n: int, seed: int = 0, *, zero_rows: Iterable[int] = (),
+def _size_range(name, v):
+    """``v`` as an inclusive ``(lo, hi)`` range: an int is ``(v, v)``."""
+    if isinstance(v, (tuple, list)):
+        if len(v) != 2:
+            raise ValueError(f"{name} must be an integer or a (lo, hi) range, got {v!r}")
+        lo, hi = v
+        _check_size(*((lo, 0) if name == "K" else (1, lo)))
+        _check_size(*((hi, 0) if name == "K" else (1, hi)))
+        if lo > hi:
+            raise ValueError(f"{name} range {v!r} is empty (lo > hi)")
+        return int(lo), int(hi)
+    return None
+
+
+def random_matrices(K, N, n: int, seed: int = 0, *, zero_rows: Iterable[int] = (),
                     zero_cols: Iterable[int] = (), diagonal: bool = False) -> list[np.ndarray]:
     """``n`` random ``K x K`` matrices with total ``N``, reproducible from ``seed``.
 
@@ -139,22 +153,55 @@ def random_matrices(K: int, N: int, n: int, seed: int = 0, *, zero_rows: Iterabl
     draws diagonal matrices only (a perfect classifier's, the "gold" of
     Amigó et al. 2020's class-imbalance property).
 
+    Parameters
+    ----------
+    K, N : int or (lo, hi)
+        The number of classes and of samples; a ``(lo, hi)`` pair draws each
+        matrix's ``K`` (then ``N``) uniformly from ``lo..hi`` inclusive (the
+        claims' searches over sizes).  With two integers the stream of a seed
+        is the multinomial draws alone.
+    n : int
+        How many matrices.
+    seed : int
+        Seed of :func:`numpy.random.default_rng`.
+    zero_rows, zero_cols : iterable of int
+        Classes held empty (checked against every drawn ``K``).
+    diagonal : bool
+        Diagonal matrices only.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        ``int64`` count matrices.
+
+    Examples
+    --------
     >>> ms = random_matrices(3, 5, 2, seed=1, zero_rows=[0])
     >>> [int(m.sum()) for m in ms], [int(m[0].sum()) for m in ms]
     ([5, 5], [0, 0])
+    >>> ms = random_matrices((2, 4), (1, 9), 50, seed=0)
+    >>> sorted({m.shape[0] for m in ms}), all(1 <= m.sum() <= 9 for m in ms)
+    ([2, 3, 4], True)
     """
-    _check_size(K, N)
-    cells = _free_cells(K, zero_rows, zero_cols)
-    if diagonal:
-        cells = [(i, j) for i, j in cells if i == j]
-    if not cells and N:
-        raise ValueError("no cell is free to hold the samples")
+    k_range, n_range = _size_range("K", K), _size_range("N", N)
+    if k_range is None:
+        _check_size(K, 0)
+    if n_range is None:
+        _check_size(1, N)
+    zero_rows, zero_cols = tuple(zero_rows), tuple(zero_cols)
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(n):
-        m = np.zeros((K, K), dtype=np.int64)
+        k = K if k_range is None else int(rng.integers(k_range[0], k_range[1] + 1))
+        total = N if n_range is None else int(rng.integers(n_range[0], n_range[1] + 1))
+        cells = _free_cells(k, zero_rows, zero_cols)
+        if diagonal:
+            cells = [(i, j) for i, j in cells if i == j]
+        if not cells and total:
+            raise ValueError("no cell is free to hold the samples")
+        m = np.zeros((k, k), dtype=np.int64)
         if cells:
-            draw = rng.multinomial(N, [1 / len(cells)] * len(cells))
+            draw = rng.multinomial(total, [1 / len(cells)] * len(cells))
             for (i, j), v in zip(cells, draw, strict=True):
                 m[i, j] = v
         out.append(m)

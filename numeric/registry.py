@@ -1,9 +1,13 @@
 """The metric registry: one record per public metric, read by every consumer.
 
 A metric is registered where it is defined, with the :func:`metric`
-decorator; the record says what the metric takes, which direction is better,
-whether it is symmetric (unchanged when the confusion matrix is transposed),
-its range, its source and its peers in other libraries.  The CLI's
+decorator, in one of the modules listed in :data:`METRIC_MODULES` (the
+registry imports them itself on first use: registration does not depend on
+what :mod:`numeric`'s ``__init__`` imports).  The record says what the
+metric takes, which direction is better, whether it is symmetric (unchanged
+when the confusion matrix is transposed), its range, its source and its
+peers in other libraries; :meth:`Metric.bind` fixes a report variant and an
+arithmetic (a function of one matrix).  The CLI's
 ``metrics`` table, :func:`numeric.report`, README's metric table, the test
 suite's property, error and arithmetic parametrisations and the property
 auditor all iterate over :data:`REGISTRY`; a test fails when a public
@@ -27,16 +31,18 @@ from __future__ import annotations
 
 import functools
 import inspect
+import numbers
+from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Mapping
+from typing import Any
 
 import numpy as np
 
 from .markdown import table as markdown_table
 
-__all__ = ["Metric", "Variant", "REGISTRY", "NOT_METRICS", "metric", "matrix_metrics",
-           "table_beta", "consecutive_lengths"]
+__all__ = ["Metric", "Variant", "REGISTRY", "METRIC_MODULES", "NOT_METRICS", "metric",
+           "matrix_metrics", "TableBeta", "table_beta", "consecutive_lengths"]
 
 #: what a metric takes: a confusion matrix (or label vectors), possibly with a
 #: parameter, or ``"probabilities"``: true labels and predicted class
@@ -118,9 +124,178 @@ class Metric:
         """The report variants (one unparameterised variant by default)."""
         return self.variants or (Variant(self.label),)
 
+    def variant(self, which=0) -> Variant:
+        """One report variant, by its index in :meth:`cases` or by its label.
 
-#: name -> :class:`Metric`, filled as the modules of :mod:`numeric` are imported
-REGISTRY: dict[str, Metric] = {}
+        Parameters
+        ----------
+        which : int, str or Variant
+            An index ``0 .. len(cases()) - 1``, a variant's label, or one of
+            this metric's own :class:`Variant` records.
+
+        Returns
+        -------
+        Variant
+
+        Raises
+        ------
+        ValueError
+            No such variant (the message lists the labels).
+
+        Examples
+        --------
+        >>> from numeric.registry import REGISTRY
+        >>> REGISTRY["oc"].variant(1).label
+        'OC, beta=0.75/(N(K-1))'
+        >>> REGISTRY["oc"].variant("OC, beta=0.25/(N(K-1))") is REGISTRY["oc"].cases()[0]
+        True
+        """
+        cases = self.cases()
+        labels = [v.label for v in cases]
+        if isinstance(which, Variant) or hasattr(which, "kwargs"):  # a record (of any copy of this module)
+            if not any(which is v for v in cases) and which not in cases:
+                raise ValueError(f"{which.label!r} is not a variant of {self.name}; "
+                                 f"expected one of {labels}")
+            return which
+        if isinstance(which, str):
+            if which not in labels:
+                raise ValueError(f"{self.name} has no variant {which!r}; expected one of {labels}")
+            return cases[labels.index(which)]
+        if isinstance(which, (bool, np.bool_)) or not isinstance(which, numbers.Integral) \
+                or not 0 <= which < len(cases):
+            raise ValueError(f"variant must be a label or an index 0..{len(cases) - 1} of "
+                             f"{labels}, got {which!r}")
+        return cases[int(which)]
+
+    def bind(self, variant=0, arithmetic="float") -> Callable[[Any], Any]:
+        """The metric as a function of one confusion matrix: a report variant's
+        parameters and an arithmetic fixed.
+
+        ``bind(v, a)(cm)`` is ``function(cm, **v.kwargs(cm), arithmetic=a)``:
+        the variant's parameters are computed from each matrix (OC's table
+        beta depends on ``N`` and ``K``), so the callable takes one ``K x K``
+        matrix, not a stack.  The auditor, lesson 7 and the table claims bind
+        their variants here.
+
+        Parameters
+        ----------
+        variant : int, str or Variant
+            Which report variant (:meth:`variant`; default the first).
+        arithmetic : str or numeric arithmetic context
+            ``"float"``, ``"exact"``, ``"mp"`` or a context such as
+            :class:`numeric._symbolic.SymbolicArithmetic`; checked now.
+
+        Returns
+        -------
+        callable
+            ``f(cm)`` returning the metric's value; it raises the metric's
+            ``ValueError`` where the metric is undefined.
+
+        Raises
+        ------
+        ValueError
+            An unknown variant or arithmetic.
+
+        Examples
+        --------
+        >>> import numeric
+        >>> from numeric.registry import REGISTRY
+        >>> oc = REGISTRY["oc"].bind("OC, beta=0.25/(N(K-1))", "exact")
+        >>> oc([[3, 1], [0, 4]]) == numeric.oc([[3, 1], [0, 4]], 0.25 / (8 * 1), arithmetic="exact")
+        True
+        >>> REGISTRY["mae"].bind(arithmetic="exact")([[3, 1], [0, 4]])
+        1/8
+        """
+        from ._arith import get_arithmetic
+
+        v = self.variant(variant)
+        get_arithmetic(arithmetic)  # an unknown arithmetic fails here, not at the first call
+        function = self.function
+
+        def bound(cm):
+            return function(cm, **v.kwargs(cm), arithmetic=arithmetic)
+
+        bound.__name__ = self.name
+        bound.__qualname__ = f"{self.name}[{v.label}]"
+        bound.__doc__ = f"{v.label} of one confusion matrix, arithmetic={arithmetic!r} ({self.name})."
+        return bound
+
+
+#: the modules of :mod:`numeric` that define metrics, in the order of the
+#: registry (README's table, reports): a metric is registered by its
+#: :func:`metric` decorator in one of these modules, and a test fails when a
+#: module of :mod:`numeric` decorates a metric but is not listed here
+METRIC_MODULES = ("classical", "paths", "ranking", "cost", "intervals", "agreement",
+                  "association", "cem", "probabilistic", "sensitivity", "extremes")
+
+#: the attribute by which :func:`metric` marks a function with its record
+_RECORD = "registry_record"
+
+
+class _Registry(MutableMapping):
+    """name -> :class:`Metric`, read from :data:`METRIC_MODULES` on first use.
+
+    Registration does not depend on which modules happen to be imported: the
+    first lookup imports every module of :data:`METRIC_MODULES` and collects
+    the functions its :func:`metric` decorator marked, module by module in
+    definition order.  A metric defined elsewhere is added explicitly,
+    ``REGISTRY[record.name] = record`` (a :class:`Metric`; a decorated
+    function carries it as ``registry_record``), after the package's own.
+    """
+
+    def __init__(self, modules):
+        self._modules = tuple(modules)
+        self._records = None
+
+    def _load(self) -> dict:
+        if self._records is not None:
+            return self._records
+        import importlib
+
+        records, complete = {}, True
+        for name in self._modules:
+            module = importlib.import_module(f"{__package__}.{name}")
+            spec = getattr(module, "__spec__", None)
+            complete &= not getattr(spec, "_initializing", False)  # a lookup during an import
+            for obj in list(vars(module).values()):
+                rec = getattr(obj, _RECORD, None)
+                if rec is None or rec.function is not obj or obj.__module__ != module.__name__:
+                    continue  # not a metric, or one imported from another module
+                old = records.get(rec.name)
+                if old is not None and old is not rec:
+                    raise ValueError(f"metric {rec.name!r} is registered twice "
+                                     f"({old.function.__module__} and {obj.__module__})")
+                records[rec.name] = rec
+        if complete:
+            self._records = records
+        return records
+
+    def __getitem__(self, name) -> Metric:
+        return self._load()[name]
+
+    def __setitem__(self, name, record) -> None:
+        if getattr(record, "name", None) != name or not callable(getattr(record, "function", None)):
+            raise ValueError(f"REGISTRY[{name!r}] takes the Metric record named {name!r}, got {record!r:.80}")
+        records = self._load()
+        if self._records is None:
+            raise RuntimeError("a metric cannot be added while the metric modules are being imported")
+        records[name] = record
+
+    def __delitem__(self, name) -> None:
+        del self._load()[name]
+
+    def __iter__(self):
+        return iter(self._load())
+
+    def __len__(self) -> int:
+        return len(self._load())
+
+    def __repr__(self) -> str:
+        return f"REGISTRY({list(self)})"
+
+
+#: name -> :class:`Metric` of every metric of :data:`METRIC_MODULES` (and of any added at run time)
+REGISTRY: MutableMapping[str, Metric] = _Registry(METRIC_MODULES)
 
 #: public functions of :mod:`numeric` that are not metrics of a confusion matrix, and why
 NOT_METRICS = {
@@ -209,22 +384,31 @@ def _accept_labels(fn):
 
 def metric(*, label: str, better: str, symmetric: bool, bounds: tuple, source: str,
            input: str = "matrix", peers: tuple = (), variants: tuple = ()):
-    """Register the decorated function in :data:`REGISTRY` (see :class:`Metric`)."""
+    """Mark the decorated function as a metric with its :class:`Metric` record.
+
+    :data:`REGISTRY` collects the marked functions (their attribute
+    ``registry_record``) of the modules listed in :data:`METRIC_MODULES`: a
+    metric in another module of :mod:`numeric` is not registered, and
+    ``proofs_tests/test_registry.py`` fails; outside the package, add it
+    with ``REGISTRY[f.registry_record.name] = f.registry_record``.  The
+    returned function also accepts label vectors (``f(y_true, y_pred,
+    labels=...)``) unless ``input="probabilities"``.
+
+    Examples
+    --------
+    >>> @metric(label="one", better="lower", symmetric=True, bounds=(1, 1), source="none 2000")
+    ... def one(cm, *, arithmetic="float"):
+    ...     return 1
+    >>> one.registry_record.label, one([0, 1], [1, 1])
+    ('one', 1)
+    """
 
     def deco(fn):
         wrapped = fn if input == "probabilities" else _accept_labels(fn)
-        old = REGISTRY.get(fn.__name__)
-        if old is not None:
-            if old.function.__module__ != fn.__module__:
-                raise ValueError(f"metric {fn.__name__!r} is registered twice "
-                                 f"({old.function.__module__} and {fn.__module__})")
-            # the same module imported a second time (doctest collection of a
-            # module file): keep the record :mod:`numeric` exports
-            return wrapped
-        REGISTRY[fn.__name__] = Metric(
+        setattr(wrapped, _RECORD, Metric(
             name=fn.__name__, function=wrapped, label=label, input=input, better=better,
             symmetric=symmetric, bounds=tuple(bounds), source=source, peers=tuple(peers),
-            variants=tuple(variants))
+            variants=tuple(variants)))
         return wrapped
 
     return deco
@@ -233,8 +417,6 @@ def metric(*, label: str, better: str, symmetric: bool, bounds: tuple, source: s
 def matrix_metrics() -> list[Metric]:
     """The registered metrics that need nothing but the matrix (their variants
     supply any parameter), in registration order."""
-    import numeric  # noqa: F401  (registers everything)
-
     return [m for m in REGISTRY.values() if m.input in ("matrix", "matrix, beta")]
 
 
@@ -244,16 +426,64 @@ def consecutive_lengths(cm) -> dict:
     return {"lengths": [Fraction(k) for k in range(1, np.shape(cm)[-1] + 1)]}
 
 
-def table_beta(numerator) -> Callable[[np.ndarray], dict]:
-    """``beta = numerator / (N (K - 1))``, the scale of cardoso2011's tables
-    (``numerator / N`` for K = 1, where beta has no effect)."""
-    num = Fraction(str(numerator))
+@dataclass(frozen=True)
+class TableBeta:
+    """OC's beta on cardoso2011's scale: ``beta = numerator / (N (K - 1)^gamma)``.
 
-    def params(cm):
-        N, K = int(np.asarray(cm).sum()), np.shape(cm)[-1]
-        return {"beta": num / (N * max(K - 1, 1))}
+    cardoso2011 (§4 and the captions of Tables 1-5) and silva2018 (Table I's
+    OC columns) give OC's beta as a fraction (0.25, 0.75) of ``N (K-1)^gamma``,
+    "the maximum possible value for the penalization term".  The one
+    definition: the registry's OC variants, the table claims of both papers
+    and the lessons read it from here.  Called on a matrix, it is a
+    :class:`Variant`'s parameters ``{"beta": ...}``; :meth:`beta` is the value.
 
-    return params
+    For ``K = 1`` (where beta has no effect on OC) the factor ``K - 1`` is
+    taken as 1, so the value is ``numerator / N``.
+
+    Examples
+    --------
+    >>> tb = table_beta("0.25")
+    >>> tb.beta([[1, 1], [0, 1]]), tb([[1, 1], [0, 1]])
+    (Fraction(1, 12), {'beta': Fraction(1, 12)})
+    >>> table_beta(1).beta([[1, 1, 0], [1, 1, 1], [0, 1, 1]])
+    Fraction(1, 14)
+    >>> table_beta("0.25", gamma=2).beta([[1, 0, 0], [0, 1, 0], [0, 0, 1]])
+    Fraction(1, 48)
+    """
+
+    numerator: Fraction
+    gamma: int = 1
+
+    def beta(self, cm) -> Fraction:
+        """The value of beta for one ``K x K`` count matrix (exact)."""
+        shape = np.shape(cm)
+        if len(shape) != 2:  # a stack's matrices may differ in N: one beta each
+            raise ValueError(f"table_beta takes one K x K confusion matrix, got shape {shape}")
+        N, K = int(np.asarray(cm).sum()), shape[-1]
+        if N <= 0:
+            raise ValueError(f"table_beta: beta = numerator / (N (K-1)^gamma) needs a total "
+                             f"N > 0, got N = {N}")
+        return self.numerator / (N * max(K - 1, 1) ** self.gamma)
+
+    def __call__(self, cm) -> dict:
+        return {"beta": self.beta(cm)}
+
+
+def table_beta(numerator, *, gamma: int = 1) -> TableBeta:
+    """``beta = numerator / (N (K-1)^gamma)``, the scale of cardoso2011's
+    tables (:class:`TableBeta`; ``numerator`` read exactly from its decimal
+    text, so ``"0.25"`` and ``0.25`` give ``1/4``).
+
+    >>> table_beta("0.75")([[2, 0], [1, 1]])
+    {'beta': Fraction(3, 16)}
+    """
+    if isinstance(gamma, bool) or not isinstance(gamma, numbers.Integral) or gamma < 1:
+        raise ValueError(f"table_beta: gamma must be a whole number >= 1, got {gamma!r}")
+    try:
+        num = Fraction(str(numerator))
+    except ValueError:
+        raise ValueError(f"table_beta: numerator must be a rational number, got {numerator!r}") from None
+    return TableBeta(num, int(gamma))
 
 
 # ---------------------------------------------------------------------------

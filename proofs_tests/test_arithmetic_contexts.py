@@ -16,7 +16,7 @@ import pytest
 import sympy
 
 import numeric
-from numeric.registry import REGISTRY
+from numeric.registry import REGISTRY, table_beta
 from analytic.sources import cardoso2011 as C11
 
 CM = np.array([[3, 1, 0], [1, 2, 2], [0, 1, 4]])
@@ -24,7 +24,7 @@ CM = np.array([[3, 1, 0], [1, 2, 2], [0, 1, 4]])
 RATIONAL = {
     "mer": numeric.mer, "mae": numeric.mae, "mse": numeric.mse, "amae": numeric.amae,
     "mmae": numeric.mmae, "a_uoc": numeric.a_uoc,
-    "oc": lambda c, **k: numeric.oc(c, C11.oc_table_beta(c, C11.BETA_NUMERATORS[0]), **k),
+    "oc": lambda c, **k: numeric.oc(c, table_beta(C11.BETA_NUMERATORS[0]).beta(c), **k),
     "uoc": lambda c, **k: numeric.uoc(c, sympy.Rational(3, 4), **k),
     "kappa_quadratic": lambda c, **k: numeric.cohen_kappa(c, weights="quadratic", **k),
     "within_one_accuracy": numeric.within_one_accuracy,
@@ -171,10 +171,11 @@ def test_stack_equals_per_matrix_calls(name):
 
 
 def _table_betas(stack):
-    """float64 of the OC table beta 0.25/(N(K-1)) (cardoso2011's oc_table_beta) of each matrix of a stack."""
+    """float64 of the OC table beta 0.25/(N(K-1)) (cardoso2011's, numeric.registry.table_beta) of each matrix
+    of a stack."""
     out = np.empty(stack.shape[:-2])
     for idx in np.ndindex(out.shape):
-        out[idx] = float(C11.oc_table_beta(stack[idx], C11.BETA_NUMERATORS[0]))
+        out[idx] = float(table_beta(C11.BETA_NUMERATORS[0]).beta(stack[idx]))
     return out
 
 

@@ -66,6 +66,23 @@ def test_random_matrices_reproducible_and_constrained():
     assert all(m.sum() == 9 and m[:, 1].sum() == 0 for m in a)
     d = random_matrices(3, 6, 4, seed=0, diagonal=True)
     assert all(not np.any(m - np.diag(np.diag(m))) and m.sum() == 6 for m in d)
+    # (lo, hi) sizes: each matrix draws its K, then its N, inclusive (the claims' searches)
+    r = random_matrices((2, 4), (1, 5), 200, seed=7, zero_rows=[0])
+    assert {m.shape[0] for m in r} == {2, 3, 4} and {int(m.sum()) for m in r} == {1, 2, 3, 4, 5}
+    assert all(m.shape == (m.shape[0],) * 2 and m.dtype == np.int64 and m[0].sum() == 0 for m in r)
+    assert all(np.array_equal(x, y) for x, y in zip(r, random_matrices((2, 4), (1, 5), 200, seed=7,
+                                                                           zero_rows=[0])))
+    # a range of one value gives that size
+    assert all(m.shape == (3, 3) and m.sum() == 6 for m in random_matrices((3, 3), (6, 6), 5))
+    for bad, match in (((4, 2), "K range .* is empty"), ((0, 2), "K must be a positive integer"),
+                       ((1, 2, 3), "K must be an integer or a")):
+        with pytest.raises(ValueError, match=match):
+            random_matrices(bad, 3, 1)
+    with pytest.raises(ValueError, match="N must be a non-negative integer"):
+        random_matrices(2, (-1, 3), 1)
+    # the one generator: the claims' searches use it (no second random_matrices)
+    from analytic.claims import _search
+    assert _search.random_matrices is random_matrices
     assert list(label_vectors(3, 1)) == [(0,), (1,), (2,)]
 
 

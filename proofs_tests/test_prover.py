@@ -253,7 +253,7 @@ def test_proved_verdicts_hold_beyond_the_search():
             continue
         m = REGISTRY[rep["metric"]]
         v = next(v for v in m.cases() if v.label == rep["variant"])
-        ctx = ExactContext(A._variant_function(m, v), m.better, m.bounds)
+        ctx = ExactContext(m.bind(v, "exact"), m.better, m.bounds)
         rng = np.random.default_rng(sum(map(ord, rep["variant"])))
         samples = {(k, "every"): random_matrices(k, 9, 1, seed=1) + random_matrices(k, 12, 1, seed=2)
                    for k in (1, 2, 3)}

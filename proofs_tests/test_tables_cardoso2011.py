@@ -24,6 +24,7 @@ import pytest
 import sympy
 
 import numeric
+from numeric.registry import table_beta
 from numeric.rounding import matches_printed, round_half_up
 from analytic.sources import cardoso2011 as C
 from analytic.sources import silva2018 as S
@@ -260,8 +261,8 @@ def test_tridiagonal_mer_mae_and_oc_closed_forms_and_limits():
         cm = C.tridiagonal(K)
         N = 3 * K - 2
         assert numeric.mer(cm, arithmetic="exact") == numeric.mae(cm, arithmetic="exact") == R(2 * (K - 1), N)
-        oc1 = numeric.oc(cm, C.oc_table_beta(cm, B1), arithmetic="exact")
-        oc2 = numeric.oc(cm, C.oc_table_beta(cm, B2), arithmetic="exact")
+        oc1 = numeric.oc(cm, table_beta(B1).beta(cm), arithmetic="exact")
+        oc2 = numeric.oc(cm, table_beta(B2).beta(cm), arithmetic="exact")
         assert oc1 == _tri_oc_closed_form(K, B1)
         assert oc2 == (_tri_oc_closed_form(K, B2) if K >= 3 else R(2, 3))
     printed = {name: R(v) for name, v in C.TRIDIAGONAL_LIMITS.items()}  # §4, as printed

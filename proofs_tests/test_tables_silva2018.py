@@ -16,8 +16,8 @@ import pytest
 import sympy
 
 import numeric
+from numeric.registry import table_beta
 from numeric.rounding import matches_printed, round_half_up
-from analytic.sources import cardoso2011 as C
 from analytic.sources import silva2018 as S
 from analytic.claims import silva2018_tables as T
 
@@ -87,7 +87,7 @@ def test_oc_columns_use_beta_over_N_times_K_minus_1():
     K - 1 only, reproduces none of the rows B-F (row A is 0 for every beta).
     """
     for column, b in (("OC_beta1", BETA1), ("OC_beta2", BETA2)):
-        assert _column_mismatches(column, lambda cm: numeric.oc(cm, C.oc_table_beta(cm, b), arithmetic="exact")) == []
+        assert _column_mismatches(column, lambda cm: numeric.oc(cm, table_beta(b).beta(cm), arithmetic="exact")) == []
         for wrong in (lambda cm: b, lambda cm: b / cm.sum(), lambda cm: b / (cm.shape[0] - 1)):
             bad = _column_mismatches(column, lambda cm: numeric.oc(cm, wrong(cm), arithmetic="exact"))
             assert bad == ["B", "C", "D", "E", "F"], (column, bad)

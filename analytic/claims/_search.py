@@ -1,5 +1,6 @@
 """Searches shared by the claims and the tests: deterministic random matrices
-(counterexample searches) and exhaustive maxima over matrices with fixed row sums."""
+(:func:`analytic.generators.random_matrices`, re-exported) and exhaustive
+maxima over matrices with fixed row sums."""
 
 from __future__ import annotations
 
@@ -9,22 +10,9 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
-from analytic.generators import compositions
+from analytic.generators import compositions, random_matrices
 
 __all__ = ["random_matrices", "compositions", "exhaustive_argmax", "exhaustive_max"]
-
-
-def random_matrices(count: int, k_range=(2, 6), max_count=6, seed=0, zero_prob=0.4):
-    """``count`` random count matrices (a fixed seed: the search is reproducible)."""
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        K = int(rng.integers(k_range[0], k_range[1] + 1))
-        m = rng.integers(0, max_count + 1, size=(K, K))
-        m[rng.random((K, K)) < zero_prob] = 0
-        if m.sum() > 0:
-            out.append(m)
-    return out
 
 
 def exhaustive_argmax(M, counts):

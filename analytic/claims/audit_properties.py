@@ -193,9 +193,7 @@ def recheck(name, label, result) -> str | None:
     from ..properties.table import counterexample_of
 
     m = REGISTRY[name]
-    v = next(c for c in m.cases() if c.label == label)
-    ctx = ExactContext(lambda cm: m.function(cm, **v.kwargs(cm), arithmetic="exact"),
-                       m.better, m.bounds)
+    ctx = ExactContext(m.bind(label, "exact"), m.better, m.bounds)
     c = counterexample_of(result)
     prop = PROPERTIES[result["property"]]
     if isinstance(c, np.ndarray) and not prop.bases(c[None])[0]:

@@ -23,7 +23,7 @@ _BETAS = (0, sympy.Rational(1, 40), sympy.Rational(1, 8), 1)
               "with gamma = 1, and on 5 of them with gamma = 2 (algebraic values)",
        expect="verified")
 def _symmetry():
-    for i, m in enumerate(random_matrices(60, (2, 6), seed=33)):
+    for i, m in enumerate(random_matrices((2, 6), (1, 40), 60, seed=33)):
         for beta in _BETAS:
             for g in ((1, 2) if i < 5 else (1,)):
                 if (numeric.oc(m, beta, gamma=g, arithmetic="exact")
@@ -39,7 +39,7 @@ def _symmetry():
        method="exact computation on 100 random matrices (K = 2..6), beta in {0, 1/40, 1/8, 1}",
        expect="verified")
 def _range():
-    for m in random_matrices(100, (2, 6), seed=34):
+    for m in random_matrices((2, 6), (1, 40), 100, seed=34):
         diagonal = not np.any(m - np.diag(np.diag(m)))
         for beta in _BETAS:
             v = numeric.oc(m, beta, arithmetic="exact")
@@ -72,7 +72,7 @@ def _monotone():
               "eq. 7 weights) for 40 random matrices (K = 2..5) at 4 betas, exact, against numeric.oc",
        expect="verified")
 def _dp():
-    for m in random_matrices(40, (2, 5), seed=35):
+    for m in random_matrices((2, 5), (1, 40), 40, seed=35):
         # every monotone path's line a + beta s, from analytic's eq. 7 weights (independent of numeric)
         lines = path_lines(m.tolist(), "oc")
         for beta in _BETAS:
@@ -90,7 +90,7 @@ def _dp():
        method="exact computation on 100 random matrices (K = 2..6): OC_1 against the diagonal path's cost",
        expect="verified")
 def _beta1():
-    for m in random_matrices(100, (2, 6), seed=36):
+    for m in random_matrices((2, 6), (1, 40), 100, seed=36):
         K = m.shape[0]
         a, s = path_lines(m.tolist(), "oc")[monotone_paths(K).index(tuple((i, i) for i in range(K)))]
         if numeric.oc(m, 1, arithmetic="exact") != a + s:

@@ -18,6 +18,7 @@ import numpy as np
 import sympy
 
 import numeric
+from numeric.registry import REGISTRY, table_beta
 from numeric.rounding import matches_printed, printed_interval, round_half_up
 
 from ..ledger import Outcome, cell_outcome, claim, register
@@ -25,7 +26,7 @@ from ..sources import cardoso2011 as src
 from ._search import compositions
 
 __all__ = [
-    "TABLES", "SLUGS", "NOT_REPRODUCED", "CORRECTED_CELLS", "matrix", "exact_value",
+    "TABLES", "SLUGS", "NOT_REPRODUCED", "CORRECTED_CELLS", "COLUMN_METRICS", "matrix", "exact_value",
     "composition_array", "reproducing", "same_task_stack", "table6_cells", "table6_violations",
 ]
 
@@ -58,19 +59,18 @@ def matrix(key):
     return np.asarray(src.MATRICES[key] if key in src.MATRICES else src.TABLE1_RECONSTRUCTED[key])
 
 
+#: column -> (registry metric, report variant): OC's variants are the tables'
+#: beta_i = (0.25, 0.75)/(N(K-1)^gamma), gamma = 1 (:func:`numeric.registry.table_beta`)
+COLUMN_METRICS = {"MER": ("mer", 0), "MAE": ("mae", 0), "R_s": ("spearman_rs", 0),
+                  "tau_b": ("kendall_tau_b", 0), "r_int": ("r_int", 0),
+                  "OC_beta1": ("oc", "OC, beta=0.25/(N(K-1))"), "OC_beta2": ("oc", "OC, beta=0.75/(N(K-1))")}
+
+
 def exact_value(cm, column):
-    """Exact value of a Table 1-5 column: beta_i = (0.25, 0.75)/(N(K-1)^gamma), gamma = 1
-    (:func:`analytic.sources.cardoso2011.oc_table_beta`)."""
-    cm = np.asarray(cm)
-    return {
-        "MER": lambda: numeric.mer(cm, **EX),
-        "MAE": lambda: numeric.mae(cm, **EX),
-        "R_s": lambda: numeric.spearman_rs(cm, **EX),
-        "tau_b": lambda: numeric.kendall_tau_b(cm, **EX),
-        "r_int": lambda: numeric.r_int(cm, **EX),
-        "OC_beta1": lambda: numeric.oc(cm, src.oc_table_beta(cm, B1), gamma=src.GAMMA, **EX),
-        "OC_beta2": lambda: numeric.oc(cm, src.oc_table_beta(cm, B2), gamma=src.GAMMA, **EX),
-    }[column]()
+    """Exact value of a Table 1-5 column (:data:`COLUMN_METRICS`, bound by
+    :meth:`numeric.registry.Metric.bind`)."""
+    name, variant = COLUMN_METRICS[column]
+    return REGISTRY[name].bind(variant, "exact")(np.asarray(cm))
 
 
 def _cell(table, key, column):
@@ -122,8 +122,6 @@ def reproducing(stack, cells):
     decided in exact arithmetic, so the search is complete.
     """
     keep = np.ones(len(stack), dtype=bool)
-    N = stack.sum(axis=(-2, -1))
-    K = stack.shape[-1]
     floats = {
         "MER": numeric.mer, "MAE": numeric.mae, "R_s": numeric.spearman_rs,
         "tau_b": numeric.kendall_tau_b, "r_int": numeric.r_int,
@@ -133,9 +131,9 @@ def reproducing(stack, cells):
             keep &= ((stack.sum(-1) > 0).sum(-1) >= 2) & ((stack.sum(-2) > 0).sum(-1) >= 2)
         idx = np.nonzero(keep)[0]
         if col.startswith("OC"):
-            # float64 copy of src.oc_table_beta, vectorised over the stack (pre-filter only)
-            num = float(B1 if col == "OC_beta1" else B2)
-            v = numeric.oc(stack[idx], num / (N[idx] * (K - 1) ** src.GAMMA), gamma=src.GAMMA)
+            # the table beta of each matrix, in float64 (pre-filter only)
+            tb = table_beta(B1 if col == "OC_beta1" else B2, gamma=src.GAMMA)
+            v = numeric.oc(stack[idx], np.array([float(tb.beta(m)) for m in stack[idx]]), gamma=src.GAMMA)
         else:
             v = floats[col](stack[idx])
         half = 0.5 * 10.0 ** -len(printed.split(".")[1])
@@ -312,7 +310,7 @@ def _tri_limits():
     for k in range(2, 13):
         cm = src.tridiagonal(k)
         for num in (B1, B2):
-            if numeric.oc(cm, src.oc_table_beta(cm, num), **EX) != f.oc.subs({b: num, K: k}):
+            if numeric.oc(cm, table_beta(num).beta(cm), **EX) != f.oc.subs({b: num, K: k}):
                 return Outcome("refuted", f"the closed form disagrees with numeric at K = {k}, b = {num}")
     lim = f.limits
     printed = {k: sympy.Rational(v) for k, v in src.TRIDIAGONAL_LIMITS.items()}

@@ -63,7 +63,7 @@ def _eq21():
 @claim("silva2018:eq22:diagonal-optimal-beta-ge-1",
        source=("silva2018", "§III.A after eq. 22"),
        statement="For beta >= 1 the optimal UOC path is always the main diagonal",
-       method="exact search: 150 random matrices (K = 2..7, counts 0..6, empty rows "
+       method="exact search: 150 random matrices (K = 2..7, N = 1..40, empty rows "
               "included), UOC at beta = 1 against the diagonal path's cost; argument: "
               "an off-diagonal cell adds -p/D + beta p|r-c|/K' >= 0 since D >= K'",
        expect="verified")
@@ -72,7 +72,7 @@ def _diag_optimal():
     # analytic.metric_thresholds.path_lines: that lists all D(K) paths (8989 at K = 7) and
     # takes ~19 s on these 150 matrices, against < 1 s here
     zero = (0, 0)
-    for m in random_matrices(150, (2, 7), seed=22):
+    for m in random_matrices((2, 7), (1, 40), 150, seed=22):
         w = path_weights(matrix_rows(m.tolist()), "uoc", 1)
         diag = 1 - sum(w.get((f"r{i}", 0), zero)[0] for i in range(len(m)))
         if numeric.uoc(m, 1, arithmetic="exact") != diag:
@@ -119,7 +119,7 @@ def _metric():
        method="exact computation on 100 random matrices (K = 2..6) where defined",
        expect="verified")
 def _range():
-    for m in random_matrices(100, (2, 6), seed=7):
+    for m in random_matrices((2, 6), (1, 40), 100, seed=7):
         for f in (numeric.spearman_rs, numeric.kendall_tau_b, numeric.r_int):
             try:
                 v = f(m, arithmetic="exact")
@@ -136,7 +136,7 @@ def _range():
        method="exact computation on 60 random matrices (K = 2..6) at beta in {0, 1/4, 3/4, 1, 3}",
        expect="verified")
 def _uoc_range():
-    for m in random_matrices(60, (2, 6), seed=9):
+    for m in random_matrices((2, 6), (1, 40), 60, seed=9):
         for beta in (0, sympy.Rational(1, 4), sympy.Rational(3, 4), 1, 3):
             v = numeric.uoc(m, beta, arithmetic="exact")
             if not (0 <= v <= 1):

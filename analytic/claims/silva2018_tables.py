@@ -15,10 +15,10 @@ import numpy as np
 import sympy
 
 import numeric
+from numeric.registry import table_beta
 from numeric.rounding import matches_printed, printed_interval, round_half_up
 
 from ..ledger import Outcome, cell_outcome, claim, register
-from ..sources import cardoso2011 as c11
 from ..sources import silva2018 as src
 
 __all__ = ["table_I_value", "CONVENTIONS", "SLUGS", "mismatching_rows", "card_sets",
@@ -41,11 +41,6 @@ CONVENTIONS = {
 }
 
 
-def oc_table_beta(numerator, cm):
-    """The OC beta of the tables, cardoso2011's convention (:func:`analytic.sources.cardoso2011.oc_table_beta`)."""
-    return c11.oc_table_beta(cm, numerator, gamma=src.GAMMA)
-
-
 def table_I_value(key, column, *, missing="ignore"):
     """Exact value of one Table I cell: OC with beta/(N(K-1)), UOC with beta as printed."""
     cm = np.asarray(src.MATRICES[key])
@@ -58,8 +53,8 @@ def table_I_value(key, column, *, missing="ignore"):
         "R_s": lambda: numeric.spearman_rs(cm, **EX),
         "tau_b": lambda: numeric.kendall_tau_b(cm, **EX),
         "r_int": lambda: numeric.r_int(cm, **EX),
-        "OC_beta1": lambda: numeric.oc(cm, oc_table_beta(BETA1, cm), gamma=src.GAMMA, **EX),
-        "OC_beta2": lambda: numeric.oc(cm, oc_table_beta(BETA2, cm), gamma=src.GAMMA, **EX),
+        "OC_beta1": lambda: numeric.oc(cm, table_beta(BETA1, gamma=src.GAMMA).beta(cm), gamma=src.GAMMA, **EX),
+        "OC_beta2": lambda: numeric.oc(cm, table_beta(BETA2, gamma=src.GAMMA).beta(cm), gamma=src.GAMMA, **EX),
         "UOC_beta1": lambda: numeric.uoc(cm, BETA1, gamma=src.GAMMA, **EX),
         "UOC_beta2": lambda: numeric.uoc(cm, BETA2, gamma=src.GAMMA, **EX),
         "A_UOC": lambda: numeric.a_uoc(cm, **EX),
@@ -110,7 +105,7 @@ def _oc_beta():
         "as printed": lambda b, cm: b,
         "b/N": lambda b, cm: b / int(cm.sum()),
         "b/(K-1)": lambda b, cm: b / (cm.shape[0] - 1),
-        "b/(N(K-1))": lambda b, cm: oc_table_beta(b, cm),
+        "b/(N(K-1))": lambda b, cm: table_beta(b, gamma=src.GAMMA).beta(cm),
     }
     found = {}
     for name, r in readings.items():
@@ -133,7 +128,8 @@ def _oc_beta():
 def _uoc_beta():
     ok1 = mismatching_rows("UOC_beta1", lambda cm: numeric.uoc(cm, BETA1, **EX))
     ok2 = mismatching_rows("UOC_beta2", lambda cm: numeric.uoc(cm, BETA2, **EX))
-    scaled = mismatching_rows("UOC_beta1", lambda cm: numeric.uoc(cm, oc_table_beta(BETA1, cm), **EX))
+    scaled = mismatching_rows("UOC_beta1",
+                              lambda cm: numeric.uoc(cm, table_beta(BETA1, gamma=src.GAMMA).beta(cm), **EX))
     times_n = mismatching_rows("UOC_beta1", lambda cm: numeric.uoc(cm, BETA1 * int(cm.sum()), **EX))
     if ok1 == ok2 == [] and scaled == times_n == list("BCDEF"):
         return Outcome("verified", "beta as printed reproduces all 12 UOC cells; beta/(N(K-1)) and "

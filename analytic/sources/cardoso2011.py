@@ -31,8 +31,8 @@ Tables (cells are *strings exactly as printed*, so "0.0", "0.77" and
 beta: every table uses beta_1 = 0.25 / (N (K-1)^gamma) and
 beta_2 = 0.75 / (N (K-1)^gamma) with gamma = 1 (captions; §4 "a percentage
 of the maximum possible value for the penalization term, N(K-1)^gamma").
-:data:`BETA_NUMERATORS` holds 0.25 and 0.75; :func:`oc_table_beta` computes
-beta for a matrix.
+:data:`BETA_NUMERATORS` holds 0.25 and 0.75; :func:`numeric.registry.table_beta`
+computes beta for a matrix (the one definition, also the registry's OC variants).
 
 Printed formulas (strings for :func:`parse`, in the symbols of
 :mod:`analytic.symbols`): :data:`SINGLE_SAMPLE_OC` (§3.2) and
@@ -43,8 +43,9 @@ Examples
 >>> import numpy as np
 >>> int(np.asarray(MATRICES["CM_10"]).sum()), TABLE5["CM_10"][COLUMNS.index("OC_beta2")]
 (240, '0.13')
->>> oc_table_beta(MATRICES["CM_10"], BETA_NUMERATORS[1])
-1/1280
+>>> from numeric.registry import table_beta
+>>> table_beta(BETA_NUMERATORS[1], gamma=GAMMA).beta(MATRICES["CM_10"])
+Fraction(1, 1280)
 >>> parse(APPENDIX_A_BOUND, N=2)
 1/12
 >>> tridiagonal(3)
@@ -61,7 +62,7 @@ __all__ = [
     "KEY", "SEED", "COLUMNS", "MATRICES", "TABLE1", "TABLE1_RECONSTRUCTED",
     "TABLE2", "TABLE3", "TABLE4", "TABLE5", "TABLE6", "TABLE6_COLUMNS",
     "CORRECTED_CANDIDATES", "BETA_NUMERATORS", "GAMMA", "TRIDIAGONAL_LIMITS",
-    "tridiagonal", "triangle_matrices", "oc_table_beta", "parse",
+    "tridiagonal", "triangle_matrices", "parse",
     "SINGLE_SAMPLE_OC", "APPENDIX_A_BOUND",
 ]
 
@@ -187,24 +188,6 @@ def parse(expr, **subs):
     """
     e = sympy.sympify(expr, locals=_NAMES)
     return e.subs({_NAMES[k]: v for k, v in subs.items()}) if subs else e
-
-
-def oc_table_beta(cm, fraction, gamma=GAMMA):
-    """The tables' OC beta: ``fraction / (N (K-1)^gamma)``, exact (§4 and the captions).
-
-    ``fraction`` is a numerator such as ``"0.25"`` (:data:`BETA_NUMERATORS`),
-    read exactly; ``cm`` is a K x K count matrix.
-
-    >>> oc_table_beta(((1, 1), (0, 1)), "0.25")
-    1/12
-    >>> oc_table_beta(((1, 1), (0, 1)), "0.25", gamma=2)
-    1/12
-    >>> oc_table_beta(tridiagonal(3), 1)
-    1/14
-    """
-    rows = [[int(v) for v in row] for row in cm]
-    n, k = sum(map(sum, rows)), len(rows)
-    return sympy.Rational(str(fraction)) / (n * (k - 1) ** gamma)
 
 
 def tridiagonal(K: int):

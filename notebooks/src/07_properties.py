@@ -88,13 +88,11 @@ def md_table(header, rows):
 
 def metric_of(name, label):
     """The registered variant ``label`` of metric ``name`` as an exact function of a matrix (None: undefined)."""
-    m = REGISTRY[name]
-    v = next(v for v in m.cases() if v.label == label)
+    bound = REGISTRY[name].bind(label, "exact")   # the registry binds a variant to an arithmetic
 
     def f(cm):
-        cm = np.asarray(cm)
         try:
-            return m.function(cm, **v.kwargs(cm), arithmetic="exact")
+            return bound(np.asarray(cm))
         except ValueError:              # the metric is undefined on this matrix
             return None
     return f
