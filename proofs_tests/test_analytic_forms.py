@@ -14,9 +14,9 @@ import sympy as sp
 
 import numeric
 from analytic import single_sample_forms, tridiagonal_forms
-from analytic._pl import lower_envelope, sign_for_all, signs_for_all
-from analytic.forms import METRIC_FUNCTIONS, band1_envelope, positioned_metric_forms
-from analytic.sources import cardoso2011 as C11
+from analytic.engines._pl import lower_envelope, sign_for_all, signs_for_all
+from analytic.derivations.forms import METRIC_FUNCTIONS, band1_envelope, positioned_metric_forms
+from analytic.ledger.sources import cardoso2011 as C11
 from analytic.symbols import K, b, beta, d
 from exact_values import algebraic_zero, same_value
 

@@ -28,7 +28,7 @@ import sympy as sp
 import numeric
 from analytic import (derive_optimal_last_length, interval_tc_max_symbolic,
                       optimal_last_length_piecewise)
-from analytic.sources import binotto2024 as B
+from analytic.ledger.sources import binotto2024 as B
 from analytic.symbols import L, x
 
 TOL = mpmath.mpf("1e-45")

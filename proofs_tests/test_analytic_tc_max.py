@@ -19,9 +19,9 @@ import sympy as sp
 
 import numeric
 from analytic import tc_max_balanced, tc_max_symbolic
-from analytic.sources import binotto2024 as B
+from analytic.ledger.sources import binotto2024 as B
 from analytic.symbols import r
-from analytic.tc_max import (corollary1_differences, derive_tc_max_balanced,
+from analytic.derivations.tc_max import (corollary1_differences, derive_tc_max_balanced,
                              positive_for_integers_from)
 
 m = sp.Symbol("m", integer=True, nonnegative=True)

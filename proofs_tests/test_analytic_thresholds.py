@@ -11,10 +11,10 @@ import sympy as sp
 
 import numeric
 from analytic import appendix_a_triangle, covering_path, diagonal_threshold, oc00_forms
-from analytic._pl import sign_for_all
-from analytic.claims._search import compositions
-from analytic.metric_thresholds import confusion_matrix_symbolic
-from analytic.sources import cardoso2011 as C11
+from analytic.engines._pl import sign_for_all
+from analytic.ledger.checks._search import compositions
+from analytic.derivations.metric_thresholds import confusion_matrix_symbolic
+from analytic.ledger.sources import cardoso2011 as C11
 from analytic.symbols import N, beta
 from numeric._common import prepare
 from numeric.paths import oc_parts

@@ -26,7 +26,7 @@ import sympy as sp
 from sympy import ZZ
 from sympy.polys.rings import ring
 
-from analytic import prover
+from analytic.properties import prover
 from analytic.properties import certificates as C
 from analytic.properties.certificates import defined, equal, is_zero, sign
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analytic.generators import (all_matrices, count, exhaustive, label_vectors, order_key,
+from analytic.properties.generators import (all_matrices, count, exhaustive, label_vectors, order_key,
                                  random_matrices)
-from analytic.shrink import greedy_shrink, shrink
+from analytic.properties.shrink import greedy_shrink, shrink
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -22,8 +22,8 @@ import sympy
 from scipy.optimize import linprog
 
 import numeric
-from analytic.claims._search import exhaustive_argmax
-from analytic.sources import binotto2024 as B
+from analytic.ledger.checks._search import exhaustive_argmax
+from analytic.ledger.sources import binotto2024 as B
 
 R = sympy.Rational
 

@@ -16,9 +16,9 @@ import sympy as sp
 
 import numeric
 from analytic import tridiagonal_forms
-from analytic.families import guess_and_check, support_threshold, symbolic_metric
+from analytic.derivations.families import guess_and_check, support_threshold, symbolic_metric
 from analytic.symbols import K, beta
-from analytic.uoc import a_uoc_symbolic, oc_piecewise, uoc_piecewise
+from analytic.derivations.uoc import a_uoc_symbolic, oc_piecewise, uoc_piecewise
 from numeric._common import amax
 from numeric._symbolic import SymbolicArithmetic, support_from_assumptions
 from exact_values import same_value

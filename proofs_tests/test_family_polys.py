@@ -26,15 +26,15 @@ import pytest
 import sympy as sp
 
 import numeric
-from analytic import _ratfun as rf
-from analytic._family import PathLines, settle
-from analytic._pl import (
+from analytic.engines import _ratfun as rf
+from analytic.engines._family import PathLines, settle
+from analytic.engines._pl import (
     PL, UndecidedSign, _lower_envelope_expr, lower_envelope, sign_for_all, sign_threshold,
     signs_for_all,
 )
-from analytic.metric_thresholds import path_lines
+from analytic.derivations.metric_thresholds import path_lines
 from analytic.symbols import beta, d
-from analytic.uoc import a_uoc_symbolic, envelope_piecewise, oc_piecewise, uoc_piecewise
+from analytic.derivations.uoc import a_uoc_symbolic, envelope_piecewise, oc_piecewise, uoc_piecewise
 
 n = sp.Symbol("n", integer=True, positive=True)
 

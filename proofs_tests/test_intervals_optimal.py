@@ -22,9 +22,9 @@ import pytest
 import sympy
 
 import numeric
-from analytic.sources.binotto2024 import APPENDIX_A as PRINTED_APPENDIX_A
+from analytic.ledger.sources.binotto2024 import APPENDIX_A as PRINTED_APPENDIX_A
 from numeric.rounding import matches_printed
-from analytic.sources import binotto2024 as B
+from analytic.ledger.sources import binotto2024 as B
 from analytic.symbols import L as L_symbol, x as x_symbol
 
 EX = dict(arithmetic="exact")

@@ -17,8 +17,8 @@ import sympy
 
 import numeric
 from numeric.rounding import printed_interval
-from analytic.claims.macroblog import example_matrix as _cm
-from analytic.sources import macroblog as M
+from analytic.ledger.checks.macroblog import example_matrix as _cm
+from analytic.ledger.sources import macroblog as M
 
 
 # --- the post's code, transcribed verbatim (its reference implementation) ----

@@ -20,9 +20,9 @@ import pytest
 import sympy as sp
 
 import numeric
-from analytic import audit as A
-from analytic import prover as P
-from analytic.generators import random_matrices
+from analytic.properties import audit as A
+from analytic.properties import prover as P
+from analytic.properties.generators import random_matrices
 from analytic.properties import table as T
 from analytic.properties.space import SMALL_SPACE
 from numeric._symbolic import SymbolicArithmetic

@@ -25,9 +25,9 @@ import sympy
 
 import numeric
 from numeric.rounding import matches_printed, round_half_up
-from analytic.sources import cardoso2011 as C
-from analytic.sources import silva2018 as S
-from analytic.claims import cardoso2011_tables as T
+from analytic.ledger.sources import cardoso2011 as C
+from analytic.ledger.sources import silva2018 as S
+from analytic.ledger.checks import cardoso2011_tables as T
 
 COLS = C.COLUMNS
 R = sympy.Rational
@@ -267,7 +267,7 @@ def test_tridiagonal_mer_mae_and_oc_closed_forms_and_limits():
     printed = {name: R(v) for name, v in C.TRIDIAGONAL_LIMITS.items()}  # §4, as printed
     assert sympy.limit(2 * (k - 1) / (3 * k - 2), k, sympy.oo) == printed["MER"] == printed["MAE"]
     # the same forms as analytic.forms derives for every K (an independent derivation)
-    from analytic.forms import tridiagonal_forms
+    from analytic.derivations.forms import tridiagonal_forms
     from analytic.symbols import K as K_, b as b_
     oc_form = tridiagonal_forms().oc
     for K in range(3, 30):

@@ -17,9 +17,9 @@ import sympy
 
 import numeric
 from numeric.rounding import matches_printed, round_half_up
-from analytic.sources import cardoso2011 as C
-from analytic.sources import silva2018 as S
-from analytic.claims import silva2018_tables as T
+from analytic.ledger.sources import cardoso2011 as C
+from analytic.ledger.sources import silva2018 as S
+from analytic.ledger.checks import silva2018_tables as T
 
 COLS = S.TABLE_I_COLUMNS
 R = sympy.Rational

@@ -88,7 +88,7 @@ def _jobs(text):
 
 
 def add_parsers(sub) -> None:
-    from analytic.prover import EVERY_K, POSITIVE_K
+    from analytic.properties.prover import EVERY_K, POSITIVE_K
 
     p = sub.add_parser(
         "audit", help="decide formal properties of a metric (a wide search, confirmed exactly, "
@@ -135,7 +135,7 @@ def add_parsers(sub) -> None:
 def scopes_from_args(args) -> tuple:
     """The proof scopes of the command line (:func:`analytic.prover.scopes` of
     ``--every-k`` and ``--positive-k``; none with ``--no-proofs``)."""
-    from analytic.prover import scopes
+    from analytic.properties.prover import scopes
 
     if args.every_k > MAX_EVERY_K:
         raise ValueError(f"--every-k {args.every_k}: at most {MAX_EVERY_K} (K = 4 has "
@@ -200,7 +200,7 @@ def _bounds(text):
 
 
 def _space(args):
-    from analytic.audit import space_of
+    from analytic.properties.audit import space_of
 
     if args.max_k is None and args.max_n is None and args.random is None:
         return None
@@ -232,7 +232,7 @@ def _progress():
 
 
 def cmd_audit(args) -> int:
-    from analytic import audit as A
+    from analytic.properties import audit as A
     from analytic.properties import table as T
     from numeric.registry import REGISTRY, matrix_metrics
 
@@ -315,7 +315,7 @@ def announce_search(space, cases, stream=None):
     single metric printed nothing until its verdicts (README rule, issue 23 item 3).
 
     >>> import io
-    >>> from analytic.audit import Space
+    >>> from analytic.properties.audit import Space
     >>> s = io.StringIO()
     >>> announce_search(Space(exhaustive=((2, 3),), random=10), 1, stream=s), s.getvalue()
     (False, '')
@@ -324,7 +324,7 @@ def announce_search(space, cases, stream=None):
     >>> s.getvalue()[:57]      # C(10 + 16, 16) - 1 matrices of K = 4, N = 1..10
     'ordinal-verify: audit: 5.3e+06 matrices, 14 properties, 1'
     """
-    from analytic.audit import PROPERTIES
+    from analytic.properties.audit import PROPERTIES
 
     from .inputs import ANNOUNCE_SECONDS
 
@@ -340,7 +340,7 @@ def announce_search(space, cases, stream=None):
 
 
 def _audit_one(name, label, space, scopes, kw):
-    from analytic import audit as A
+    from analytic.properties import audit as A
 
     return A.audit(name, variant=label, space=space, prove=scopes or False, **kw)
 

@@ -42,13 +42,13 @@ import numpy as np
 import sympy as sp
 from sympy.polys.polyfuncs import rational_interpolate
 
-from analytic._family import (  # noqa: F401 - the family machinery, re-exported
+from analytic.engines._family import (  # noqa: F401 - the family machinery, re-exported
     MAX_SPECIAL, family_parameter, settle, split_by_parameter, support_threshold,
 )
-from analytic._family import _matrix, _symbols
-from analytic._pl import UndecidedSign, sign_for_all, sign_threshold, signs_for_all
+from analytic.engines._family import _matrix, _symbols
+from analytic.engines._pl import UndecidedSign, sign_for_all, sign_threshold, signs_for_all
 from analytic.symbols import K as K_symbol
-from analytic.uoc import a_uoc_symbolic
+from analytic.derivations.uoc import a_uoc_symbolic
 from numeric._symbolic import SymbolicArithmetic
 from numeric.parsing import parse_number
 from numeric.registry import REGISTRY

@@ -42,8 +42,8 @@ import numpy as np
 import sympy as sp
 
 import numeric
-from analytic._pl import PL, lower_envelope
-from analytic._rowkinds import RowKind, exponent, matrix_rows, path_weights, totals
+from analytic.engines._pl import PL, lower_envelope
+from analytic.engines._rowkinds import RowKind, exponent, matrix_rows, path_weights, totals
 from analytic.symbols import K, b, beta, d
 from numeric._symbolic import SymbolicArithmetic
 from numeric.parsing import parse_number

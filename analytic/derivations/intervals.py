@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 import sympy as sp
 
-from analytic._sweep import MaxSum
+from analytic.engines._sweep import MaxSum
 from analytic.symbols import L, x
 from numeric.parsing import parse_number
 

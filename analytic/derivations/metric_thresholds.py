@@ -22,8 +22,8 @@ from typing import Mapping
 
 import sympy as sp
 
-from analytic._pl import lower_envelope
-from analytic._rowkinds import exponent, matrix_rows, path_weights
+from analytic.engines._pl import lower_envelope
+from analytic.engines._rowkinds import exponent, matrix_rows, path_weights
 from analytic.symbols import N, beta
 
 __all__ = ["monotone_paths", "path_lines", "confusion_matrix_symbolic", "appendix_a_triangle",

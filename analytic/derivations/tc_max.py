@@ -27,7 +27,7 @@ from functools import lru_cache
 
 import sympy as sp
 
-from analytic.intervals import prop4_max_form
+from analytic.derivations.intervals import prop4_max_form
 from analytic.symbols import r
 from numeric.parsing import parse_number
 

@@ -30,7 +30,7 @@ import numpy as np
 import sympy as sp
 
 import numeric
-from analytic._family import PathLines, family_parameter, settle, split_by_parameter, support_threshold
+from analytic.engines._family import PathLines, family_parameter, settle, split_by_parameter, support_threshold
 from analytic.symbols import beta
 from numeric.parsing import parse_number
 

@@ -23,10 +23,10 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from analytic import _ratfun as _rf
-from analytic._pl import UndecidedSign, envelope_of_polys, sign_threshold, signs_for_all
-from analytic._rowkinds import matrix_rows, path_weights
-from analytic.metric_thresholds import monotone_paths
+from analytic.engines import _ratfun as _rf
+from analytic.engines._pl import UndecidedSign, envelope_of_polys, sign_threshold, signs_for_all
+from analytic.engines._rowkinds import matrix_rows, path_weights
+from analytic.derivations.metric_thresholds import monotone_paths
 from numeric.parsing import parse_number
 
 __all__ = ["family_parameter", "support_threshold", "split_by_parameter", "settle",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from analytic import _ratfun as _rf
+from analytic.engines import _ratfun as _rf
 from numeric.errors import UndecidedSign  # one 'undecided' hierarchy (issue 22 item 2)
 from numeric.parsing import parse_number
 

@@ -52,9 +52,9 @@ from itertools import combinations
 import mpmath
 import sympy as sp
 
-from analytic._algebraic import DPS as _DPS
-from analytic._algebraic import SEP as _SEP
-from analytic._algebraic import (
+from analytic.engines._algebraic import DPS as _DPS
+from analytic.engines._algebraic import SEP as _SEP
+from analytic.engines._algebraic import (
     Root, exact_algebraic, irreducible_factors, real_roots, real_roots_fractions, root_branches,
     simplest_between, tidy, tidy_value, to_mp,
 )

@@ -68,7 +68,7 @@ Any key is accepted when ``source`` is a text (a seed key's tuple form
 (or a folder of modules) and run ``ordinal-verify --claims my_claims.py``:
 
 >>> import numeric
->>> from analytic.generators import exhaustive
+>>> from analytic.properties.generators import exhaustive
 >>> @claim("mine:mae-le-mse", source="my notes, 2025", expect="verified",
 ...        statement="MAE <= MSE on every 3x3 matrix with 4 samples",
 ...        method="exhaustive, exact", register=False)
@@ -244,7 +244,7 @@ def claim(id: str, *, source, statement: str, method: str, expect: str,
 
 
 def _load_all():
-    import analytic.claims as pkg
+    import analytic.ledger.checks as pkg
 
     for mod in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda m: m.name):
         if not mod.name.startswith("_"):

@@ -52,7 +52,7 @@ holds fails
 
 A registered metric's formula is also evaluated on symbolic counts:
 
->>> from analytic.prover import scopes
+>>> from analytic.properties.prover import scopes
 >>> r = audit("mae", ["scale", "symmetry"], max_k=2, max_n=2, random=0, prove=scopes(2, 3))
 >>> print(r.results["scale"].cell(), "|", r.results["scale"].proof.scope_text())
 proved (K<=2, K=3+) | every matrix with K = 1; every matrix with K = 2; every matrix with K = 3 and all cells positive
@@ -70,11 +70,11 @@ import numpy as np
 
 from . import prover as _prover
 from .generators import matrix_text
-from .properties.catalog import PROPERTIES, Property
-from .properties.engine import (TIE_BUDGET, MetricSpec, default_executor, search_matrices,
+from .catalog import PROPERTIES, Property
+from .engine import (TIE_BUDGET, MetricSpec, default_executor, search_matrices,
                                 search_triples)
-from .properties.exact import ExactContext, compare
-from .properties.space import DEFAULT_SPACE, SMALL_SPACE, Space
+from .exact import ExactContext, compare
+from .space import DEFAULT_SPACE, SMALL_SPACE, Space
 from .shrink import shrink
 
 __all__ = ["PROPERTIES", "Property", "PropertyResult", "AuditReport", "audit",
@@ -352,7 +352,7 @@ def _with_proof(prover, ctx, res, better, bounds, seed):
 # ---------------------------------------------------------------------------
 def _exact_search(prop, ctx, space):
     """A callable without a vectorised form: every base matrix in exact arithmetic."""
-    from .properties.engine import Found, diagonal_chunk_matrices
+    from .engine import Found, diagonal_chunk_matrices
 
     found = Found(prop.name, exact=True)
     if prop.region == "diagonal":
@@ -378,7 +378,7 @@ def _exact_search(prop, ctx, space):
 
 def _exact_triples(prop, ctx, space):
     from .generators import label_vectors
-    from .properties.engine import Found
+    from .engine import Found
 
     found = Found("triangle", exact=True)
     top = max((n for _, n in space.triangle), default=0)
@@ -407,15 +407,15 @@ def _exact_triples(prop, ctx, space):
 
 
 def _triple_defined(ctx, a, b, c, K):
-    from .properties.catalog import _distance
-    from .properties.exact import Undefined
+    from .catalog import _distance
+    from .exact import Undefined
 
     return all(not isinstance(_distance(ctx, x, y, K), Undefined)
                for x, y in ((a, b), (b, c), (a, c)))
 
 
 def _undefined(ctx, m):
-    from .properties.exact import Undefined
+    from .exact import Undefined
 
     return isinstance(ctx.value(m), Undefined)
 
@@ -682,7 +682,7 @@ def property_table(space: Space = DEFAULT_SPACE, scopes: tuple = _prover.DEFAULT
 def table_markdown(rows=None, space: Space = DEFAULT_SPACE,
                    scopes: tuple = _prover.DEFAULT_SCOPES, **kw) -> str:
     """The property table as Markdown (``docs/properties.md``), deterministic."""
-    from .properties.table import markdown, table_dict
+    from .table import markdown, table_dict
 
     rows = property_table(space, scopes, **kw) if rows is None else rows
     return markdown(table_dict(rows, space, scopes))

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..generators import matrix_text, step_toward_diagonal
+from .generators import matrix_text, step_toward_diagonal
 from .exact import Undefined, compare, exceeds_sum, value_of
 
 __all__ = ["Property", "PROPERTIES", "CLEAR", "TIE", "CANDIDATE", "TOLERANCE", "tolerance"]

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..generators import label_vectors
+from .generators import label_vectors
 from .catalog import CANDIDATE, CLEAR, PROPERTIES, TIE, tolerance
 from .space import Chunk, Space
 

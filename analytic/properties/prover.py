@@ -81,7 +81,7 @@ import sympy as sp
 from numeric.parsing import parse_number
 
 from .generators import insert_empty_class, matrix_text, step_toward_diagonal
-from .properties.certificates import (MAX_TERMS, _NEG, _POS, _ge0, _le0, _num, _point,  # noqa: F401
+from .certificates import (MAX_TERMS, _NEG, _POS, _ge0, _le0, _num, _point,  # noqa: F401
                                       defined, equal, is_zero, sign)
 
 __all__ = ["Scope", "scopes", "EVERY_K", "POSITIVE_K", "DEFAULT_SCOPES", "Proof", "Evaluator", "prove",

@@ -128,7 +128,7 @@ def _scopes_legend(scopes) -> str:
 
 def markdown(table: dict) -> str:
     """``docs/properties.md``: the table rendered, deterministic."""
-    from .. import prover as _prover
+    from . import prover as _prover
 
     names = [p["name"] for p in table["properties"]]
     sp = table["space"]

@@ -61,7 +61,7 @@ from IPython.display import Markdown, display
 
 import numeric
 from numeric.rounding import matches_printed, round_half_up
-from analytic.sources import cardoso2011, silva2018
+from analytic.ledger.sources import cardoso2011, silva2018
 
 EXACT = dict(arithmetic="exact")
 

@@ -48,8 +48,8 @@ from IPython.display import Markdown, display
 
 import numeric
 from analytic.symbols import beta
-from analytic.uoc import uoc_piecewise
-from analytic.sources import silva2018
+from analytic.derivations.uoc import uoc_piecewise
+from analytic.ledger.sources import silva2018
 
 # %% tags=["hide-input"]
 # plotting helpers (no mathematics here)
@@ -324,7 +324,7 @@ plt.show()
 # the breakpoint for every integer $d \ge 1$, and integrates $A_{UOC}$:
 
 # %%
-from analytic.forms import single_sample_forms
+from analytic.derivations.forms import single_sample_forms
 from analytic.symbols import d
 
 single = single_sample_forms()

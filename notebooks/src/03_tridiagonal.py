@@ -58,9 +58,9 @@ import sympy as sp
 from IPython.display import Markdown, display
 
 import numeric
-from analytic.forms import tridiagonal_forms
+from analytic.derivations.forms import tridiagonal_forms
 from analytic.symbols import K, b, beta
-from analytic.sources import cardoso2011
+from analytic.ledger.sources import cardoso2011
 
 plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})
 

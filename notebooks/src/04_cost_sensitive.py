@@ -58,9 +58,9 @@ from IPython.display import Markdown, display
 
 import numeric
 from numeric.rounding import matches_printed, round_half_up
-from analytic.sources import george2016
+from analytic.ledger.sources import george2016
 from analytic.symbols import r
-from analytic.tc_max import corollary1_differences, derive_tc_max_balanced, positive_for_integers_from, tc_max_balanced
+from analytic.derivations.tc_max import corollary1_differences, derive_tc_max_balanced, positive_for_integers_from, tc_max_balanced
 
 # %% tags=["hide-input"]
 # plotting and table helpers (no mathematics here)

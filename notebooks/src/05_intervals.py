@@ -49,8 +49,8 @@ import sympy as sp
 from IPython.display import Markdown, display
 
 import numeric
-from analytic.intervals import interval_tc_max_symbolic, optimal_last_length_piecewise
-from analytic.sources import binotto2024
+from analytic.derivations.intervals import interval_tc_max_symbolic, optimal_last_length_piecewise
+from analytic.ledger.sources import binotto2024
 from analytic.symbols import L, x            # the paper's second length L and last length x
 
 plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})   # figures

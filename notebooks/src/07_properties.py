@@ -62,14 +62,14 @@ from IPython.display import Markdown, display
 import numeric
 import numeric.exact_sign
 from numeric.registry import REGISTRY
-from analytic import prover
-from analytic.audit import CALLABLE_SPACE, PROPERTIES, audit
-from analytic.claims.audit_properties import recheck
+from analytic.properties import prover
+from analytic.properties.audit import CALLABLE_SPACE, PROPERTIES, audit
+from analytic.ledger.checks.audit_properties import recheck
 from analytic.properties import table as property_table
 from analytic.properties.catalog import TOLERANCE
 from analytic.properties.engine import TIE_BUDGET
 from analytic.properties.space import DEFAULT_SPACE, Space
-from analytic.sources import silva2018
+from analytic.ledger.sources import silva2018
 
 plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})
 
@@ -974,7 +974,7 @@ assert all(a == b for a, b in rps_and_mae.values())
 # **Answer 2.**
 
 # %% tags=["solution"]
-from analytic.sources import cardoso2011
+from analytic.ledger.sources import cardoso2011
 
 matrices = list(silva2018.MATRICES.values()) + [cardoso2011.tridiagonal(k) for k in range(2, 9)]
 checked = []
@@ -1049,7 +1049,7 @@ for p in ("identity", "ordinal_monotonicity"):
 # nothing, the counterexample of §5.
 
 # %% tags=["solution"]
-from analytic.generators import exhaustive
+from analytic.properties.generators import exhaustive
 
 # every 3-class matrix with 3 <= N <= 6 and a true sample in each class, as one stack
 stack = np.array([A for N in range(3, 7) for A in exhaustive(3, N) if (A.sum(axis=1) > 0).all()])

@@ -9,7 +9,7 @@ from fractions import Fraction
 import numpy as np
 import sympy
 
-from analytic.generators import compositions
+from analytic.properties.generators import compositions
 
 __all__ = ["random_matrices", "compositions", "exhaustive_argmax", "exhaustive_max"]
 

@@ -20,8 +20,8 @@ and why.  A metric added later is not part of these claims (it appears in
 
 from __future__ import annotations
 
-from ..ledger import Outcome, claim
-from ..properties.catalog import PROPERTIES
+from analytic.ledger import Outcome, claim
+from analytic.properties.catalog import PROPERTIES
 
 #: (registry name, variant label) of the seeds' metrics when these claims were reviewed
 SEED_CASES = (
@@ -154,7 +154,7 @@ _SOURCE = ("analytic.audit (the ordinal-verify property engine), run on the metr
 
 
 def _method():
-    from ..properties.table import load
+    from analytic.properties.table import load
 
     table = load()
     return ("the committed property table (analytic/properties/table.json, written by "
@@ -169,9 +169,9 @@ def _method():
 
 def _stale(table):
     """Why the committed table does not describe the current code (None: it does)."""
-    from .. import prover
-    from ..properties.space import DEFAULT_SPACE
-    from ..properties.table import space_dict
+    from analytic.properties import prover
+    from analytic.properties.space import DEFAULT_SPACE
+    from analytic.properties.table import space_dict
 
     if table["space"] != space_dict(DEFAULT_SPACE):
         return "its space is not DEFAULT_SPACE"
@@ -189,8 +189,8 @@ def recheck(name, label, result) -> str | None:
 
     from numeric.registry import REGISTRY
 
-    from ..properties.exact import ExactContext
-    from ..properties.table import counterexample_of
+    from analytic.properties.exact import ExactContext
+    from analytic.properties.table import counterexample_of
 
     m = REGISTRY[name]
     v = next(c for c in m.cases() if c.label == label)
@@ -216,7 +216,7 @@ def _check_property(prop):
 
         import numeric  # noqa: F401
 
-        from ..properties.table import load
+        from analytic.properties.table import load
 
         table = load()
         stale = _stale(table)
@@ -265,7 +265,7 @@ def _check_property(prop):
 
 
 def _scope_text():
-    from ..properties.space import DEFAULT_SPACE
+    from analytic.properties.space import DEFAULT_SPACE
 
     return (f"On the property engine's default search ({DEFAULT_SPACE.describe()}; triangle: "
             "every triple of label vectors with K = 2, n <= 6 and K = 3, n <= 4, and 2,000 "
@@ -286,7 +286,7 @@ for _prop, (_item, _statement, _) in REVIEWED.items():
 def _flags():
     from numeric.registry import REGISTRY
 
-    from ..properties.table import load
+    from analytic.properties.table import load
 
     reports = {(r["metric"], r["variant"]): r for r in load()["reports"]}
     bad = []

@@ -19,12 +19,12 @@ import sympy as sp
 
 import numeric
 
-from ..intervals import derive_optimal_last_length, interval_tc_max_symbolic
-from ..ledger import Outcome, claim
+from analytic.derivations.intervals import derive_optimal_last_length, interval_tc_max_symbolic
+from analytic.ledger import Outcome, claim
 from ..sources import binotto2024 as src
 from ..sources.binotto2024 import APPENDIX_A, APPENDIX_A_MINIMA, PROP3, PROP3_H
-from ..symbols import L, r, x
-from ..tc_max import (corollary1_differences, derive_tc_max_balanced,
+from analytic.symbols import L, r, x
+from analytic.derivations.tc_max import (corollary1_differences, derive_tc_max_balanced,
                       positive_for_integers_from, tc_max_balanced, tc_max_symbolic)
 
 __all__ = ["NEW_COUNTS"]

@@ -22,8 +22,8 @@ import sympy
 import numeric
 from numeric.rounding import matches_printed
 
-from .. import symbols
-from ..ledger import Outcome, claim
+from analytic import symbols
+from analytic.ledger import Outcome, claim
 from ..sources import binotto2024 as src
 from ._search import compositions as _rows, exhaustive_max as _exhaustive_max
 

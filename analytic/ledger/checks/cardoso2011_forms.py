@@ -11,7 +11,7 @@ import sympy
 
 import numeric
 
-from ..ledger import Outcome, claim
+from analytic.ledger import Outcome, claim
 from ..sources import cardoso2011 as src
 from ._closed_form import closed_form
 
@@ -25,7 +25,7 @@ EX = {"arithmetic": "exact"}
               "weights and the two-line lemma; exact numeric.oc for d = 1..6",
        expect="convention")
 def _single_form():
-    from analytic.forms import single_sample_forms
+    from analytic.derivations.forms import single_sample_forms
     from analytic.symbols import beta, d
 
     printed = src.parse(src.SINGLE_SAMPLE_OC)
@@ -57,7 +57,7 @@ def _single_form():
        method="symbolic: derivative of the sloped branch of the derived form, and its limit d -> oo",
        expect="verified")
 def _single_monotone():
-    from analytic.forms import single_sample_forms
+    from analytic.derivations.forms import single_sample_forms
     from analytic.symbols import beta, d
 
     f = single_sample_forms().oc
@@ -79,8 +79,8 @@ def _single_monotone():
               "d >= 1 (decided exactly), so OC_{1/2} = 1 = MER",
        expect="verified")
 def _beta_half():
-    from analytic._pl import signs_for_all
-    from analytic.forms import single_sample_forms
+    from analytic.engines._pl import signs_for_all
+    from analytic.derivations.forms import single_sample_forms
     from analytic.symbols import d
 
     f = single_sample_forms().oc
@@ -100,7 +100,7 @@ def _beta_half():
               "simplified by SymPy; covering path checked for K = 1..30",
        expect="verified")
 def _oc00():
-    from analytic.oc_general import covering_path, oc00_forms
+    from analytic.derivations.oc_general import covering_path, oc00_forms
 
     for k in range(1, 31):
         p = covering_path(k)
@@ -129,7 +129,7 @@ def _oc00():
 def _diag_threshold():
     import numpy as np
 
-    from analytic.metric_thresholds import diagonal_threshold
+    from analytic.derivations.metric_thresholds import diagonal_threshold
     from analytic.symbols import N
 
     out = diagonal_threshold("oc")
@@ -171,7 +171,7 @@ def _diag_threshold():
               "envelopes, the set {beta: OC(a,b)+OC(b,c)-OC(a,c) < 0} decided piece by piece",
        expect="verified")
 def _triangle():
-    from analytic.metric_thresholds import appendix_a_triangle
+    from analytic.derivations.metric_thresholds import appendix_a_triangle
 
     out = appendix_a_triangle(gamma=1)
     printed = src.parse(src.APPENDIX_A_BOUND)
@@ -192,7 +192,7 @@ def _triangle():
               "with numeric.oc (gamma = 2)",
        expect="refuted")
 def _triangle_gamma():
-    from analytic.metric_thresholds import appendix_a_triangle
+    from analytic.derivations.metric_thresholds import appendix_a_triangle
 
     out = appendix_a_triangle(gamma=2)
     t = sympy.Rational(1, 16)

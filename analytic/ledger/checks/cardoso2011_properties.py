@@ -9,8 +9,8 @@ import sympy
 
 import numeric
 
-from ..ledger import Outcome, claim
-from ..metric_thresholds import monotone_paths, path_lines
+from analytic.ledger import Outcome, claim
+from analytic.derivations.metric_thresholds import monotone_paths, path_lines
 from ._search import random_matrices
 
 _BETAS = (0, sympy.Rational(1, 40), sympy.Rational(1, 8), 1)

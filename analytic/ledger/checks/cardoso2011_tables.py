@@ -20,7 +20,7 @@ import sympy
 import numeric
 from numeric.rounding import matches_printed, printed_interval, round_half_up
 
-from ..ledger import Outcome, cell_outcome, claim, register
+from analytic.ledger import Outcome, cell_outcome, claim, register
 from ..sources import cardoso2011 as src
 from ._search import compositions
 
@@ -306,7 +306,7 @@ def _t3_text():
               "limits, and numeric.oc exact for K = 2..12 at b = 1/4, 3/4",
        expect="verified")
 def _tri_limits():
-    from analytic.forms import tridiagonal_forms
+    from analytic.derivations.forms import tridiagonal_forms
     from analytic.symbols import K, b
     f = tridiagonal_forms()
     for k in range(2, 13):
@@ -331,7 +331,7 @@ def _tri_limits():
        method="the tridiagonal OC closed form (analytic.forms) at b = 1/4 and 3/4, exactly, K = 2..40",
        expect="verified")
 def _tri_improves():
-    from analytic.forms import tridiagonal_forms
+    from analytic.derivations.forms import tridiagonal_forms
     from analytic.symbols import K, b
     f = tridiagonal_forms().oc
     v1 = [f.subs({b: B1, K: k}) for k in range(2, 41)]

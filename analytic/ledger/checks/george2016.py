@@ -19,7 +19,7 @@ import sympy
 import numeric
 from numeric.rounding import matches_printed
 
-from ..ledger import Outcome, cell_outcome, claim, register
+from analytic.ledger import Outcome, cell_outcome, claim, register
 from ..sources import george2016 as src
 
 EX = dict(arithmetic="exact")

@@ -14,7 +14,7 @@ import sympy
 import numeric
 from numeric.rounding import printed_interval
 
-from ..ledger import Outcome, claim
+from analytic.ledger import Outcome, claim
 from ..sources import macroblog as src
 
 __all__ = ["example_matrix"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sympy
 
-from ..ledger import Outcome, claim
+from analytic.ledger import Outcome, claim
 from .silva2018_tables import table_I_value
 
 

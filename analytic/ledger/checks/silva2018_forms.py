@@ -11,7 +11,7 @@ import sympy
 
 import numeric
 
-from ..ledger import Outcome, claim
+from analytic.ledger import Outcome, claim
 from ._closed_form import closed_form
 from ._search import random_matrices
 
@@ -25,7 +25,7 @@ from ._search import random_matrices
               "numeric.uoc for d = 1..8",
        expect="verified")
 def _single_uoc():
-    from analytic.forms import single_sample_forms
+    from analytic.derivations.forms import single_sample_forms
     from analytic.symbols import beta, d
 
     f = single_sample_forms().uoc
@@ -53,8 +53,8 @@ def _single_uoc():
               "A(d+1) - A(d) decided positive for every integer d >= 1; exact numeric.a_uoc, d = 1..12",
        expect="verified")
 def _single_auoc():
-    from analytic._pl import sign_for_all
-    from analytic.forms import single_sample_forms
+    from analytic.engines._pl import sign_for_all
+    from analytic.derivations.forms import single_sample_forms
     from analytic.symbols import d
 
     a = single_sample_forms().a_uoc
@@ -79,7 +79,7 @@ def _single_auoc():
 def _tridiagonal():
     import numpy as np
 
-    from analytic.forms import tridiagonal_forms
+    from analytic.derivations.forms import tridiagonal_forms
     from analytic.symbols import K, beta
 
     f = tridiagonal_forms()
@@ -109,7 +109,7 @@ def _tridiagonal():
        expect="verified")
 def _auoc_integral():
     from analytic.symbols import beta
-    from analytic.uoc import a_uoc_symbolic, uoc_piecewise
+    from analytic.derivations.uoc import a_uoc_symbolic, uoc_piecewise
 
     for m in random_matrices(20, (2, 7), seed=91):
         exact = numeric.a_uoc(m, arithmetic="exact")
@@ -126,7 +126,7 @@ def _auoc_integral():
               "witness family [[n, 1], [0, 1]] whose derived last breakpoint tends to 1",
        expect="verified")
 def _uoc_threshold():
-    from analytic.metric_thresholds import diagonal_threshold
+    from analytic.derivations.metric_thresholds import diagonal_threshold
 
     out = diagonal_threshold("uoc")
     n = sympy.Symbol("n", integer=True, positive=True)

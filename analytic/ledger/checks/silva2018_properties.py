@@ -7,8 +7,8 @@ import sympy
 
 import numeric
 
-from .._rowkinds import matrix_rows, path_weights
-from ..ledger import Outcome, claim
+from analytic.engines._rowkinds import matrix_rows, path_weights
+from analytic.ledger import Outcome, claim
 from ._search import random_matrices
 
 

@@ -17,7 +17,7 @@ import sympy
 import numeric
 from numeric.rounding import matches_printed, printed_interval, round_half_up
 
-from ..ledger import Outcome, cell_outcome, claim, register
+from analytic.ledger import Outcome, cell_outcome, claim, register
 from ..sources import cardoso2011 as c11
 from ..sources import silva2018 as src
 

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import sympy
 
-from ..symbols import L, r, x
+from analytic.symbols import L, r, x
 
 __all__ = [
     "KEY", "SEED", "PRINTED", "MATRICES", "TOY_COUNTS",

@@ -55,7 +55,7 @@ from __future__ import annotations
 
 import sympy
 
-from ..symbols import N, beta, d
+from analytic.symbols import N, beta, d
 
 __all__ = [
     "KEY", "SEED", "COLUMNS", "MATRICES", "TABLE1", "TABLE1_RECONSTRUCTED",
