@@ -174,10 +174,8 @@ def prepare(cm, arithmetic="float", *, min_classes=1) -> Prepared:
     """
     ctx = get_arithmetic(arithmetic)
     support = getattr(ctx, "support", None)
-    if support is not None:  # a numeric._symbolic.SymbolicArithmetic
-        from ._symbolic import check_symbolic_counts
-
-        counts, n = check_symbolic_counts(cm, support, min_classes=min_classes)
+    if support is not None:  # a numeric._symbolic.SymbolicArithmetic: it validates its counts
+        counts, n = ctx.prepare_counts(cm, min_classes=min_classes)
         return Prepared(counts=counts, n=n, ctx=ctx)
     counts = check_counts(cm, min_classes=min_classes)
     return Prepared(counts=counts, n=ctx.asarray(counts), ctx=ctx)

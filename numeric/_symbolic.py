@@ -104,6 +104,18 @@ class SymbolicArithmetic(ExactArithmetic):
     def __repr__(self):
         return "<Arithmetic 'exact' with symbolic counts>"
 
+    def prepare_counts(self, cm, *, min_classes=1):
+        """``(support, counts)`` of a matrix whose counts may be symbolic, the support
+        decided by this arithmetic (:func:`check_symbolic_counts`); called by
+        :func:`numeric._common.prepare`, which need not import this module (nor SymPy).
+
+        >>> n = sympy.Symbol("n", integer=True, positive=True)
+        >>> sup, counts = SymbolicArithmetic().prepare_counts([[n, 0], [1, n]])
+        >>> sup.tolist(), counts.tolist()
+        ([[1, 0], [1, 1]], [[n, 0], [1, n]])
+        """
+        return check_symbolic_counts(cm, self.support, min_classes=min_classes)
+
 
 def check_symbolic_counts(cm, support, *, min_classes=1, what="confusion matrix"):
     """Validate a matrix of counts some of which are SymPy expressions.
