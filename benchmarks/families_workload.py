@@ -13,10 +13,10 @@ The peer.  The previous code is too slow to run here on these families
 (minutes to hours), so each row reports its absolute time and its ratio to
 the 30 s target.  One row keeps a peer in the same run: the envelope step
 of a small family computed by the expression-level algorithm kept in
-:mod:`analytic._pl` (``_lower_envelope_expr`` on
-:func:`analytic.metric_thresholds.path_lines`, the previous method, still
+:mod:`analytic.engines._pl` (``_lower_envelope_expr`` on
+:func:`analytic.derivations.metric_thresholds.path_lines`, the previous method, still
 used for radicals) against the polynomial route
-(:class:`analytic._family.PathLines`); the two must give the same object.
+(:class:`analytic.engines._family.PathLines`); the two must give the same object.
 
 Every closed form is checked against :func:`numeric.path_envelope` (or
 :func:`numeric.a_uoc`) in exact arithmetic on the substituted matrix, at

@@ -9,7 +9,7 @@ structural decisions of the formulas (which true classes are observed, which
 predicted classes occur) are taken from the *support* of the matrix: an
 entry is either identically zero or positive for every admissible value of
 its symbols.  By default that is decided from the symbols' assumptions
-(:func:`numeric._symbolic.support_from_assumptions`); :mod:`analytic.families` passes a decision
+(:func:`numeric._symbolic.support_from_assumptions`); :mod:`analytic.derivations.families` passes a decision
 valid for all integers ``n >= n0`` instead.  ``Prepared.counts`` then holds
 that 0/1 support, not counts: a formula that needs the size of a count
 (not only whether it is zero) must use ``Prepared.n``.

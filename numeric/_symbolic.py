@@ -1,7 +1,7 @@
 """Symbolic counts: the arithmetic whose counts may be SymPy expressions.
 
 See :mod:`numeric._common` (section "Symbolic counts") for what the formulas
-take from the support of a symbolic matrix; :mod:`analytic.families` is the
+take from the support of a symbolic matrix; :mod:`analytic.derivations.families` is the
 public entry point.  A module of its own so that ``import numeric`` does not
 import SymPy.
 """
@@ -69,7 +69,7 @@ class SymbolicArithmetic(ExactArithmetic):
 
     Every metric of :mod:`numeric` with ``arithmetic=SymbolicArithmetic()``
     (e.g. ``numeric.mae``) gives ``1/(2*n + 1)`` here;
-    :func:`analytic.families.symbolic_metric` is the public entry point.
+    :func:`analytic.derivations.families.symbolic_metric` is the public entry point.
     """
 
     name = "exact"

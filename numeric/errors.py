@@ -3,7 +3,7 @@
 One hierarchy for "not decided" (issue 22 item 2): :class:`UndecidedError`
 is the base of every refusal to decide (never a guess), an ``ArithmeticError``;
 :class:`UndecidedSign` is the refusal of a sign for every integer ``n >= n0``
-(:mod:`analytic._pl`).
+(:mod:`analytic.engines._pl`).
 """
 
 __all__ = ["UndecidedError", "UndecidedSign"]
@@ -26,7 +26,7 @@ class UndecidedSign(UndecidedError, ValueError):
     """A sign that is not the same (or not defined) for every integer ``n >= n0``.
 
     ``threshold`` is the smallest integer ``m >= n0`` from which the sign is
-    constant and defined (:func:`analytic._pl.sign_threshold`): the decision
+    constant and defined (:func:`analytic.engines._pl.sign_threshold`): the decision
     holds for ``n >= threshold``.
 
     Also a ``ValueError``, deliberately: it was one before it joined this

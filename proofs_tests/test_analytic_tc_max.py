@@ -1,4 +1,4 @@
-"""TC_max derived symbolically (analytic.tc_max) against binotto2024 and numeric.
+"""TC_max derived symbolically (analytic.derivations.tc_max) against binotto2024 and numeric.
 
 Sources: ``shared/seeds/002_1ad9def3cd093580.txt`` (binotto2024) Prop. 1
 (construction), Prop. 2 (binary case), Prop. 3 (balanced case, two printed

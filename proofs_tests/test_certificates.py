@@ -42,7 +42,7 @@ def _fresh_sign_cache():
 
 
 def test_prover_reexports_the_engine():
-    """``analytic.prover.sign`` etc. are the engine's functions (callers of the
+    """``analytic.properties.prover.sign`` etc. are the engine's functions (callers of the
     prover keep working after the split)."""
     assert (prover.sign, prover.equal, prover.is_zero, prover.defined) == (sign, equal, is_zero, defined)
 

@@ -116,12 +116,12 @@ def test_shrink_greedy_fallback_and_errors():
 # ---------------------------------------------------------------------------
 USER_OK = '''
 import numeric
-from analytic.generators import exhaustive
+from analytic.properties.generators import exhaustive
 from analytic.ledger import Outcome, claim
 
 @claim("mine:mer-le-mae", source="my notes, p. 1", expect="verified",
        statement="MER <= MAE on every 3x3 matrix with 3 samples",
-       method="exhaustive (analytic.generators.exhaustive), exact")
+       method="exhaustive (analytic.properties.generators.exhaustive), exact")
 def _mer_le_mae():
     bad = [m for m in exhaustive(3, 3)
            if numeric.mer(m, arithmetic="exact") > numeric.mae(m, arithmetic="exact")]
@@ -131,7 +131,7 @@ def _mer_le_mae():
 USER_WRONG = '''
 import numeric
 from analytic.ledger import Outcome, claim
-from analytic.shrink import shrink
+from analytic.properties.shrink import shrink
 
 @claim("mine:mae-eq-mer", source="a wrong conjecture", expect="verified",
        statement="MAE = MER", method="shrunk counterexample")

@@ -160,7 +160,7 @@ def _parity(r):
 
 
 def prop3_h(r):
-    """TC_max of binotto2024 Prop. 3, first form, with h as printed (analytic.sources.binotto2024)."""
+    """TC_max of binotto2024 Prop. 3, first form, with h as printed (analytic.ledger.sources.binotto2024)."""
     return B.parse(B.PROP3["with_h"], r=r, h=B.parse(B.PROP3_H[_parity(r)], r=r))
 
 

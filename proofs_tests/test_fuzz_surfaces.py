@@ -2,7 +2,7 @@
 
 ``test_fuzz.py`` fuzzes the metrics and ``confusion_matrix``; this file the
 rest: the CLI's matrix files and label files, its output paths, the claims
-runner, the auditor's arguments, :func:`analytic.shrink.shrink`,
+runner, the auditor's arguments, :func:`analytic.properties.shrink.shrink`,
 :func:`numeric.compare` and :func:`numeric.report`, and user strings.
 
 The contract of every call:
@@ -906,7 +906,7 @@ def outputs_bad(rng, folder):
 
 
 # ---------------------------------------------------------------------------
-# surface: the claims runner (analytic/ledger.py run, ordinal-verify --claims)
+# surface: the claims runner (analytic/ledger/__init__.py run, ordinal-verify --claims)
 # ---------------------------------------------------------------------------
 #: a check's body -> whether the runner keeps its verdict (True), gives "error"
 #: (False), or either (None); ``{V}``/``{E}`` are a verdict and an evidence text
@@ -1100,7 +1100,7 @@ def claims_bad(rng, folder):
 
 
 # ---------------------------------------------------------------------------
-# surface: the auditor's arguments (analytic.audit.audit, ordinal-verify audit)
+# surface: the auditor's arguments (analytic.properties.audit.audit, ordinal-verify audit)
 # ---------------------------------------------------------------------------
 def _tiny_audit(rng):
     """Valid keyword arguments of a tiny audit (K <= 2, N <= 2, no proofs)."""
@@ -1237,7 +1237,7 @@ def audit_cli_bad(rng, folder):
 
 
 # ---------------------------------------------------------------------------
-# surface: analytic.shrink.shrink
+# surface: analytic.properties.shrink.shrink
 # ---------------------------------------------------------------------------
 def _minimum(kind, d):
     """The first matrix in the order (N, K, lexicographic) that the predicate

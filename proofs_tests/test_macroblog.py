@@ -4,7 +4,7 @@ The post ("Macroaveraged MAE and RMSE for ordinal classification in Python",
 ``shared/seeds/003_a75846058968dfdc.txt``) prints reference code and a
 worked example (``y``, ``yhat``) but not the example's output, and a table of
 four numbers whose confusion matrices are shown only as plots.  Data in
-:mod:`analytic.sources.macroblog`.
+:mod:`analytic.ledger.sources.macroblog`.
 """
 
 from __future__ import annotations

@@ -618,7 +618,7 @@ def test_rps_errors(y, proba, kw, message):
 
 
 # ---------------------------------------------------------------------------
-# closed forms (analytic.forms) against the numeric exact values
+# closed forms (analytic.derivations.forms) against the numeric exact values
 # ---------------------------------------------------------------------------
 def test_tridiagonal_limits_of_the_new_metrics():
     """The limits as K -> oo of the symbolic forms of the K-class tridiagonal

@@ -57,7 +57,7 @@ ALLOWED = {
      "sympy.sympify(expr, locals={**_NAMES, 'Max': sympy.Max})"):
         "called on the module's own transcribed formula constants (literal strings of the paper)",
     ("notebooks/src/05_intervals.py", "printed", "sp.sympify(expr, locals={'x': x, 'L': L, 'Max': sp.Max})"):
-        "expr is a printed form of analytic.sources.binotto2024 (the project's literal strings)",
+        "expr is a printed form of analytic.ledger.sources.binotto2024 (the project's literal strings)",
     ("notebooks/src/07_properties.py", "shown", "sp.sympify(value)"):
         "value is a metric value computed by numeric in exact arithmetic (a number)",
     ("notebooks/src/07_properties.py", "<lambda>",
@@ -72,7 +72,7 @@ ALLOWED = {
         "x_opt is a Piecewise derived by analytic.optimal_last_length_piecewise in the notebook",
     ("notebooks/src/05_intervals.py", "<module>", "sp.lambdify(L, prop6, 'numpy')"):
         "prop6 is a Piecewise built from binotto2024's literal printed forms",
-    # analytic/_sweep.py: MaxSum is built by analytic.intervals from inputs already parsed by
+    # analytic/engines/_sweep.py: MaxSum is built by analytic.derivations.intervals from inputs already parsed by
     # parse_number; every lambdify there prints a SymPy expression that MaxSum derived
     ("analytic/engines/_sweep.py", "MaxSum._atom_functions",
      "sp.lambdify(self.gens, sp.expand(a * den), modules=[{}])"):
@@ -82,14 +82,14 @@ ALLOWED = {
         "a coefficient of a SymPy polynomial of the MaxSum",
     ("analytic/engines/_sweep.py", "MaxSum.branches",
      "sp.lambdify([P] if P is not None else [], b, modules='mpmath')"):
-        "b is a root branch returned by analytic._algebraic.root_branches (SymPy)",
+        "b is a root branch returned by analytic.engines._algebraic.root_branches (SymPy)",
     ("analytic/engines/_sweep.py", "MaxSum._piece_function", "sp.lambdify(self.gens, piece, modules='mpmath')"):
         "piece is a SymPy expression of the MaxSum's pieces",
     ("analytic/engines/_sweep.py", "MaxSum._value_factor",
      "sp.lambdify((v, P), q.as_expr(), modules='mpmath')"):
         "q is a factor of a SymPy resultant (Poly.as_expr)",
     # -- pending: audit/prover rewrite ----------------------------------------------------------
-    # analytic/audit.py and analytic/prover.py are being rewritten by other helpers (issue 23);
+    # analytic/properties/audit.py and analytic/properties/prover.py are being rewritten by other helpers (issue 23);
     # the integrator replaces these uses (parse_number for user values, strict=True for
     # internal ones) and removes the entries here.
 }

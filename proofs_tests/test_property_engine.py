@@ -23,7 +23,7 @@ from analytic.properties.space import SMALL_SPACE, Space, block, count, rank
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("K, N", [(1, 0), (1, 4), (2, 0), (2, 3), (3, 2), (3, 4), (4, 2)])
 def test_blocks_are_the_exhaustive_walk_and_ranks_invert_them(K, N):
-    """Reference: analytic.generators.exhaustive (itertools.combinations of bars)."""
+    """Reference: analytic.properties.generators.exhaustive (itertools.combinations of bars)."""
     ref = np.array([m.ravel() for m in exhaustive(K, N)])
     assert count(K, N) == len(ref) == math.comb(N + K * K - 1, K * K - 1)
     assert (block(K, N, 0, len(ref)) == ref).all()

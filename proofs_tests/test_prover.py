@@ -1,4 +1,4 @@
-"""The symbolic prover of the auditor (analytic.prover): its certificates on
+"""The symbolic prover of the auditor (analytic.properties.prover): its certificates on
 hand-checked expressions, proofs it must find, proofs it must refuse (false
 properties, a deliberately broken metric, a formula that breaks numeric's
 symbolic-count contract), and the cross-check of every "proved" verdict of the

@@ -3,7 +3,7 @@ Table 4 (d, AMAE, tau_b, MC) and the tie-break distances of §3.2.
 
 Every printed cell is compared with the exact value rounded half-up to the
 printed decimals (:func:`numeric.rounding.matches_printed`).  george2016 prints
-confusion matrices predicted x true; :mod:`analytic.sources.george2016` holds
+confusion matrices predicted x true; :mod:`analytic.ledger.sources.george2016` holds
 their transposes (rows = true), which is what is passed to :mod:`numeric`.
 
 MC = TC / max TC.  george2016 computed max TC (eq. 6) numerically with R's

@@ -1,10 +1,10 @@
-"""``ordinal-verify audit [METRIC]``: the property auditor (:mod:`analytic.audit`).
+"""``ordinal-verify audit [METRIC]``: the property auditor (:mod:`analytic.properties.audit`).
 
 ``METRIC`` is a name of :data:`numeric.registry.REGISTRY` (every report
 variant is audited and printed: property, verdict, counterexample, and what
 the verdict rests on), or ``module:function``: a Python function of a count
 matrix, **imported and run with your rights** (``--better``, ``--bounds``;
-searched in exact arithmetic on :data:`analytic.audit.CALLABLE_SPACE`).
+searched in exact arithmetic on :data:`analytic.properties.audit.CALLABLE_SPACE`).
 ``--all`` audits every registered metric (the property table: about ten
 minutes on two cores, with a progress line) and ``--json FILE`` /
 ``--markdown FILE`` write it (``analytic/properties/table.json``,
@@ -14,7 +14,7 @@ committed table is printed.
 The searched space is :data:`analytic.properties.space.DEFAULT_SPACE` unless
 ``--max-k``/``--max-n``/``--random`` give another; it runs on ``--jobs``
 local processes, or on a Dask cluster (``--scheduler ADDRESS``, the
-``dask`` extra).  The symbolic proofs (:mod:`analytic.prover`) cover every
+``dask`` extra).  The symbolic proofs (:mod:`analytic.properties.prover`) cover every
 matrix with ``K <= --every-k`` and the all-positive matrices with
 ``--every-k < K <= --positive-k``; ``--no-proofs`` searches only.
 """
@@ -56,7 +56,7 @@ def _positive(text):
 
 
 #: largest ``--max-k`` and ``--max-n``: beyond them every space is refused anyway
-#: (over :data:`analytic.audit.MAX_MATRICES` matrices), but building it is linear in
+#: (over :data:`analytic.properties.audit.MAX_MATRICES` matrices), but building it is linear in
 #: the number (``--max-k 1000000000`` ran for hours before the refusal)
 MAX_SIZE_ARG = 1000
 
@@ -133,7 +133,7 @@ def add_parsers(sub) -> None:
 
 
 def scopes_from_args(args) -> tuple:
-    """The proof scopes of the command line (:func:`analytic.prover.scopes` of
+    """The proof scopes of the command line (:func:`analytic.properties.prover.scopes` of
     ``--every-k`` and ``--positive-k``; none with ``--no-proofs``)."""
     from analytic.properties.prover import scopes
 
@@ -304,7 +304,7 @@ def cmd_audit(args) -> int:
     return 0
 
 
-#: the float screen's rate (:func:`analytic.audit.check_size` states the same)
+#: the float screen's rate (:func:`analytic.properties.audit.check_size` states the same)
 MATRICES_PER_SECOND = 1e6
 
 

@@ -8,7 +8,7 @@ r"""Families of confusion matrices: metrics of matrices whose counts are SymPy e
   nothing is re-derived by hand.
 * :func:`family_parameter`, :func:`support_threshold`, :func:`split_by_parameter`,
   :func:`settle` — the one-parameter machinery, defined in
-  :mod:`analytic._family` (imported by this module and by :mod:`analytic.uoc`,
+  :mod:`analytic.engines._family` (imported by this module and by :mod:`analytic.derivations.uoc`,
   whose ``uoc_piecewise``, ``oc_piecewise`` and ``a_uoc_symbolic`` accept
   such families) and re-exported here.
 * :func:`guess_and_check` — a rational function of ``K`` fitted to exact
@@ -18,7 +18,7 @@ One free symbol (a family indexed by an integer ``n``)
 ------------------------------------------------------
 Every structural decision (which cells are nonzero, which class is the
 worst, which line of the envelope is lowest) is the sign of a rational
-function of ``n``; :func:`analytic._pl.sign_threshold` finds the integer
+function of ``n``; :func:`analytic.engines._pl.sign_threshold` finds the integer
 ``m`` from which all of them are constant.  The symbolic result holds for
 every integer ``n >= m``; each ``n0 <= n < m`` is computed exactly on the
 substituted matrix.  The answer is a ``Piecewise`` with conditions
@@ -56,7 +56,7 @@ from numeric.registry import REGISTRY
 __all__ = ["symbolic_metric", "family_parameter", "support_threshold", "split_by_parameter",
            "settle", "Conjecture", "guess_and_check", "MAX_SPECIAL"]
 
-#: metrics computed on the path envelope (see :mod:`analytic.uoc`)
+#: metrics computed on the path envelope (see :mod:`analytic.derivations.uoc`)
 _PATH_METRICS = {"oc", "uoc", "a_uoc"}
 
 
@@ -140,8 +140,8 @@ def symbolic_metric(metric, cm, *, n0=None, **kwargs):
     metric : str or callable
         A name of :data:`numeric.registry.REGISTRY` (``"mae"``,
         ``"kendall_tau_b"``, ...) or the function itself.  ``"a_uoc"`` is
-        passed to :func:`analytic.uoc.a_uoc_symbolic`; ``"oc"``/``"uoc"`` depend on
-        beta: use :func:`analytic.uoc.oc_piecewise` / ``uoc_piecewise``.
+        passed to :func:`analytic.derivations.uoc.a_uoc_symbolic`; ``"oc"``/``"uoc"`` depend on
+        beta: use :func:`analytic.derivations.uoc.oc_piecewise` / ``uoc_piecewise``.
     cm : array_like of SymPy expressions, shape (K, K)
         ``cm[i][j]``: true class ``i`` predicted as ``j``.
     n0 : int, optional
@@ -183,7 +183,7 @@ def symbolic_metric(metric, cm, *, n0=None, **kwargs):
     if name in _PATH_METRICS:
         if name == "a_uoc" and not kwargs:
             return a_uoc_symbolic(cm, n0=n0)
-        raise ValueError(f"{name} depends on beta: use analytic.uoc.{name}_piecewise")
+        raise ValueError(f"{name} depends on beta: use analytic.{name}_piecewise")
     a = _matrix(cm)
     syms = _symbols(a)
     if not syms:

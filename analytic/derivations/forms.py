@@ -22,7 +22,7 @@ benefit ``b`` and the penalty ``q`` of every cell.  The minimisation over
 paths is then reduced to a lower envelope of a few lines by a structural
 lemma (stated and proved in :func:`_single_cell_lines` and
 :func:`_band1_function`), and the envelope is computed by
-:func:`analytic._pl.lower_envelope`, which decides every comparison for all
+:func:`analytic.engines._pl.lower_envelope`, which decides every comparison for all
 integer values of the parameter (no sampling).  The tests confirm each form
 against :func:`numeric.path_envelope` exactly at many parameter values.
 
@@ -235,7 +235,7 @@ def _band1_rows_of_matrix(rows):
 def band1_envelope(cm, metric="uoc", gamma=1):
     """The lemma of :func:`_band1_function` applied to a concrete tridiagonal matrix.
 
-    A parameter-free :class:`analytic._pl.PL`; the tests compare it with
+    A parameter-free :class:`analytic.engines._pl.PL`; the tests compare it with
     :func:`numeric.path_envelope` to confirm the lemma.
 
     Examples
@@ -631,7 +631,7 @@ def tridiagonal_forms():
 
     Derivation (symbolic, for every integer ``K >= 2``): the matrix is
     described by its row kinds (one first row, ``K - 2`` interior rows, one
-    last row); :func:`analytic._rowkinds.path_weights` computes the weights of cardoso2011 eq. 7 and
+    last row); :func:`analytic.engines._rowkinds.path_weights` computes the weights of cardoso2011 eq. 7 and
     silva2018 eq. 28 from that description; the band-1 lemma of
     :func:`_band1_function` reduces the minimisation over paths to one
     three-line envelope per kind of gap between consecutive rows; the

@@ -14,7 +14,7 @@ with the Hausdorff distance (eq. 7) ``d(I_i, I_j) = max(|a_j - a_i|,
 |b_j - b_i|)``.  Each term is a positive coefficient times a maximum of
 *atoms* ``l_l * (a Hausdorff branch) / n_l``, polynomials in the lengths, so
 as a function of a free length ``x`` (and a parameter ``L``) it is piecewise
-rational with breakpoints at atom ties.  :mod:`analytic._sweep` finds the
+rational with breakpoints at atom ties.  :mod:`analytic.engines._sweep` finds the
 pieces, the breakpoints as algebraic functions of ``L`` and the ``L``-cells on
 which that pattern holds, then the minimiser in ``x`` cell by cell.  Nothing of
 Appendix A is typed in: its cases a, b.1, b.2, b.3 and Prop. 6's boundaries
@@ -109,7 +109,7 @@ def prop4_max_form(n, ls):
     already validated; :func:`interval_tc_max_symbolic` is the checked entry
     point).  The factor ``l_l / n_l`` is kept outside the inner ``Max``: that
     is what lets SymPy reduce Prop. 5 to ``Max(l_1, l_2)``.  With unit
-    lengths it is Prop. 1 (:func:`analytic.tc_max.tc_max_symbolic`).
+    lengths it is Prop. 1 (:func:`analytic.derivations.tc_max.tc_max_symbolic`).
 
     Examples
     --------

@@ -11,10 +11,10 @@ exactly (silva2018 eq. 23) by :func:`a_uoc_symbolic`.
 Families: the three functions (and :func:`a_uoc_symbolic`) also take a matrix whose counts are
 polynomials in one integer symbol ``n`` (e.g. ``[[n, 1], [0, n]]``).  The
 lines of all monotone paths are then rational functions of ``n``
-(:class:`analytic._family.PathLines`, the lines of
-:func:`analytic.metric_thresholds.path_lines` as integer polynomials), and
+(:class:`analytic.engines._family.PathLines`, the lines of
+:func:`analytic.derivations.metric_thresholds.path_lines` as integer polynomials), and
 their envelope is decided for every integer ``n`` from a threshold ``m``
-(:func:`analytic._pl.envelope_of_polys`, :func:`analytic._family.settle`);
+(:func:`analytic.engines._pl.envelope_of_polys`, :func:`analytic.engines._family.settle`);
 each value ``n0 <= n < m`` is computed on the substituted matrix.  The result
 is a ``Piecewise`` in ``n`` (conditions ``Eq(n, k)`` and ``n >= m``) of
 ``Piecewise`` in beta.  Only ``gamma = 1`` (the weights are then rational
@@ -206,7 +206,7 @@ def a_uoc_symbolic(cm, *, n0=None):
     (see :func:`uoc_piecewise`): the integral of the envelope decided for
     all ``n >= m``, a rational function of ``n``, in a ``Piecewise`` with the
     values below ``m``.  (Renamed from ``a_uoc``, which read as a second
-    :func:`numeric.a_uoc`; ``analytic.a_uoc`` and ``analytic.uoc.a_uoc``
+    :func:`numeric.a_uoc`; ``analytic.a_uoc`` and ``analytic.derivations.uoc.a_uoc``
     remain as deprecated aliases.)
 
     Examples
@@ -223,7 +223,7 @@ def a_uoc_symbolic(cm, *, n0=None):
     return numeric.a_uoc(cm, arithmetic="exact")
 
 
-#: The warning of the deprecated aliases ``analytic.a_uoc`` and ``analytic.uoc.a_uoc``.
+#: The warning of the deprecated aliases ``analytic.a_uoc`` and ``analytic.derivations.uoc.a_uoc``.
 A_UOC_RENAMED = ("analytic.a_uoc is renamed analytic.a_uoc_symbolic (the exact value of a matrix "
                  "or the closed form of a family); numeric.a_uoc computes the value in float, "
                  "exact or mp arithmetic")

@@ -1,10 +1,10 @@
 """Algebraic numbers for the exact sweeps: real roots of integer polynomials at 100 digits.
 
-Split from :mod:`analytic._sweep` (issue 13): the numbers here (roots located
+Split from :mod:`analytic.engines._sweep` (issue 13): the numbers here (roots located
 at 100 digits, their count certified by an exact Sturm count, numerical
 roots told apart only at a separation of at least ``1e-60``, otherwise
 :class:`numeric.errors.UndecidedError`) and the polynomial helpers; the sweep
-of a sum of maxima stays in :mod:`analytic._sweep`.
+of a sum of maxima stays in :mod:`analytic.engines._sweep`.
 
 The sign of an exact number (a discriminant or a Cardano term at a sample,
 a quadratic root near 0) is decided by the one rule of

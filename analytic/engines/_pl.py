@@ -1,6 +1,6 @@
 r"""Piecewise-linear functions of beta whose coefficients depend on one integer parameter.
 
-The closed forms of :mod:`analytic.forms` are lower envelopes of a few lines
+The closed forms of :mod:`analytic.derivations.forms` are lower envelopes of a few lines
 :math:`a_i(n) + s_i(n)\beta` whose coefficients are rational functions of an
 integer parameter ``n`` (the distance ``d`` of a sample, the number of
 classes ``K``, the number of samples ``N``).  The shape of the envelope (the
@@ -31,7 +31,7 @@ def _sign_table(expr, n, n0):
     is ``s`` on the integers after the previous entry's ``k`` up to ``k``; the
     last entry's sign holds for every ``n >= k``.  With rational
     coefficients the entries are the runs between consecutive real roots of
-    numerator and denominator (:func:`analytic._ratfun.sign_runs`);
+    numerator and denominator (:func:`analytic.engines._ratfun.sign_runs`);
     otherwise every integer ``n0 .. bound + 1`` is listed, beyond the Cauchy
     bound of numerator and denominator the sign being that of the last.
     """
@@ -75,7 +75,7 @@ def signs_for_all(expr, n=None, n0=1):
     only change at a real root of its numerator or denominator: with rational
     coefficients the roots are isolated exactly and the sign is evaluated
     once on each run of integers between two of them
-    (:func:`analytic._ratfun.sign_runs`); otherwise, all real roots lying
+    (:func:`analytic.engines._ratfun.sign_runs`); otherwise, all real roots lying
     below the Cauchy bound :math:`1 + \max_i |a_i / a_{\deg}|`, it is
     evaluated exactly at every integer ``n0, ..., bound + 1``.
 
@@ -274,7 +274,7 @@ class PL:
         .. math:: \sum_i \Big[a_i\beta + \tfrac{s_i}{2}\beta^2\Big]_{\max(t_i, lo)}^{\min(t_{i+1}, hi)}
 
         With rational coefficients the sum is taken on integer polynomials
-        (:mod:`analytic._ratfun`), otherwise on SymPy expressions; the
+        (:mod:`analytic.engines._ratfun`), otherwise on SymPy expressions; the
         comparisons and the factored result are the same.
         """
         lo, hi = parse_number(lo, what="lo"), parse_number(hi, what="hi")
@@ -431,7 +431,7 @@ class _Lazy:
 def _poly_sign(nums, dens, n, n0):
     """sign of ``prod(nums) / prod(dens)`` (polynomials in ``t = n - n0``) for every integer ``t >= 0``.
 
-    Descartes' rule first (:func:`analytic._ratfun.clean_sign` of each
+    Descartes' rule first (:func:`analytic.engines._ratfun.clean_sign` of each
     factor); otherwise the runs of the fraction in lowest terms, with the
     errors of :func:`sign_for_all`.
     """
@@ -466,7 +466,7 @@ def envelope_of_polys(A, Da, S, Ds, line_expr, n=None, n0=1):
 
     ``A``, ``S``: lists of numerators (``[]`` is zero), ``Da``, ``Ds`` the
     common denominators, all as lists of ints, highest degree first (see
-    :mod:`analytic._ratfun`).  ``line_expr(i)`` returns line ``i`` as a
+    :mod:`analytic.engines._ratfun`).  ``line_expr(i)`` returns line ``i`` as a
     pair of cancelled SymPy expressions; it is called only for the lines of
     the result.  The comparisons, their order and the result are those of
     the expression-level algorithm: a line equal to an earlier one is

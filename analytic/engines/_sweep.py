@@ -1,6 +1,6 @@
 """Exact parametric sweep of a sum of maxima, and of its minimum.
 
-The functions of :mod:`analytic.intervals` have the shape
+The functions of :mod:`analytic.derivations.intervals` have the shape
 
 .. math::
 
@@ -39,7 +39,7 @@ at 100 digits from exact polynomials, the number of real roots is certified by
 an exact Sturm count, and every decision between two distinct algebraic
 numbers requires a separation of at least ``1e-60``, otherwise an
 :class:`numeric.errors.UndecidedError` is raised rather than a guess being
-made.  The algebraic numbers live in :mod:`analytic._algebraic`.
+made.  The algebraic numbers live in :mod:`analytic.engines._algebraic`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The claims ledger: every claim of the five sources, its verdict and evidence.
 
 A claim is registered once, next to the code that checks it, in a module of
-:mod:`analytic.claims` (one module per source and topic).  The check *runs*
+:mod:`analytic.ledger.checks` (one module per source and topic).  The check *runs*
 the ``numeric`` and ``analytic`` code; it never restates a formula.
 
 Registering a claim
@@ -252,7 +252,7 @@ def _load_all():
 
 
 def claims(prefix: str | None = None) -> list[Claim]:
-    """All registered claims (loading :mod:`analytic.claims`), in id order;
+    """All registered claims (loading :mod:`analytic.ledger.checks`), in id order;
     claims of files loaded by :func:`load_claims` are not among them."""
     _load_all()
     user = {k for ids in _LOADED.values() for k in ids}

@@ -3,7 +3,7 @@ r"""Confusion-matrix generators for counterexample searches: exhaustive and rand
 Every matrix is a ``K x K`` ``int64`` count matrix (rows = true class,
 columns = predicted), with total ``N`` samples.  :func:`exhaustive` lists all
 of them for one ``(K, N)``; :func:`all_matrices` walks every size in the
-*shrinking order* of :func:`analytic.shrink.shrink` (smallest ``N`` first,
+*shrinking order* of :func:`analytic.properties.shrink.shrink` (smallest ``N`` first,
 then smallest ``K``, then lexicographic order of the flattened matrix), so the
 first matrix of that walk satisfying a predicate is the minimal one;
 :func:`random_matrices` draws reproducible random matrices.
@@ -41,7 +41,7 @@ def compositions(n: int, r: int):
 
     All non-negative integer lists of length ``r`` summing to ``n``, in
     lexicographic order (the order used by the exhaustive searches of
-    :mod:`analytic.claims`).
+    :mod:`analytic.ledger.checks`).
 
     >>> list(compositions(2, 2))
     [[0, 2], [1, 1], [2, 0]]

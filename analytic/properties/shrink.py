@@ -1,6 +1,6 @@
 r"""Counterexample shrinking: the smallest matrix a predicate holds on.
 
-"Smallest" is the order of :func:`analytic.generators.order_key`: fewest
+"Smallest" is the order of :func:`analytic.properties.generators.order_key`: fewest
 samples ``N`` first, then fewest classes ``K``, then lexicographic order of
 the flattened matrix,
 
@@ -8,7 +8,7 @@ the flattened matrix,
 
 :func:`shrink` first shrinks greedily (remove one sample, or one class with
 its row and column, while the predicate stays true), then walks every matrix
-below the greedy result in that order (:func:`analytic.generators.all_matrices`)
+below the greedy result in that order (:func:`analytic.properties.generators.all_matrices`)
 until the first one the predicate holds on.  When the walk completes within
 the budget, the result is the minimum over all matrices with ``K <= max_k``
 (``how`` says "exhaustive"); otherwise it is the greedy result ("greedy"),

@@ -3,7 +3,7 @@ r"""The property table: every registered metric's verdicts, as data and as Markd
 The table is a committed artefact, :data:`TABLE_PATH` (package data, so the
 installed ledger reads it), written by ``ordinal-verify audit --all`` after
 a search of :data:`analytic.properties.space.DEFAULT_SPACE` and the proofs of
-:data:`analytic.prover.DEFAULT_SCOPES` (about ten minutes on two cores: too
+:data:`analytic.properties.prover.DEFAULT_SCOPES` (about ten minutes on two cores: too
 slow to repeat in every test run).  ``docs/properties.md`` is rendered from
 it by :func:`markdown`.  The test suite checks that the artefact is current
 without re-running the search: its space, scopes, metrics and properties
@@ -57,7 +57,7 @@ def _proof_json(proof):
 
 
 def result_dict(r) -> dict:
-    """A :class:`analytic.audit.PropertyResult` as JSON-ready data."""
+    """A :class:`analytic.properties.audit.PropertyResult` as JSON-ready data."""
     return {"property": r.property, "verdict": r.verdict, "cell": r.cell(),
             "counterexample": _counterexample_json(r), "witness": r.witness, "how": r.how,
             "minimal": r.minimal, "searched": r.searched, "checked": r.checked,
@@ -140,7 +140,7 @@ def markdown(table: dict) -> str:
         "--markdown docs/properties.md`; a test fails when this file or the table is stale "
         "(it re-checks every counterexample and re-searches every other cell on a small space "
         "in exact arithmetic, without re-running the whole search).", "",
-        "Every registered metric (each report variant) audited by `analytic.audit` "
+        "Every registered metric (each report variant) audited by `analytic.properties.audit` "
         "(the properties: `analytic/properties/catalog.py`; the search: "
         "`analytic/properties/engine.py`).", "",
         "## What was searched", "",

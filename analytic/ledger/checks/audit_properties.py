@@ -1,11 +1,11 @@
-"""audit: what the property engine (:mod:`analytic.audit`) finds for the seeds' metrics.
+"""audit: what the property engine (:mod:`analytic.properties.audit`) finds for the seeds' metrics.
 
 A user source key (``audit``): each claim states, for every report variant
 of the metrics the five sources define, the reviewed verdict of one property
 of :data:`analytic.properties.PROPERTIES` in the committed property table
 (:mod:`analytic.properties.table`: the search of
 :data:`~analytic.properties.space.DEFAULT_SPACE`, the proofs of
-:data:`analytic.prover.DEFAULT_SCOPES`).  The check reads that table --
+:data:`analytic.properties.prover.DEFAULT_SCOPES`).  The check reads that table --
 re-running the search takes minutes, the staleness test of the suite keeps
 it current -- and at run time re-checks every counterexample in exact
 arithmetic with the current code and that the table's space and scopes are
@@ -147,7 +147,7 @@ CHANGED = {
     "([[0,0,0],[0,0,0],[0,1,0]], was [[0,0],[1,1]])",
 }
 
-_SOURCE = ("analytic.audit (the ordinal-verify property engine), run on the metrics of "
+_SOURCE = ("analytic.properties.audit (the ordinal-verify property engine), run on the metrics of "
            "silva2018, cardoso2011, binotto2024, george2016 and macroblog; ordinal "
            "monotonicity, ordinal invariance and class imbalance formalised from Amigó, "
            "Gonzalo, Mizzaro and Carrillo-de-Albornoz 2020 (ACL), §3")
@@ -161,7 +161,7 @@ def _method():
             "`ordinal-verify audit --all`): a float64 screen of " + table["space_text"]
             + ", every candidate violation and the first 1,000 float ties of each property "
             "decided in exact arithmetic, the minimal counterexample in the order (N, K, "
-            "lexicographic), and where not refuted a symbolic proof (analytic.prover) on "
+            "lexicographic), and where not refuted a symbolic proof (analytic.properties.prover) on "
             + "; ".join(f"K={K} ({kind})" for K, kind in table["scopes"])
             + "; at run time every counterexample is re-checked in exact arithmetic and the "
             "table's space and scopes are compared with the code's")

@@ -1,12 +1,12 @@
 """binotto2024, derived symbolically: TC_max (Props 2-3, Corollary 1), Prop. 5,
 Prop. 6 and Appendix A, and new closed forms for unbalanced counts.
 
-Every check runs :mod:`analytic.tc_max` / :mod:`analytic.intervals` (closed
+Every check runs :mod:`analytic.derivations.tc_max` / :mod:`analytic.derivations.intervals` (closed
 forms derived by SymPy: summation for Prop. 3, an exact sweep over ``L`` for
 Prop. 6) and compares with the printed forms symbolically
 (``simplify(lhs - rhs) == 0``) or, for the new forms, with
 :func:`numeric.optimal_last_length` at 50 digits.  Printed Prop. 6 and toy
-values come from :mod:`analytic.sources.binotto2024`, Appendix A's pieces and
+values come from :mod:`analytic.ledger.sources.binotto2024`, Appendix A's pieces and
 per-piece minima included (``APPENDIX_A``, ``APPENDIX_A_MINIMA``).  The same checks,
 with more points, are in ``proofs_tests/test_analytic_tc_max.py`` and
 ``proofs_tests/test_analytic_intervals.py``.

@@ -4,7 +4,7 @@ matrices (Remarks 1, 3, 4), intervals (eqs 7-9, Props 4-5), the properties of
 
 Every check runs :mod:`numeric` (``cost``, ``intervals``) in exact arithmetic
 (SymPy) or mpmath at 50 digits; the printed closed forms come from
-:mod:`analytic.sources.binotto2024`.  The same claims are asserted, with larger
+:mod:`analytic.ledger.sources.binotto2024`.  The same claims are asserted, with larger
 searches and an LP (scipy), in ``proofs_tests/test_cost_*.py`` and
 ``proofs_tests/test_intervals_*.py``.  Matrices have rows = true class (the
 paper's columns).
@@ -474,7 +474,7 @@ def _prop6():
 
 
 #: rational values of L inside each case of Appendix A (the printed pieces are
-#: :data:`analytic.sources.binotto2024.APPENDIX_A`)
+#: :data:`analytic.ledger.sources.binotto2024.APPENDIX_A`)
 _APPENDIX_A_L = {"a": ["1/3", "1/2", "1"], "b.1": ["6/5", "3/2", "8/5"],
                  "b.2": ["17/10", "9/5"], "b.3": ["5/2", "3", "10"]}
 

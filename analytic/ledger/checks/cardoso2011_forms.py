@@ -1,7 +1,7 @@
 """cardoso2011: closed forms and thresholds derived by :mod:`analytic` (§3.1, §3.2, Appendix A).
 
-Each check runs the derivations of :mod:`analytic.forms`,
-:mod:`analytic.metric_thresholds` and :mod:`analytic.oc_general` and
+Each check runs the derivations of :mod:`analytic.derivations.forms`,
+:mod:`analytic.derivations.metric_thresholds` and :mod:`analytic.derivations.oc_general` and
 confronts them with the printed statement and with :mod:`numeric`.
 """
 

@@ -68,7 +68,7 @@ def _monotone():
        source=("cardoso2011", "§3.4"),
        statement="The dynamic programme W[r,c] = w[r,c] + min(W[r-1,c-1], W[r-1,c], W[r,c-1]) "
                  "returns the minimum of eq. 7 over the consistent paths",
-       method="exhaustive: all monotone paths enumerated (analytic.metric_thresholds.path_lines, "
+       method="exhaustive: all monotone paths enumerated (analytic.derivations.metric_thresholds.path_lines, "
               "eq. 7 weights) for 40 random matrices (K = 2..5) at 4 betas, exact, against numeric.oc",
        expect="verified")
 def _dp():

@@ -2,8 +2,8 @@
 the diagnosed cells (CM_4 MAE, CM_5), the text around the tables, and §4's
 tridiagonal limits.
 
-Checks run :mod:`numeric` in exact arithmetic (and :mod:`analytic.forms` for
-the tridiagonal family) on the data of :mod:`analytic.sources.cardoso2011`.
+Checks run :mod:`numeric` in exact arithmetic (and :mod:`analytic.derivations.forms` for
+the tridiagonal family) on the data of :mod:`analytic.ledger.sources.cardoso2011`.
 The same functions back ``proofs_tests/test_tables_cardoso2011.py``.
 """
 
@@ -60,7 +60,7 @@ def matrix(key):
 
 def exact_value(cm, column):
     """Exact value of a Table 1-5 column: beta_i = (0.25, 0.75)/(N(K-1)^gamma), gamma = 1
-    (:func:`analytic.sources.cardoso2011.oc_table_beta`)."""
+    (:func:`analytic.ledger.sources.cardoso2011.oc_table_beta`)."""
     cm = np.asarray(cm)
     return {
         "MER": lambda: numeric.mer(cm, **EX),
@@ -297,12 +297,12 @@ def _t3_text():
 
 
 # ---------------------------------------------------------------------------
-# §4, tridiagonal matrices (analytic.forms derives the closed forms)
+# §4, tridiagonal matrices (analytic.derivations.forms derives the closed forms)
 # ---------------------------------------------------------------------------
 @claim("cardoso2011:sec4:tridiagonal-limits",
        source=("cardoso2011", "§4, Tridiagonal matrices"),
        statement="For tridiagonal CMs, MER and MAE converge to 2/3 and OC^1_beta to 0.6 as K -> oo",
-       method="closed forms of analytic.forms.tridiagonal_forms (symbolic for all K >= 2), their "
+       method="closed forms of analytic.derivations.forms.tridiagonal_forms (symbolic for all K >= 2), their "
               "limits, and numeric.oc exact for K = 2..12 at b = 1/4, 3/4",
        expect="verified")
 def _tri_limits():
@@ -328,7 +328,7 @@ def _tri_limits():
        source=("cardoso2011", "§4, Tridiagonal matrices, last sentence"),
        statement="If performance should improve with K, OC^1_{N(K-1)/N(K-1)} (subscript as transcribed) "
                  "presents the desired behaviour",
-       method="the tridiagonal OC closed form (analytic.forms) at b = 1/4 and 3/4, exactly, K = 2..40",
+       method="the tridiagonal OC closed form (analytic.derivations.forms) at b = 1/4 and 3/4, exactly, K = 2..40",
        expect="verified")
 def _tri_improves():
     from analytic.derivations.forms import tridiagonal_forms

@@ -3,7 +3,7 @@
 MC = TC / max TC is computed with binotto2024's closed-form maximum
 (:func:`numeric.stc`), which is the exact maximum of george2016 eq. 6 (checked
 in ``binotto2024:prop1:*`` and in ``proofs_tests/test_cost_tcmax.py`` by LP).
-george2016 printed matrices predicted x true; :mod:`analytic.sources.george2016`
+george2016 printed matrices predicted x true; :mod:`analytic.ledger.sources.george2016`
 holds the transposes used here.  The diagnoses are those asserted in
 ``proofs_tests/test_tables_george2016.py``.
 """

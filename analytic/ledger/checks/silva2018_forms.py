@@ -1,7 +1,7 @@
 """silva2018: closed forms behind Figs. 1-3 derived by :mod:`analytic` (§III, §IV.A).
 
-Each check runs the derivations of :mod:`analytic.forms`, :mod:`analytic.uoc`
-and :mod:`analytic.metric_thresholds` and confronts them with the printed
+Each check runs the derivations of :mod:`analytic.derivations.forms`, :mod:`analytic.derivations.uoc`
+and :mod:`analytic.derivations.metric_thresholds` and confronts them with the printed
 statement and with :mod:`numeric`.
 """
 

@@ -68,8 +68,8 @@ def _eq21():
               "an off-diagonal cell adds -p/D + beta p|r-c|/K' >= 0 since D >= K'",
        expect="verified")
 def _diag_optimal():
-    # the eq. 28 weights of analytic._rowkinds (computed independently of numeric), not
-    # analytic.metric_thresholds.path_lines: that lists all D(K) paths (8989 at K = 7) and
+    # the eq. 28 weights of analytic.engines._rowkinds (computed independently of numeric), not
+    # analytic.derivations.metric_thresholds.path_lines: that lists all D(K) paths (8989 at K = 7) and
     # takes ~19 s on these 150 matrices, against < 1 s here
     zero = (0, 0)
     for m in random_matrices(150, (2, 7), seed=22):

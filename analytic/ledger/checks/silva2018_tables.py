@@ -1,7 +1,7 @@
 """silva2018: Table I rebuilt cell by cell, its beta conventions, and eq. 8's r_int.
 
 Checks run :mod:`numeric` in exact arithmetic on the matrices of
-:mod:`analytic.sources.silva2018`; a cell is compared with the exact value
+:mod:`analytic.ledger.sources.silva2018`; a cell is compared with the exact value
 rounded half-up to the printed decimals.  The same functions back
 ``proofs_tests/test_tables_silva2018.py``.
 """
@@ -42,7 +42,8 @@ CONVENTIONS = {
 
 
 def oc_table_beta(numerator, cm):
-    """The OC beta of the tables, cardoso2011's convention (:func:`analytic.sources.cardoso2011.oc_table_beta`)."""
+    """The OC beta of the tables, cardoso2011's convention
+    (:func:`analytic.ledger.sources.cardoso2011.oc_table_beta`)."""
     return c11.oc_table_beta(cm, numerator, gamma=src.GAMMA)
 
 
