@@ -121,6 +121,26 @@ def test_no_import_circle():
     assert not gone, "no longer a circle, remove it from KNOWN: " + "; ".join(", ".join(sorted(c)) for c in gone)
 
 
+#: the layers: a module of the first group imports none of the second (CONTRIBUTING.md,
+#: "Where each kind of change goes")
+LAYERS = [
+    (("numeric",), ("analytic",)),
+    (("analytic.engines",), ("analytic.derivations", "analytic.properties", "analytic.ledger", "analytic.cli")),
+    (("analytic.derivations",), ("analytic.properties", "analytic.ledger", "analytic.cli")),
+]
+
+
+def _within(name, prefixes):
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
+def test_layers_import_downwards():
+    graph = import_graph(module_files())
+    wrong = [f"{a} -> {b}" for lower, upper in LAYERS for a in sorted(graph) if _within(a, lower)
+             for b in sorted(graph[a]) if _within(b, upper)]
+    assert not wrong, "imports against the layers: " + "; ".join(wrong)
+
+
 def test_the_check_finds_a_circle(tmp_path):
     # expected by construction: a.x imports a.y at top level, a.y imports a.x inside a function
     # (a circle); a.z imports the facade a inside a function (not counted), a imports a.z

@@ -11,7 +11,7 @@ r"""Thresholds on beta: when the diagonal path is optimal, when OC fails the tri
 
 Every ``OC`` here is the envelope of the lines of *all* monotone paths of a
 small matrix with symbolic counts (:func:`path_lines`), decided for all
-integer values of the parameter by :func:`analytic._pl.lower_envelope`.
+integer values of the parameter by :func:`analytic.engines._pl.lower_envelope`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import Mapping
 import sympy as sp
 
 from analytic.engines._pl import lower_envelope
-from analytic.engines._rowkinds import exponent, matrix_rows, path_weights
+from analytic.engines._rowkinds import exponent, matrix_rows, monotone_paths, path_weights
 from analytic.symbols import N, beta
 
 __all__ = ["monotone_paths", "path_lines", "confusion_matrix_symbolic", "appendix_a_triangle",
@@ -125,28 +125,6 @@ class DiagonalThreshold:
     certificate: Certificate
     witness: Witness
     method: str
-
-
-def monotone_paths(k):
-    """Every monotone path from cell (0, 0) to (k-1, k-1) of a k x k matrix.
-
-    A step moves down, right or diagonally (down-right); there are D(k)
-    (central Delannoy number) paths, each a tuple of (row, column) cells.
-
-    >>> monotone_paths(2)
-    [((0, 0), (1, 1)), ((0, 0), (1, 0), (1, 1)), ((0, 0), (0, 1), (1, 1))]
-    >>> [len(monotone_paths(k)) for k in range(1, 6)]
-    [1, 3, 13, 63, 321]
-    """
-    def walk(r, c):
-        if (r, c) == (k - 1, k - 1):
-            yield ((r, c),)
-            return
-        for dr, dc in ((1, 1), (1, 0), (0, 1)):
-            if r + dr < k and c + dc < k:
-                for rest in walk(r + dr, c + dc):
-                    yield ((r, c),) + rest
-    return list(walk(0, 0))
 
 
 def path_lines(matrix, metric="oc", gamma=1):

@@ -1,19 +1,20 @@
-r"""One-parameter families of confusion matrices: the machinery of :mod:`analytic.families` and :mod:`analytic.uoc`.
+r"""One-parameter families of confusion matrices: the machinery of :mod:`~analytic.derivations.families`
+and :mod:`~analytic.derivations.uoc`.
 
 A family is a matrix whose counts are polynomials in one integer symbol
-``n`` (``[[n, 1], [0, n]]``).  Both :func:`analytic.families.symbolic_metric`
-(the classical metrics) and :func:`analytic.uoc.uoc_piecewise` /
+``n`` (``[[n, 1], [0, n]]``).  Both :func:`analytic.derivations.families.symbolic_metric`
+(the classical metrics) and :func:`analytic.derivations.uoc.uoc_piecewise` /
 ``oc_piecewise`` / ``a_uoc_symbolic`` (the path metrics) use:
 
 * :func:`family_parameter` — the symbol and its first value ``n0``;
 * :func:`support_threshold` — the counts checked, and the ``n`` from which
   each is zero or positive for good;
 * :func:`settle` — a computation retried from the threshold of the sign it
-  could not decide (:class:`analytic._pl.UndecidedSign`);
+  could not decide (:class:`analytic.engines._pl.UndecidedSign`);
 * :func:`split_by_parameter` — the ``Piecewise`` of the values below the
   threshold and the symbolic branch;
 * :class:`PathLines` — the line of every monotone path as integer
-  polynomials, and their envelope (:func:`analytic._pl.envelope_of_polys`).
+  polynomials, and their envelope (:func:`analytic.engines._pl.envelope_of_polys`).
 
 Both modules import this one; neither imports the other for it.
 """
@@ -25,8 +26,7 @@ import sympy as sp
 
 from analytic.engines import _ratfun as _rf
 from analytic.engines._pl import UndecidedSign, envelope_of_polys, sign_threshold, signs_for_all
-from analytic.engines._rowkinds import matrix_rows, path_weights
-from analytic.derivations.metric_thresholds import monotone_paths
+from analytic.engines._rowkinds import matrix_rows, monotone_paths, path_weights
 from numeric.parsing import parse_number
 
 __all__ = ["family_parameter", "support_threshold", "split_by_parameter", "settle",
@@ -109,7 +109,7 @@ def support_threshold(cm, n, n0):
     values at every integer ``n >= n0`` (a polynomial is integer-valued on
     all integers from ``n0`` if and only if it is at ``deg + 1`` consecutive
     ones, Pólya; non-negativity is decided by
-    :func:`analytic._pl.signs_for_all`).  Returns the smallest ``m >= n0``
+    :func:`analytic.engines._pl.signs_for_all`).  Returns the smallest ``m >= n0``
     from which every count is either zero for all ``n >= m`` or positive for
     all ``n >= m``.
 
@@ -212,7 +212,7 @@ def settle(compute, n, m):
     r"""``compute(m)``, retried from a larger ``m`` while a sign is undecided.
 
     ``compute(m)`` decides signs for all integers ``n >= m`` and raises
-    :class:`analytic._pl.UndecidedSign` when one is not constant; it is
+    :class:`analytic.engines._pl.UndecidedSign` when one is not constant; it is
     called again from that sign's threshold.  Returns ``(m, result)``.
 
     Examples
@@ -236,9 +236,9 @@ def settle(compute, n, m):
 class PathLines:
     r"""The line :math:`(a_p, s_p)` of every monotone path of a family, as integer polynomials.
 
-    The same lines as :func:`analytic.metric_thresholds.path_lines` (same
+    The same lines as :func:`analytic.derivations.metric_thresholds.path_lines` (same
     paths, same order), built without SymPy expressions: the weights
-    :math:`(b, q)` of the ``K^2`` cells (:func:`analytic._rowkinds.path_weights`)
+    :math:`(b, q)` of the ``K^2`` cells (:func:`analytic.engines._rowkinds.path_weights`)
     are brought to common denominators :math:`D_a`, :math:`D_s`, so a path
     is :math:`a_p = (D_a - \sum_p B)/D_a`, :math:`s_p = \sum_p Q/D_s` with
     integer polynomials ``B``, ``Q`` in ``n``.  The SymPy form of a line is
@@ -298,6 +298,6 @@ class PathLines:
         return tuple(sp.cancel(v) for v in line)
 
     def envelope(self, n0=1):
-        """The lower envelope of the lines for every integer ``n >= n0`` (an :class:`analytic._pl.PL`);
-        raises :class:`analytic._pl.UndecidedSign` as :func:`analytic._pl.lower_envelope`."""
+        """The lower envelope of the lines for every integer ``n >= n0`` (an :class:`analytic.engines._pl.PL`);
+        raises :class:`analytic.engines._pl.UndecidedSign` as :func:`analytic.engines._pl.lower_envelope`."""
         return envelope_of_polys(self.A, self.Da, self.S, self.Ds, self.line_expr, self.n, n0)

@@ -1,7 +1,7 @@
-r"""Matrices described by row kinds, and the path weights of OC and UOC on them.
+r"""Matrices described by row kinds, and the path weights of OC and UOC on them; the monotone paths.
 
-Shared by :mod:`analytic.forms` (single sample, tridiagonal matrices) and
-:mod:`analytic.metric_thresholds` (all-path envelopes of small matrices).
+Shared by :mod:`analytic.derivations.forms` (single sample, tridiagonal matrices) and
+:mod:`analytic.derivations.metric_thresholds` (all-path envelopes of small matrices).
 
 A *row kind* is a row pattern -- the count at each offset ``c - r`` from the
 diagonal -- with a multiplicity that may depend on a symbol: the K-class
@@ -19,7 +19,7 @@ import sympy as sp
 
 from numeric.parsing import parse_number
 
-__all__ = ["RowKind", "matrix_rows", "totals", "path_weights", "exponent"]
+__all__ = ["RowKind", "matrix_rows", "totals", "path_weights", "exponent", "monotone_paths"]
 
 
 @dataclass(frozen=True)
@@ -143,3 +143,25 @@ def path_weights(rows, metric, gamma):
             p = n / Nr if r in observed else sp.Integer(0)
             out[(r.name, o)] = (sp.cancel(p / D), sp.cancel(p * _distance(o, g) / Kp))
     return out
+
+
+def monotone_paths(k):
+    """Every monotone path from cell (0, 0) to (k-1, k-1) of a k x k matrix.
+
+    A step moves down, right or diagonally (down-right); there are D(k)
+    (central Delannoy number) paths, each a tuple of (row, column) cells.
+
+    >>> monotone_paths(2)
+    [((0, 0), (1, 1)), ((0, 0), (1, 0), (1, 1)), ((0, 0), (0, 1), (1, 1))]
+    >>> [len(monotone_paths(k)) for k in range(1, 6)]
+    [1, 3, 13, 63, 321]
+    """
+    def walk(r, c):
+        if (r, c) == (k - 1, k - 1):
+            yield ((r, c),)
+            return
+        for dr, dc in ((1, 1), (1, 0), (0, 1)):
+            if r + dr < k and c + dc < k:
+                for rest in walk(r + dr, c + dc):
+                    yield ((r, c),) + rest
+    return list(walk(0, 0))
