@@ -16,14 +16,15 @@ from numeric._arith import patch_factor_cache
 patch_factor_cache(_sympy)  # sympy/sympy#28621, see there
 
 from analytic import symbols as _symbols
-from analytic import uoc as _uoc
-from analytic.uoc import a_uoc_symbolic, oc_piecewise, uoc_piecewise
-from analytic.forms import single_sample_forms, tridiagonal_forms
-from analytic.metric_thresholds import appendix_a_triangle, diagonal_threshold
-from analytic.oc_general import covering_path, oc00_forms
-from analytic.tc_max import tc_max_balanced, tc_max_symbolic, derive_tc_max_balanced
-from analytic.families import guess_and_check, symbolic_metric
-from analytic.intervals import interval_tc_max_symbolic, optimal_last_length_piecewise, derive_optimal_last_length
+from analytic.derivations import uoc as _uoc
+from analytic.derivations.uoc import a_uoc_symbolic, oc_piecewise, uoc_piecewise
+from analytic.derivations.forms import single_sample_forms, tridiagonal_forms
+from analytic.derivations.metric_thresholds import appendix_a_triangle, diagonal_threshold
+from analytic.derivations.oc_general import covering_path, oc00_forms
+from analytic.derivations.tc_max import tc_max_balanced, tc_max_symbolic, derive_tc_max_balanced
+from analytic.derivations.families import guess_and_check, symbolic_metric
+from analytic.derivations.intervals import (interval_tc_max_symbolic, optimal_last_length_piecewise,
+                                            derive_optimal_last_length)
 
 __all__ = [
     # silva2018 / cardoso2011: UOC and OC over beta, and the closed forms behind the figures

@@ -13,7 +13,7 @@ def w14_engine(cfg):
     """The float screen's throughput (MAE on every 4 x 4 matrix with N = 8) against
     the exact per-matrix evaluation the auditor used before, and every property of
     MAE and of A_UOC over the default space (search only, two processes)."""
-    from analytic.audit import PROPERTIES, audit
+    from analytic.properties.audit import PROPERTIES, audit
     from analytic.properties.engine import MetricSpec
     from analytic.properties.exact import ExactContext
     from analytic.properties.space import DEFAULT_SPACE, SMALL_SPACE, block, count

@@ -13,10 +13,10 @@ The peer.  The previous code is too slow to run here on these families
 (minutes to hours), so each row reports its absolute time and its ratio to
 the 30 s target.  One row keeps a peer in the same run: the envelope step
 of a small family computed by the expression-level algorithm kept in
-:mod:`analytic._pl` (``_lower_envelope_expr`` on
-:func:`analytic.metric_thresholds.path_lines`, the previous method, still
+:mod:`analytic.engines._pl` (``_lower_envelope_expr`` on
+:func:`analytic.derivations.metric_thresholds.path_lines`, the previous method, still
 used for radicals) against the polynomial route
-(:class:`analytic._family.PathLines`); the two must give the same object.
+(:class:`analytic.engines._family.PathLines`); the two must give the same object.
 
 Every closed form is checked against :func:`numeric.path_envelope` (or
 :func:`numeric.a_uoc`) in exact arithmetic on the substituted matrix, at
@@ -108,7 +108,7 @@ def _check(form, matrix, metric, n, m):
     """The form at several ``n`` against numeric's exact envelope or A_UOC."""
     import numeric
     from analytic.symbols import beta
-    from analytic.uoc import envelope_piecewise
+    from analytic.derivations.uoc import envelope_piecewise
 
     ks = sorted({1, max(1, m - 1), m, m + 1, 2 * m, 1000})
     for k in ks:
@@ -128,9 +128,9 @@ def _peer_row(cfg: Config, n, label, matrix):
     """The envelope step: polynomial route vs the expression-level algorithm."""
     import sympy as sp
 
-    from analytic._family import PathLines, settle, support_threshold
-    from analytic._pl import _lower_envelope_expr
-    from analytic.metric_thresholds import path_lines
+    from analytic.engines._family import PathLines, settle, support_threshold
+    from analytic.engines._pl import _lower_envelope_expr
+    from analytic.derivations.metric_thresholds import path_lines
 
     m0 = support_threshold(matrix, n, 1)
 

@@ -9,7 +9,7 @@ structural decisions of the formulas (which true classes are observed, which
 predicted classes occur) are taken from the *support* of the matrix: an
 entry is either identically zero or positive for every admissible value of
 its symbols.  By default that is decided from the symbols' assumptions
-(:func:`numeric._symbolic.support_from_assumptions`); :mod:`analytic.families` passes a decision
+(:func:`numeric._symbolic.support_from_assumptions`); :mod:`analytic.derivations.families` passes a decision
 valid for all integers ``n >= n0`` instead.  ``Prepared.counts`` then holds
 that 0/1 support, not counts: a formula that needs the size of a count
 (not only whether it is zero) must use ``Prepared.n``.
@@ -174,10 +174,8 @@ def prepare(cm, arithmetic="float", *, min_classes=1) -> Prepared:
     """
     ctx = get_arithmetic(arithmetic)
     support = getattr(ctx, "support", None)
-    if support is not None:  # a numeric._symbolic.SymbolicArithmetic
-        from ._symbolic import check_symbolic_counts
-
-        counts, n = check_symbolic_counts(cm, support, min_classes=min_classes)
+    if support is not None:  # a numeric._symbolic.SymbolicArithmetic: it validates its counts
+        counts, n = ctx.prepare_counts(cm, min_classes=min_classes)
         return Prepared(counts=counts, n=n, ctx=ctx)
     counts = check_counts(cm, min_classes=min_classes)
     return Prepared(counts=counts, n=ctx.asarray(counts), ctx=ctx)

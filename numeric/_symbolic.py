@@ -1,7 +1,7 @@
 """Symbolic counts: the arithmetic whose counts may be SymPy expressions.
 
 See :mod:`numeric._common` (section "Symbolic counts") for what the formulas
-take from the support of a symbolic matrix; :mod:`analytic.families` is the
+take from the support of a symbolic matrix; :mod:`analytic.derivations.families` is the
 public entry point.  A module of its own so that ``import numeric`` does not
 import SymPy.
 """
@@ -69,7 +69,7 @@ class SymbolicArithmetic(ExactArithmetic):
 
     Every metric of :mod:`numeric` with ``arithmetic=SymbolicArithmetic()``
     (e.g. ``numeric.mae``) gives ``1/(2*n + 1)`` here;
-    :func:`analytic.families.symbolic_metric` is the public entry point.
+    :func:`analytic.derivations.families.symbolic_metric` is the public entry point.
     """
 
     name = "exact"
@@ -103,6 +103,18 @@ class SymbolicArithmetic(ExactArithmetic):
 
     def __repr__(self):
         return "<Arithmetic 'exact' with symbolic counts>"
+
+    def prepare_counts(self, cm, *, min_classes=1):
+        """``(support, counts)`` of a matrix whose counts may be symbolic, the support
+        decided by this arithmetic (:func:`check_symbolic_counts`); called by
+        :func:`numeric._common.prepare`, which need not import this module (nor SymPy).
+
+        >>> n = sympy.Symbol("n", integer=True, positive=True)
+        >>> sup, counts = SymbolicArithmetic().prepare_counts([[n, 0], [1, n]])
+        >>> sup.tolist(), counts.tolist()
+        ([[1, 0], [1, 1]], [[n, 0], [1, n]])
+        """
+        return check_symbolic_counts(cm, self.support, min_classes=min_classes)
 
 
 def check_symbolic_counts(cm, support, *, min_classes=1, what="confusion matrix"):

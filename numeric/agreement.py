@@ -76,7 +76,7 @@ def cohen_kappa(cm, *, weights=None, arithmetic="float"):
         array gives ``w`` itself (in the arithmetic's numbers; zero on the
         diagonal, symmetric, for a kappa with these properties), e.g. the
         distances of classes at unequal positions
-        (:func:`analytic.forms.positioned_metric_forms`).
+        (:func:`analytic.derivations.forms.positioned_metric_forms`).
     arithmetic : {"float", "exact", "mp"}
 
     Returns

@@ -1,4 +1,5 @@
-"""Every public exception and warning of :mod:`numeric` and :mod:`analytic`.
+"""Every public exception and warning of :mod:`numeric`, :mod:`analytic` and the
+command line (:mod:`ordinal_verify`).
 
 Bad input raises the built-in ``ValueError`` (its message names the problem);
 the classes here are the rest, defined once, here:
@@ -6,9 +7,9 @@ the classes here are the rest, defined once, here:
 * :class:`UndecidedError` (an ``ArithmeticError``): the base of every refusal
   to decide (never a guess), e.g. two numbers too close to order at the
   working precision (:mod:`numeric.exact_sign`, :mod:`numeric.envelope`,
-  :mod:`analytic._sweep`);
+  :mod:`analytic.engines._sweep`);
 * :class:`UndecidedSign` (an :class:`UndecidedError` and a ``ValueError``):
-  no sign for every integer ``n >= n0`` (:mod:`analytic._pl`);
+  no sign for every integer ``n >= n0`` (:mod:`analytic.engines._pl`);
 * :class:`LabelWarning` (a ``UserWarning``): the classes of a confusion matrix
   were guessed from the observed labels (:func:`numeric.confusion_matrix`);
 * :class:`UndefinedResampleWarning` (a ``UserWarning``): bootstrap resamples
@@ -22,14 +23,14 @@ the classes here are the rest, defined once, here:
 
 The modules that raise or issue them re-export them under their old names
 (``numeric.confusion.LabelWarning``, ``numeric.comparison.UndefinedResampleWarning``,
-``analytic._pl.UndecidedSign``, ``ordinal_verify.inputs.InputError``, ...), and
+``analytic.engines._pl.UndecidedSign``, ``ordinal_verify.inputs.InputError``, ...), and
 :mod:`numeric` exports the two warnings.
 
 The rule (checked by ``proofs_tests/test_errors.py``): every exception or
-warning class defined in a module of :mod:`numeric` or :mod:`analytic` is
-defined in this module, except a private one (its name starts with ``_``),
-which is a signal between the functions of its module and never reaches a
-caller.
+warning class defined in a module of :mod:`numeric`, :mod:`analytic` or
+:mod:`ordinal_verify` is defined in this module, except a private one (its name
+starts with ``_``), which is a signal between the functions of its module and
+never reaches a caller.
 """
 
 __all__ = ["UndecidedError", "UndecidedSign", "LabelWarning", "UndefinedResampleWarning",
@@ -53,7 +54,7 @@ class UndecidedSign(UndecidedError, ValueError):
     """A sign that is not the same (or not defined) for every integer ``n >= n0``.
 
     ``threshold`` is the smallest integer ``m >= n0`` from which the sign is
-    constant and defined (:func:`analytic._pl.sign_threshold`): the decision
+    constant and defined (:func:`analytic.engines._pl.sign_threshold`): the decision
     holds for ``n >= threshold``.
 
     Also a ``ValueError``, deliberately: it was one before it joined this

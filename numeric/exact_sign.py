@@ -56,7 +56,7 @@ site                                     former rule
                                          log cancellation, ``simplify``, ``equals``; else the
                                          sign of ``evalf(200)`` (a guess unless 0, then
                                          ``ValueError``)
-``analytic._algebraic``                  100 digits; signs (cubic discriminant, Cardano terms)
+``analytic.engines._algebraic``                  100 digits; signs (cubic discriminant, Cardano terms)
                                          decided when ``|v| >= 1e-60`` absolute, else
                                          ``UndecidedError``
 ``analytic.properties.certificates``     a numerical refutation of an identity at two integer
@@ -66,7 +66,7 @@ site                                     former rule
 
 Not here: the signs of *symbolic* expressions for every positive integer
 value of their symbols (:func:`analytic.properties.certificates.sign`,
-:func:`analytic._pl.signs_for_all`) are certificates, not evaluations; their
+:func:`analytic.engines._pl.signs_for_all`) are certificates, not evaluations; their
 "undecided" exception is :class:`~numeric.errors.UndecidedSign`, a subclass
 of the same :class:`~numeric.errors.UndecidedError`.
 """

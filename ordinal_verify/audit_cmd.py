@@ -1,10 +1,10 @@
-"""``ordinal-verify audit [METRIC]``: the property auditor (:mod:`analytic.audit`).
+"""``ordinal-verify audit [METRIC]``: the property auditor (:mod:`analytic.properties.audit`).
 
 ``METRIC`` is a name of :data:`numeric.registry.REGISTRY` (every report
 variant is audited and printed: property, verdict, counterexample, and what
 the verdict rests on), or ``module:function``: a Python function of a count
 matrix, **imported and run with your rights** (``--better``, ``--bounds``;
-searched in exact arithmetic on :data:`analytic.audit.CALLABLE_SPACE`).
+searched in exact arithmetic on :data:`analytic.properties.audit.CALLABLE_SPACE`).
 ``--all`` audits every registered metric (the property table: about ten
 minutes on two cores, with a progress line) and ``--json FILE`` /
 ``--markdown FILE`` write it (``analytic/properties/table.json``,
@@ -14,7 +14,7 @@ committed table is printed.
 The searched space is :data:`analytic.properties.space.DEFAULT_SPACE` unless
 ``--max-k``/``--max-n``/``--random`` give another; it runs on ``--jobs``
 local processes, or on a Dask cluster (``--scheduler ADDRESS``, the
-``dask`` extra).  The symbolic proofs (:mod:`analytic.prover`) cover every
+``dask`` extra).  The symbolic proofs (:mod:`analytic.properties.prover`) cover every
 matrix with ``K <= --every-k`` and the all-positive matrices with
 ``--every-k < K <= --positive-k``; ``--no-proofs`` searches only.
 """
@@ -35,7 +35,7 @@ __all__ = ["add_parsers", "cmd_audit", "load_function", "UserFunctionError"]
 #: the largest proof scopes the CLI accepts (2^(K^2) - 1 support patterns for --every-k)
 MAX_EVERY_K, MAX_POSITIVE_K = 3, 5
 #: ``--every-k`` and ``--positive-k``'s defaults as their help states them:
-#: :data:`analytic.prover.EVERY_K` and ``POSITIVE_K``, which a run uses; restated
+#: :data:`analytic.properties.prover.EVERY_K` and ``POSITIVE_K``, which a run uses; restated
 #: because building the parser imports no :mod:`analytic` (a test checks they agree)
 SHOWN_EVERY_K, SHOWN_POSITIVE_K = 3, 4
 
@@ -61,7 +61,7 @@ def _positive(text):
 
 
 #: largest ``--max-k`` and ``--max-n``: beyond them every space is refused anyway
-#: (over :data:`analytic.audit.MAX_MATRICES` matrices), but building it is linear in
+#: (over :data:`analytic.properties.audit.MAX_MATRICES` matrices), but building it is linear in
 #: the number (``--max-k 1000000000`` ran for hours before the refusal)
 MAX_SIZE_ARG = 1000
 
@@ -138,10 +138,10 @@ def add_parsers(sub) -> None:
 
 
 def scopes_from_args(args) -> tuple:
-    """The proof scopes of the command line (:func:`analytic.prover.scopes` of
-    ``--every-k`` and ``--positive-k``, by default :data:`analytic.prover.EVERY_K`
+    """The proof scopes of the command line (:func:`analytic.properties.prover.scopes` of
+    ``--every-k`` and ``--positive-k``, by default :data:`analytic.properties.prover.EVERY_K`
     and ``POSITIVE_K``; none with ``--no-proofs``)."""
-    from analytic.prover import EVERY_K, POSITIVE_K, scopes
+    from analytic.properties.prover import EVERY_K, POSITIVE_K, scopes
 
     every_k = EVERY_K if args.every_k is None else args.every_k
     positive_k = POSITIVE_K if args.positive_k is None else args.positive_k
@@ -203,7 +203,7 @@ def _bounds(text):
 
 
 def _space(args):
-    from analytic.audit import space_of
+    from analytic.properties.audit import space_of
 
     if args.max_k is None and args.max_n is None and args.random is None:
         return None
@@ -235,7 +235,7 @@ def _progress():
 
 
 def cmd_audit(args) -> int:
-    from analytic import audit as A
+    from analytic.properties import audit as A
     from analytic.properties import table as T
     from numeric.registry import REGISTRY, matrix_metrics
 
@@ -307,7 +307,7 @@ def cmd_audit(args) -> int:
     return 0
 
 
-#: the float screen's rate (:func:`analytic.audit.check_size` states the same)
+#: the float screen's rate (:func:`analytic.properties.audit.check_size` states the same)
 MATRICES_PER_SECOND = 1e6
 
 
@@ -318,7 +318,7 @@ def announce_search(space, cases, stream=None):
     single metric printed nothing until its verdicts (README rule, issue 23 item 3).
 
     >>> import io
-    >>> from analytic.audit import Space
+    >>> from analytic.properties.audit import Space
     >>> s = io.StringIO()
     >>> announce_search(Space(exhaustive=((2, 3),), random=10), 1, stream=s), s.getvalue()
     (False, '')
@@ -327,7 +327,7 @@ def announce_search(space, cases, stream=None):
     >>> s.getvalue()[:57]      # C(10 + 16, 16) - 1 matrices of K = 4, N = 1..10
     'ordinal-verify: audit: 5.3e+06 matrices, 14 properties, 1'
     """
-    from analytic.audit import PROPERTIES
+    from analytic.properties.audit import PROPERTIES
 
     from .inputs import ANNOUNCE_SECONDS
 
@@ -343,7 +343,7 @@ def announce_search(space, cases, stream=None):
 
 
 def _audit_one(name, label, space, scopes, kw):
-    from analytic import audit as A
+    from analytic.properties import audit as A
 
     return A.audit(name, variant=label, space=space, prove=scopes or False, **kw)
 

@@ -2,7 +2,7 @@
 
 Every expected value is computed by ``numeric`` (DP of cardoso2011 §3.4 on
 the weights of cardoso2011 eq. 7 / silva2018 eq. 28; the functions named in
-``analytic.forms.METRIC_FUNCTIONS`` for kappa, within-one accuracy, MS, GM,
+``analytic.derivations.forms.METRIC_FUNCTIONS`` for kappa, within-one accuracy, MS, GM,
 Somers' d, tau_c and CEM-ORD) in exact arithmetic or with mpmath at 50
 digits; printed values quoted from the papers say so.
 """
@@ -14,9 +14,9 @@ import sympy as sp
 
 import numeric
 from analytic import single_sample_forms, tridiagonal_forms
-from analytic._pl import lower_envelope, sign_for_all, signs_for_all
-from analytic.forms import METRIC_FUNCTIONS, band1_envelope, positioned_metric_forms
-from analytic.sources import cardoso2011 as C11
+from analytic.engines._pl import lower_envelope, sign_for_all, signs_for_all
+from analytic.derivations.forms import METRIC_FUNCTIONS, band1_envelope, positioned_metric_forms
+from analytic.ledger.sources import cardoso2011 as C11
 from analytic.symbols import K, b, beta, d
 from exact_values import algebraic_zero, same_value
 
@@ -54,7 +54,7 @@ def _mp(expr, **vals):
 
 
 def _numeric_metric(name, cm, arithmetic):
-    """The numeric function behind a field of analytic.forms.MetricForms."""
+    """The numeric function behind a field of analytic.derivations.forms.MetricForms."""
     fn, kwargs = METRIC_FUNCTIONS[name]
     return getattr(numeric, fn)(cm, arithmetic=arithmetic, **kwargs)
 
@@ -221,7 +221,7 @@ def test_single_sample_cardoso_formula_and_mer(single):
 
 
 # ---------------------------------------------------------------------------
-# kappa, within-one, MS, GM, Somers' d, tau_c, CEM-ORD (analytic.forms.METRIC_FUNCTIONS)
+# kappa, within-one, MS, GM, Somers' d, tau_c, CEM-ORD (analytic.derivations.forms.METRIC_FUNCTIONS)
 # ---------------------------------------------------------------------------
 def _random_sparse(rng):
     """A K x K matrix with empty classes, its nonempty classes and their cells."""

@@ -1,10 +1,10 @@
-"""Interval TC_max and the optimal rightmost length, derived (analytic.intervals).
+"""Interval TC_max and the optimal rightmost length, derived (analytic.derivations.intervals).
 
 Sources: ``shared/seeds/002_1ad9def3cd093580.txt`` (binotto2024) Prop. 4
 (interval TC_max), Prop. 5 (binary case), §5 toy example, Prop. 6 and its
 proof in Appendix A (cases a, b.1, b.2, b.3).  The printed Prop. 6 and toy
 values, and Appendix A's pieces and per-piece minima, come from
-:mod:`analytic.sources.binotto2024` (transcribed there, as printed).
+:mod:`analytic.ledger.sources.binotto2024` (transcribed there, as printed).
 
 The analytic side *derives* everything by an exact sweep over ``L``; here
 the derivation is held
@@ -28,7 +28,7 @@ import sympy as sp
 import numeric
 from analytic import (derive_optimal_last_length, interval_tc_max_symbolic,
                       optimal_last_length_piecewise)
-from analytic.sources import binotto2024 as B
+from analytic.ledger.sources import binotto2024 as B
 from analytic.symbols import L, x
 
 TOL = mpmath.mpf("1e-45")
@@ -51,7 +51,7 @@ def _rationals(n=25, step=sp.Rational(1, 5)):
 # ---------------------------------------------------------------------------
 # binotto2024 Appendix A: TC_max(x) in each case, as printed
 # ---------------------------------------------------------------------------
-# binotto2024 Appendix A as printed (pieces and per-piece minima): analytic.sources.binotto2024
+# binotto2024 Appendix A as printed (pieces and per-piece minima): analytic.ledger.sources.binotto2024
 APPENDIX_A, APPENDIX_A_MINIMA = B.APPENDIX_A, B.APPENDIX_A_MINIMA
 
 

@@ -1,4 +1,4 @@
-"""TC_max derived symbolically (analytic.tc_max) against binotto2024 and numeric.
+"""TC_max derived symbolically (analytic.derivations.tc_max) against binotto2024 and numeric.
 
 Sources: ``shared/seeds/002_1ad9def3cd093580.txt`` (binotto2024) Prop. 1
 (construction), Prop. 2 (binary case), Prop. 3 (balanced case, two printed
@@ -19,9 +19,9 @@ import sympy as sp
 
 import numeric
 from analytic import tc_max_balanced, tc_max_symbolic
-from analytic.sources import binotto2024 as B
+from analytic.ledger.sources import binotto2024 as B
 from analytic.symbols import r
-from analytic.tc_max import (corollary1_differences, derive_tc_max_balanced,
+from analytic.derivations.tc_max import (corollary1_differences, derive_tc_max_balanced,
                              positive_for_integers_from)
 
 m = sp.Symbol("m", integer=True, nonnegative=True)

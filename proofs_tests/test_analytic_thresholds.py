@@ -11,10 +11,10 @@ import sympy as sp
 
 import numeric
 from analytic import appendix_a_triangle, covering_path, diagonal_threshold, oc00_forms
-from analytic._pl import sign_for_all
-from analytic.claims._search import compositions
-from analytic.metric_thresholds import confusion_matrix_symbolic
-from analytic.sources import cardoso2011 as C11
+from analytic.engines._pl import sign_for_all
+from analytic.ledger.checks._search import compositions
+from analytic.derivations.metric_thresholds import confusion_matrix_symbolic
+from analytic.ledger.sources import cardoso2011 as C11
 from analytic.symbols import N, beta
 from numeric._common import prepare
 from numeric.paths import oc_parts
@@ -36,7 +36,7 @@ def _matrices_with(n_samples, k):
 def test_appendix_a_matrices_from_vectors(tri1):
     # cardoso2011 Appendix A prints CM(a,b) = [[N-1, 0], [1, 0]], CM(b,c) = [[N-1, 1], [0, 0]],
     # CM(a,c) = [[N-2, 1], [1, 0]]
-    # (analytic.sources.cardoso2011.triangle_matrices); compared for N = 2..9
+    # (analytic.ledger.sources.cardoso2011.triangle_matrices); compared for N = 2..9
     mats = tri1.matrices
     for n in range(2, 10):
         derived = tuple(tuple(tuple(int(sp.sympify(v).subs(N, n)) for v in row) for row in mats[key])

@@ -14,7 +14,7 @@ import sympy as sp
 
 import numeric
 from analytic import a_uoc_symbolic, oc_piecewise, uoc_piecewise
-from analytic.metric_thresholds import path_lines
+from analytic.derivations.metric_thresholds import path_lines
 from analytic.symbols import beta
 
 
@@ -139,14 +139,14 @@ def test_a_uoc_at_50_digits():
 def test_a_uoc_old_name_is_a_deprecated_alias():
     # issue 13: analytic.a_uoc read as a second numeric.a_uoc; the old names still work, and warn
     import analytic
-    import analytic.uoc
+    import analytic.derivations.uoc
 
     with pytest.warns(DeprecationWarning, match="a_uoc_symbolic"):
         assert analytic.a_uoc is a_uoc_symbolic
     with pytest.warns(DeprecationWarning, match="numeric.a_uoc"):
-        assert analytic.uoc.a_uoc is a_uoc_symbolic
+        assert analytic.derivations.uoc.a_uoc is a_uoc_symbolic
     with pytest.raises(AttributeError, match="no attribute 'a_uoc_exact'"):
-        analytic.uoc.a_uoc_exact  # noqa: B018
+        analytic.derivations.uoc.a_uoc_exact  # noqa: B018
 
 
 def test_symbols_are_not_exported_at_top_level():
@@ -165,7 +165,7 @@ def test_symbols_are_not_exported_at_top_level():
 def test_silva2018_table1_matrix_B_envelope():
     # expected: silva2018 Table I, row B, columns UOC_beta1, UOC_beta2 and A_UOC as printed
     # (two decimals, compared half-up), and the exact integral of the Piecewise itself
-    from analytic.sources.silva2018 import MATRICES, TABLE_I, TABLE_I_COLUMNS
+    from analytic.ledger.sources.silva2018 import MATRICES, TABLE_I, TABLE_I_COLUMNS
     from numeric.rounding import matches_printed
 
     B = MATRICES["B"]

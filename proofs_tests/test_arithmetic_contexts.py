@@ -17,7 +17,7 @@ import sympy
 
 import numeric
 from numeric.registry import REGISTRY, table_beta
-from analytic.sources import cardoso2011 as C11
+from analytic.ledger.sources import cardoso2011 as C11
 
 CM = np.array([[3, 1, 0], [1, 2, 2], [0, 1, 4]])
 

@@ -14,10 +14,10 @@ import pytest
 import sympy
 
 import numeric
-from analytic import audit as A
-from analytic.generators import all_matrices
+from analytic.properties import audit as A
+from analytic.properties.generators import all_matrices
 from analytic.properties.space import SMALL_SPACE
-from analytic.prover import scopes
+from analytic.properties.prover import scopes
 from numeric.registry import matrix_metrics
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -27,7 +27,7 @@ import numeric
 from ordinal_verify import main
 from ordinal_verify.inputs import MAX_CLASSES, InputError, read_matrix
 from ordinal_verify.labels import MAX_LABEL_DIGITS, parse_labels, read_label_columns
-from analytic.shrink import GREEDY_BUDGET, greedy_shrink, shrink
+from analytic.properties.shrink import GREEDY_BUDGET, greedy_shrink, shrink
 
 ROOT = Path(__file__).resolve().parents[1]
 #: every bounded case below ends in well under a second of work; the timeout
@@ -253,7 +253,7 @@ def test_shrink_greedy_phase_has_a_budget():
 def test_shrink_of_a_huge_minimal_matrix_does_not_count_its_walk_for_ever():
     # [[10**12]] is already greedy-minimal; the size of the walk below it was
     # summed over every N <= 10**12 before being compared with the budget
-    out = _python("from analytic.shrink import shrink\n"
+    out = _python("from analytic.properties.shrink import shrink\n"
                   "r = shrink(lambda a: bool(a.sum() >= 10**12), [[10**12]])\n"
                   "print(r.matrix.tolist(), r.how)")
     assert out.returncode == 0, out.stderr[-2000:]

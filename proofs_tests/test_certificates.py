@@ -26,7 +26,7 @@ import sympy as sp
 from sympy import ZZ
 from sympy.polys.rings import ring
 
-from analytic import prover
+from analytic.properties import prover
 from analytic.properties import certificates as C
 from analytic.properties.certificates import defined, equal, is_zero, sign
 
@@ -42,7 +42,7 @@ def _fresh_sign_cache():
 
 
 def test_prover_reexports_the_engine():
-    """``analytic.prover.sign`` etc. are the engine's functions (callers of the
+    """``analytic.properties.prover.sign`` etc. are the engine's functions (callers of the
     prover keep working after the split)."""
     assert (prover.sign, prover.equal, prover.is_zero, prover.defined) == (sign, equal, is_zero, defined)
 

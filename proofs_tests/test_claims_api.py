@@ -14,9 +14,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from analytic.generators import (all_matrices, count, exhaustive, label_vectors, order_key,
+from analytic.properties.generators import (all_matrices, count, exhaustive, label_vectors, order_key,
                                  random_matrices)
-from analytic.shrink import greedy_shrink, shrink
+from analytic.properties.shrink import greedy_shrink, shrink
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -81,7 +81,7 @@ def test_random_matrices_reproducible_and_constrained():
     with pytest.raises(ValueError, match="N must be a non-negative integer"):
         random_matrices(2, (-1, 3), 1)
     # the one generator: the claims' searches use it (no second random_matrices)
-    from analytic.claims import _search
+    from analytic.ledger.checks import _search
     assert _search.random_matrices is random_matrices
     assert list(label_vectors(3, 1)) == [(0,), (1,), (2,)]
 
@@ -133,12 +133,12 @@ def test_shrink_greedy_fallback_and_errors():
 # ---------------------------------------------------------------------------
 USER_OK = '''
 import numeric
-from analytic.generators import exhaustive
+from analytic.properties.generators import exhaustive
 from analytic.ledger import Outcome, claim
 
 @claim("mine:mer-le-mae", source="my notes, p. 1", expect="verified",
        statement="MER <= MAE on every 3x3 matrix with 3 samples",
-       method="exhaustive (analytic.generators.exhaustive), exact")
+       method="exhaustive (analytic.properties.generators.exhaustive), exact")
 def _mer_le_mae():
     bad = [m for m in exhaustive(3, 3)
            if numeric.mer(m, arithmetic="exact") > numeric.mae(m, arithmetic="exact")]
@@ -148,7 +148,7 @@ def _mer_le_mae():
 USER_WRONG = '''
 import numeric
 from analytic.ledger import Outcome, claim
-from analytic.shrink import shrink
+from analytic.properties.shrink import shrink
 
 @claim("mine:mae-eq-mer", source="a wrong conjecture", expect="verified",
        statement="MAE = MER", method="shrunk counterexample")

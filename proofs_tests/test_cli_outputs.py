@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 import numeric
-from analytic import audit as audit_module
+from analytic.properties import audit as audit_module
 from analytic import ledger
 from ordinal_verify import main
 

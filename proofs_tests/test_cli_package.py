@@ -106,7 +106,7 @@ def test_help_defaults_restated_from_analytic_agree():
     """The help states ``--timeout``'s, ``--every-k``'s and ``--positive-k``'s defaults
     without importing analytic; a run uses analytic's values: they must agree."""
     from analytic.ledger import DEFAULT_TIMEOUT
-    from analytic.prover import EVERY_K, POSITIVE_K
+    from analytic.properties.prover import EVERY_K, POSITIVE_K
     from ordinal_verify import audit_cmd, ledger_cmd
 
     assert ledger_cmd.SHOWN_TIMEOUT == DEFAULT_TIMEOUT

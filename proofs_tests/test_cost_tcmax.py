@@ -22,8 +22,8 @@ import sympy
 from scipy.optimize import linprog
 
 import numeric
-from analytic.claims._search import exhaustive_argmax
-from analytic.sources import binotto2024 as B
+from analytic.ledger.checks._search import exhaustive_argmax
+from analytic.ledger.sources import binotto2024 as B
 
 R = sympy.Rational
 
@@ -160,7 +160,7 @@ def _parity(r):
 
 
 def prop3_h(r):
-    """TC_max of binotto2024 Prop. 3, first form, with h as printed (analytic.sources.binotto2024)."""
+    """TC_max of binotto2024 Prop. 3, first form, with h as printed (analytic.ledger.sources.binotto2024)."""
     return B.parse(B.PROP3["with_h"], r=r, h=B.parse(B.PROP3_H[_parity(r)], r=r))
 
 

@@ -246,7 +246,7 @@ def test_every_public_exception_and_warning_is_defined_in_numeric_errors():
 @pytest.mark.parametrize("module, name", [
     ("numeric", "LabelWarning"), ("numeric.confusion", "LabelWarning"),
     ("numeric", "UndefinedResampleWarning"), ("numeric.comparison", "UndefinedResampleWarning"),
-    ("analytic._pl", "UndecidedSign"),
+    ("analytic.engines._pl", "UndecidedSign"),
     ("ordinal_verify.inputs", "InputError"), ("ordinal_verify.outputs", "OutputError"),
     ("ordinal_verify.audit_cmd", "UserFunctionError"),
 ])

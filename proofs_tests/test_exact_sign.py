@@ -489,11 +489,11 @@ def test_proof_step():
 # one exception hierarchy
 # ---------------------------------------------------------------------------
 def test_one_undecided_hierarchy():
-    import analytic._pl
-    from analytic._pl import sign_for_all
+    import analytic.engines._pl
+    from analytic.engines._pl import sign_for_all
     from analytic.properties import certificates
 
-    assert analytic._pl.UndecidedSign is UndecidedSign
+    assert analytic.engines._pl.UndecidedSign is UndecidedSign
     assert issubclass(UndecidedSign, UndecidedError) and issubclass(UndecidedError, ArithmeticError)
     # deliberately also a ValueError (callers catch it as one; numeric/errors.py)
     assert issubclass(UndecidedSign, ValueError)
@@ -588,7 +588,7 @@ def test_auditor_routes_through_the_rule(spy):
 
 
 def test_algebraic_routes_through_the_rule(spy):
-    from analytic._algebraic import real_roots_fractions, root_branches
+    from analytic.engines._algebraic import real_roots_fractions, root_branches
 
     x = sp.Symbol("x")
     # x^3 - 2: one real root (discriminant q^2/4 + p^3/27 = 1 > 0), Cardano terms 2 and 0

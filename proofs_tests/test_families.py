@@ -1,4 +1,4 @@
-"""Families of matrices with symbolic counts (analytic.families, analytic.uoc).
+"""Families of matrices with symbolic counts (analytic.derivations.families, analytic.derivations.uoc).
 
 Every symbolic form is checked against the numeric formula run in exact
 arithmetic on the substituted integer matrix (an independent evaluation: the
@@ -16,9 +16,9 @@ import sympy as sp
 
 import numeric
 from analytic import tridiagonal_forms
-from analytic.families import guess_and_check, support_threshold, symbolic_metric
+from analytic.derivations.families import guess_and_check, support_threshold, symbolic_metric
 from analytic.symbols import K, beta
-from analytic.uoc import a_uoc_symbolic, oc_piecewise, uoc_piecewise
+from analytic.derivations.uoc import a_uoc_symbolic, oc_piecewise, uoc_piecewise
 from numeric._common import amax
 from numeric._symbolic import SymbolicArithmetic, support_from_assumptions
 from exact_values import same_value
@@ -208,7 +208,7 @@ def _tri_a_uoc(k):
 
 
 def _tri_form():
-    # the K >= 3 branch of the band-1 derivation (analytic.forms), independent of the fit
+    # the K >= 3 branch of the band-1 derivation (analytic.derivations.forms), independent of the fit
     return tridiagonal_forms().a_uoc.args[-1][0]
 
 
@@ -229,7 +229,7 @@ def test_guess_is_proved_only_with_a_derivation():
 
 
 def test_guess_recovers_mer_of_tridiagonal():
-    # silva2018 Fig. 3 / analytic.forms: MER = 2(K-1)/(3K-2)
+    # silva2018 Fig. 3 / analytic.derivations.forms: MER = 2(K-1)/(3K-2)
     c = guess_and_check(lambda k: numeric.mer(_tridiagonal(k), arithmetic="exact"),
                         range(2, 8), range(8, 12))
     assert sp.simplify(c.expr - tridiagonal_forms().mer) == 0

@@ -1,14 +1,14 @@
 """Family envelopes decided on integer polynomials (issue 26, item 6).
 
-The signs, envelopes and integrals of :mod:`analytic._pl` are now computed on
-dense integer polynomials (:mod:`analytic._ratfun`) instead of SymPy
+The signs, envelopes and integrals of :mod:`analytic.engines._pl` are now computed on
+dense integer polynomials (:mod:`analytic.engines._ratfun`) instead of SymPy
 expressions.  Expected values come from three independent places:
 
 * signs: exact evaluation with :class:`fractions.Fraction` at every integer
   up to past the Cauchy bound of numerator and denominator (every real root
   lies below it, so the sign there is the sign for good): the definition;
 * envelopes and integrals: the expression-level algorithm kept in
-  :mod:`analytic._pl` (``_lower_envelope_expr``, ``PL._integral_expr``; the
+  :mod:`analytic.engines._pl` (``_lower_envelope_expr``, ``PL._integral_expr``; the
   previous code, still used for irrational coefficients), which must give the
   same object, or the same undecided sign, comparison for comparison;
 * closed forms of a family: :func:`numeric.path_envelope` and
@@ -26,15 +26,15 @@ import pytest
 import sympy as sp
 
 import numeric
-from analytic import _ratfun as rf
-from analytic._family import PathLines, settle
-from analytic._pl import (
+from analytic.engines import _ratfun as rf
+from analytic.engines._family import PathLines, settle
+from analytic.engines._pl import (
     PL, UndecidedSign, _lower_envelope_expr, lower_envelope, sign_for_all, sign_threshold,
     signs_for_all,
 )
-from analytic.metric_thresholds import path_lines
+from analytic.derivations.metric_thresholds import path_lines
 from analytic.symbols import beta, d
-from analytic.uoc import a_uoc_symbolic, envelope_piecewise, oc_piecewise, uoc_piecewise
+from analytic.derivations.uoc import a_uoc_symbolic, envelope_piecewise, oc_piecewise, uoc_piecewise
 
 n = sp.Symbol("n", integer=True, positive=True)
 
@@ -193,7 +193,7 @@ def test_polynomial_envelope_equals_expression_envelope(matrix, metric):
 @pytest.mark.parametrize("metric", ["uoc", "oc"])
 def test_path_lines_as_polynomials_are_path_lines(matrix, metric):
     family = PathLines(matrix, metric, n)
-    # expected: analytic.metric_thresholds.path_lines, line by line (same paths, same order)
+    # expected: analytic.derivations.metric_thresholds.path_lines, line by line (same paths, same order)
     for i, (a, s) in enumerate(path_lines(matrix, metric)):
         assert family.line_expr(i) == (sp.cancel(a), sp.cancel(s))
         for num, den, want in ((family.A[i], family.Da, a), (family.S[i], family.Ds, s)):

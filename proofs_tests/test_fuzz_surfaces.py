@@ -2,7 +2,7 @@
 
 ``test_fuzz.py`` fuzzes the metrics and ``confusion_matrix``; this file the
 rest: the CLI's matrix files and label files, its output paths, the claims
-runner, the auditor's arguments, :func:`analytic.shrink.shrink`,
+runner, the auditor's arguments, :func:`analytic.properties.shrink.shrink`,
 :func:`numeric.compare` and :func:`numeric.report`, and user strings.
 
 The contract of every call:
@@ -906,7 +906,7 @@ def outputs_bad(rng, folder):
 
 
 # ---------------------------------------------------------------------------
-# surface: the claims runner (analytic/ledger.py run, ordinal-verify --claims)
+# surface: the claims runner (analytic/ledger/__init__.py run, ordinal-verify --claims)
 # ---------------------------------------------------------------------------
 #: a check's body -> whether the runner keeps its verdict (True), gives "error"
 #: (False), or either (None); ``{V}``/``{E}`` are a verdict and an evidence text
@@ -1100,11 +1100,11 @@ def claims_bad(rng, folder):
 
 
 # ---------------------------------------------------------------------------
-# surface: the auditor's arguments (analytic.audit.audit, ordinal-verify audit)
+# surface: the auditor's arguments (analytic.properties.audit.audit, ordinal-verify audit)
 # ---------------------------------------------------------------------------
 def _tiny_audit(rng):
     """Valid keyword arguments of a tiny audit (K <= 2, N <= 2, no proofs)."""
-    from analytic.audit import PROPERTIES
+    from analytic.properties.audit import PROPERTIES
     from numeric.registry import matrix_metrics
 
     m = pick(rng, matrix_metrics())
@@ -1143,7 +1143,7 @@ def _audit_oracle(m, props, kw, rep):
 
 
 def audit_valid(rng, folder):
-    from analytic.audit import audit
+    from analytic.properties.audit import audit
 
     m, props, kw = _tiny_audit(rng)
     if rng.random() < 0.3:  # numpy integers are integers
@@ -1167,7 +1167,7 @@ AUDIT_NAMES = {"max_k": ("max_k", "space"), "max_n": ("max_n", "space"),
 
 
 def audit_bad(rng, folder):
-    from analytic.audit import Space, audit
+    from analytic.properties.audit import Space, audit
 
     if rng.random() < 0.35:
         return audit_cli_bad(rng, folder)
@@ -1237,7 +1237,7 @@ def audit_cli_bad(rng, folder):
 
 
 # ---------------------------------------------------------------------------
-# surface: analytic.shrink.shrink
+# surface: analytic.properties.shrink.shrink
 # ---------------------------------------------------------------------------
 def _minimum(kind, d):
     """The first matrix in the order (N, K, lexicographic) that the predicate
@@ -1264,8 +1264,8 @@ def _predicate(kind, d, numpy_bool):
 
 
 def shrink_valid(rng, folder):
-    from analytic.generators import order_key
-    from analytic.shrink import shrink
+    from analytic.properties.generators import order_key
+    from analytic.properties.shrink import shrink
 
     kind = pick(rng, ["far", "samples", "classes"])
     d = int(rng.integers(1, 3)) if kind == "far" else int(rng.integers(1, 4))
@@ -1298,7 +1298,7 @@ def shrink_valid(rng, folder):
 
 
 def shrink_bad(rng, folder):
-    from analytic.shrink import shrink
+    from analytic.properties.shrink import shrink
 
     what = int(rng.integers(3))
     ok = [[1, 2], [0, 3]]
@@ -1511,8 +1511,8 @@ BOMBS = ["(9**9999)**9999", "sqrt(7**6400+2)", "9**99999", "1e999", "1" * 1001, 
 
 def strings_bad(rng, folder):
     from analytic import symbolic_metric
-    from analytic.audit import audit
-    from analytic.forms import positioned_metric_forms
+    from analytic.properties.audit import audit
+    from analytic.derivations.forms import positioned_metric_forms
     from numeric.parsing import parse_number
 
     P = pick(rng, payloads(folder)) if rng.random() < 0.6 else pick(rng, BOMBS)
@@ -1546,7 +1546,7 @@ def strings_bad(rng, folder):
                 ["--labels", f"1,2,{P}"] if rng.random() < 0.5 else []),
                 inputs=[p], must_fail=None, folder=folder)
     else:
-        from analytic.intervals import interval_tc_max_symbolic
+        from analytic.derivations.intervals import interval_tc_max_symbolic
         from numeric.rounding import matches_printed
 
         refused(lambda: matches_printed(P, "0.5") if rng.random() < 0.5 else
@@ -1779,7 +1779,7 @@ def _parse_bombs(rng, folder):
 
 def _shrink_huge_max_k(rng, folder):
     """``shrink(..., max_k=10**30)`` summed the walk's size over 10**30 classes."""
-    from analytic.shrink import shrink
+    from analytic.properties.shrink import shrink
 
     refused(lambda: shrink(lambda a: bool(a.sum() > 0), [[5, 1], [1, 1]], max_k=10**30,
                            budget=10**30), valid=True,
@@ -1788,7 +1788,7 @@ def _shrink_huge_max_k(rng, folder):
 
 def _shrink_ragged_start(rng, folder):
     """A ragged start matrix: numpy's "inhomogeneous shape" message, naming nothing."""
-    from analytic.shrink import shrink
+    from analytic.properties.shrink import shrink
 
     refused(lambda: shrink(lambda a: True, [[1, 2], [3]]), names=("start matrix",),
             must_raise=True)
@@ -1818,7 +1818,7 @@ def _audit_space_arguments(rng, folder):
     summed 10**9 terms; the 3,600 matrices of K = 60, N = 1 a RecursionError (the
     compositions recursed once per cell).  Each is refused at once, naming its
     argument, and the compositions of more than 64 parts agree with the definition."""
-    from analytic.audit import Space, audit
+    from analytic.properties.audit import Space, audit
     from analytic.properties.space import _full, _range, block, count
 
     base = dict(prove=False, jobs=1)

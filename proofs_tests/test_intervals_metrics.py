@@ -20,8 +20,8 @@ from hypothesis.extra.numpy import arrays
 from scipy.optimize import linprog
 
 import numeric
-from analytic.claims._search import compositions as _rows, exhaustive_max
-from analytic.sources import binotto2024 as B
+from analytic.ledger.checks._search import compositions as _rows, exhaustive_max
+from analytic.ledger.sources import binotto2024 as B
 
 R = sympy.Rational
 EX = dict(arithmetic="exact")

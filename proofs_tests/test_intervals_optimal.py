@@ -7,7 +7,7 @@ at 50 digits, the piecewise forms of Appendix A (exactly), and, for any r and
 counts, a dense scan.
 
 Source: ``shared/seeds/002_1ad9def3cd093580.txt`` §5 and Appendix A; data in
-:mod:`analytic.sources.binotto2024` (matrices printed predicted x true, used
+:mod:`analytic.ledger.sources.binotto2024` (matrices printed predicted x true, used
 transposed).
 """
 
@@ -22,15 +22,15 @@ import pytest
 import sympy
 
 import numeric
-from analytic.sources.binotto2024 import APPENDIX_A as PRINTED_APPENDIX_A
+from analytic.ledger.sources.binotto2024 import APPENDIX_A as PRINTED_APPENDIX_A
 from numeric.rounding import matches_printed
-from analytic.sources import binotto2024 as B
+from analytic.ledger.sources import binotto2024 as B
 from analytic.symbols import L as L_symbol, x as x_symbol
 
 EX = dict(arithmetic="exact")
 X, Ls = x_symbol, L_symbol
 SQ2, SQ5 = sympy.sqrt(2), sympy.sqrt(5)
-#: a printed closed form of analytic.sources.binotto2024 as a SymPy expression
+#: a printed closed form of analytic.ledger.sources.binotto2024 as a SymPy expression
 printed = B.parse
 
 
@@ -148,7 +148,7 @@ def test_prop6_exact(L):
 # ---------------------------------------------------------------------------
 # Appendix A: the piecewise forms
 # ---------------------------------------------------------------------------
-#: Appendix A as printed (analytic.sources.binotto2024): the pieces of each case
+#: Appendix A as printed (analytic.ledger.sources.binotto2024): the pieces of each case
 APPENDIX_A = {case: pieces for case, (_, pieces) in PRINTED_APPENDIX_A.items()}
 APPENDIX_L = {"a": ["1/3", "1/2", "1"], "b.1": ["6/5", "3/2", "8/5"],
               "b.2": ["17/10", "9/5", "2"], "b.3": ["21/10", "5/2", "3", "10"]}

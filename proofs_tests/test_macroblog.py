@@ -4,7 +4,7 @@ The post ("Macroaveraged MAE and RMSE for ordinal classification in Python",
 ``shared/seeds/003_a75846058968dfdc.txt``) prints reference code and a
 worked example (``y``, ``yhat``) but not the example's output, and a table of
 four numbers whose confusion matrices are shown only as plots.  Data in
-:mod:`analytic.sources.macroblog`.
+:mod:`analytic.ledger.sources.macroblog`.
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import sympy
 
 import numeric
 from numeric.rounding import printed_interval
-from analytic.claims.macroblog import example_matrix as _cm
-from analytic.sources import macroblog as M
+from analytic.ledger.checks.macroblog import example_matrix as _cm
+from analytic.ledger.sources import macroblog as M
 
 
 # --- the post's code, transcribed verbatim (its reference implementation) ----

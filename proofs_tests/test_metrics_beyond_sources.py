@@ -618,7 +618,7 @@ def test_rps_errors(y, proba, kw, message):
 
 
 # ---------------------------------------------------------------------------
-# closed forms (analytic.forms) against the numeric exact values
+# closed forms (analytic.derivations.forms) against the numeric exact values
 # ---------------------------------------------------------------------------
 def test_tridiagonal_limits():
     """The limits as K -> oo of the symbolic forms of the K-class tridiagonal
@@ -637,7 +637,7 @@ def test_tridiagonal_limits():
     cells) and the pairs tied in a row or a column (sum R_i^2 / 2 ~ 9K / 2)
     are O(K) out of about N^2 / 2 pairs,
     so both -> 1.  MS: the middle rows' recall 1/3 (the end rows have 1/2)."""
-    from analytic.forms import tridiagonal_forms
+    from analytic.derivations.forms import tridiagonal_forms
     from analytic.symbols import K
 
     forms = tridiagonal_forms()

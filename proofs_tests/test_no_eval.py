@@ -43,27 +43,27 @@ PENDING = "pending: audit/prover rewrite"
 #: call (or of the reference, when the function is passed as a value).
 ALLOWED = {
     # -- project-internal values: SymPy objects or the project's own literal text ------------
-    ("analytic/claims/_closed_form.py", "closed_form", "sympy.sympify(expr)"):
+    ("analytic/ledger/checks/_closed_form.py", "closed_form", "sympy.sympify(expr)"):
         "expr is a SymPy expression derived by the claims modules, never user text",
-    ("analytic/claims/_closed_form.py", "closed_form", "sympy.sympify(sym.name)"):
+    ("analytic/ledger/checks/_closed_form.py", "closed_form", "sympy.sympify(sym.name)"):
         "the name of a symbol of a derived expression (analytic.symbols), read back to test it",
-    ("analytic/claims/_closed_form.py", "closed_form", "sympy.sympify(text)"):
+    ("analytic/ledger/checks/_closed_form.py", "closed_form", "sympy.sympify(text)"):
         "text is sympy.sstr of the derived expression just printed, parsed back as a round trip",
-    ("analytic/claims/binotto2024_forms.py", "_form_string", "sp.sympify(s)"):
+    ("analytic/ledger/checks/binotto2024_forms.py", "_form_string", "sp.sympify(s)"):
         "s is sympy.sstr of a derived expression, parsed back to check the printed form",
-    ("analytic/sources/cardoso2011.py", "parse", "sympy.sympify(expr, locals=_NAMES)"):
+    ("analytic/ledger/sources/cardoso2011.py", "parse", "sympy.sympify(expr, locals=_NAMES)"):
         "called on the module's own transcribed formula constants (literal strings of the paper)",
-    ("analytic/sources/binotto2024.py", "parse",
+    ("analytic/ledger/sources/binotto2024.py", "parse",
      "sympy.sympify(expr, locals={**_NAMES, 'Max': sympy.Max})"):
         "called on the module's own transcribed formula constants (literal strings of the paper)",
     ("notebooks/src/05_intervals.py", "printed", "sp.sympify(expr, locals={'x': x, 'L': L, 'Max': sp.Max})"):
-        "expr is a printed form of analytic.sources.binotto2024 (the project's literal strings)",
+        "expr is a printed form of analytic.ledger.sources.binotto2024 (the project's literal strings)",
     ("notebooks/src/07_properties.py", "shown", "sp.sympify(value)"):
         "value is a metric value computed by numeric in exact arithmetic (a number)",
     ("notebooks/src/07_properties.py", "<lambda>",
      "sp.sympify(values[a][label] - values[b][label])"):
         "a difference of two exact metric values computed by the notebook",
-    ("analytic/claims/binotto2024_numeric.py", "_prop6.<lambda>",
+    ("analytic/ledger/checks/binotto2024_numeric.py", "_prop6.<lambda>",
      "sympy.lambdify(_L, _printed(e), 'mpmath')"):
         "_printed(e) is the SymPy expression of a literal printed form of binotto2024",
     ("notebooks/src/05_intervals.py", "<module>", "sp.lambdify(x, tcmax_x, 'numpy')"):
@@ -72,24 +72,24 @@ ALLOWED = {
         "x_opt is a Piecewise derived by analytic.optimal_last_length_piecewise in the notebook",
     ("notebooks/src/05_intervals.py", "<module>", "sp.lambdify(L, prop6, 'numpy')"):
         "prop6 is a Piecewise built from binotto2024's literal printed forms",
-    # analytic/_sweep.py: MaxSum is built by analytic.intervals from inputs already parsed by
+    # analytic/engines/_sweep.py: MaxSum is built by analytic.derivations.intervals from inputs already parsed by
     # parse_number; every lambdify there prints a SymPy expression that MaxSum derived
-    ("analytic/_sweep.py", "MaxSum._atom_functions",
+    ("analytic/engines/_sweep.py", "MaxSum._atom_functions",
      "sp.lambdify(self.gens, sp.expand(a * den), modules=[{}])"):
         "sp.expand of an atom of the MaxSum (a SymPy polynomial)",
-    ("analytic/_sweep.py", "MaxSum._x_coeff_functions",
+    ("analytic/engines/_sweep.py", "MaxSum._x_coeff_functions",
      "sp.lambdify(args, e.coeff(self.x, k), modules=[{}])"):
         "a coefficient of a SymPy polynomial of the MaxSum",
-    ("analytic/_sweep.py", "MaxSum.branches",
+    ("analytic/engines/_sweep.py", "MaxSum.branches",
      "sp.lambdify([P] if P is not None else [], b, modules='mpmath')"):
-        "b is a root branch returned by analytic._algebraic.root_branches (SymPy)",
-    ("analytic/_sweep.py", "MaxSum._piece_function", "sp.lambdify(self.gens, piece, modules='mpmath')"):
+        "b is a root branch returned by analytic.engines._algebraic.root_branches (SymPy)",
+    ("analytic/engines/_sweep.py", "MaxSum._piece_function", "sp.lambdify(self.gens, piece, modules='mpmath')"):
         "piece is a SymPy expression of the MaxSum's pieces",
-    ("analytic/_sweep.py", "MaxSum._value_factor",
+    ("analytic/engines/_sweep.py", "MaxSum._value_factor",
      "sp.lambdify((v, P), q.as_expr(), modules='mpmath')"):
         "q is a factor of a SymPy resultant (Poly.as_expr)",
     # -- pending: audit/prover rewrite ----------------------------------------------------------
-    # analytic/audit.py and analytic/prover.py are being rewritten by other helpers (issue 23);
+    # analytic/properties/audit.py and analytic/properties/prover.py are being rewritten by other helpers (issue 23);
     # the integrator replaces these uses (parse_number for user values, strict=True for
     # internal ones) and removes the entries here.
 }

@@ -8,8 +8,8 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from analytic.metric_thresholds import monotone_paths as _all_paths
-from analytic.sources import cardoso2011, silva2018
+from analytic.derivations.metric_thresholds import monotone_paths as _all_paths
+from analytic.ledger.sources import cardoso2011, silva2018
 from numeric import oc, optimal_path, uoc
 
 BETAS = [Fraction(0), Fraction(1, 100), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(1), Fraction(3)]

@@ -29,7 +29,7 @@ from imblearn.metrics import macro_averaged_mean_absolute_error
 from sklearn.metrics import accuracy_score, confusion_matrix as sk_confusion_matrix
 from sklearn.metrics import mean_absolute_error, mean_squared_error
 
-from analytic.metric_thresholds import monotone_paths as _monotone_paths
+from analytic.derivations.metric_thresholds import monotone_paths as _monotone_paths
 
 import numeric
 

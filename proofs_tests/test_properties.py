@@ -209,7 +209,7 @@ def test_row_scaling_invariance(cm, data):
 
 def test_oc_is_not_row_scaling_invariant():
     """The witness from silva2018 Table I: D and F (D with row 1 times 10) differ in OC."""
-    from analytic.sources import silva2018 as S
+    from analytic.ledger.sources import silva2018 as S
     D, F = np.array(S.MATRICES["D"]), np.array(S.MATRICES["F"])
     beta = sympy.Rational(1, 100)
     assert numeric.oc(D, beta, arithmetic="exact") != numeric.oc(F, beta, arithmetic="exact")

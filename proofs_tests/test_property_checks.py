@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 import numeric
-from analytic.audit import audit
+from analytic.properties.audit import audit
 from analytic.properties.catalog import CANDIDATE, CLEAR, PROPERTIES, TIE
 from analytic.properties.engine import FloatEvaluator
 from analytic.properties.exact import ExactContext

@@ -14,8 +14,8 @@ import numpy as np
 import pytest
 
 import numeric  # noqa: F401  (registers every metric)
-from analytic.audit import PROPERTIES, audit, check_size, space_of
-from analytic.generators import exhaustive, order_key
+from analytic.properties.audit import PROPERTIES, audit, check_size, space_of
+from analytic.properties.generators import exhaustive, order_key
 from analytic.properties.space import SMALL_SPACE, Space, block, count, rank
 
 # ---------------------------------------------------------------------------
@@ -23,7 +23,7 @@ from analytic.properties.space import SMALL_SPACE, Space, block, count, rank
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("K, N", [(1, 0), (1, 4), (2, 0), (2, 3), (3, 2), (3, 4), (4, 2)])
 def test_blocks_are_the_exhaustive_walk_and_ranks_invert_them(K, N):
-    """Reference: analytic.generators.exhaustive (itertools.combinations of bars)."""
+    """Reference: analytic.properties.generators.exhaustive (itertools.combinations of bars)."""
     ref = np.array([m.ravel() for m in exhaustive(K, N)])
     assert count(K, N) == len(ref) == math.comb(N + K * K - 1, K * K - 1)
     assert (block(K, N, 0, len(ref)) == ref).all()
@@ -134,7 +134,7 @@ def test_a_metric_undefined_everywhere_is_not_holds():
 def test_proved_on_a_scope_and_refuted_outside_it_is_fails_with_the_proof_as_detail():
     """MER's ordinal monotonicity: proved for K <= 2, fails at K = 3 (a sample
     moved between two wrong classes leaves MER unchanged)."""
-    from analytic.prover import scopes
+    from analytic.properties.prover import scopes
 
     r = audit("mer", ["ordinal_monotonicity"], max_k=3, max_n=3, random=0, prove=scopes(2, 0))
     res = r.results["ordinal_monotonicity"]

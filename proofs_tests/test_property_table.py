@@ -25,12 +25,12 @@ import numpy as np
 import pytest
 
 import numeric  # noqa: F401  (registers every metric)
-from analytic import audit as A
-from analytic.claims.audit_properties import recheck
-from analytic.generators import order_key
+from analytic.properties import audit as A
+from analytic.ledger.checks.audit_properties import recheck
+from analytic.properties.generators import order_key
 from analytic.properties import table as T
 from analytic.properties.space import DEFAULT_SPACE, SMALL_SPACE
-from analytic.prover import DEFAULT_SCOPES
+from analytic.properties.prover import DEFAULT_SCOPES
 from numeric.registry import matrix_metrics
 
 ROOT = Path(__file__).resolve().parents[1]

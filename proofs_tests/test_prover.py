@@ -1,4 +1,4 @@
-"""The symbolic prover of the auditor (analytic.prover): its certificates on
+"""The symbolic prover of the auditor (analytic.properties.prover): its certificates on
 hand-checked expressions, proofs it must find, proofs it must refuse (false
 properties, a deliberately broken metric, a formula that breaks numeric's
 symbolic-count contract), and the cross-check of every "proved" verdict of the
@@ -20,9 +20,9 @@ import pytest
 import sympy as sp
 
 import numeric
-from analytic import audit as A
-from analytic import prover as P
-from analytic.generators import random_matrices
+from analytic.properties import audit as A
+from analytic.properties import prover as P
+from analytic.properties.generators import random_matrices
 from analytic.properties import table as T
 from analytic.properties.space import SMALL_SPACE
 from numeric._symbolic import SymbolicArithmetic

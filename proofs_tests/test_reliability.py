@@ -474,8 +474,8 @@ EVIL = "__import__('os').system('echo pwned')"
 
 
 def test_no_public_function_evaluates_a_string():
-    from analytic.intervals import interval_tc_max_symbolic
-    from analytic.tc_max import tc_max_symbolic
+    from analytic.derivations.intervals import interval_tc_max_symbolic
+    from analytic.derivations.tc_max import tc_max_symbolic
     from numeric.rounding import round_half_up
 
     for f in (lambda: numeric.get_arithmetic("exact").number(EVIL),

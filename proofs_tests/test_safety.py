@@ -8,10 +8,10 @@ import pytest
 import sympy as sp
 
 import analytic
-from analytic import forms, metric_thresholds, tc_max
-from analytic._pl import lower_envelope, sign_for_all, sign_threshold, signs_for_all
-from analytic.families import family_parameter
-from analytic.intervals import prop4_max_form
+from analytic.derivations import forms, metric_thresholds, tc_max
+from analytic.engines._pl import lower_envelope, sign_for_all, sign_threshold, signs_for_all
+from analytic.derivations.families import family_parameter
+from analytic.derivations.intervals import prop4_max_form
 from analytic.symbols import K
 
 # ---------------------------------------------------------------------------

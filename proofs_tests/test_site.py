@@ -136,7 +136,7 @@ def test_the_book_has_every_lesson_document_and_api_page(book, book_run):
         assert f"docs/{stem}.html" in pages
     for guide in ("researcher", "mathematician", "teacher"):
         assert f"docs/guide/{guide}.html" in pages
-    for module in ("numeric", "analytic", "numeric.envelope", "analytic.audit", "analytic.ledger"):
+    for module in ("numeric", "analytic", "numeric.envelope", "analytic.properties.audit", "analytic.ledger"):
         assert f"docs/api/generated/{module}.html" in pages
     contents = _parse(book / "docs" / "index.html").links
     for stem in LESSONS:

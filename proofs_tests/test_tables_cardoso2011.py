@@ -12,7 +12,7 @@ exhaustive search, and accepted because a unique candidate reproduces each
 whole row within the stated search space.
 
 Sources: ``shared/seeds/001_bb94c57be16931ab.txt`` (cardoso2011) §2, §4;
-data in :mod:`analytic.sources.cardoso2011`.
+data in :mod:`analytic.ledger.sources.cardoso2011`.
 """
 
 from __future__ import annotations
@@ -26,9 +26,9 @@ import sympy
 import numeric
 from numeric.registry import table_beta
 from numeric.rounding import matches_printed, round_half_up
-from analytic.sources import cardoso2011 as C
-from analytic.sources import silva2018 as S
-from analytic.claims import cardoso2011_tables as T
+from analytic.ledger.sources import cardoso2011 as C
+from analytic.ledger.sources import silva2018 as S
+from analytic.ledger.checks import cardoso2011_tables as T
 
 COLS = C.COLUMNS
 R = sympy.Rational
@@ -37,7 +37,7 @@ B1, B2 = (R(b) for b in C.BETA_NUMERATORS)
 TABLES = T.TABLES
 
 # Diagnoses, the value of each cell and the searches live with the ledger's
-# claims (analytic/claims/cardoso2011_tables.py), so both run the same code.
+# claims (analytic/ledger/checks/cardoso2011_tables.py), so both run the same code.
 NOT_REPRODUCED = T.NOT_REPRODUCED
 CORRECTED_CELLS = T.CORRECTED_CELLS
 matrix = T.matrix
@@ -162,7 +162,7 @@ def same_task_stack():
 def test_table1_reconstruction_is_unique_in_the_same_task(key, same_task_stack):
     """Table 1's C and D: exactly one matrix of the 58 800 reproduces the whole row.
 
-    It is :data:`analytic.sources.cardoso2011.TABLE1_RECONSTRUCTED` -- silva2018's
+    It is :data:`analytic.ledger.sources.cardoso2011.TABLE1_RECONSTRUCTED` -- silva2018's
     CM_C (C) and CM_E (D) with the class-3 row emptied: the D row of Table 1
     equals silva2018 Table I row E cell for cell, as expected.
     """
@@ -267,8 +267,8 @@ def test_tridiagonal_mer_mae_and_oc_closed_forms_and_limits():
         assert oc2 == (_tri_oc_closed_form(K, B2) if K >= 3 else R(2, 3))
     printed = {name: R(v) for name, v in C.TRIDIAGONAL_LIMITS.items()}  # §4, as printed
     assert sympy.limit(2 * (k - 1) / (3 * k - 2), k, sympy.oo) == printed["MER"] == printed["MAE"]
-    # the same forms as analytic.forms derives for every K (an independent derivation)
-    from analytic.forms import tridiagonal_forms
+    # the same forms as analytic.derivations.forms derives for every K (an independent derivation)
+    from analytic.derivations.forms import tridiagonal_forms
     from analytic.symbols import K as K_, b as b_
     oc_form = tridiagonal_forms().oc
     for K in range(3, 30):

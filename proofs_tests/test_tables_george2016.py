@@ -3,7 +3,7 @@ Table 4 (d, AMAE, tau_b, MC) and the tie-break distances of §3.2.
 
 Every printed cell is compared with the exact value rounded half-up to the
 printed decimals (:func:`numeric.rounding.matches_printed`).  george2016 prints
-confusion matrices predicted x true; :mod:`analytic.sources.george2016` holds
+confusion matrices predicted x true; :mod:`analytic.ledger.sources.george2016` holds
 their transposes (rows = true), which is what is passed to :mod:`numeric`.
 
 MC = TC / max TC.  george2016 computed max TC (eq. 6) numerically with R's
@@ -42,7 +42,7 @@ import sympy
 
 import numeric
 from numeric.rounding import matches_printed
-from analytic.sources import george2016 as G
+from analytic.ledger.sources import george2016 as G
 
 EX = dict(arithmetic="exact")
 R = sympy.Rational
@@ -54,7 +54,7 @@ def cm(key):
 
 # the corrected Table 4(a) Acc_0.70 matrix (f_{2,4} = 53 -> 52) and the exact
 # interval of max-TC factors s that reproduce a printed d cell: shared with the ledger
-from analytic.claims.george2016 import (corrected_t4a_070, d_at_scale, mc_interval,  # noqa: E402
+from analytic.ledger.checks.george2016 import (corrected_t4a_070, d_at_scale, mc_interval,  # noqa: E402
                                         s_interval, t4_common_s)
 
 

@@ -7,7 +7,7 @@ under a convention, the convention is named in :data:`CONVENTIONS` and the
 test shows that the other reading does *not* reproduce it.
 
 Sources: ``shared/seeds/000_8630f6580e0e84f9.txt`` (silva2018), §IV.B and
-Table I; data in :mod:`analytic.sources.silva2018`.
+Table I; data in :mod:`analytic.ledger.sources.silva2018`.
 """
 
 from __future__ import annotations
@@ -18,15 +18,15 @@ import sympy
 import numeric
 from numeric.registry import table_beta
 from numeric.rounding import matches_printed, round_half_up
-from analytic.sources import silva2018 as S
-from analytic.claims import silva2018_tables as T
+from analytic.ledger.sources import silva2018 as S
+from analytic.ledger.checks import silva2018_tables as T
 
 COLS = S.TABLE_I_COLUMNS
 R = sympy.Rational
 BETA1, BETA2 = (R(b) for b in S.TABLE_BETAS)  # 1/4, 3/4 as printed
 
 # The conventions and the value of each cell live with the ledger's claims
-# (analytic/claims/silva2018_tables.py), so both run the same code.
+# (analytic/ledger/checks/silva2018_tables.py), so both run the same code.
 CONVENTIONS = T.CONVENTIONS
 exact_cell = T.table_I_value
 _column_mismatches = T.mismatching_rows

@@ -16,7 +16,7 @@ with a generic fallback):
 - :meth:`Property.check`: the same relation in exact arithmetic on one base
   matrix (the reference: every candidate and tie the search confirms is
   decided here);
-- :attr:`Property.prover`: the symbolic proof of :mod:`analytic.prover`
+- :attr:`Property.prover`: the symbolic proof of :mod:`analytic.properties.prover`
   (None: search only).
 
 Notation: ``A`` a ``K x K`` count matrix (rows = true class, columns =
@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..generators import matrix_text, step_toward_diagonal
+from .generators import matrix_text, step_toward_diagonal
 from .exact import Undefined, compare, exceeds_sum, value_of
 
 __all__ = ["Property", "PROPERTIES", "CLEAR", "TIE", "CANDIDATE", "TOLERANCE", "tolerance"]
@@ -99,7 +99,7 @@ class Property:
     Optional: :meth:`not_applicable` (default: applies), ``region``
     (default ``"matrices"``), ``grows`` (the property builds a matrix with
     one more class), ``populated`` (only matrices whose true classes are all
-    populated), ``prover`` (the name of :data:`analytic.prover.PROVABLE`).
+    populated), ``prover`` (the name of :data:`analytic.properties.prover.PROVABLE`).
     """
 
     name = ""

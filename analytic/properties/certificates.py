@@ -1,6 +1,6 @@
 r"""Certified signs, zero tests and definedness of expressions in positive integer symbols.
 
-The certificate engine of :mod:`analytic.prover` (and of any proof over
+The certificate engine of :mod:`analytic.properties.prover` (and of any proof over
 matrices of counts): an expression in SymPy symbols declared positive
 integers is
 

@@ -24,7 +24,7 @@ order.  In this process, in search order:
 A counterexample of the exhaustive part is the *minimal* one of that part
 (order ``(N, K, lexicographic)``) when no tie before it was left
 unconfirmed; one found among the random matrices is shrunk
-(:func:`analytic.shrink.shrink`) and never called minimal.  A callable
+(:func:`analytic.properties.shrink.shrink`) and never called minimal.  A callable
 without a vectorised form is searched in exact arithmetic on every matrix
 (no float screen, no ties), on a smaller default space.
 """
@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..generators import label_vectors
+from .generators import label_vectors
 from .catalog import CANDIDATE, CLEAR, PROPERTIES, TIE, tolerance
 from .space import Chunk, Space
 

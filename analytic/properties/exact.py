@@ -29,7 +29,7 @@ import sympy
 from numeric import exact_sign
 from numeric.exact_sign import DEFAULT_POLICY, ExactPolicy
 
-from ..generators import matrix_text
+from .generators import matrix_text
 
 __all__ = ["Undefined", "Value", "value_of", "compare", "exceeds_sum", "expr", "ExactContext",
            "bound_value"]

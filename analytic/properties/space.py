@@ -13,7 +13,7 @@ A :class:`Space` is the union of three searches:
 
 - ``exhaustive``: every matrix with ``K`` classes and ``1 <= N <= max_n``, for
   each ``(K, max_n)``; walked in the order ``(N, K, lexicographic)`` of
-  :func:`analytic.generators.order_key`, so the first counterexample of the
+  :func:`analytic.properties.generators.order_key`, so the first counterexample of the
   walk is the minimal one of this part of the space;
 - ``random``: seeded random matrices (``2 <= K <= random_k``,
   ``1 <= N <= random_n``), each class empty as a true class or as a
@@ -97,7 +97,7 @@ def _range(n: int, r: int, lo: int, hi: int) -> np.ndarray:
     total = _parts(n, r)
     if lo == 0 and hi == total and total <= _CACHED_ROWS:
         return _full(n, r)
-    if r > _DEEP:  # a block of at most MAX_CELLS cells (analytic.audit.check_size)
+    if r > _DEEP:  # a block of at most MAX_CELLS cells (analytic.properties.audit.check_size)
         return _flat(n, r)[lo:hi]
     if r == 1:
         return np.array([[n]], dtype=np.int64)[lo:hi]
@@ -120,7 +120,7 @@ def block(K: int, N: int, lo: int, hi: int) -> np.ndarray:
     """The ``K x K`` matrices with total ``N`` of ranks ``lo <= rank < hi``, flattened.
 
     Rank 0 is ``[0, ..., 0, N]``; the order is that of
-    :func:`analytic.generators.exhaustive` (lexicographic).  Only the blocks
+    :func:`analytic.properties.generators.exhaustive` (lexicographic).  Only the blocks
     the range needs are built.
 
     Returns
@@ -242,7 +242,7 @@ class Space:
         ``sum_{N=1}^{n} C(N + K^2 - 1, K^2 - 1) = C(n + K^2, K^2) - 1`` (the
         hockey-stick identity), not a sum of ``n`` terms (``n = 10**9`` ran
         for ever); exact, so slow only when both ``n`` and ``K^2`` are huge
-        (:func:`analytic.audit.check_size` refuses those first).
+        (:func:`analytic.properties.audit.check_size` refuses those first).
 
         >>> Space(exhaustive=((2, 3), (3, 1)), random=5).size() == sum(
         ...     count(2, N) for N in (1, 2, 3)) + count(3, 1) + 5

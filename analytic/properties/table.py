@@ -3,7 +3,7 @@ r"""The property table: every registered metric's verdicts, as data and as Markd
 The table is a committed artefact, :data:`TABLE_PATH` (package data, so the
 installed ledger reads it), written by ``ordinal-verify audit --all`` after
 a search of :data:`analytic.properties.space.DEFAULT_SPACE` and the proofs of
-:data:`analytic.prover.DEFAULT_SCOPES` (about ten minutes on two cores: too
+:data:`analytic.properties.prover.DEFAULT_SCOPES` (about ten minutes on two cores: too
 slow to repeat in every test run).  ``docs/properties.md`` is rendered from
 it by :func:`markdown`.  The test suite checks that the artefact is current
 without re-running the search: its space, scopes, metrics and properties
@@ -62,7 +62,7 @@ def _proof_json(proof):
 
 
 def result_dict(r) -> dict:
-    """A :class:`analytic.audit.PropertyResult` as JSON-ready data."""
+    """A :class:`analytic.properties.audit.PropertyResult` as JSON-ready data."""
     return {"property": r.property, "verdict": r.verdict, "cell": r.cell(),
             "counterexample": _counterexample_json(r), "witness": r.witness, "how": r.how,
             "minimal": r.minimal, "searched": r.searched, "checked": r.checked,
@@ -128,7 +128,7 @@ def markdown(table: dict) -> str:
     data); this function fills in its fields: the searched space, the
     property table, the metric table and the sections of evidence.
     """
-    from .. import prover as _prover
+    from . import prover as _prover
 
     names = [p["name"] for p in table["properties"]]
     sp = table["space"]

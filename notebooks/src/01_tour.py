@@ -62,7 +62,7 @@ from IPython.display import Markdown, display
 import numeric
 from numeric.markdown import table as markdown_table
 from numeric.rounding import matches_printed, round_half_up
-from analytic.sources import cardoso2011, silva2018
+from analytic.ledger.sources import cardoso2011, silva2018
 
 EXACT = dict(arithmetic="exact")
 

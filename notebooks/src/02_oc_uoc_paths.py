@@ -48,8 +48,8 @@ from IPython.display import Markdown, display
 
 import numeric
 from analytic.symbols import beta
-from analytic.uoc import uoc_piecewise
-from analytic.sources import silva2018
+from analytic import uoc_piecewise
+from analytic.ledger.sources import silva2018
 
 # %% tags=["hide-input"]
 # plotting helpers (no mathematics here)
@@ -238,7 +238,7 @@ plt.show()
 # piecewise linear.  Each piece belongs to one path, and the breakpoints are
 # where the optimal path changes.  `numeric.path_envelope` finds the pieces
 # exactly (a parametric search, Eisner & Severance 1976), and
-# `analytic.uoc.uoc_piecewise` writes them as a SymPy `Piecewise`.
+# `analytic.uoc_piecewise` writes them as a SymPy `Piecewise`.
 #
 # silva2018 removes β by integrating it out (eq. 23):
 #
@@ -319,12 +319,12 @@ plt.show()
 # \beta|r-c|\big)$.  That is the form for γ = 1 only: the penalty is
 # $\beta|r-c|^\gamma$, and the printed form drops the exponent
 # [ledger: `cardoso2011:sec3.2:single-sample-form`, convention].
-# `analytic.forms.single_sample_forms` derives the index symbolically from
+# `analytic.single_sample_forms` derives the index symbolically from
 # eq. 7 and eq. 28 (with $N = 1$, $K' = 1$) for γ = 1 and γ = 2, decides
 # the breakpoint for every integer $d \ge 1$, and integrates $A_{UOC}$:
 
 # %%
-from analytic.forms import single_sample_forms
+from analytic import single_sample_forms
 from analytic.symbols import d
 
 single = single_sample_forms()

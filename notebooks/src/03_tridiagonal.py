@@ -45,7 +45,7 @@
 #   [ledger: `silva2018:sec4A:tridiagonal-intermediate`, verified].
 #
 # Here the OC family and MER/MAE are drawn from **closed forms in $K$**,
-# derived symbolically by `analytic.forms.tridiagonal_forms` for every
+# derived symbolically by `analytic.tridiagonal_forms` for every
 # integer $K \ge 2$, with their limits.  The rank correlations have no
 # closed form in the toolkit; they are computed by `numeric` for each $K$.
 
@@ -58,9 +58,9 @@ import sympy as sp
 from IPython.display import Markdown, display
 
 import numeric
-from analytic.forms import tridiagonal_forms
+from analytic import tridiagonal_forms
 from analytic.symbols import K, b, beta
-from analytic.sources import cardoso2011
+from analytic.ledger.sources import cardoso2011
 
 plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})
 

@@ -59,9 +59,9 @@ from IPython.display import Markdown, display
 import numeric
 from numeric.markdown import table as markdown_table
 from numeric.rounding import matches_printed, round_half_up
-from analytic.sources import george2016
+from analytic.ledger.sources import george2016
 from analytic.symbols import r
-from analytic.tc_max import corollary1_differences, derive_tc_max_balanced, positive_for_integers_from, tc_max_balanced
+from analytic.derivations.tc_max import corollary1_differences, derive_tc_max_balanced, positive_for_integers_from, tc_max_balanced
 
 # %% tags=["hide-input"]
 # plotting and table helpers (no mathematics here)
@@ -180,7 +180,7 @@ assert not (M_unbalanced == M_unbalanced.T).all()
 # **The balanced case in closed form.**  With $n_j = N/r$ for every class,
 # the cost of sending class $j$ to class $\ell$ is proportional to
 # $|\ell - j|$, so the worst target is one of the two ends: class $r$ while
-# $r - j \ge j - 1$, class 1 after that.  `analytic.tc_max` carries Prop. 1's
+# $r - j \ge j - 1$, class 1 after that.  `analytic.derivations.tc_max` carries Prop. 1's
 # construction out symbolically — solves for the split index $h$, does the
 # two sums with `sympy.summation` on each parity of $r$ — and returns a
 # `Piecewise` on the parity.  Nothing of the printed Prop. 3 is typed in;

@@ -49,15 +49,15 @@ import sympy as sp
 from IPython.display import Markdown, display
 
 import numeric
-from analytic.intervals import interval_tc_max_symbolic, optimal_last_length_piecewise
-from analytic.sources import binotto2024
+from analytic import interval_tc_max_symbolic, optimal_last_length_piecewise
+from analytic.ledger.sources import binotto2024
 from analytic.symbols import L, x            # the paper's second length L and last length x
 
 plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})   # figures
 
 
 def printed(expr):
-    """A closed form printed in binotto2024 (a string of analytic.sources.binotto2024) as SymPy."""
+    """A closed form printed in binotto2024 (a string of analytic.ledger.sources.binotto2024) as SymPy."""
     return sp.sympify(expr, locals={"x": x, "L": L, "Max": sp.Max})
 
 # %% [markdown]
@@ -227,7 +227,7 @@ for xv in (sp.Rational(1, 3), sp.sqrt(2) / 2, 1, sp.Rational(3, 2), 4):
 # function is continuous and piecewise rational, with breakpoints where two
 # candidates of an arg max swap.  Two independent derivations:
 #
-# * `analytic.intervals.interval_tc_max_symbolic` returns the ordered
+# * `analytic.interval_tc_max_symbolic` returns the ordered
 #   `Piecewise` in $x$, with exact breakpoints, derived with SymPy;
 # * `numeric.last_length_pieces` finds the same pieces in exact arithmetic
 #   (coefficients of $a/x + b + cx + ex^2$), and `numeric.optimal_last_length`
@@ -306,7 +306,7 @@ plt.show()
 # $1, L, x$ ($n_1 = n_2 = n_3$) in closed form: four cases in $L$, with
 # $\tilde x = \sqrt L$ for $L > (3+\sqrt5)/2 \approx 2.62$.
 
-# `analytic.intervals.optimal_last_length_piecewise` does **not** type
+# `analytic.optimal_last_length_piecewise` does **not** type
 # Prop. 6 in: it sweeps the piecewise $\widehat{TC}_{max}(x)$ of lengths
 # $(1, L, x)$ over $L$ (breakpoints as algebraic functions of $L$, the
 # $L$-ranges on which their order holds), and in each range follows the

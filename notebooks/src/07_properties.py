@@ -27,7 +27,7 @@
 # questions: is the perfect classifier the only one with the best score?
 # Does a prediction moved closer to the truth always score better?  Does an
 # empty class change the score?  The toolkit's **property auditor**
-# (`analytic.audit`) answers each question by searching close to a million
+# (`analytic.properties.audit`) answers each question by searching close to a million
 # small confusion matrices for a counterexample, and tries a symbolic proof
 # where it finds none; the answers of every registered metric are committed
 # as the **property table**, which this lesson reads.  We draw the
@@ -35,7 +35,7 @@
 #
 # The metrics, their sources and their report variants are read from the
 # metric registry (`numeric.registry.REGISTRY`) below; the properties and
-# their sources from `analytic.audit.PROPERTIES`.  Three properties come
+# their sources from `analytic.properties.audit.PROPERTIES`.  Three properties come
 # from **Amigó, Gonzalo, Mizzaro & Carrillo-de-Albornoz (2020)**, *An
 # Effectiveness Metric for Ordinal Classification: Formal Properties and
 # Experimental Results* (ACL 2020), §3 — the paper that also defines CEM-ORD.
@@ -63,14 +63,14 @@ import numeric
 import numeric.exact_sign
 from numeric.markdown import table as markdown_table
 from numeric.registry import REGISTRY
-from analytic import prover
-from analytic.audit import CALLABLE_SPACE, PROPERTIES, audit
-from analytic.claims.audit_properties import recheck
+from analytic.properties import prover
+from analytic.properties.audit import CALLABLE_SPACE, PROPERTIES, audit
+from analytic.ledger.checks.audit_properties import recheck
 from analytic.properties import table as property_table
 from analytic.properties.catalog import TOLERANCE
 from analytic.properties.engine import TIE_BUDGET
 from analytic.properties.space import DEFAULT_SPACE, Space
-from analytic.sources import silva2018
+from analytic.ledger.sources import silva2018
 
 plt.rcParams.update({"figure.dpi": 90, "font.size": 10, "axes.titlesize": 11, "legend.fontsize": 9})
 
@@ -264,7 +264,7 @@ plt.show()
 # %% [markdown]
 # ## 4. The property table
 #
-# Each property is an object of `analytic.audit.PROPERTIES` (defined in
+# Each property is an object of `analytic.properties.audit.PROPERTIES` (defined in
 # `analytic/properties/catalog.py`), with a name, a title, a source and its
 # formal statement.  The table below is computed from them:
 
@@ -315,7 +315,7 @@ display(Markdown("\n".join(f"* `{p.name}`: {p.statement()}" for p in AMIGO)))
 # ### How the table is computed
 #
 # `ordinal-verify audit --all` audits every report variant of every
-# registered metric with `analytic.audit.audit` and writes the result to
+# registered metric with `analytic.properties.audit.audit` and writes the result to
 # `analytic/properties/table.json`, which this lesson reads with
 # `analytic.properties.table.load()` (the committed
 # [`docs/properties.md`](../docs/properties.md) is rendered from the same
@@ -345,7 +345,7 @@ display(Markdown("\n".join(f"* `{p.name}`: {p.statement()}" for p in AMIGO)))
 #    first of the exhaustive part in the order (fewest samples $N$, then
 #    fewest classes $K$, then lexicographic); one found only among the
 #    random matrices is shrunk and not called minimal.
-# 5. **Proofs.**  For each property the search did not refute, `analytic.prover`
+# 5. **Proofs.**  For each property the search did not refute, `analytic.properties.prover`
 #    tries a symbolic proof: it evaluates the metric's own formula on a
 #    matrix of positive integer *symbols*, one per support pattern (which
 #    cells are nonzero), so a proof covers **every matrix with $K \le 3$**
@@ -521,7 +521,7 @@ md_table(["property", "no counterexample found (proved or holds)", "fails"],
 # inequality the three label vectors `a`, `b`, `c` and the number of
 # classes `K`), the *witness* (what the auditor compared, classes counted
 # from 0) and how it was found.  `recheck(name, label, cell)` of
-# `analytic.claims.audit_properties` runs the property's exact check on the
+# `analytic.ledger.checks.audit_properties` runs the property's exact check on the
 # stored counterexample again, with the current code, and returns `None`
 # when it still fails as recorded.  First, every counterexample of the
 # whole table:
@@ -904,7 +904,7 @@ assert verdict("CEM-ORD", "ordinal_monotonicity_populated") in ("proved", "holds
 # Somers (1962) notes that $\tau_b$ is their geometric mean.  Check
 # $\tau_b^2 = d(\hat y \mid y)\, d(y \mid \hat y)$ exactly on every matrix of
 # silva2018 and on the tridiagonal matrices of lesson 3 for $K = 2, \dots, 8$
-# (`analytic.sources.cardoso2011.tridiagonal`).
+# (`analytic.ledger.sources.cardoso2011.tridiagonal`).
 
 # %% [markdown]
 # **Exercise 3.**  MS and GM see only the per-class recalls.  Multiply row 1
@@ -915,10 +915,10 @@ assert verdict("CEM-ORD", "ordinal_monotonicity_populated") in ("proved", "holds
 # **Exercise 4.**  Audit a metric of your own.  A *lenient MAE* forgives
 # one-class errors: $\frac1N \sum_{r,c} n_{r,c} \max(|r-c| - 1, 0)$.  Write
 # it as a Python function of a count matrix and audit it with
-# `analytic.audit.audit(f, ["identity", "monotonicity", "ordinal_monotonicity"],
+# `analytic.properties.audit.audit(f, ["identity", "monotonicity", "ordinal_monotonicity"],
 # better="lower", bounds=(0, None))`.  A plain Python function has no
 # vectorised float form, so the auditor searches it in exact arithmetic, on
-# a smaller default space (`analytic.audit.CALLABLE_SPACE`, a few seconds):
+# a smaller default space (`analytic.properties.audit.CALLABLE_SPACE`, a few seconds):
 # print what it searched (`report.space.describe()`) and what each verdict
 # rests on (`report.results[p].evidence()`).  Before running it: which
 # properties should fail, and on which smallest matrix?  What does the
@@ -971,7 +971,7 @@ assert all(a == b for a, b in rps_and_mae.values())
 # **Answer 2.**
 
 # %% tags=["solution"]
-from analytic.sources import cardoso2011
+from analytic.ledger.sources import cardoso2011
 
 matrices = list(silva2018.MATRICES.values()) + [cardoso2011.tridiagonal(k) for k in range(2, 9)]
 checked = []
@@ -1046,7 +1046,7 @@ for p in ("identity", "ordinal_monotonicity"):
 # nothing, the counterexample of §5.
 
 # %% tags=["solution"]
-from analytic.generators import exhaustive
+from analytic.properties.generators import exhaustive
 
 # every 3-class matrix with 3 <= N <= 6 and a true sample in each class, as one stack
 stack = np.array([A for N in range(3, 7) for A in exhaustive(3, N) if (A.sum(axis=1) > 0).all()])

@@ -1,0 +1,263 @@
+r"""Rational functions of one integer parameter, at the polynomial level.
+
+The decisions of :mod:`analytic.engines._pl` (which line of an envelope is lowest,
+which breakpoint comes first) are signs of rational functions :math:`N/D` of
+an integer parameter ``n`` on all integers ``n >= n0``.  This module makes
+them with dense polynomials over the integers (lists of Python ints, highest
+degree first, ``[]`` for zero) and the ``dup_*`` routines of
+:mod:`sympy.polys`, not with SymPy expressions: in the variable
+``t = n - n0`` (a Taylor shift),
+
+* a polynomial whose coefficients are all of one sign and whose constant
+  term is not zero has no root in ``t >= 0`` (Descartes' rule of signs):
+  :func:`clean_sign` decides it by reading the coefficients;
+* otherwise :func:`sign_runs` isolates the real roots of the square-free
+  parts of ``N`` and ``D`` (:func:`sympy.polys.rootisolation.dup_isolate_real_roots_sqf`),
+  finds the integer just below each root exactly, and evaluates the sign once
+  per run of integers between two roots.
+
+The runs are what :func:`analytic.engines._pl._sign_table` lists; they give the same
+signs and thresholds as evaluating at every integer up to the Cauchy bound
+(the previous method), without visiting them one by one.
+"""
+
+from __future__ import annotations
+
+from math import gcd as _gcd
+
+import sympy as sp
+from sympy.polys.densetools import dup_shift
+from sympy.polys.domains import QQ, ZZ
+from sympy.polys.euclidtools import dup_gcd, dup_lcm
+from sympy.polys.densearith import dup_exquo
+from sympy.polys.rootisolation import dup_isolate_real_roots_sqf, dup_refine_real_root
+from sympy.polys.sqfreetools import dup_sqf_part
+
+__all__ = ["clean_sign", "sign_runs", "shift", "add", "sub", "mul", "evaluate", "fraction",
+           "common_denominator", "cancel", "fadd", "fsub", "fmul", "to_expr"]
+
+_HALF = QQ(1, 2)
+
+
+# ---------------------------------------------------------------------------
+# dense integer polynomials
+# ---------------------------------------------------------------------------
+def _strip(p):
+    i = 0
+    while i < len(p) and p[i] == 0:
+        i += 1
+    return p[i:] if i else p
+
+
+def sub(p, q):
+    """``p - q``."""
+    lp, lq = len(p), len(q)
+    if lp >= lq:
+        d = lp - lq
+        out = p[:d] + [a - b for a, b in zip(p[d:], q, strict=True)]
+    else:
+        d = lq - lp
+        out = [-b for b in q[:d]] + [a - b for a, b in zip(p, q[d:], strict=True)]
+    return _strip(out)
+
+
+def add(p, q):
+    """``p + q``."""
+    lp, lq = len(p), len(q)
+    if lp < lq:
+        p, q, lp, lq = q, p, lq, lp
+    d = lp - lq
+    return _strip(p[:d] + [a + b for a, b in zip(p[d:], q, strict=True)])
+
+
+def mul(p, q):
+    """``p * q``."""
+    if not p or not q:
+        return []
+    out = [0] * (len(p) + len(q) - 1)
+    for i, a in enumerate(p):
+        if a:
+            for j, b in enumerate(q):
+                out[i + j] += a * b
+    return out
+
+
+def evaluate(p, x):
+    """``p(x)`` by Horner's rule (``x`` an int or a rational)."""
+    v = 0
+    for c in p:
+        v = v * x + c
+    return v
+
+
+def shift(p, a):
+    """``p(t + a)`` (a Taylor shift by the integer ``a``)."""
+    return dup_shift(p, ZZ(a), ZZ) if len(p) > 1 and a else list(p)
+
+
+def _sgn(v):
+    return (v > 0) - (v < 0)
+
+
+def clean_sign(p):
+    r"""The sign of ``p`` on all of ``t >= 0`` when Descartes' rule decides it, else ``None``.
+
+    A nonzero constant term and coefficients of one sign: no sign change, so
+    no root in :math:`t > 0`, and none at ``t = 0``.
+
+    >>> clean_sign([1, 0, 3]), clean_sign([-2, -1]), clean_sign([1, -1]), clean_sign([1, 0])
+    (1, -1, None, None)
+    """
+    if not p or p[-1] == 0:
+        return None
+    s = p[-1] > 0
+    for c in p:
+        if c and (c > 0) != s:
+            return None
+    return 1 if s else -1
+
+
+# ---------------------------------------------------------------------------
+# fractions N/D
+# ---------------------------------------------------------------------------
+def cancel(num, den):
+    """``num / den`` in lowest terms (``den`` with a positive leading coefficient)."""
+    if not num:
+        return [], [1]
+    g = dup_gcd(num, den, ZZ)
+    if len(g) > 1 or g[0] != 1:
+        num, den = dup_exquo(num, g, ZZ), dup_exquo(den, g, ZZ)
+    if den[0] < 0:
+        num, den = [-c for c in num], [-c for c in den]
+    return num, den
+
+
+def fraction(expr, gen):
+    """``(N, D)``: an expression rational in ``gen`` with rational coefficients, in lowest terms.
+
+    ``None`` when it is not one (another symbol, an irrational coefficient, a
+    radical of ``gen``).
+
+    >>> n = sp.Symbol("n")
+    >>> fraction((n + 1) / (2 * n**2 + 2 * n), n), fraction(sp.sqrt(2) * n, n)
+    (([1], [2, 0]), None)
+    """
+    if expr.free_symbols - {gen} or expr.has(sp.Float):
+        return None
+    num, den = expr.as_numer_denom()
+    try:
+        P = sp.Poly(num, gen, domain=QQ)
+        Q = sp.Poly(den, gen, domain=QQ)
+    except (sp.PolynomialError, sp.CoercionFailed):
+        return None
+    if Q.is_zero:
+        return None
+    cp, cq = P.rep.to_list(), Q.rep.to_list()
+    scale = 1
+    for c in cp + cq:
+        scale = scale * c.denominator // _gcd(scale, c.denominator)
+    return cancel([int(c.numerator * (scale // c.denominator)) for c in cp],
+                  [int(c.numerator * (scale // c.denominator)) for c in cq])
+
+
+def common_denominator(fracs):
+    """``(numerators, L)``: the fractions ``N_i/D_i`` written as ``M_i/L`` with ``L = lcm(D_i)``."""
+    L = [1]
+    for _, d in fracs:
+        L = dup_lcm(L, d, ZZ)
+    if L[0] < 0:
+        L = [-c for c in L]
+    return [mul(num, dup_exquo(L, den, ZZ)) for num, den in fracs], L
+
+
+def fadd(x, y):
+    """``x + y`` of two fractions ``(N, D)``, in lowest terms."""
+    (a, b), (c, d) = x, y
+    if not a:
+        return y
+    if not c:
+        return x
+    if b == d:
+        return cancel(add(a, c), b)
+    return cancel(add(mul(a, d), mul(c, b)), mul(b, d))
+
+
+def fsub(x, y):
+    """``x - y`` of two fractions, in lowest terms."""
+    return fadd(x, ([-c for c in y[0]], y[1]))
+
+
+def fmul(x, y):
+    """``x * y`` of two fractions, in lowest terms."""
+    return cancel(mul(x[0], y[0]), mul(x[1], y[1]))
+
+
+def to_expr(num, den, n, n0=0):
+    """``N(n - n0) / D(n - n0)`` as a cancelled SymPy expression in ``n`` (for messages)."""
+    t = sp.Dummy("t")
+    e = sp.Poly(num or [0], t).as_expr() / sp.Poly(den, t).as_expr()
+    return sp.cancel(e.subs(t, n - n0)) if n is not None else e
+
+
+# ---------------------------------------------------------------------------
+# signs on the integers t >= 0
+# ---------------------------------------------------------------------------
+def _floor_of_root(g, a, b):
+    """``(floor(r), r is an integer)`` for the one root ``r`` of the square-free ``g`` in ``[a, b]``."""
+    if a == b:
+        return int(a.numerator // a.denominator), a.denominator == 1
+    while int(b.numerator // b.denominator) - int(-(-a.numerator // a.denominator)) >= 1:
+        a, b = dup_refine_real_root(g, a, b, ZZ, eps=_HALF)
+        if a == b:
+            return int(a.numerator // a.denominator), a.denominator == 1
+    j = int(-(-a.numerator // a.denominator))  # ceil(a): the only integer that may lie in [a, b]
+    if j > b:
+        return int(a.numerator // a.denominator), False
+    vj = evaluate(g, j)
+    if vj == 0:
+        return j, True
+    vb = evaluate(g, b)
+    if vb == 0:  # r = b, not an integer (g(j) != 0 and j is the only integer in [a, b])
+        return int(b.numerator // b.denominator), False
+    # one simple root in [a, b]: it lies above j iff g changes sign between j and b
+    return (j if _sgn(vj) != _sgn(vb) else j - 1), False
+
+
+def _run_starts(p, starts):
+    if len(p) <= 1 or clean_sign(p) is not None:  # no root in t >= 0
+        return
+    g = dup_sqf_part(p, ZZ)
+    for a, b in dup_isolate_real_roots_sqf(g, ZZ, inf=QQ(0)):
+        fl, integer = _floor_of_root(g, a, b)
+        if integer:
+            starts.update((fl, fl + 1))
+        else:
+            starts.add(fl + 1)
+
+
+def sign_runs(num, den):
+    r"""The signs of ``num/den`` (in lowest terms) on the integers ``t >= 0``, run by run.
+
+    Returns ``[(t_last, sign), ...]`` in increasing ``t``: the sign (-1, 0, 1,
+    or ``None`` at a pole) is the same on every integer of the run that ends
+    at ``t_last``; the last run is infinite (its ``t_last`` is its first
+    integer).  Runs are cut at the integers next to each real root of ``num``
+    and ``den``: between two roots the sign does not change.
+
+    >>> sign_runs([1, -5, 6], [1])          # (t - 2)(t - 3)
+    [(1, 1), (2, 0), (3, 0), (4, 1)]
+    >>> sign_runs([1], [2, -3])             # 1 / (2t - 3): pole at 3/2, not an integer
+    [(1, -1), (2, 1)]
+    """
+    if not num:
+        return [(0, 0)]
+    starts = {0}
+    _run_starts(num, starts)
+    _run_starts(den, starts)
+    b = sorted(s for s in starts if s >= 0)
+    runs = []
+    for i, s in enumerate(b):
+        dv = evaluate(den, s)
+        sign = None if dv == 0 else _sgn(evaluate(num, s)) * _sgn(dv)
+        runs.append((b[i + 1] - 1 if i + 1 < len(b) else s, sign))
+    return runs

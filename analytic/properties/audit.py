@@ -1,0 +1,662 @@
+r"""The property auditor: which formal properties a confusion-matrix metric has.
+
+:func:`audit` takes a metric -- a name of :data:`numeric.registry.REGISTRY`,
+a :class:`numeric.registry.Metric`, or any Python function of a count matrix
+(returning ints, :class:`fractions.Fraction`, SymPy numbers or floats, the
+latter compared as the exact binary fractions they are; a string is refused,
+never parsed) -- and decides each property of :data:`PROPERTIES`
+(:mod:`analytic.properties.catalog`, one class per property, where each
+formal statement is) by
+
+1. a **search for a counterexample** over a :class:`~analytic.properties.space.Space`
+   (:mod:`analytic.properties.engine`): for a registered metric, a float64
+   screen of every chunk of the space, each candidate violation and each
+   tie the float values cannot decide confirmed in exact arithmetic (ties
+   up to a budget, counted in the verdict); for a callable without a
+   vectorised form, exact arithmetic on every matrix of a smaller space;
+2. a **symbolic proof attempt** (:mod:`analytic.prover`) of each property
+   it handles, on the scopes of ``prove`` (default
+   :data:`analytic.prover.DEFAULT_SCOPES`), cross-checked against the
+   search (a contradiction raises ``RuntimeError``).
+
+Verdicts, each with what it rests on (:meth:`PropertyResult.evidence`):
+
+``"proved"``
+    a symbolic proof on the scope :attr:`PropertyResult.proof` states, and no
+    counterexample in the search;
+``"holds"``
+    no counterexample in the searched space (stated, with the number of
+    matrices checked and of ties left unconfirmed), no proof;
+``"fails"``
+    a counterexample, confirmed exactly: the minimal one of the exhaustive
+    part when ``minimal`` (order ``(N, K, lexicographic)``), else found
+    among random matrices and shrunk; a proof on a smaller scope is kept as
+    detail ("proved for K <= 2; fails at K = 3");
+``"n/a"``
+    the property says nothing here, with the reason: it does not apply
+    (no bounds, not distance-like, ...), the search met no matrix the
+    property speaks of, or the metric is undefined on every searched matrix.
+    Never "holds" on an empty search.
+
+Properties are oriented by the metric's ``better`` direction: the "loss" is
+the value for a lower-is-better metric and minus the value otherwise.
+
+Examples
+--------
+>>> r = audit(lambda A: sum(A[i][j] for i in range(len(A)) for j in range(len(A)) if i != j),
+...           properties=["symmetry", "scale"], max_k=3, max_n=1, random=0)
+>>> print(r.results["symmetry"].verdict, r.results["scale"].verdict)
+holds fails
+>>> r.results["scale"].counterexample.tolist()
+[[0, 0], [1, 0]]
+
+A registered metric's formula is also evaluated on symbolic counts:
+
+>>> from analytic.properties.prover import scopes
+>>> r = audit("mae", ["scale", "symmetry"], max_k=2, max_n=2, random=0, prove=scopes(2, 3))
+>>> print(r.results["scale"].cell(), "|", r.results["scale"].proof.scope_text())
+proved (K<=2, K=3+) | every matrix with K = 1; every matrix with K = 2; every matrix with K = 3 and all cells positive
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import numbers
+from dataclasses import dataclass, field, replace
+from typing import Callable, Iterable
+
+import numpy as np
+
+from . import prover as _prover
+from .generators import matrix_text
+from .catalog import PROPERTIES, Property
+from .engine import (TIE_BUDGET, MetricSpec, default_executor, search_matrices,
+                                search_triples)
+from .exact import ExactContext, compare
+from .space import DEFAULT_SPACE, SMALL_SPACE, Space
+from .shrink import shrink
+
+__all__ = ["PROPERTIES", "Property", "PropertyResult", "AuditReport", "audit",
+           "audit_registered", "property_table", "table_markdown", "DEFAULTS", "compare",
+           "Space", "DEFAULT_SPACE", "SMALL_SPACE", "CALLABLE_SPACE", "MAX_MATRICES"]
+
+#: the seed of the random parts (the property table's header states it)
+DEFAULTS = dict(seed=0)
+
+#: the default space of a callable without a vectorised form (searched in exact arithmetic)
+CALLABLE_SPACE = Space(exhaustive=((1, 6), (2, 6), (3, 6), (4, 4)), random=500, random_k=5,
+                       random_n=20, triangle=((2, 4), (3, 3)), triangle_random=200,
+                       triangle_n=8, diagonal=((3, 12), (4, 8), (5, 6)))
+
+#: the largest number of matrices a search may enumerate (about 10^6 float
+#: evaluations per second per property and core): beyond it, ValueError
+MAX_MATRICES = 200_000_000
+
+#: the largest ``max_k`` and ``max_n`` of :func:`space_of` (the CLI's ``--max-k`` and
+#: ``--max-n`` limit): beyond them a space is refused before it is built (``max_k =
+#: 10**7`` built a tuple of 10**7 sizes; ``max_k = 1, max_n = 10**5`` searched 10**5
+#: one-matrix sizes for hours)
+MAX_SIZE_ARG = 1000
+
+#: the most cells (K^2 per matrix) of one (K, N) block of more than 8 classes (the
+#: blocks are built whole: 2^27 int64 cells are 1 GiB)
+MAX_CELLS = 1 << 27
+
+#: the most (K, N) sizes of a search (each costs a pass of every property)
+MAX_SIZES = 20_000
+
+
+def _pair(bounds):
+    """``bounds`` as ``(lo, hi)``: a pair, else TypeError naming it (``5`` said "'int'
+    object is not iterable", ``(0,)`` an IndexError, a third bound was ignored)."""
+    if isinstance(bounds, (str, bytes)) or not isinstance(bounds, Iterable) or \
+            len(bounds := tuple(bounds)) != 2:
+        raise TypeError(f"bounds must be a pair (lower bound, upper bound), got {bounds!r:.60}")
+    return bounds
+
+
+def _whole(name, v, least):
+    if isinstance(v, (bool, np.bool_)) or not isinstance(v, numbers.Integral) or v < least:
+        raise ValueError(f"{name} must be an integer >= {least}, got {v!r}")
+    return int(v)
+
+
+def space_of(max_k=None, max_n=None, random=None, seed=0, *, default=DEFAULT_SPACE) -> Space:
+    """The :class:`Space` of the old size arguments (``default`` where none is given).
+
+    ``max_k, max_n``: every matrix with ``K <= max_k`` and ``N <= max_n``;
+    ``random``: random matrices with ``K <= max_k + 1`` and ``N <= 2 max_n``;
+    the triangle on label vectors of length ``<= min(max_n, 3)``, ``K <= max_k``;
+    imbalance on diagonal matrices with ``N <= 2 max_n``.
+    """
+    seed = _whole("seed", seed, 0)
+    if max_k is None and max_n is None and random is None:
+        return replace(default, seed=seed)
+    k = _whole("max_k", 3 if max_k is None else max_k, 1)
+    n = _whole("max_n", 3 if max_n is None else max_n, 1)
+    r = _whole("random", 24 if random is None else random, 0)
+    for name, v in (("max_k", k), ("max_n", n)):
+        if v > MAX_SIZE_ARG:
+            raise ValueError(f"{name} must be at most {MAX_SIZE_ARG:,}, got {v:,} (the search "
+                             "space would be too large to search)")
+    space = Space(exhaustive=tuple((K, n) for K in range(1, k + 1)), random=r,
+                  random_k=max(k + 1, 2), random_n=2 * n, seed=seed,
+                  triangle=tuple((K, min(n, 3)) for K in range(2, k + 1)), triangle_random=0,
+                  diagonal=tuple((K, 2 * n) for K in range(3, k + 1)))
+    return space
+
+
+def check_size(space: Space):
+    """Refuse a space larger than :data:`MAX_MATRICES`, saying what it would cost, one
+    of more than :data:`MAX_SIZES` sizes ``(K, N)``, or one whose blocks of more than
+    8 classes would hold more than :data:`MAX_CELLS` cells (they are built whole)."""
+    if not isinstance(space, Space):
+        raise TypeError(f"space must be an analytic.audit.Space, got {space!r:.60}")
+    parts = (("exhaustive", space.exhaustive, lambda K: K * K),
+             ("diagonal", space.diagonal, lambda K: K))
+    for name, pairs, cells in parts:
+        for K, n in pairs:
+            if min(n, cells(K)) > 64:  # C(n + c, c) >= C(130, 65) > 10^37
+                raise ValueError(f"the search space holds more than 10^37 matrices ({name} "
+                                 f"part K = {K:,}, N <= {n:,}); at about 10^6 matrices per "
+                                 "second it would take more than 10^27 hours per property: "
+                                 "choose a smaller space")
+        sizes = sum(n for _, n in pairs)
+        if sizes > MAX_SIZES:
+            raise ValueError(f"the search space has {sizes:,} sizes (K, N) in its {name} part "
+                             f"(at most {MAX_SIZES:,}): choose a smaller space")
+    size = space.size()
+    if size > MAX_MATRICES:
+        raise ValueError(
+            f"the search space holds {size:.3g} matrices (more than {MAX_MATRICES:.0e}); at "
+            f"about 10^6 matrices per second per property it would take about "
+            f"{size / 1e6 / 3600:.2g} hours per property: choose a smaller space")
+    for name, pairs, cells in parts:
+        for K, n in pairs:
+            block = math.comb(n + cells(K) - 1, n) * K * K  # the largest block, N = n
+            if K > 8 and block > MAX_CELLS:
+                raise ValueError(f"the search space's {name} block of {K} x {K} matrices "
+                                 f"with N = {n} holds {block:.3g} cells (more than "
+                                 f"{MAX_CELLS:.3g}, 1 GiB): choose a smaller space")
+    for K, n in space.triangle:
+        if K ** n > 400:
+            raise ValueError(f"triangle: {K}^{n} = {K ** n} label vectors of length {n} make "
+                             f"{float(K ** (3 * n)):.3g} triples; at most 400 vectors")
+
+
+# ---------------------------------------------------------------------------
+# results
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class PropertyResult:
+    """The verdict on one property.
+
+    ``verdict`` is ``"proved"``, ``"holds"``, ``"fails"`` or ``"n/a"`` (see
+    the module docstring); ``searched`` says over what, ``checked`` how many
+    base matrices (or triples), ``undefined`` how many of them leave the
+    metric undefined; ``ties`` the float ties met before the verdict and
+    ``ties_confirmed`` how many were decided exactly; ``minimal`` whether the
+    counterexample is the minimal one of the exhaustive part; ``proof`` the
+    :class:`analytic.prover.Proof` attempt (also for a refuted property).
+    """
+
+    property: str
+    verdict: str
+    counterexample: object = None
+    witness: str = ""
+    searched: str = ""
+    how: str = ""
+    checked: int = 0
+    proof: object = None
+    undefined: int = 0
+    ties: int = 0
+    ties_confirmed: int = 0
+    minimal: bool = False
+    exact: bool = False
+
+    @property
+    def holds(self) -> bool:
+        """True for ``"proved"`` and ``"holds"``: no counterexample found."""
+        return self.verdict in ("proved", "holds")
+
+    def label(self) -> str:
+        """The verdict as shown: ``proved (scope)``, ``holds``, ``fails`` or ``n/a``."""
+        return f"proved ({self.proof.short()})" if self.verdict == "proved" else self.verdict
+
+    def cell(self) -> str:
+        """The table cell: :meth:`label`, with the counterexample after ``fails``."""
+        if self.verdict != "fails":
+            return self.label()
+        return f"fails {self.counterexample_text()}"
+
+    def search_text(self) -> str:
+        """What the search rests on, in words."""
+        kind = "exact arithmetic" if self.exact else "a float64 screen confirmed exactly"
+        text = f"{self.checked:,} checked by {kind} ({self.searched})"
+        if self.undefined:
+            text += f", {self.undefined:,} of them undefined"
+        if self.ties:
+            left = self.ties - self.ties_confirmed
+            text += (f"; {self.ties:,} float ties, "
+                     + ("all decided exactly" if not left else
+                        f"{self.ties_confirmed:,} decided exactly, {left:,} agreeing to 1e-9 "
+                        "in float64 only"))
+        return text
+
+    def evidence(self) -> str:
+        """What the verdict rests on: the proof's scope, the searched space, or why none."""
+        if self.verdict == "proved":
+            return (f"proved symbolically on {self.proof.scope_text()}; no counterexample "
+                    f"among {self.search_text()}")
+        if self.verdict == "holds":
+            return f"no counterexample among {self.search_text()}"
+        if self.verdict == "fails":
+            text = f"{self.witness} ({self.how})"
+            if self.proof is not None and self.proof.scopes:
+                text += (f"; proved for {self.proof.short()}, fails at K = "
+                         f"{self._counterexample_k()}")
+            return text
+        return self.witness
+
+    def _counterexample_k(self):
+        c = self.counterexample
+        return c.shape[0] if isinstance(c, np.ndarray) else c[3]
+
+    def counterexample_text(self) -> str:
+        c = self.counterexample
+        if isinstance(c, np.ndarray):
+            return matrix_text(c)
+        if isinstance(c, tuple) and len(c) == 4:
+            a, b, cc, K = c
+            return f"a={list(a)}, b={list(b)}, c={list(cc)} (K={K})"
+        return str(c)
+
+
+@dataclass
+class AuditReport:
+    """What :func:`audit` found for one metric (one variant)."""
+
+    label: str
+    better: str
+    results: dict = field(default_factory=dict)
+    evaluations: int = 0
+    space: Space | None = None
+
+    def verdict(self, prop: str) -> str:
+        return self.results[prop].verdict
+
+
+# ---------------------------------------------------------------------------
+# proofs, cross-checked against the search
+# ---------------------------------------------------------------------------
+def _positive_samples(seed, K, n=3):
+    """``n`` seeded random ``K x K`` matrices with every cell in 1..3: instances
+    of an all-positive scope, which a small search rarely holds."""
+    rng = np.random.default_rng(seed * 1000 + K)
+    return [rng.integers(1, 4, size=(K, K)).astype(np.int64) for _ in range(n)]
+
+
+def _cross_check(ctx, res, proof, seed):
+    """Raise ``RuntimeError`` when the search contradicts a proved scope: the
+    counterexample lies in it, or the property's check fails on one of its
+    matrices (every matrix of the scope with ``N <= 3``, and three random
+    all-positive ones)."""
+    p = res.property
+    if isinstance(res.counterexample, np.ndarray) and proof.covers(res.counterexample):
+        raise RuntimeError(f"{p}: proved on {proof.scope_text()}, but the search refutes it on "
+                           f"{matrix_text(res.counterexample)}: {res.witness}")
+    prop = PROPERTIES[p]
+    from .generators import all_matrices
+
+    for scope in proof.scopes:
+        mats = [m for m in all_matrices(scope.K, 3, min_k=scope.K) if scope.covers(m)]
+        if scope.kind == "positive":
+            mats += _positive_samples(seed, scope.K)
+        for m in mats:
+            if prop.bases(m[None])[0]:
+                w = prop.check(ctx, m)
+                if w:
+                    raise RuntimeError(f"{p}: proved on {scope.text()}, but the check fails on "
+                                       f"{matrix_text(m)}: {w}")
+
+
+class _Prover:
+    def __init__(self, symbolic, ctx, scopes):
+        self.symbolic, self.ctx, self.scopes = symbolic, ctx, tuple(scopes)
+        self._evaluator = None
+
+    def prove(self, prop, better, bounds):
+        if self._evaluator is None:
+            self._evaluator = _prover.Evaluator(self.symbolic, self.ctx.exact)
+        return _prover.prove_with(self._evaluator, prop, better=better, bounds=bounds,
+                                  scopes=self.scopes)
+
+
+def _with_proof(prover, ctx, res, better, bounds, seed):
+    """``res`` with the symbolic proof attempt, cross-checked; ``"holds"``
+    becomes ``"proved"`` when a scope with ``K >= 2`` is proved."""
+    name = PROPERTIES[res.property].prover
+    if prover is None or not prover.scopes or name is None or res.verdict not in ("holds",
+                                                                                  "fails"):
+        return res
+    proof = prover.prove(name, better, bounds)
+    _cross_check(ctx, res, proof, seed)
+    if res.verdict == "holds" and proof.proved:
+        return replace(res, verdict="proved", proof=proof)
+    return replace(res, proof=proof)
+
+
+# ---------------------------------------------------------------------------
+# the audit
+# ---------------------------------------------------------------------------
+def _exact_search(prop, ctx, space):
+    """A callable without a vectorised form: every base matrix in exact arithmetic."""
+    from .engine import Found, diagonal_chunk_matrices
+
+    found = Found(prop.name, exact=True)
+    if prop.region == "diagonal":
+        order = sorted((N, K) for K, n in space.diagonal for N in range(1, n + 1))
+        parts = [(False, diagonal_chunk_matrices(K, N)) for N, K in order]
+    else:
+        parts = [(c.kind == "random", c.matrices(space)) for c in space.chunks()]
+    for rnd, A in parts:
+        A = A[prop.bases(A)]
+        for m in A:
+            found.checked += 1
+            w = prop.check(ctx, m)
+            if not _undefined(ctx, m):
+                found.defined += 1
+            if w:
+                found.counterexample, found.witness, found.minimal = m, w, not rnd
+                found.how = ("random, then shrunk" if rnd else
+                             "exhaustive: the first counterexample in the order (N, K, "
+                             "lexicographic)")
+                return found
+    return found
+
+
+def _exact_triples(prop, ctx, space):
+    from .generators import label_vectors
+    from .engine import Found
+
+    found = Found("triangle", exact=True)
+    top = max((n for _, n in space.triangle), default=0)
+    for n in range(1, top + 1):
+        for K, m in sorted(space.triangle):
+            if n > m:
+                continue
+            vecs = list(label_vectors(K, n))
+            for a in vecs:
+                for b in vecs:
+                    if b == a:
+                        continue
+                    for c in vecs:
+                        if c == b:
+                            continue
+                        found.checked += 1
+                        found.defined += _triple_defined(ctx, a, b, c, K)
+                        w = prop.check(ctx, (a, b, c, K))
+                        if w:
+                            found.counterexample, found.witness = (a, b, c, K), w
+                            found.minimal = True
+                            found.how = ("exhaustive: the first triple in the order (n, K, "
+                                         "lexicographic)")
+                            return found
+    return found
+
+
+def _triple_defined(ctx, a, b, c, K):
+    from .catalog import _distance
+    from .exact import Undefined
+
+    return all(not isinstance(_distance(ctx, x, y, K), Undefined)
+               for x, y in ((a, b), (b, c), (a, c)))
+
+
+def _undefined(ctx, m):
+    from .exact import Undefined
+
+    return isinstance(ctx.value(m), Undefined)
+
+
+def _verdict(prop, found, space, ctx) -> PropertyResult:
+    searched = (_triangle_text(space) if prop.region == "triples" else
+                _diagonal_text(space, prop) if prop.region == "diagonal" else
+                space.describe() + (", matrices without an empty row" if prop.populated else "")
+                + (", matrices with an empty row" if prop.name == "unobserved_class" else ""))
+    common = dict(searched=searched, checked=found.checked, ties=found.ties,
+                  ties_confirmed=found.ties_confirmed, exact=found.exact,
+                  # of a failing property only the bases up to the counterexample are counted
+                  undefined=0 if found.fails else found.checked - found.defined)
+    if found.fails:
+        m = found.counterexample
+        how = found.how
+        if isinstance(m, np.ndarray) and not found.minimal:
+            def fails(a):
+                return bool(prop.bases(a[None])[0]) and bool(prop.check(ctx, a))
+            r = shrink(fails, m, max_k=m.shape[0], budget=3000)
+            m, how = r.matrix, f"{found.how} ({r.how})"
+        return PropertyResult(prop.name, "fails", m, prop.check(ctx, m) if isinstance(
+            m, np.ndarray) else found.witness, how=how, minimal=found.minimal, **common)
+    if found.checked == 0:
+        return PropertyResult(prop.name, "n/a", witness=(
+            f"empty search: no matrix of the searched space is one the property speaks of "
+            f"({searched})"), **common)
+    if found.defined == 0 and prop.name != "unobserved_class":
+        return PropertyResult(prop.name, "n/a", witness=(
+            f"the metric is undefined on every one of the {found.checked:,} searched matrices "
+            f"({searched})"), **common)
+    return PropertyResult(prop.name, "holds", **common)
+
+
+def _triangle_text(space):
+    parts = [f"every triple of label vectors of length n <= {n} over K = {K} classes"
+             for K, n in space.triangle]
+    text = "; ".join(parts)
+    if space.triangle_random:
+        text += f"; {space.triangle_random:,} random triples (n <= {space.triangle_n})"
+    return text
+
+
+def _diagonal_text(space, prop):
+    parts = [f"K = {K}, N <= {n}" for K, n in space.diagonal]
+    extra = ", every class populated" if prop.populated else ""
+    return "diagonal matrices " + "; ".join(parts) + extra
+
+
+def _run(spec, exact_f, label, better, bounds, names, space, symbolic, scopes, *,
+         executor=None, jobs=1, tie_budget=TIE_BUDGET, exact=False) -> AuditReport:
+    if better not in ("lower", "higher"):
+        raise ValueError(f"better must be 'lower' or 'higher', got {better!r}")
+    if names is not None and (isinstance(names, str) or not isinstance(names, Iterable)):
+        raise TypeError(f"properties must be a list of property names, got {names!r:.60}")
+    names = list(PROPERTIES) if names is None else list(names)
+    for p in names:
+        if p not in PROPERTIES:
+            raise ValueError(f"unknown property {p!r}; expected some of {list(PROPERTIES)}")
+    check_size(space)
+    ctx = ExactContext(exact_f, better, bounds)
+    rep = AuditReport(label=label, better=better, space=space)
+    active = []
+    for p in names:
+        why = PROPERTIES[p].not_applicable(ctx)
+        if why:
+            rep.results[p] = PropertyResult(p, "n/a", witness=why)
+        else:
+            active.append(p)
+    own = None
+    if spec is not None and not exact and executor is None:
+        own = default_executor(jobs) if _can_pickle(spec) else None
+    ex = executor or own
+    try:
+        if spec is None or exact:
+            found = {p: (_exact_triples(PROPERTIES[p], ctx, space) if p == "triangle"
+                         else _exact_search(PROPERTIES[p], ctx, space)) for p in active}
+        else:
+            found = search_matrices(spec, [p for p in active if p != "triangle"], space, ctx,
+                                    executor=ex, tie_budget=tie_budget)
+            if "triangle" in active:
+                found["triangle"] = search_triples(spec, space, ctx, executor=ex,
+                                                   tie_budget=tie_budget)
+    finally:
+        if own is not None:
+            own.shutdown(cancel_futures=True)
+    prover = _Prover(symbolic, ctx, scopes) if symbolic is not None else None
+    for p in active:
+        res = _verdict(PROPERTIES[p], found[p], space, ctx)
+        rep.results[p] = _with_proof(prover, ctx, res, better, bounds, space.seed)
+    rep.results = {p: rep.results[p] for p in names}
+    rep.evaluations = len(ctx.cache)
+    return rep
+
+
+def _can_pickle(spec):
+    import pickle
+
+    try:
+        pickle.dumps(spec)
+        return True
+    except Exception:
+        return False
+
+
+def _scopes(prove):
+    if prove is True:
+        return _prover.DEFAULT_SCOPES
+    if not prove:
+        return ()
+    return tuple(prove)
+
+
+def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None = None,
+          max_k: int | None = None, random: int | None = None, seed: int = 0,
+          space: Space | None = None, variant=0, better: str | None = None,
+          bounds: tuple | None = None, prove=True, symbolic: Callable | None = None,
+          vectorized: Callable | None = None, jobs: int | None = 1, executor=None,
+          tie_budget: int = TIE_BUDGET, exact: bool = False) -> AuditReport:
+    """Decide the properties of a metric: search a space of matrices for a
+    counterexample, and prove symbolically what is not refuted.
+
+    Parameters
+    ----------
+    metric : str, numeric.registry.Metric or callable
+        A registry name (``"uoc"``), a registry record, or a function of a
+        ``K x K`` ``int64`` count matrix returning a number (``ValueError``
+        where it is undefined).
+    properties : iterable of str, optional
+        Names of :data:`PROPERTIES` (default: all).
+    space : Space, optional
+        The searched space (default :data:`DEFAULT_SPACE` for a registered
+        metric or a callable with ``vectorized``, :data:`CALLABLE_SPACE` for a
+        plain callable).
+    max_n, max_k, random, seed : int, optional
+        Instead of ``space``: every matrix with ``K <= max_k``, ``N <= max_n``
+        and ``random`` random matrices (:func:`space_of`).
+    variant : int or str
+        Which report variant of a registered metric (index or label).
+    better : {"lower", "higher"}
+        Required for a callable (default ``"lower"``); a registered metric's own.
+    bounds : (lo, hi), optional
+        The stated range (default: the registry's, or unknown for a callable);
+        numbers, or strings read without evaluation (:func:`numeric.parsing.parse_number`).
+    prove : bool or sequence of analytic.prover.Scope
+        The scopes of the symbolic proofs (``True``: :data:`analytic.prover.DEFAULT_SCOPES`).
+    symbolic : callable, optional
+        For a callable metric: the same metric on a matrix of SymPy counts.
+    vectorized : callable, optional
+        For a callable metric: the metric on a ``(B, K, K)`` stack in float64,
+        raising ``ValueError`` where a matrix leaves it undefined (the stack
+        is then halved); enables the float screen.
+    jobs : int or None
+        Worker processes of the screen (None: the usable CPUs).
+    executor : concurrent.futures.Executor, optional
+        Runs the chunks instead (e.g. ``dask.distributed.Client.get_executor()``).
+    tie_budget : int
+        Ties decided exactly per property (the first in search order).
+    exact : bool
+        Search in exact arithmetic on every matrix (no float screen).
+
+    Returns
+    -------
+    AuditReport
+
+    Raises
+    ------
+    ValueError
+        An unknown metric, variant or property, invalid or too large sizes.
+    RuntimeError
+        A proof contradicted by the search.
+
+    Examples
+    --------
+    >>> r = audit("uoc", ["symmetry"], max_k=2, max_n=3, random=0)
+    >>> r.label, r.results["symmetry"].verdict, r.results["symmetry"].counterexample.tolist()
+    ('UOC, beta=0.25', 'fails', [[0, 0], [1, 2]])
+    """
+    if space is not None and any(x is not None for x in (max_k, max_n, random)):
+        raise ValueError("give either space or max_k/max_n/random, not both")
+    tie_budget = _whole("tie_budget", tie_budget, 0)
+    if jobs is not None:
+        jobs = _whole("jobs", jobs, 1)
+    if isinstance(metric, str) or hasattr(metric, "cases"):
+        from numeric.registry import REGISTRY
+
+        m = metric
+        if isinstance(metric, str):
+            if metric not in REGISTRY:
+                raise ValueError(f"unknown metric {metric!r}; expected one of {sorted(REGISTRY)}")
+            m = REGISTRY[metric]
+        v = m.variant(variant)
+        sp = space_of(max_k, max_n, random, seed) if space is None else space
+        bnds = m.bounds if bounds is None else _pair(bounds)
+        spec = MetricSpec(name=m.name, variant=v.label, better=better or m.better, bounds=bnds)
+        from numeric._symbolic import SymbolicArithmetic
+
+        return _run(spec, m.bind(v, "exact"), v.label, better or m.better, bnds,
+                    properties, sp, symbolic or m.bind(v, SymbolicArithmetic()), _scopes(prove),
+                    executor=executor, jobs=jobs, tie_budget=tie_budget, exact=exact)
+    if not callable(metric):
+        raise ValueError(f"metric must be a registry name, a Metric or a callable, got {metric!r}")
+    default = DEFAULT_SPACE if vectorized is not None else CALLABLE_SPACE
+    sp = space_of(max_k, max_n, random, seed, default=default) if space is None else space
+    bnds = (None, None) if bounds is None else _pair(bounds)
+    spec = None if vectorized is None else MetricSpec(vectorized=vectorized,
+                                                      better=better or "lower", bounds=bnds)
+    return _run(spec, metric, getattr(metric, "__name__", "metric"), better or "lower", bnds,
+                properties, sp, symbolic, _scopes(prove), executor=executor, jobs=jobs,
+                tie_budget=tie_budget, exact=exact)
+
+
+@functools.lru_cache(maxsize=None)
+def audit_registered(name: str, variant_label: str, space: Space = DEFAULT_SPACE,
+                     scopes: tuple = _prover.DEFAULT_SCOPES, jobs: int | None = 1) -> AuditReport:
+    """:func:`audit` of one registered variant with every property, cached for
+    the process (the property table)."""
+    return audit(name, variant=variant_label, space=space, prove=tuple(scopes), jobs=jobs)
+
+
+def property_table(space: Space = DEFAULT_SPACE, scopes: tuple = _prover.DEFAULT_SCOPES,
+                   jobs: int | None = 1, progress=None) -> list[tuple[str, str, AuditReport]]:
+    """``[(metric name, variant label, report)]`` for every case of every
+    registered metric that needs only the matrix (:func:`numeric.registry.matrix_metrics`)."""
+    from numeric.registry import matrix_metrics
+
+    cases = [(m.name, v.label) for m in matrix_metrics() for v in m.cases()]
+    out = []
+    for i, (name, label) in enumerate(cases):
+        if progress is not None:
+            progress(i, len(cases), label)
+        out.append((name, label, audit_registered(name, label, space, tuple(scopes), jobs)))
+    if progress is not None:
+        progress(len(cases), len(cases), "")
+    return out
+
+
+def table_markdown(rows=None, space: Space = DEFAULT_SPACE,
+                   scopes: tuple = _prover.DEFAULT_SCOPES, **kw) -> str:
+    """The property table as Markdown (``docs/properties.md``), deterministic."""
+    from .table import markdown, table_dict
+
+    rows = property_table(space, scopes, **kw) if rows is None else rows
+    return markdown(table_dict(rows, space, scopes))

@@ -1,0 +1,595 @@
+r"""Symbolic proofs of the auditor's properties, on generic matrices of symbols.
+
+:mod:`analytic.audit` decides a property by searching for a counterexample;
+"no counterexample" is not a proof.  This module proves a property where a
+symbolic derivation is possible, on a stated *scope* of matrices, by
+evaluating the metric's own formula (:mod:`numeric` with
+:class:`numeric._symbolic.SymbolicArithmetic`) on matrices whose counts are
+SymPy symbols.
+
+Scope: support patterns
+-----------------------
+The formulas of :mod:`numeric` take structural decisions (which true classes
+are observed, which classes are predicted) from the *support* of the matrix
+(which cells are nonzero; :mod:`numeric._common`, "Symbolic counts").  A
+*support pattern* ``S`` of a ``K x K`` matrix is a nonempty set of cells; its
+*generic matrix* holds a positive integer symbol ``n_ij`` on every cell of
+``S`` and 0 elsewhere.  Every count matrix is an instance of exactly one
+pattern, so a property proved on the generic matrix of every pattern with
+``K`` classes holds on **every** ``K x K`` matrix.  A :class:`Scope` is a
+number of classes with either every pattern (``every``: ``2^(K^2) - 1``
+patterns) or the one pattern of all ``K^2`` cells (``positive``: every
+matrix whose cells are all positive).  :data:`DEFAULT_SCOPES` are every
+matrix with ``K <= 3`` and the all-positive matrices with ``K = 4``.
+
+What a proof on one pattern is
+------------------------------
+``E(S)`` is the metric's value on the generic matrix, a SymPy expression in
+the symbols.  The proof of a pattern then rests on
+
+1. *the symbolic-count contract* of :mod:`numeric`: every decision is taken
+   from the support, so ``E(S)`` is the value of every instance of ``S``
+   where it is defined, and a ``ValueError`` on the generic matrix means
+   "undefined on every instance";
+2. *definedness* (:func:`defined`): every denominator, even root and
+   logarithm of ``E(S)`` is certified nonzero / non-negative / positive for
+   every positive integer value of the symbols (so ``E(S)`` is a number on
+   every instance);
+3. the property's identity or inequality in the symbols: an identity
+   ``E_1 - E_2 = 0`` (:func:`equal`: congruence of equal arguments, then
+   the difference with ``Max``, ``Min``, ``Abs``, logarithms and roots
+   frozen into new symbols, put over one denominator as sparse polynomials
+   and reduced modulo the roots' relations; SymPy's ``simplify`` is not
+   tried), or a sign (:func:`sign`: structural rules and, for a rational
+   function, the certificate below).
+
+The contract is checked, not assumed blindly: each generic matrix is also
+evaluated at three instances (every symbol 1, every symbol 2, and seeded
+random values in 1..6) in exact arithmetic, and the pattern is refused when
+the instance's value differs from ``E(S)`` there, or when one of the two is
+undefined and the other not (e.g. :func:`numeric.r_int` tests ``N < 2`` on
+the support, so ``[[n]]`` raises symbolically although ``[[2]]`` is defined).
+
+Positivity certificate
+----------------------
+The sign certificates, zero tests and definedness checks are those of
+:mod:`analytic.properties.certificates` (re-exported here: :func:`sign`,
+:func:`defined`, :func:`equal`, :func:`is_zero`).  A property is never
+"proved" on a pattern whose certificate fails: the prover is sound (up to
+the contract, which the instance checks guard) but incomplete.
+
+Examples
+--------
+>>> import numeric
+>>> from numeric._symbolic import SymbolicArithmetic
+>>> f = lambda cm: numeric.mae(cm, arithmetic=SymbolicArithmetic())
+>>> p = prove(f, "scale", scopes=[Scope(2, "every")])
+>>> p.proved, p.scope_text()
+(True, 'every matrix with K = 2')
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+import sympy as sp
+
+from numeric.parsing import parse_number
+
+from .generators import insert_empty_class, matrix_text, step_toward_diagonal
+from .certificates import (MAX_TERMS, _NEG, _POS, _ge0, _le0, _num, _point,  # noqa: F401
+                                      defined, equal, is_zero, sign)
+
+__all__ = ["Scope", "scopes", "EVERY_K", "POSITIVE_K", "DEFAULT_SCOPES", "Proof", "Evaluator", "prove",
+           "prove_with", "PROVABLE", "STATEMENTS",
+           "equal", "is_zero", "sign", "defined", "support_patterns", "generic_matrix"]
+
+
+# ---------------------------------------------------------------------------
+# scopes and generic matrices
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Scope:
+    """A set of matrices a proof covers: ``K`` classes, and which supports.
+
+    ``kind="every"``: every support pattern (every ``K x K`` matrix);
+    ``kind="positive"``: the full pattern (every matrix whose ``K^2`` cells
+    are all positive).
+    """
+
+    K: int
+    kind: str
+
+    def __post_init__(self):
+        if self.kind not in ("every", "positive"):
+            raise ValueError(f"kind must be 'every' or 'positive', got {self.kind!r}")
+        if self.K < 1:
+            raise ValueError(f"K must be at least 1, got {self.K}")
+
+    def patterns(self):
+        """The support patterns of the scope (tuples of cells)."""
+        if self.kind == "positive":
+            return [tuple(itertools.product(range(self.K), repeat=2))]
+        return list(support_patterns(self.K))
+
+    def covers(self, m) -> bool:
+        """Whether the count matrix ``m`` is in the scope."""
+        m = np.asarray(m)
+        if m.shape != (self.K, self.K):
+            return False
+        return self.kind == "every" or bool(np.all(m > 0))
+
+    def text(self) -> str:
+        if self.kind == "every":
+            return f"every matrix with K = {self.K}"
+        return f"every matrix with K = {self.K} and all cells positive"
+
+    def short(self) -> str:
+        """``K=2`` (every matrix) or ``K=3+`` (all cells positive)."""
+        return f"K={self.K}" if self.kind == "every" else f"K={self.K}+"
+
+
+#: the default proof scopes (:func:`scopes`, the CLI's ``--every-k``/``--positive-k``)
+EVERY_K, POSITIVE_K = 3, 4
+
+
+def scopes(every_k: int = EVERY_K, positive_k: int = POSITIVE_K) -> tuple:
+    """Every matrix with ``K <= every_k``, and the all-positive matrices with
+    ``every_k < K <= positive_k``.
+
+    >>> [s.short() for s in scopes(2, 4)]
+    ['K=1', 'K=2', 'K=3+', 'K=4+']
+    """
+    if every_k < 0 or positive_k < 0:
+        raise ValueError("every_k and positive_k must be non-negative")
+    return tuple([Scope(k, "every") for k in range(1, every_k + 1)]
+                 + [Scope(k, "positive") for k in range(every_k + 1, positive_k + 1)])
+
+
+#: the scopes of the property table: every matrix with K <= 3 (511 support patterns at K = 3),
+#: and the all-positive matrices with K = 4
+DEFAULT_SCOPES = scopes()
+
+
+def support_patterns(K: int):
+    """Every nonempty set of cells of a ``K x K`` matrix, smallest first.
+
+    >>> len(list(support_patterns(2))), next(iter(support_patterns(2)))
+    (15, ((0, 0),))
+    """
+    cells = list(itertools.product(range(K), repeat=2))
+    for r in range(1, len(cells) + 1):
+        yield from itertools.combinations(cells, r)
+
+
+def _symbol(i, j):
+    return sp.Symbol(f"n{i}{j}", integer=True, positive=True)
+
+
+#: the factor of the scale property (any positive integer)
+SCALE = sp.Symbol("k", integer=True, positive=True)
+
+
+def generic_matrix(K: int, pattern) -> np.ndarray:
+    """The ``K x K`` object array with the symbol ``n_ij`` on each cell of ``pattern``.
+
+    >>> generic_matrix(2, [(0, 0), (1, 0)]).tolist()
+    [[n00, 0], [n10, 0]]
+    """
+    a = np.full((K, K), sp.Integer(0), dtype=object)
+    for i, j in pattern:
+        a[i, j] = _symbol(i, j)
+    return a
+
+
+def _short(e, n=120):
+    s = sp.sstr(e)
+    return s if len(s) <= n else s[:n] + "..."
+
+
+# ---------------------------------------------------------------------------
+# symbolic evaluation of a metric with contract checks
+# ---------------------------------------------------------------------------
+class _Undefined:
+    def __init__(self, message):
+        self.message = message
+
+
+class _Refused(Exception):
+    """A pattern the prover cannot handle (the message says why; ``kind`` is
+    ``"no symbolic form"`` or ``"contract"``, see :class:`Proof`)."""
+
+    def __init__(self, message, kind):
+        super().__init__(message)
+        self.kind = kind
+
+
+class Evaluator:
+    """The metric on symbolic matrices, cached, each checked at three instances.
+
+    Parameters
+    ----------
+    symbolic : callable
+        The metric on an object array of SymPy counts.
+    exact : callable
+        The metric on an ``int64`` matrix: its exact value as a SymPy
+        number, or None where it is undefined.
+    """
+
+    def __init__(self, symbolic, exact):
+        self.symbolic, self.exact = symbolic, exact
+        self.cache = {}
+
+    def __call__(self, m):
+        key = (m.shape[0], tuple(m.reshape(-1).tolist()))
+        if key not in self.cache:
+            self.cache[key] = self._evaluate(m)
+        v = self.cache[key]
+        if isinstance(v, _Refused):
+            raise v
+        return v
+
+    def _evaluate(self, m):
+        try:
+            v = sp.sympify(self.symbolic(m.copy()), strict=True)  # a string: refused, never parsed
+        except ValueError as exc:
+            v = _Undefined(str(exc))
+        except Exception as exc:  # noqa: BLE001 -- a formula that cannot take symbols
+            return _Refused(f"the symbolic evaluation of {matrix_text(m)} fails: "
+                            f"{type(exc).__name__}: {_short(str(exc), 100)}", NO_FORM)
+        if not isinstance(v, _Undefined):
+            w = defined(v)
+            if w is not None:
+                return _Refused(f"f({matrix_text(m)}) = {_short(v)} is not certified defined "
+                                f"at every instance ({_short(w, 60)})", NOT_DERIVED)
+        bad = self._instances(m, v)
+        if bad:
+            return _Refused(bad, CONTRACT)
+        return v
+
+    def _instances(self, m, v):
+        """Compare with exact evaluation at three instances; the mismatch, if any."""
+        syms = sorted(set().union(*(sp.sympify(x, strict=True).free_symbols for x in m.reshape(-1))),
+                      key=str)
+        rng = np.random.default_rng(len(syms) + 7 * m.shape[0])
+        points = [{x: sp.Integer(1) for x in syms}, {x: sp.Integer(2) for x in syms},
+                  {x: sp.Integer(int(r)) for x, r in zip(syms, rng.integers(1, 7, len(syms)), strict=True)}]
+        for point in points:
+            inst = np.array([[int(sp.sympify(x, strict=True).xreplace(point)) for x in row] for row in m],
+                            dtype=np.int64)
+            concrete = self.exact(inst)
+            if isinstance(v, _Undefined) != (concrete is None):
+                if isinstance(v, _Undefined):
+                    return (f"the symbolic evaluation of {matrix_text(m)} raises ValueError "
+                            f"({_short(v.message, 80)}) but the exact one at {matrix_text(inst)} is "
+                            "defined: not undefined on the whole support pattern")
+                return (f"f({matrix_text(m)}) = {_short(v)} but the exact evaluation at {matrix_text(inst)} "
+                        "raises ValueError")
+            if concrete is not None and not _agree(v.xreplace(point), concrete):
+                return (f"f({matrix_text(m)}) = {_short(v)} gives {v.xreplace(point)} at {matrix_text(inst)}, "
+                        f"the exact evaluation {concrete}")
+        return None
+
+
+def _agree(a, b) -> bool:
+    """Two numbers are equal: exactly when both are rational, else to 50 digits
+    (an instance check, not a step of the proof)."""
+    a, b = sp.sympify(a, strict=True), sp.sympify(b, strict=True)
+    if a.is_Rational and b.is_Rational:
+        return a == b
+    na, nb = sp.N(a, 60), sp.N(b, 60)
+    if not (na.is_Float or na.is_Integer) or not (nb.is_Float or nb.is_Integer):
+        return False
+    return bool(abs(na - nb) <= sp.Float("1e-50", 60) * max(1, abs(nb)))
+
+
+# ---------------------------------------------------------------------------
+# one property on one pattern
+# ---------------------------------------------------------------------------
+def _both(ev, a, b, what):
+    """``f(a) = f(b)`` (both undefined counts as equal); None or the reason it is not proved."""
+    va, vb = ev(a), ev(b)
+    if isinstance(va, _Undefined) and isinstance(vb, _Undefined):
+        return None
+    if isinstance(va, _Undefined) or isinstance(vb, _Undefined):
+        return f"{what}: f({matrix_text(a)}) and f({matrix_text(b)}) are not both defined"
+    ok, why = equal(va, vb)
+    return None if ok else f"{what}: f({matrix_text(a)}) = f({matrix_text(b)}) not proved: {why}"
+
+
+def _p_scale(ev, m, spec):
+    return _both(ev, m, m * SCALE, "f(kA) = f(A) for every positive integer k")
+
+
+def _p_symmetry(ev, m, spec):
+    return _both(ev, m, np.ascontiguousarray(m.T), "f(A^T) = f(A)")
+
+
+#: where the class-inserting properties put the empty class (K classes before)
+INSERTIONS = {"ordinal_invariance": lambda K: range(1, K), "empty_class": lambda K: (0, K)}
+
+
+def _p_insert(positions):
+    def check(ev, m, spec):
+        for p in positions(m.shape[0]):
+            w = _both(ev, m, insert_empty_class(m, p), f"empty class at {p}")
+            if w:
+                return w
+        return None
+    return check
+
+
+def _p_unobserved(ev, m, spec):
+    if not any(all(x == 0 for x in row) for row in m):
+        return None
+    v = ev(m)
+    if isinstance(v, _Undefined):
+        return f"f({matrix_text(m)}) is undefined: {v.message}"
+    return None
+
+
+_NEEDS = {">= 0": _ge0, "> 0": lambda x: x == _POS, "<= 0": _le0, "< 0": lambda x: x == _NEG}
+
+
+def _certify(d, need):
+    """None when ``d`` is certified to satisfy ``need`` (``">= 0"``, ``"> 0"``,
+    ``"<= 0"``, ``"< 0"``) at every instance, else why not: a numerical
+    refutation at a random point first (cheap), else "not certified"."""
+    d = sp.sympify(d, strict=True)
+    syms = sorted(d.free_symbols, key=str)
+    upper = need.startswith("<")  # d must not be clearly positive
+    for seed in (1, 2):
+        point = _point(syms, seed)
+        v = _num(d, point)
+        if v is not None and (v > 1e-20 if upper else v < -1e-20):
+            return f"{_short(d)} is {sp.N(v, 6)} at {point}, not {need}"
+    if _NEEDS[need](sign(d)):
+        return None
+    return f"{_short(d)} not certified {need}"
+
+
+def _p_range(ev, m, spec):
+    v = ev(m)
+    if isinstance(v, _Undefined):
+        return None
+    lo, hi = spec["bounds"]
+    for d, what in ((None if lo is None else v - lo, f"f({matrix_text(m)}) - {lo}"),
+                    (None if hi is None else hi - v, f"{hi} - f({matrix_text(m)})")):
+        why = None if d is None else _certify(d, ">= 0")
+        if why:
+            return f"{what}: {why}"
+    return None
+
+
+def _p_identity(ev, m, spec):
+    v = ev(m)
+    if isinstance(v, _Undefined):
+        return None
+    best = spec["best"]
+    if all(m[i, j] == 0 for i in range(m.shape[0]) for j in range(m.shape[0]) if i != j):
+        ok, why = is_zero(v - best)
+        return None if ok else f"diagonal {matrix_text(m)}: f - {best}: {why}"
+    why = _certify(spec["orient"] * (v - best), "> 0")
+    return f"off-diagonal {matrix_text(m)}: the loss above the best: {why}" if why else None
+
+
+def _split_moves(m):
+    """(cell, before, after): one sample of an off-diagonal cell moved one step
+    toward the diagonal, the count of the cell being 1 or ``n + 1``."""
+    K = m.shape[0]
+    for i, j in itertools.product(range(K), repeat=2):
+        if i == j or m[i, j] == 0:
+            continue
+        for c in (sp.Integer(1), m[i, j] + 1):
+            a = m.copy()
+            a[i, j] = c
+            yield (i, j), a, step_toward_diagonal(a, i, j)
+
+
+def _p_monotone(strict):
+    def check(ev, m, spec):
+        for (i, j), a, s in _split_moves(m):
+            va, vs = ev(a), ev(s)
+            if isinstance(va, _Undefined) or isinstance(vs, _Undefined):
+                continue
+            d = spec["orient"] * (vs - va)  # the change of the loss
+            why = _certify(d, "< 0" if strict else "<= 0")
+            if why:
+                return f"moving a sample of cell ({i}, {j}) of {matrix_text(a)}: the change of the loss {why}"
+        return None
+    return check
+
+
+_PROVERS = {
+    "range": _p_range,
+    "identity": _p_identity,
+    "symmetry": _p_symmetry,
+    "monotonicity": _p_monotone(strict=False),
+    "ordinal_monotonicity": _p_monotone(strict=True),
+    "ordinal_invariance": _p_insert(INSERTIONS["ordinal_invariance"]),
+    "scale": _p_scale,
+    "empty_class": _p_insert(INSERTIONS["empty_class"]),
+    "unobserved_class": _p_unobserved,
+}
+
+#: the properties the prover handles (``triangle`` is on label vectors and
+#: ``imbalance`` on a different family: search only)
+PROVABLE = tuple(_PROVERS)
+
+#: what a proof of each property establishes on each matrix ``A`` of its scope
+STATEMENTS = {
+    "range": "lo <= f(A) <= hi (a sign certificate of each difference)",
+    "identity": "f(A) = best on a diagonal pattern; the loss of f(A) is certified > the "
+                "best one on any other pattern",
+    "symmetry": "f(A^T) = f(A)",
+    "monotonicity": "moving one sample of a cell one step toward the diagonal: the change of "
+                    "the loss is certified <= 0 (the cell's count 1 and n + 1 separately)",
+    "ordinal_monotonicity": "as monotonicity, the change certified < 0",
+    "ordinal_invariance": "f is unchanged by an empty class inserted at positions 1..K-1",
+    "scale": "f(kA) = f(A) for every positive integer k (k a symbol)",
+    "empty_class": "f is unchanged by an empty class at position 0 and at position K",
+    "unobserved_class": "f(A) is defined (and a real number) on every pattern with an empty row",
+}
+
+
+def _vacuous(prop, scope):
+    """``"true"`` for a scope where the property holds vacuously (one class:
+    no move, no interior position), ``"irrelevant"`` where it says nothing
+    about the scope (no empty row among all-positive matrices), else None."""
+    if prop == "unobserved_class" and scope.kind == "positive":
+        return "irrelevant"
+    if prop in ("ordinal_invariance", "monotonicity", "ordinal_monotonicity") and scope.K < 2:
+        return "true"
+    return None
+
+
+#: kinds of refusal (:attr:`Proof.refused`)
+NO_FORM, CONTRACT, NOT_DERIVED = "no symbolic form", "contract", "not derived"
+
+
+# ---------------------------------------------------------------------------
+# the result
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Proof:
+    """What :func:`prove` established for one property.
+
+    Attributes
+    ----------
+    property : str
+    scopes : tuple of Scope
+        The scopes on which the property is proved (every pattern of each;
+        with one class, the ordinal properties hold vacuously).
+    refused : tuple of (Scope, str, str)
+        The scopes not proved: the first pattern's reason, and its kind:
+        ``"no symbolic form"`` (the formula does not evaluate on symbols),
+        ``"contract"`` (the symbolic value disagrees with the exact one at an
+        instance) or ``"not derived"`` (the identity or sign was not
+        established).
+    seconds : float
+        Wall time of the proof attempt.
+    """
+
+    property: str
+    scopes: tuple = ()
+    refused: tuple = ()
+    seconds: float = 0.0
+    patterns: int = field(default=0)
+
+    @property
+    def proved(self) -> bool:
+        """True when a scope with at least two classes is proved (one class
+        alone is too trivial to call the property proved)."""
+        return any(s.K >= 2 for s in self.scopes)
+
+    def covers(self, m) -> bool:
+        """Whether the count matrix ``m`` is in a proved scope."""
+        return any(s.covers(m) for s in self.scopes)
+
+    def scope_text(self) -> str:
+        """The proved scopes in words (``"every matrix with K = 2; ..."``)."""
+        return "; ".join(s.text() for s in self.scopes)
+
+    def short(self) -> str:
+        """The proved scopes in the table's notation: ``K<=2, K=3+``
+        (``K=3+``: all cells positive)."""
+        every = sorted(s.K for s in self.scopes if s.kind == "every")
+        parts = []
+        if every and every == list(range(1, max(every) + 1)) and len(every) > 1:
+            parts.append(f"K<={max(every)}")
+        else:
+            parts += [f"K={k}" for k in every]
+        parts += [s.short() for s in sorted(self.scopes, key=lambda s: s.K)
+                  if s.kind == "positive"]
+        return ", ".join(parts)
+
+
+def prove(symbolic: Callable, prop: str, *, better: str = "lower", bounds=(None, None),
+          scopes=DEFAULT_SCOPES, exact: Callable | None = None) -> Proof:
+    """Try to prove a property symbolically on each scope.
+
+    Parameters
+    ----------
+    symbolic : callable
+        The metric on a ``K x K`` object array of SymPy counts (e.g. a
+        :mod:`numeric` function with ``arithmetic=SymbolicArithmetic()``),
+        returning a SymPy expression or raising ``ValueError`` where it is
+        undefined.  Its results must follow numeric's symbolic-count contract
+        (the instance checks refuse a pattern where they do not).
+    prop : str
+        A name of :data:`PROVABLE`.
+    better : {"lower", "higher"}
+    bounds : (lo, hi)
+        Stated range (``None`` for an unbounded side); ``range`` and
+        ``identity`` use them.
+    scopes : sequence of Scope
+    exact : callable, optional
+        ``exact(int64 matrix)`` -> the exact value, or ``None`` where the
+        metric raises ``ValueError``: the reference of the instance checks
+        (default: ``symbolic`` itself on the numbers, which checks the
+        expression but not the contract: pass the metric in exact arithmetic).
+
+    Returns
+    -------
+    Proof
+        Vacuous scopes (e.g. ``unobserved_class`` on all-positive matrices)
+        are neither proved nor refused.
+    """
+    return prove_with(Evaluator(symbolic, exact or _exact_of(symbolic)), prop, better=better,
+                      bounds=bounds, scopes=scopes)
+
+
+def prove_with(evaluator: Evaluator, prop: str, *, better: str = "lower", bounds=(None, None),
+               scopes=DEFAULT_SCOPES) -> Proof:
+    """:func:`prove` with an :class:`Evaluator` (its cache shared between properties)."""
+    if prop not in _PROVERS:
+        raise ValueError(f"no symbolic prover for {prop!r}; provable: {list(PROVABLE)}")
+    return _prove(evaluator, prop, better, bounds, scopes)
+
+
+def _exact_of(symbolic):
+    def exact(m):
+        try:
+            return sp.sympify(symbolic(m), strict=True)
+        except ValueError:
+            return None
+    return exact
+
+
+def _prove(ev, prop, better, bounds, scopes):
+    t0 = time.perf_counter()
+    lo, hi = (None if b is None else parse_number(b, what='bound', symbols=False)
+              for b in bounds)
+    spec = {"bounds": (lo, hi), "orient": 1 if better == "lower" else -1,
+            "best": lo if better == "lower" else hi}
+    if prop == "range" and lo is None and hi is None:
+        return Proof(prop, seconds=time.perf_counter() - t0)
+    if prop == "identity" and spec["best"] is None:
+        return Proof(prop, seconds=time.perf_counter() - t0)
+    check = _PROVERS[prop]
+    done, refused, count = [], [], 0
+    for scope in scopes:
+        vacuous = _vacuous(prop, scope)
+        if vacuous:
+            if vacuous == "true":
+                done.append(scope)
+            continue
+        why, kind = None, NOT_DERIVED
+        for pattern in scope.patterns():
+            count += 1
+            m = generic_matrix(scope.K, pattern)
+            try:
+                why = check(ev, m, spec)
+            except _Refused as exc:
+                why, kind = str(exc), exc.kind
+            if why:
+                break
+        if why:
+            refused.append((scope, why, kind))
+        else:
+            done.append(scope)
+    return Proof(prop, tuple(done), tuple(refused), time.perf_counter() - t0, count)
