@@ -10,7 +10,8 @@
     the piecewise UOC(beta) and the exact A_UOC of a matrix.
 ``ordinal-verify audit [METRIC]``
     the formal properties of a registered metric (or the property table of
-    all), by exhaustive and random search in exact arithmetic.
+    all): a wide float64 search whose candidates are decided in exact
+    arithmetic, and symbolic proofs (:mod:`analytic.properties`).
 ``ordinal-verify --claims PATH``
     the ledger of a user's claims module or folder.
 
