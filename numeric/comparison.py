@@ -47,6 +47,7 @@ import numpy as np
 
 from ._validation import collect_undefined
 from .errors import UndefinedResampleWarning  # defined in numeric.errors, re-exported here
+from .reporting import latex_escape, latex_table  # the renderers, defined in numeric.reporting
 
 __all__ = ["Comparison", "MetricComparison", "PairTable", "comparison_record", "UndefinedResampleWarning", "compare",
            "paired_resamples", "joint_resamples", "metric_on_stack", "percentile_interval",
@@ -598,41 +599,6 @@ def _latex_number(s):
     """``"9.4e-04"`` -> ``9.4\\times10^{-4}``; other numbers as they are."""
     mantissa, e, exponent = s.partition("e")
     return f"{mantissa}\\times10^{{{int(exponent)}}}" if e else s
-
-
-def latex_escape(text) -> str:
-    """Text for LaTeX: ``\\ & % $ # _ { } ~ ^`` escaped.
-
-    >>> latex_escape("tau_b & 50%")
-    'tau\\\\_b \\\\& 50\\\\%'
-    """
-    out = []
-    for ch in str(text):
-        out.append({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-                    "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-                    "^": r"\textasciicircum{}", "<": r"\textless{}",
-                    ">": r"\textgreater{}"}.get(ch, ch))
-    return "".join(out)
-
-
-def latex_table(header, align, rows, notes, caption, legend="") -> str:
-    """A booktabs ``table`` environment with numbered notes and a legend under it."""
-    lines = ["% needs \\usepackage{booktabs}", "\\begin{table}[htbp]", "\\centering",
-             f"\\caption{{{latex_escape(caption)}}}", f"\\begin{{tabular}}{{{align}}}",
-             "\\toprule", " & ".join(header) + " \\\\", "\\midrule"]
-    for r in rows:
-        if r is None:
-            lines.append("\\addlinespace")
-        else:
-            lines.append(" & ".join(r) + " \\\\")
-    lines += ["\\bottomrule", "\\end{tabular}"]
-    under = [f"$^{{{i}}}$ {latex_escape(n)}" for i, n in enumerate(notes, start=1)]
-    if legend:
-        under.append(latex_escape(legend))
-    if under:
-        lines.append("\\par\\smallskip{\\footnotesize " + " \\\\\n".join(under) + "}")
-    lines.append("\\end{table}")
-    return "\n".join(lines) + "\n"
 
 
 class _Cells:
