@@ -60,8 +60,8 @@ from numbers import Real
 
 import numpy as np
 
-from .comparison import (COMPARISON_COLUMNS, PairRow, PairTable, _check_confidence, metric_on_stack,
-                         percentile_interval)
+from ._paired import (COMPARISON_COLUMNS, PairRow, PairTable, _check_confidence, metric_on_stack,
+                      percentile_interval)
 
 __all__ = ["GroupComparison", "GroupMetricComparison", "compare_groups", "group_codes",
            "group_matrices", "corrected_t_interval", "student_t_sf", "student_t_ppf"]
@@ -295,7 +295,7 @@ class GroupComparison(PairTable):
                              "shows means over the groups")
         return super().to_latex(caption=caption)
 
-    # the table's wording (numeric.comparison._table)
+    # the table's wording (numeric._paired._table)
     _what_differs = "mean difference"
     _grouped = True
 
@@ -472,7 +472,7 @@ def compare_groups(y_true, pred_a, pred_b, *more, groups, method="corrected_t",
     >>> [(r.pair, r.winner_name) for r in c3.rows]
     [(('a', 'b'), 'a'), (('a', 'oracle'), 'oracle'), (('b', 'oracle'), 'oracle')]
     """
-    from .comparison import _check_names, _check_undefined_and_adjust, _holm_rows, _letters, bootstrap_p_value
+    from ._paired import _check_names, _check_undefined_and_adjust, _holm_rows, _letters, bootstrap_p_value
     from .confusion import check_cells, label_codes
     from .reporting import class_labels_in, metric_rows
 

@@ -13,6 +13,10 @@ the rows come in the order given.  :meth:`Report.per_class` is the per-class
 view (confusion matrix with its labels, sensitivity, MAE per true class,
 support); ``to_pandas()`` needs pandas (the ``pandas`` extra, imported only
 then).
+
+The renderers of every table of the package are here, leaves that import
+nothing of it: :func:`format_table` (plain text), :func:`latex_escape` and
+:func:`latex_table` (booktabs LaTeX, also of :class:`numeric.Comparison`).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from typing import Any
 import numpy as np
 
 __all__ = ["MetricValue", "Report", "PerClass", "report", "per_class", "format_table",
+           "latex_escape", "latex_table",
            "metric_cases", "metric_rows", "variant_keys", "class_labels_in", "to_pandas",
            "decimals_for", "format_decimal", "PANDAS_INSTALL"]
 
@@ -52,6 +57,41 @@ def format_table(header, rows, align=None) -> str:
     out = [fmt.format(*header), fmt.format(*["-" * w for w in widths])]
     out += [fmt.format(*map(str, r)) for r in rows]
     return "\n".join(line.rstrip() for line in out)
+
+
+def latex_escape(text) -> str:
+    """Text for LaTeX: ``\\ & % $ # _ { } ~ ^`` escaped.
+
+    >>> latex_escape("tau_b & 50%")
+    'tau\\\\_b \\\\& 50\\\\%'
+    """
+    out = []
+    for ch in str(text):
+        out.append({"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+                    "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+                    "^": r"\textasciicircum{}", "<": r"\textless{}",
+                    ">": r"\textgreater{}"}.get(ch, ch))
+    return "".join(out)
+
+
+def latex_table(header, align, rows, notes, caption, legend="") -> str:
+    """A booktabs ``table`` environment with numbered notes and a legend under it."""
+    lines = ["% needs \\usepackage{booktabs}", "\\begin{table}[htbp]", "\\centering",
+             f"\\caption{{{latex_escape(caption)}}}", f"\\begin{{tabular}}{{{align}}}",
+             "\\toprule", " & ".join(header) + " \\\\", "\\midrule"]
+    for r in rows:
+        if r is None:
+            lines.append("\\addlinespace")
+        else:
+            lines.append(" & ".join(r) + " \\\\")
+    lines += ["\\bottomrule", "\\end{tabular}"]
+    under = [f"$^{{{i}}}$ {latex_escape(n)}" for i, n in enumerate(notes, start=1)]
+    if legend:
+        under.append(latex_escape(legend))
+    if under:
+        lines.append("\\par\\smallskip{\\footnotesize " + " \\\\\n".join(under) + "}")
+    lines.append("\\end{table}")
+    return "\n".join(lines) + "\n"
 
 
 def to_pandas(records, columns):
@@ -330,8 +370,6 @@ class Report:
         """The rows as a booktabs table (``\\usepackage{booktabs}``): metric, value
         (4 significant digits), better; undefined values give their reason in a
         note under the table."""
-        from .comparison import latex_escape, latex_table
-
         notes, rows = [], []
         for r in self.rows:
             cell = format_decimal(r.value)
