@@ -319,7 +319,7 @@ def _short_note(note):
 def _side_by_side(args, names, reports, latex=False):
     """The values of every prediction, without intervals (``--resamples 0``):
     ``(header, align, rows, notes)``; undefined values have a numbered note."""
-    from numeric.comparison import latex_escape
+    from numeric.reporting import latex_escape
     from numeric.reporting import format_decimal
 
     notes = []
@@ -383,7 +383,7 @@ def _metrics_latex(args, names, reports, comparison):
     if len(names) == 1:
         return reports[names[0]].to_latex(caption=f"Metrics of {names[0]} ({reports[names[0]].N} "
                                                   f"samples, {reports[names[0]].K} classes).")
-    from numeric.comparison import latex_table
+    from numeric.reporting import latex_table
 
     header, align, rows, notes = _side_by_side(args, names, reports, latex=True)
     return latex_table(header, align, rows, notes,
