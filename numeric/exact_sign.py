@@ -56,7 +56,7 @@ site                                     former rule
                                          log cancellation, ``simplify``, ``equals``; else the
                                          sign of ``evalf(200)`` (a guess unless 0, then
                                          ``ValueError``)
-``analytic.engines._algebraic``                  100 digits; signs (cubic discriminant, Cardano terms)
+``analytic.engines._algebraic``          100 digits; signs (cubic discriminant, Cardano terms)
                                          decided when ``|v| >= 1e-60`` absolute, else
                                          ``UndecidedError``
 ``analytic.properties.certificates``     a numerical refutation of an identity at two integer

@@ -81,6 +81,8 @@ def table(header, rows, *, align=None) -> str:
         If a row or ``align`` does not have one entry per column, or an
         alignment is unknown.
 
+    Examples
+    --------
     >>> print(table(["a", "b"], [[1, 2], ["x", "y"]]))
     | a | b |
     |---|---|
