@@ -479,30 +479,31 @@ def _check_size(p):
     return p
 
 
-def _fraction(e):
-    """``(num, den)``: ``e``, a rational expression in its symbols, as two
-    sparse polynomials over ZZ (SymPy's ``PolyRing``; symbols named ``t...``
-    first, so that a radical's relation ``t**q - b`` leads in lex order).
+class _SparseFractions:
+    """Rational expressions in the symbols ``syms`` as fractions of sparse
+    polynomials over ZZ (SymPy's ``PolyRing``), built bottom-up with a memo.
 
-    Arithmetic on sparse polynomials, not on expression trees.  A
-    denominator is kept as a product of the polynomials the expression
-    divides by (each made primitive with a positive leading coefficient), so
-    that a sum is put over the least common multiple of its denominators by
-    comparing factors, without polynomial gcds; the result is cancelled by
-    a gcd only when small (:data:`_GCD_TERMS`).
+    A fraction is kept as ``(num, c, den)``: ``num / (c * prod factor**m)``,
+    ``num`` a polynomial, ``c`` a positive integer and ``den`` a dict
+    ``{factor key: exponent}`` over the primitive factors met so far (each
+    with a positive leading coefficient), so that a sum is put over the least
+    common multiple of its denominators by comparing factors, without
+    polynomial gcds.
     """
-    syms = sorted(e.free_symbols, key=lambda x: (not isinstance(x, sp.Dummy), str(x)))
-    R, *gens = ring(syms or [sp.Dummy("u")], ZZ)
-    G = dict(zip(syms, gens, strict=False))
-    factors = {}  # key -> primitive polynomial
-    memo = {}
 
-    def key(p):
+    def __init__(self, syms):
+        self.R, *self.gens = ring(syms or [sp.Dummy("u")], ZZ)
+        self.symbols = dict(zip(syms, self.gens, strict=False))
+        self.factors = {}  # key -> primitive polynomial
+        self.memo = {}
+
+    def key(self, p):
+        """The key of the factor ``p`` (registered on first sight)."""
         k = tuple(sorted(p.items()))
-        factors.setdefault(k, p)
+        self.factors.setdefault(k, p)
         return k
 
-    def split(p):
+    def split(self, p):
         """``p`` as ``(integer, {factor key: exponent})``: its content, the
         generators of its monomial content, its primitive part."""
         if p.is_ground:
@@ -511,79 +512,105 @@ def _fraction(e):
         if prim.LC < 0:
             c, prim = -c, -prim
         out = {}
-        mono = [min(m[i] for m in prim.itermonoms()) for i in range(len(gens))]
+        mono = [min(m[i] for m in prim.itermonoms()) for i in range(len(self.gens))]
         if any(mono):
-            prim = prim.quo(R.from_dict({tuple(mono): ZZ(1)}))
-            for g, m in zip(gens, mono, strict=True):
+            prim = prim.quo(self.R.from_dict({tuple(mono): ZZ(1)}))
+            for g, m in zip(self.gens, mono, strict=True):
                 if m:
-                    out[key(g)] = m
+                    out[self.key(g)] = m
         if not prim.is_ground:
-            out[key(prim)] = out.get(key(prim), 0) + 1
+            out[self.key(prim)] = out.get(self.key(prim), 0) + 1
         return int(c), out
 
-    def expand(den):
-        out = R.one
+    def expand(self, den):
+        """The polynomial ``prod factor**m`` of ``den``."""
+        out = self.R.one
         for k, m in den.items():
-            out = _check_size(out * factors[k] ** m)
+            out = _check_size(out * self.factors[k] ** m)
         return out
 
-    def ev(x):
-        # (num polynomial, integer, {factor: exponent}): num / (integer * prod factor**exponent)
-        if x in memo:
-            return memo[x]
+    def ev(self, x):
+        """``(num, c, den)`` of the expression ``x`` (memoised)."""
+        if x in self.memo:
+            return self.memo[x]
         if x.is_Symbol:
-            out = G[x], 1, {}
+            out = self.symbols[x], 1, {}
         elif x.is_Rational:
-            out = R(int(x.p)), int(x.q), {}
+            out = self.R(int(x.p)), int(x.q), {}
         elif x.is_Add:
-            parts = [ev(a) for a in x.args]
-            lcm, c = {}, 1
-            for _, ci, di in parts:
-                c = math.lcm(c, abs(ci))
-                for k, m in di.items():
-                    lcm[k] = max(lcm.get(k, 0), m)
-            n = R.zero
-            for ni, ci, di in parts:
-                mult = R(c // ci)
-                for k, m in lcm.items():
-                    if m > di.get(k, 0):
-                        mult = mult * factors[k] ** (m - di.get(k, 0))
-                n = _check_size(n + ni * mult)
-            out = n, c, lcm
+            out = self.add([self.ev(a) for a in x.args])
         elif x.is_Mul:
-            n, c, d = R.one, 1, {}
-            for a in x.args:
-                ni, ci, di = ev(a)
-                n, c = _check_size(n * ni), c * ci
-                for k, m in di.items():
-                    d[k] = d.get(k, 0) + m
-            out = n, c, d
+            out = self.mul(x.args)
         elif x.is_Pow and x.exp.is_Integer:
-            bn, bc, bd = ev(x.base)
-            k = int(x.exp)
-            if len(bn) ** abs(k) > MAX_TERMS ** 2:
-                raise _TooLarge(len(bn))
-            if k >= 0:
-                out = _check_size(bn ** k), bc ** k, {f: m * k for f, m in bd.items()}
-            else:
-                # (bn / (bc * D)) ** k = (bc * D) ** -k / bn ** -k
-                c0, d0 = split(bn)
-                num = _check_size(R(bc ** -k) * expand({f: m * -k for f, m in bd.items()}))
-                if c0 < 0 and k % 2:
-                    num, c0 = -num, -c0
-                out = num, abs(c0) ** -k, {f: m * -k for f, m in d0.items()}
+            out = self.pow(self.ev(x.base), int(x.exp))
         else:
             raise _NotRational(str(x))
-        memo[x] = out
+        self.memo[x] = out
         return out
 
-    num, c, d = ev(e)
-    den = _check_size(R(c) * expand(d))
-    if _small(num, den):
-        num, den = num.cancel(den)
-    if den.LC < 0:
-        num, den = -num, -den
-    return num, den
+    def add(self, parts):
+        """The sum of fractions, over the lcm of their denominators."""
+        lcm, c = {}, 1
+        for _, ci, di in parts:
+            c = math.lcm(c, abs(ci))
+            for k, m in di.items():
+                lcm[k] = max(lcm.get(k, 0), m)
+        n = self.R.zero
+        for ni, ci, di in parts:
+            mult = self.R(c // ci)
+            for k, m in lcm.items():
+                if m > di.get(k, 0):
+                    mult = mult * self.factors[k] ** (m - di.get(k, 0))
+            n = _check_size(n + ni * mult)
+        return n, c, lcm
+
+    def mul(self, args):
+        """The product of the expressions ``args`` (each evaluated in turn)."""
+        n, c, d = self.R.one, 1, {}
+        for a in args:
+            ni, ci, di = self.ev(a)
+            n, c = _check_size(n * ni), c * ci
+            for k, m in di.items():
+                d[k] = d.get(k, 0) + m
+        return n, c, d
+
+    def pow(self, base, k):
+        """The fraction ``base`` to the integer power ``k``."""
+        bn, bc, bd = base
+        if len(bn) ** abs(k) > MAX_TERMS ** 2:
+            raise _TooLarge(len(bn))
+        if k >= 0:
+            return _check_size(bn ** k), bc ** k, {f: m * k for f, m in bd.items()}
+        # (bn / (bc * D)) ** k = (bc * D) ** -k / bn ** -k
+        c0, d0 = self.split(bn)
+        num = _check_size(self.R(bc ** -k) * self.expand({f: m * -k for f, m in bd.items()}))
+        if c0 < 0 and k % 2:
+            num, c0 = -num, -c0
+        return num, abs(c0) ** -k, {f: m * -k for f, m in d0.items()}
+
+    def fraction(self, e):
+        """``(num, den)`` of ``e``: two polynomials, cancelled by a gcd when
+        small (:data:`_GCD_TERMS`), ``den`` with a positive leading coefficient."""
+        num, c, d = self.ev(e)
+        den = _check_size(self.R(c) * self.expand(d))
+        if _small(num, den):
+            num, den = num.cancel(den)
+        if den.LC < 0:
+            num, den = -num, -den
+        return num, den
+
+
+def _fraction(e):
+    """``(num, den)``: ``e``, a rational expression in its symbols, as two
+    sparse polynomials over ZZ (SymPy's ``PolyRing``; symbols named ``t...``
+    first, so that a radical's relation ``t**q - b`` leads in lex order).
+
+    Arithmetic on sparse polynomials, not on expression trees
+    (:class:`_SparseFractions`); the result is cancelled by a gcd only when
+    small (:data:`_GCD_TERMS`).
+    """
+    syms = sorted(e.free_symbols, key=lambda x: (not isinstance(x, sp.Dummy), str(x)))
+    return _SparseFractions(syms).fraction(e)
 
 
 class _Frozen:
