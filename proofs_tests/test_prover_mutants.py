@@ -247,3 +247,84 @@ def test_the_third_instance_is_the_documented_seeded_draw():
     assert exc.value.kind == P.CONTRACT
     assert str(exc.value) == ("f([[n00, n01], [n10, n11]]) = n00 + n01 + n10 + n11 gives 16 at "
                               "[[6, 3], [2, 5]], the exact evaluation 17")
+
+
+def test_scope_refusals_name_the_bad_value():
+    """``Scope.__post_init__`` 6, 9 (``ValueError(None)``): the messages."""
+    with pytest.raises(ValueError, match="^kind must be 'every' or 'positive', got 'all'$"):
+        P.Scope(2, "all")
+    with pytest.raises(ValueError, match="^K must be at least 1, got 0$"):
+        P.Scope(0, "every")
+
+
+def test_instance_refusals_name_the_matrices_and_cut_the_message():
+    """``Evaluator._instances`` 58, 62, 63, 65, 66 (the text of "raises ValueError
+    but the exact one is defined": the matrix, the message cut to 80 characters
+    and "...", the end), 67, 68 (the text of "the exact evaluation raises").
+
+    A formula raising ``ValueError`` with a message of 81 characters, against
+    an exact reference that is defined (1): refused at the first instance
+    (every symbol 1) with the message cut at 80.  A formula that is defined
+    (``n00``) against a reference undefined everywhere (None): refused, naming
+    both.
+    """
+    m = P.generic_matrix(1, [(0, 0)])
+
+    def raises(x):
+        raise ValueError("z" * 81)
+
+    with pytest.raises(P._Refused) as exc:
+        P.Evaluator(raises, lambda x: sp.Integer(1))(m)
+    assert exc.value.kind == P.CONTRACT
+    assert str(exc.value) == ("the symbolic evaluation of [[n00]] raises ValueError (" + "z" * 80
+                              + "...) but the exact one at [[1]] is defined: not undefined on the whole "
+                              "support pattern")
+    with pytest.raises(P._Refused) as exc:
+        P.Evaluator(lambda x: x[0, 0], lambda x: None)(m)
+    assert exc.value.kind == P.CONTRACT
+    assert str(exc.value) == "f([[n00]]) = n00 but the exact evaluation at [[1]] raises ValueError"
+
+
+def test_an_exact_reference_returning_a_string_is_never_parsed():
+    """``_agree`` 8, 10, 11 (``sympify(b)`` without ``strict=True``).
+
+    The exact reference is the caller's function; a string it returns is
+    refused by SymPy's strict ``sympify`` (``SympifyError``), never parsed as
+    the number 1 (which would agree with the formula's value 1).
+    """
+    with pytest.raises(sp.SympifyError):
+        P.Evaluator(lambda x: sp.Integer(1), lambda x: "1")(P.generic_matrix(1, [(0, 0)]))
+    with pytest.raises(sp.SympifyError):
+        P._agree(sp.Integer(1), "1")
+
+
+def test_agree_is_exact_for_two_rationals_and_to_the_tolerance_otherwise():
+    """``_agree`` 12 (``or``), 34 (``<``), 37, 39 (the tolerance at 15 digits),
+    42 (61 digits), 47 (``max(2, |b|)``), 19, 24 (``N(a, 61)``, ``N(b, 61)``).
+
+    Two rationals agree only when equal; otherwise both are evaluated to 60
+    digits and agree when ``|a - b| <= T max(1, |b|)``, ``T = Float("1e-50", 60)``:
+
+    - ``r``, a rational within 1e-55 of sqrt(2), agrees with sqrt(2) (not both
+      rational: the tolerance applies), and not with ``r + 1e-40``;
+    - ``T`` itself and 0: the difference is exactly the tolerance (``<=``);
+      ``T`` at 15 or 61 digits is another binary number, ``T61 < T < T15``
+      (checked below): ``T`` agrees with 0, ``T15`` does not;
+    - ``1.5e-50`` and 0: beyond the tolerance (``max(1, 0) = 1``);
+    - ``u = Rational(T) + sqrt(2) 10^-112``: above ``T`` by less than the
+      resolution of 60 digits, so its 60-digit value is ``T`` (agrees with 0,
+      either side), while at 61 digits it is above ``T`` (checked below).
+    """
+    r = sp.Rational(str(sp.N(sp.sqrt(2), 70)))
+    assert abs(r - sp.sqrt(2)) < sp.Rational(1, 10**55)
+    assert P._agree(r, sp.sqrt(2)) and P._agree(sp.sqrt(2), r)
+    assert not P._agree(r + sp.Rational(1, 10**40), sp.sqrt(2))
+    assert P._agree(sp.Rational(1, 3), sp.Rational(1, 3)) and not P._agree(sp.Rational(1, 3), sp.Rational(1, 3) + sp.Rational(1, 10**60))
+    T, T15, T61 = sp.Float("1e-50", 60), sp.Float("1e-50", 15), sp.Float("1e-50", 61)
+    assert T61 < T < T15  # 1e-50 rounded to 203, 53 and 206 bits
+    assert P._agree(T, 0)  # exactly the tolerance; not within a tolerance of T61
+    assert not P._agree(T15, 0)  # beyond T, within a tolerance of T15
+    assert not P._agree(sp.Float("1.5e-50", 60), 0)  # beyond T, within 2 T
+    u = sp.Rational(T) + sp.sqrt(2) * sp.Integer(10) ** -112
+    assert sp.N(u, 60) <= T < sp.N(u, 61)
+    assert P._agree(u, 0) and P._agree(0, u)
