@@ -1,0 +1,199 @@
+"""Tests that kill the surviving mutants of ``analytic.audit`` (docs/mutation.md,
+"the auditor").  Each test names the mutants it kills (numbers as in
+``mutmut show``) and states why its expected values are right.
+
+The exact search (``_exact_search``, ``_exact_triples``: a callable without a
+vectorised form, or ``exact=True``) is checked against the float screen
+confirmed exactly (``analytic.properties.engine``), which is tested against
+brute force in ``test_property_engine.py``: on the same space both must find
+the same verdicts, counterexamples, counts and texts.  Texts are behaviour:
+the evidence strings are committed in ``docs/properties.md``.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from analytic import audit as A
+from analytic import prover as P
+from analytic.properties.space import Space
+
+#: a small space with every part: exhaustive, random, triangle (a smaller K
+#: searched to a larger n, so that ``n > m`` skips K = 2 and not K = 3), diagonal
+SPACE = Space(exhaustive=((1, 3), (2, 3), (3, 2)), random=30, random_k=3, random_n=4, seed=0,
+              triangle=((2, 1), (3, 2)), triangle_random=0, diagonal=((3, 4),), chunk=7)
+
+
+def _row0_share(A):
+    """A[0, 0] over the first row: undefined (ValueError) on an empty first row."""
+    s = int(A[0].sum())
+    if s == 0:
+        raise ValueError("empty first row")
+    return Fraction(int(A[0, 0]), s)
+
+
+def _row0_share_vec(S):
+    """The same on a stack (ValueError when one is undefined: the engine halves
+    the stack to find which)."""
+    S = np.asarray(S, dtype=float)
+    s = S[:, 0].sum(axis=-1)
+    if (s == 0).any():
+        raise ValueError("empty first row")
+    return S[:, 0, 0] / s
+
+
+def _pairs():
+    for name in ("mer", "mae", "mse", "amae"):
+        yield name, (A.audit(name, space=SPACE, prove=False, exact=True),
+                     A.audit(name, space=SPACE, prove=False, exact=False))
+    kw = dict(vectorized=_row0_share_vec, space=SPACE, prove=False, bounds=(0, 1), better="higher")
+    yield "row0", (A.audit(_row0_share, exact=True, **kw), A.audit(_row0_share, **kw))
+
+
+@pytest.fixture(scope="module")
+def reports():
+    return dict(_pairs())
+
+
+def test_the_exact_search_agrees_with_the_float_screen(reports):
+    """``_exact_search`` 3, 5, 6 (``exact`` not True), 8, 9 (the diagonal region
+    not recognised), 12 to 18 (the sample sizes of the diagonal part), 20 (a
+    diagonal counterexample taken as random), 21 to 24, 32 to 34 and 45 to 47
+    (the counts of checked and defined bases), 52 to 59 (how it was found);
+    ``_exact_triples`` 3, 5, 8, 19, 20, 23, 24, 31 to 39 (the walk over the
+    triples and its counts).
+
+    Both searches walk the same bases in the same order (exhaustive part by
+    (N, K, lexicographic), then the random part; diagonal matrices by N; triples
+    by (n, K)) and stop at the first counterexample, so every verdict,
+    counterexample, witness, count of checked and undefined bases and "how" is
+    the same; only the kind of search differs (``exact``), as the evidence says.
+    The user metric is undefined on an empty first row, so "undefined" counts
+    are not all 0.
+    """
+    undefined = 0
+    for name, (ex, fl) in reports.items():
+        assert list(ex.results) == list(fl.results)
+        for p, x in ex.results.items():
+            y = fl.results[p]
+            assert (x.verdict, x.checked, x.undefined, x.minimal, x.witness) == \
+                   (y.verdict, y.checked, y.undefined, y.minimal, y.witness), (name, p)
+            assert str(x.counterexample) == str(y.counterexample), (name, p)
+            if x.verdict != "n/a":
+                assert x.exact is True and y.exact is False, (name, p)
+                assert "checked by exact arithmetic (" in x.search_text()
+                assert "checked by a float64 screen confirmed exactly (" in y.search_text()
+            if p != "triangle":
+                assert x.how == y.how, (name, p)
+            undefined += x.undefined
+    assert undefined > 0
+    # the counterexamples found: exhaustive ones (minimal) and a random one, shrunk
+    hows = {x.how for ex, _ in reports.values() for x in ex.results.values() if x.verdict == "fails"}
+    assert "exhaustive: the first counterexample in the order (N, K, lexicographic)" in hows
+
+
+def test_the_exact_triangle_search_names_the_first_triple(reports):
+    """``_exact_triples`` 50 (``w = None``), 55 to 63 (the counterexample, its
+    minimality, how it was found).
+
+    MSE (squared distance of the classes) violates the triangle inequality on
+    a = [0], b = [1], c = [2] with K = 3: d(a, c) = 4 > d(a, b) + d(b, c) = 2.
+    Triples with b = a or c = b are skipped.  n = 1, K = 2: (0, 1, 0) and
+    (1, 0, 1), a = c, no violation; n = 1, K = 3, lexicographically: (0, 1, 0),
+    then (0, 1, 2), the first violation: 4 triples checked.
+    """
+    x = reports["mse"][0].results["triangle"]
+    assert x.verdict == "fails" and x.minimal and x.checked == 4
+    assert x.counterexample == ((0,), (1,), (2,), 3)
+    assert x.how == "exhaustive: the first triple in the order (n, K, lexicographic)"
+    assert x.cell() == "fails a=[0], b=[1], c=[2] (K=3)"
+
+
+def test_an_exact_search_without_triangle_part_is_empty():
+    """``_exact_triples`` 11, 13 (``max`` of no sizes without ``default=0``).
+
+    A space without a triangle part: the exact triangle search checks nothing,
+    and the verdict is "n/a" (an empty search is not "holds")."""
+    sp = Space(exhaustive=((2, 2),), random=0, triangle=(), triangle_random=0, diagonal=())
+    r = A.audit("mse", ["triangle"], space=sp, prove=False, exact=True).results["triangle"]
+    assert (r.verdict, r.checked) == ("n/a", 0)
+    assert r.witness.startswith("empty search: no matrix of the searched space is one the property speaks of")
+
+
+def test_search_texts_state_kind_counts_and_ties():
+    """``PropertyResult.search_text`` 1 to 7, 9, 10, 12, 16, 18, 19.
+
+    The text committed in docs/properties.md: ``{checked:,} checked by {kind}
+    ({searched})``, then ``, {undefined:,} of them undefined`` when some are,
+    then ``; {ties:,} float ties, `` and "all decided exactly" or how many were
+    decided and how many (ties - decided) agree to 1e-9 in float64 only.
+    """
+    r = A.PropertyResult("symmetry", "holds", searched="S", checked=1234, undefined=5, ties=7,
+                         ties_confirmed=3)
+    assert r.search_text() == ("1,234 checked by a float64 screen confirmed exactly (S), 5 of them "
+                               "undefined; 7 float ties, 3 decided exactly, 4 agreeing to 1e-9 in "
+                               "float64 only")
+    r = A.PropertyResult("symmetry", "holds", searched="S", checked=10, ties=2, ties_confirmed=2,
+                         exact=True)
+    assert r.search_text() == "10 checked by exact arithmetic (S); 2 float ties, all decided exactly"
+
+
+def test_evidence_of_each_verdict():
+    """``PropertyResult.evidence`` 2, 3 (the "proved" branch), 11 (``or``: a
+    failing property without a proof), 13 (``text =``); ``_counterexample_k``
+    3, 5 (a triangle counterexample's K is its 4th entry).
+
+    proved: the proof's scope and the search; fails: the witness and how, and,
+    when a smaller scope was proved, that scope and the K of the counterexample.
+    """
+    proof = P.Proof("scale", (P.Scope(1, "every"), P.Scope(2, "every")))
+    r = A.PropertyResult("scale", "proved", searched="S", checked=3, proof=proof)
+    assert r.evidence() == ("proved symbolically on every matrix with K = 1; every matrix with K = 2; "
+                            "no counterexample among 3 checked by a float64 screen confirmed exactly (S)")
+    r = A.PropertyResult("symmetry", "fails", np.array([[1]]), "w", how="h")
+    assert r.evidence() == "w (h)"
+    r = A.PropertyResult("symmetry", "fails", np.zeros((3, 3), dtype=int), "w", how="h", proof=proof)
+    assert r.evidence() == "w (h); proved for K<=2, fails at K = 3"
+    r = A.PropertyResult("triangle", "fails", ((0,), (1,), (2,), 3), "w", how="h", proof=proof)
+    assert r.evidence() == "w (h); proved for K<=2, fails at K = 3"
+
+
+def test_bounds_must_be_a_pair():
+    """``_pair`` 1, 2 (``and`` for ``or``), 6 (the message).
+
+    A string is refused even when it has two characters; an iterable of one
+    bound is refused; the message names the value."""
+    for bad in ("ab", (0,), 5, (0, 1, 2)):
+        with pytest.raises(TypeError, match=r"^bounds must be a pair \(lower bound, upper bound\), got "):
+            A._pair(bad)
+    with pytest.raises(TypeError, match=r"got \(0,\)$"):
+        A._pair((0,))
+    assert A._pair([0, 1]) == (0, 1)
+
+
+def test_space_of_the_size_arguments():
+    """``space_of`` 1 (``seed=1``), 3, 9, 10, 22, 28, 29, 36, 42, 43 (the names
+    in the refusals), 12 to 16 (which arguments select the default space), 20
+    (the seed of the default space), 32 (max_k defaults to 3).
+
+    No size argument: the default space with the given seed (0 by default).
+    Any size argument: every matrix with K <= max_k (3 by default) and N <= max_n
+    (3 by default), ``random`` random ones (24 by default).
+    """
+    d = Space(exhaustive=((1, 1),), random=0, triangle=(), diagonal=())
+    assert A.space_of(default=d) == d and A.space_of(default=d).seed == 0
+    assert A.space_of(seed=5, default=d).seed == 5
+    s = A.space_of(max_n=2, default=d)
+    assert s.exhaustive == ((1, 2), (2, 2), (3, 2)) and s.random == 24
+    s = A.space_of(max_k=2, default=d)
+    assert s.exhaustive == ((1, 3), (2, 3)) and s.random == 24
+    s = A.space_of(random=5, default=d)
+    assert s.exhaustive == ((1, 3), (2, 3), (3, 3)) and s.random == 5
+    for kw, msg in (({"seed": -1}, "seed must be an integer >= 0, got -1"),
+                    ({"max_k": 0}, "max_k must be an integer >= 1, got 0"),
+                    ({"max_n": 0}, "max_n must be an integer >= 1, got 0")):
+        with pytest.raises(ValueError, match=f"^{msg}$"):
+            A.space_of(**kw)
