@@ -197,3 +197,43 @@ def test_space_of_the_size_arguments():
                     ({"max_n": 0}, "max_n must be an integer >= 1, got 0")):
         with pytest.raises(ValueError, match=f"^{msg}$"):
             A.space_of(**kw)
+
+
+def test_space_of_builds_the_documented_space():
+    """``space_of`` 46, 50 to 60 (the default and the name of ``random``), 63 to
+    70 and 67 (the limit ``MAX_SIZE_ARG`` = 1,000 and its message), 82 to 104
+    (the fields of the space).
+
+    The docstring: every matrix with K <= max_k and N <= max_n; random
+    matrices with K <= max_k + 1 (at least 2) and N <= 2 max_n; the triangle
+    on label vectors of length <= min(max_n, 3), 2 <= K <= max_k, no random
+    triples; imbalance on diagonal matrices with N <= 2 max_n, 3 <= K <= max_k.
+    """
+    assert A.space_of(max_k=3, max_n=4, random=7, seed=2) == Space(
+        exhaustive=((1, 4), (2, 4), (3, 4)), random=7, random_k=4, random_n=8, seed=2,
+        triangle=((2, 3), (3, 3)), triangle_random=0, diagonal=((3, 8),))
+    assert A.space_of(max_k=1, max_n=1, random=0) == Space(
+        exhaustive=((1, 1),), random=0, random_k=2, random_n=2, seed=0, triangle=(),
+        triangle_random=0, diagonal=())
+    s = A.space_of(max_k=2, random=0)
+    assert s.exhaustive == ((1, 3), (2, 3)) and s.random_n == 6
+    with pytest.raises(ValueError, match="^random must be an integer >= 0, got -1$"):
+        A.space_of(random=-1)
+    assert A.space_of(max_k=1, max_n=1000, random=0).exhaustive == ((1, 1000),)
+    for kw, name in (({"max_k": 1001}, "max_k"), ({"max_n": 1001}, "max_n")):
+        with pytest.raises(ValueError, match=f"^{name} must be at most 1,000, got 1,001 \\(the search "
+                                             "space would be too large to search\\)$"):
+            A.space_of(random=0, **kw)
+
+
+def test_counterexample_texts():
+    """``PropertyResult.counterexample_text`` 2 (``matrix_text(None)``), 3 (``or``).
+
+    A matrix is shown by ``matrix_text`` (rows = true class), a triple of label
+    vectors with its K, anything else by ``str`` (a four-character string is
+    not a triple)."""
+    r = A.PropertyResult("symmetry", "fails", np.array([[1, 0], [2, 3]]), "w")
+    assert r.cell() == "fails [[1, 0], [2, 3]]"
+    r = A.PropertyResult("triangle", "fails", ((0, 1), (1, 1), (2, 2), 3), "w")
+    assert r.counterexample_text() == "a=[0, 1], b=[1, 1], c=[2, 2] (K=3)"
+    assert A.PropertyResult("x", "fails", "abcd").counterexample_text() == "abcd"
