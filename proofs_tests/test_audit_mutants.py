@@ -237,3 +237,33 @@ def test_counterexample_texts():
     r = A.PropertyResult("triangle", "fails", ((0, 1), (1, 1), (2, 2), 3), "w")
     assert r.counterexample_text() == "a=[0, 1], b=[1, 1], c=[2, 2] (K=3)"
     assert A.PropertyResult("x", "fails", "abcd").counterexample_text() == "abcd"
+
+
+def test_the_property_table_on_a_tiny_space():
+    """``property_table`` 1 to 31 and ``table_markdown`` 1 to 16 (not reached by
+    the fast tests before: the whole table takes minutes, test_property_table.py).
+
+    On a tiny space without proofs the table is every case of every registered
+    matrix metric (``numeric.registry.matrix_metrics``), in registry order, each
+    row the cached ``audit_registered`` report of that case on that space and
+    scopes with one job (the same object); ``progress`` is called before each
+    case with (index, count, label) and once at the end with (count, count, "").
+    The Markdown is the table module's rendering of those rows, and states the
+    searched space.
+    """
+    from analytic.properties.table import markdown, table_dict
+    from numeric.registry import matrix_metrics
+
+    tiny = Space(exhaustive=((1, 1), (2, 1)), random=0, triangle=((2, 1),), triangle_random=0,
+                 diagonal=((3, 1),))
+    cases = [(m.name, v.label) for m in matrix_metrics() for v in m.cases()]
+    calls = []
+    rows = A.property_table(tiny, (), progress=lambda *a: calls.append(a))
+    assert [(n, lab) for n, lab, _ in rows] == cases
+    assert all(rep is A.audit_registered(n, lab, tiny, (), 1) for n, lab, rep in rows)
+    assert calls == [(i, len(cases), lab) for i, (_, lab) in enumerate(cases)] + [(len(cases), len(cases), "")]
+    assert A.property_table(tiny, ()) == rows
+    md = A.table_markdown(rows, tiny, ())
+    assert md == markdown(table_dict(rows, tiny, ()))
+    assert A.table_markdown(None, tiny, ()) == md and A.table_markdown(space=tiny, scopes=()) == md
+    assert "- **Matrices**: every matrix with K <= 2 and N <= 1." in md
