@@ -267,3 +267,20 @@ def test_the_property_table_on_a_tiny_space():
     assert md == markdown(table_dict(rows, tiny, ()))
     assert A.table_markdown(None, tiny, ()) == md and A.table_markdown(space=tiny, scopes=()) == md
     assert "- **Matrices**: every matrix with K <= 2 and N <= 1." in md
+
+
+def test_the_positive_samples_of_the_cross_check():
+    """``_positive_samples`` 1 (4 samples), 3 (unseeded), 6 (seeded by
+    ``seed * 1001 + K``), 7 (not int64), 11 (cells in 0..3).
+
+    The cross-check of an all-positive scope adds n = 3 random K x K matrices
+    with every cell in 1..3 (instances of the scope), int64 like the searched
+    matrices, reproducible: drawn by ``numpy.random.default_rng(seed * 1000 +
+    K)`` (the same draws as the committed table's cross-checks)."""
+    for seed, K in ((0, 4), (2, 3)):
+        got = A._positive_samples(seed, K)
+        rng = np.random.default_rng(seed * 1000 + K)
+        assert len(got) == 3
+        for m in got:
+            assert m.dtype == np.int64 and m.shape == (K, K) and m.min() >= 1 and m.max() <= 3
+            assert np.array_equal(m, rng.integers(1, 4, size=(K, K)))
