@@ -284,3 +284,23 @@ def test_the_positive_samples_of_the_cross_check():
         for m in got:
             assert m.dtype == np.int64 and m.shape == (K, K) and m.min() >= 1 and m.max() <= 3
             assert np.array_equal(m, rng.integers(1, 4, size=(K, K)))
+
+
+def test_the_proof_of_a_higher_is_better_metric_is_oriented():
+    """``_Prover.prove`` 14 (``better`` not passed to the prover: lower is better).
+
+    Accuracy (the diagonal share; higher is better): a move toward the
+    diagonal raises it or keeps it, so monotonicity is proved at K = 2 when
+    higher is better; taken as lower is better the proof is refused
+    (test_prover.py::test_the_orientation_and_the_bounds_of_a_proof) and the
+    verdict would stay "holds"."""
+    def acc(m):
+        return Fraction(int(np.trace(m)), int(m.sum()))
+
+    def acc_sym(m):
+        import sympy as sp
+        return sp.Add(*[m[i, i] for i in range(m.shape[0])]) / sp.Add(*m.ravel())
+
+    r = A.audit(acc, ["monotonicity"], symbolic=acc_sym, better="higher", bounds=(0, 1),
+                max_k=2, max_n=2, random=0, prove=P.scopes(2, 0)).results["monotonicity"]
+    assert r.verdict == "proved" and r.proof.short() == "K<=2"
