@@ -304,3 +304,45 @@ def test_the_proof_of_a_higher_is_better_metric_is_oriented():
     r = A.audit(acc, ["monotonicity"], symbolic=acc_sym, better="higher", bounds=(0, 1),
                 max_k=2, max_n=2, random=0, prove=P.scopes(2, 0)).results["monotonicity"]
     assert r.verdict == "proved" and r.proof.short() == "K<=2"
+
+
+def _ctx_bad_at(n_bad):
+    """An exact context whose metric leaves the range [0, 1] exactly when N = n_bad."""
+    from analytic.properties.exact import ExactContext
+
+    return ExactContext(lambda m: Fraction(5) if int(m.sum()) == n_bad else Fraction(0), "lower", (0, 1))
+
+
+def test_the_cross_check_of_a_proof_and_its_messages():
+    """``_cross_check`` 5, 33 (the matrices in the messages), 14 (N <= 4), 15
+    (``covers(None)``: no matrix checked), 19 (``mats =``: the all-positive
+    scope's matrices with N <= 3 replaced by the random samples).
+
+    The docstring: a proved scope is contradicted when the search's
+    counterexample lies in it, or when the property's check fails on one of its
+    matrices with N <= 3 or on three seeded random all-positive ones.  With
+    K = 1 those are [[1]], [[2]], [[3]] and, for the all-positive scope, the
+    samples [[2]], [[2]], [[3]] of seed 0 (checked below).
+    """
+    rng_proof = P.Proof("range", (P.Scope(1, "every"),))
+    res = A.PropertyResult("range", "fails", np.array([[1]]), "w")
+    with pytest.raises(RuntimeError) as exc:
+        A._cross_check(_ctx_bad_at(1), res, rng_proof, 0)
+    assert str(exc.value) == "range: proved on every matrix with K = 1, but the search refutes it on [[1]]: w"
+    holds = A.PropertyResult("range", "holds")
+    with pytest.raises(RuntimeError) as exc:
+        A._cross_check(_ctx_bad_at(3), holds, rng_proof, 0)
+    assert str(exc.value) == ("range: proved on every matrix with K = 1, but the check fails on [[3]]: "
+                              "f([[3]]) = 5 outside [0, 1]")
+    A._cross_check(_ctx_bad_at(4), holds, rng_proof, 0)  # N = 4 is not checked
+    assert [m.tolist() for m in A._positive_samples(0, 1)] == [[[2]], [[2]], [[3]]]
+    with pytest.raises(RuntimeError, match=r"but the check fails on \[\[1\]\]"):
+        A._cross_check(_ctx_bad_at(1), holds, P.Proof("range", (P.Scope(1, "positive"),)), 0)
+
+
+def test_the_diagonal_part_in_words():
+    """``_diagonal_text`` 3: the populated twin of imbalance says so."""
+    sp = Space(exhaustive=(), random=0, triangle=(), diagonal=((3, 4), (4, 2)))
+    assert A._diagonal_text(sp, A.PROPERTIES["imbalance"]) == "diagonal matrices K = 3, N <= 4; K = 4, N <= 2"
+    assert A._diagonal_text(sp, A.PROPERTIES["imbalance_populated"]) == \
+        "diagonal matrices K = 3, N <= 4; K = 4, N <= 2, every class populated"
