@@ -346,3 +346,64 @@ def test_the_diagonal_part_in_words():
     assert A._diagonal_text(sp, A.PROPERTIES["imbalance"]) == "diagonal matrices K = 3, N <= 4; K = 4, N <= 2"
     assert A._diagonal_text(sp, A.PROPERTIES["imbalance_populated"]) == \
         "diagonal matrices K = 3, N <= 4; K = 4, N <= 2, every class populated"
+
+
+def test_a_variant_s_symbolic_form_takes_its_own_arguments():
+    """``_variant_symbolic`` 5, 7 (the variant's keyword arguments dropped or
+    computed from None).
+
+    Cohen's kappa with linear and with quadratic weights differ on 3 x 3
+    matrices (the weights |i - j| and (i - j)^2 differ at distance 2): on the
+    generic all-positive 3 x 3 matrix the two symbolic forms, evaluated at the
+    instance [[1, 2, 3], [4, 5, 6], [7, 8, 10]], are each variant's exact value,
+    and these differ."""
+    import sympy as sp
+    from numeric.registry import REGISTRY
+
+    m = REGISTRY["cohen_kappa"]
+    lin, quad = (next(v for v in m.cases() if v.label == lab)
+                 for lab in ("linear weighted kappa", "quadratic weighted kappa"))
+    g = P.generic_matrix(3, [(i, j) for i in range(3) for j in range(3)])
+    inst = np.array([[1, 2, 3], [4, 5, 6], [7, 8, 10]])
+    point = {g[i, j]: sp.Integer(int(inst[i, j])) for i in range(3) for j in range(3)}
+    values = []
+    for v in (lin, quad):
+        exact = A._variant_function(m, v)(inst)
+        assert sp.simplify(A._variant_symbolic(m, v)(g).xreplace(point) - exact) == 0
+        values.append(exact)
+    assert values[0] != values[1]
+
+
+def test_variants_are_chosen_by_label_or_index():
+    """``_variant`` 5, 13 to 16 (the refusals and their messages: an index is
+    0..len - 1)."""
+    from numeric.registry import REGISTRY
+
+    m = REGISTRY["uoc"]
+    labels = [v.label for v in m.cases()]
+    assert A._variant(m, 1).label == labels[1] and A._variant(m, labels[0]).label == labels[0]
+    for bad in (len(labels), -1, True):
+        with pytest.raises(ValueError) as exc:
+            A._variant(m, bad)
+        assert str(exc.value) == (f"variant must be a label or an index 0..{len(labels) - 1} of "
+                                  f"{labels}, got {bad!r}")
+    with pytest.raises(ValueError) as exc:
+        A._variant(m, "nonsense")
+    assert str(exc.value) == f"uoc has no variant 'nonsense'; expected one of {labels}"
+
+
+def test_texts_of_the_triangle_part_and_pickling():
+    """``_triangle_text`` 2, 4, 5, 6 (the parts joined by "; ", the random
+    triples appended); ``_can_pickle`` 1 (a spec with a lambda cannot be sent
+    to a process pool: the search then runs in this process)."""
+    from analytic.properties.engine import MetricSpec
+
+    sp = Space(exhaustive=(), random=0, triangle=((2, 4), (3, 3)), triangle_random=200, triangle_n=8,
+               diagonal=())
+    assert A._triangle_text(sp) == ("every triple of label vectors of length n <= 4 over K = 2 classes; "
+                                    "every triple of label vectors of length n <= 3 over K = 3 classes; "
+                                    "200 random triples (n <= 8)")
+    sp = Space(exhaustive=(), random=0, triangle=((2, 1),), triangle_random=0, diagonal=())
+    assert A._triangle_text(sp) == "every triple of label vectors of length n <= 1 over K = 2 classes"
+    assert not A._can_pickle(MetricSpec(vectorized=lambda S: S))
+    assert A._can_pickle(MetricSpec(name="mae", variant="MAE"))
