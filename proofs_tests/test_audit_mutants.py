@@ -407,3 +407,20 @@ def test_texts_of_the_triangle_part_and_pickling():
     assert A._triangle_text(sp) == "every triple of label vectors of length n <= 1 over K = 2 classes"
     assert not A._can_pickle(MetricSpec(vectorized=lambda S: S))
     assert A._can_pickle(MetricSpec(name="mae", variant="MAE"))
+
+
+def test_each_verdict_states_what_was_searched(reports):
+    """``_verdict`` 2, 6, 7, 8 (which part of the space a verdict names).
+
+    The triangle names its triples, imbalance (and its populated twin) the
+    diagonal matrices, every other property the matrices of the space (its
+    ``describe()``), the populated twins restricted to matrices without an
+    empty row, ``unobserved_class`` to matrices with one."""
+    res = reports["mae"][1].results
+    assert res["triangle"].searched == ("every triple of label vectors of length n <= 1 over K = 2 classes; "
+                                        "every triple of label vectors of length n <= 2 over K = 3 classes")
+    assert res["imbalance"].searched == "diagonal matrices K = 3, N <= 4"
+    assert res["imbalance_populated"].searched == "diagonal matrices K = 3, N <= 4, every class populated"
+    assert res["symmetry"].searched == SPACE.describe()
+    assert res["ordinal_monotonicity_populated"].searched == SPACE.describe() + ", matrices without an empty row"
+    assert res["unobserved_class"].searched == SPACE.describe() + ", matrices with an empty row"
