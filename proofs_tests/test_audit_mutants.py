@@ -424,3 +424,16 @@ def test_each_verdict_states_what_was_searched(reports):
     assert res["symmetry"].searched == SPACE.describe()
     assert res["ordinal_monotonicity_populated"].searched == SPACE.describe() + ", matrices without an empty row"
     assert res["unobserved_class"].searched == SPACE.describe() + ", matrices with an empty row"
+
+
+def test_float_ties_are_counted_and_decided_exactly(reports):
+    """``_verdict`` 48 (``ties_confirmed`` not passed on).
+
+    MER's symmetry: ``f(A^T) = f(A)`` holds exactly, so every base matrix is a
+    float tie of an equality, decided in exact arithmetic while fewer than
+    ``TIE_BUDGET`` (1,000) ties have been met; the exact search has no ties."""
+    ex, fl = reports["mer"]
+    r = fl.results["symmetry"]
+    assert r.ties > 0 and r.ties_confirmed == min(r.ties, A.TIE_BUDGET)
+    assert ex.results["symmetry"].ties == 0
+    assert r.search_text().endswith(f"; {r.ties:,} float ties, all decided exactly")
