@@ -437,3 +437,22 @@ def test_float_ties_are_counted_and_decided_exactly(reports):
     assert r.ties > 0 and r.ties_confirmed == min(r.ties, A.TIE_BUDGET)
     assert ex.results["symmetry"].ties == 0
     assert r.search_text().endswith(f"; {r.ties:,} float ties, all decided exactly")
+
+
+def test_undefined_bases_are_counted_for_a_verdict_without_counterexample():
+    """``_verdict`` 49 to 54 (the count of undefined bases: ``checked -
+    defined`` when no counterexample was found, 0 for a failing property,
+    whose search stopped early).
+
+    Every matrix with K <= 2 and N <= 2: K = 1: [[1]], [[2]]; K = 2: 4 with
+    N = 1 and C(5, 3) = 10 with N = 2; 16 in all.  The share of A[0, 0] in the
+    first row is undefined where the first row is empty: 2 matrices with N = 1
+    and 3 with N = 2 (the samples spread over the second row: (2, 0), (1, 1),
+    (0, 2)), 5 in all.  It is scale-invariant (holds: 5 undefined of 16) and
+    not symmetric (fails: 0 counted)."""
+    sp = Space(exhaustive=((1, 2), (2, 2)), random=0, triangle=(), triangle_random=0, diagonal=())
+    for kw in ({}, {"vectorized": _row0_share_vec}):
+        res = A.audit(_row0_share, ["scale", "symmetry"], space=sp, prove=False, bounds=(0, 1), **kw).results
+        assert (res["scale"].verdict, res["scale"].checked, res["scale"].undefined) == ("holds", 16, 5)
+        assert res["symmetry"].verdict == "fails" and res["symmetry"].undefined == 0
+        assert "(every matrix with K <= 2 and N <= 2), 5 of them undefined" in res["scale"].search_text()
