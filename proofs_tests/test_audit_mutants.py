@@ -456,3 +456,45 @@ def test_undefined_bases_are_counted_for_a_verdict_without_counterexample():
         assert (res["scale"].verdict, res["scale"].checked, res["scale"].undefined) == ("holds", 16, 5)
         assert res["symmetry"].verdict == "fails" and res["symmetry"].undefined == 0
         assert "(every matrix with K <= 2 and N <= 2), 5 of them undefined" in res["scale"].search_text()
+
+
+def test_a_random_counterexample_is_shrunk_and_its_witness_is_the_shrunk_one():
+    """``_verdict`` 76, 78 (the budget of the exhaustive walk, 3,000), 95 (the
+    witness of the random matrix kept instead of the shrunk one's), 109 (the
+    counts of "undefined everywhere").
+
+    f = 5 (outside the range [0, 1]) on 3 x 3 matrices with N >= 9, else 0.
+    Only the random part (K <= 3, N <= 12) has such matrices: the first found
+    is shrunk greedily (a sample removed while N > 9 keeps it a counterexample;
+    a class removed does not), so the result has N = 9 and K = 3 and the
+    witness is its value; the exhaustive walk below a 3 x 3 matrix with N = 9
+    visits more than 3,000 matrices (C(9 + 8, 8) = 24,310 with N = 9 alone), so
+    it is not walked and the text says so: not certified minimal."""
+    sp = Space(exhaustive=(), random=60, random_k=3, random_n=12, seed=0, triangle=(), triangle_random=0,
+               diagonal=())
+
+    def f(m):
+        return Fraction(5) if int(m.sum()) >= 9 and m.shape[0] == 3 else Fraction(0)
+
+    r = A.audit(f, ["range"], space=sp, prove=False, bounds=(0, 1)).results["range"]
+    m = r.counterexample
+    assert r.verdict == "fails" and not r.minimal and m.shape == (3, 3) and m.sum() == 9
+    assert r.witness == f"f({A.matrix_text(m)}) = 5 outside [0, 1]"
+    assert r.how.startswith("random, then shrunk (greedy: ")
+    assert r.how.endswith("K <= 3) exceeds the budget 3000)")
+
+
+def test_a_metric_undefined_everywhere_is_not_applicable_with_its_counts():
+    """``_verdict`` 109 (the counts of "undefined everywhere" dropped).
+
+    Every matrix with K <= 2 and N <= 2 is 16 matrices (see above), all
+    undefined: "n/a", 16 checked, 16 undefined, and the witness says so."""
+    sp = Space(exhaustive=((1, 2), (2, 2)), random=0, triangle=(), triangle_random=0, diagonal=())
+
+    def never(m):
+        raise ValueError("never defined")
+
+    r = A.audit(never, ["scale"], space=sp, prove=False, bounds=(0, 1)).results["scale"]
+    assert (r.verdict, r.checked, r.undefined) == ("n/a", 16, 16)
+    assert r.witness == ("the metric is undefined on every one of the 16 searched matrices "
+                         "(every matrix with K <= 2 and N <= 2)")
