@@ -113,13 +113,14 @@ def test_the_exact_triangle_search_names_the_first_triple(reports):
 
 
 def test_an_exact_search_without_triangle_part_is_empty():
-    """``_exact_triples`` 11, 13 (``max`` of no sizes without ``default=0``).
+    """``_exact_triples`` 11, 13 (``max`` of no sizes without ``default=0``);
+    ``_verdict`` 124 (the fields of an empty search dropped: it was exact).
 
     A space without a triangle part: the exact triangle search checks nothing,
     and the verdict is "n/a" (an empty search is not "holds")."""
     sp = Space(exhaustive=((2, 2),), random=0, triangle=(), triangle_random=0, diagonal=())
     r = A.audit("mse", ["triangle"], space=sp, prove=False, exact=True).results["triangle"]
-    assert (r.verdict, r.checked) == ("n/a", 0)
+    assert (r.verdict, r.checked, r.exact) == ("n/a", 0, True)
     assert r.witness.startswith("empty search: no matrix of the searched space is one the property speaks of")
 
 
@@ -498,3 +499,12 @@ def test_a_metric_undefined_everywhere_is_not_applicable_with_its_counts():
     assert (r.verdict, r.checked, r.undefined) == ("n/a", 16, 16)
     assert r.witness == ("the metric is undefined on every one of the 16 searched matrices "
                          "(every matrix with K <= 2 and N <= 2)")
+
+
+def test_audit_refuses_bad_arguments_with_their_messages():
+    """``_run`` 8, 13 (the messages), 11 (``and``: a single name, a string,
+    would be read as a list of one-letter names)."""
+    with pytest.raises(ValueError, match="^better must be 'lower' or 'higher', got 'best'$"):
+        A.audit("mae", ["symmetry"], better="best", max_k=1, max_n=1, random=0, prove=False)
+    with pytest.raises(TypeError, match="^properties must be a list of property names, got 'symmetry'$"):
+        A.audit("mae", "symmetry", max_k=1, max_n=1, random=0, prove=False)
