@@ -508,3 +508,24 @@ def test_audit_refuses_bad_arguments_with_their_messages():
         A.audit("mae", ["symmetry"], better="best", max_k=1, max_n=1, random=0, prove=False)
     with pytest.raises(TypeError, match="^properties must be a list of property names, got 'symmetry'$"):
         A.audit("mae", "symmetry", max_k=1, max_n=1, random=0, prove=False)
+
+
+def test_the_walk_below_a_shrunk_counterexample_keeps_the_random_matrix_s_classes():
+    """``_verdict`` 71, 75 (``shrink`` without ``max_k``: the walk limited to the
+    classes of the greedy result instead of those of the random matrix).
+
+    f = 5 (outside [0, 1]) when N >= 3.  Random matrices have 2 <= K <= 3
+    (``random_k`` = 3; K is drawn from 2..random_k).  The first one with N >= 3
+    is shrunk greedily to [[3]] (samples and classes removed while N >= 3), and
+    the exhaustive walk below it covers N <= 3 and the classes of the random
+    matrix found (K >= 2), where [[3]] is the first counterexample."""
+    import re
+
+    sp = Space(exhaustive=(), random=30, random_k=3, random_n=4, seed=0, triangle=(), triangle_random=0,
+               diagonal=())
+    r = A.audit(lambda m: Fraction(5) if int(m.sum()) >= 3 else Fraction(0), ["range"], space=sp,
+                prove=False, bounds=(0, 1)).results["range"]
+    assert r.counterexample.tolist() == [[3]] and not r.minimal
+    k = re.fullmatch(r"random, then shrunk \(exhaustive: the first counterexample in the order \(N, K, "
+                     r"lexicographic\) over N <= 3, K <= (\d)\)", r.how)
+    assert k and int(k.group(1)) >= 2
