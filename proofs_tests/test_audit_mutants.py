@@ -529,3 +529,24 @@ def test_the_walk_below_a_shrunk_counterexample_keeps_the_random_matrix_s_classe
     k = re.fullmatch(r"random, then shrunk \(exhaustive: the first counterexample in the order \(N, K, "
                      r"lexicographic\) over N <= 3, K <= (\d)\)", r.how)
     assert k and int(k.group(1)) >= 2
+
+
+def test_a_report_names_its_metric_and_the_inapplicable_properties():
+    """``_run`` 32 to 37 (the report's label, orientation, space), 42 to 47 (a
+    property that does not apply: its name and why).
+
+    A report is labelled by the variant (registry) or the function's name; it
+    keeps ``better`` and the searched space.  Identity needs a best value
+    (the bound on the better side) and range a bound: without bounds both are
+    "n/a", saying so (the catalogue's ``not_applicable`` texts)."""
+    sp = Space(exhaustive=((1, 1),), random=0, triangle=(), triangle_random=0, diagonal=())
+
+    def share(m):
+        return Fraction(int(np.trace(m)), int(m.sum()))
+
+    rep = A.audit(share, ["identity", "range"], space=sp, prove=False, better="higher")
+    assert (rep.label, rep.better, rep.space) == ("share", "higher", sp)
+    assert [(r.property, r.verdict, r.witness) for r in rep.results.values()] == [
+        ("identity", "n/a", "the better side is unbounded"), ("range", "n/a", "no bounds stated")]
+    rep = A.audit("mae", ["symmetry"], space=sp, prove=False)
+    assert (rep.label, rep.better) == ("MAE", "lower")
