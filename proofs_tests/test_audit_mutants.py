@@ -12,6 +12,7 @@ the evidence strings are committed in ``docs/properties.md``.
 
 from __future__ import annotations
 
+import os
 from fractions import Fraction
 
 import numpy as np
@@ -550,3 +551,49 @@ def test_a_report_names_its_metric_and_the_inapplicable_properties():
         ("identity", "n/a", "the better side is unbounded"), ("range", "n/a", "no bounds stated")]
     rep = A.audit("mae", ["symmetry"], space=sp, prove=False)
     assert (rep.label, rep.better) == ("MAE", "lower")
+
+
+_MAIN_PID = os.getpid()
+
+
+def _mer_exact(m):
+    return Fraction(int(m.sum() - np.trace(m)), int(m.sum()))
+
+
+def _mer_in_a_worker(S):
+    """MER on a stack, refusing to run in the test's own process (module level:
+    it can be pickled, so ``jobs=2`` sends it to a process pool)."""
+    if os.getpid() == _MAIN_PID:
+        raise RuntimeError("evaluated in the main process")
+    S = np.asarray(S, dtype=float)
+    return (S.sum((1, 2)) - np.trace(S, axis1=1, axis2=2)) / S.sum((1, 2))
+
+
+def test_the_search_runs_on_the_executor_it_is_given():
+    """``_run`` 54 to 59, 61 (when the audit makes its own process pool), 62,
+    63 (a given executor ignored).
+
+    ``jobs=2`` with a vectorised form that can be pickled: the search runs in
+    a pool of 2 worker processes (the form refuses to run in this process);
+    one that cannot be pickled (a lambda) runs here instead, with the same
+    verdict.  A given executor is the one used (it counts its tasks)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    sp = Space(exhaustive=((1, 2), (2, 2)), random=0, triangle=(), triangle_random=0, diagonal=())
+    r = A.audit(_mer_exact, ["symmetry"], vectorized=_mer_in_a_worker, space=sp, prove=False, jobs=2,
+                bounds=(0, 1))
+    assert r.results["symmetry"].verdict == "holds"
+    vec = lambda S: (np.asarray(S).sum((1, 2)) - np.trace(S, axis1=1, axis2=2)) / np.asarray(S).sum((1, 2))  # noqa: E731
+    r = A.audit(_mer_exact, ["symmetry"], vectorized=vec, space=sp, prove=False, jobs=2, bounds=(0, 1))
+    assert r.results["symmetry"].verdict == "holds"
+
+    class Counting(ThreadPoolExecutor):
+        tasks = 0
+
+        def submit(self, fn, *args, **kwargs):
+            Counting.tasks += 1
+            return super().submit(fn, *args, **kwargs)
+
+    with Counting(1) as ex:
+        r = A.audit(_mer_exact, ["symmetry"], vectorized=vec, space=sp, prove=False, executor=ex, bounds=(0, 1))
+    assert r.results["symmetry"].verdict == "holds" and Counting.tasks > 0
