@@ -597,3 +597,40 @@ def test_the_search_runs_on_the_executor_it_is_given():
     with Counting(1) as ex:
         r = A.audit(_mer_exact, ["symmetry"], vectorized=vec, space=sp, prove=False, executor=ex, bounds=(0, 1))
     assert r.results["symmetry"].verdict == "holds" and Counting.tasks > 0
+
+
+def _check(**kw):
+    A.check_size(Space(**{"exhaustive": (), "random": 0, "triangle": (), "diagonal": (), **kw}))
+
+
+def test_check_size_refuses_spaces_at_each_limit_with_its_message():
+    """``check_size`` 2, 4 to 9, 16 to 22 (beyond 10^37 matrices: when the
+    smaller of N and the cells of a matrix exceeds 64, C(n + c, c) >=
+    C(130, 65) > 10^37; the part named), 25, 26 (at most ``MAX_SIZES`` =
+    20,000 sizes (K, N)), 28, 30 to 32 (at most ``MAX_MATRICES`` = 2 x 10^8
+    matrices; the cost at 10^6 matrices a second: 2 x 10^8 + 1 matrices take
+    2e8 / 1e6 / 3600 = 0.056 hours)."""
+    with pytest.raises(TypeError, match="^space must be an analytic.audit.Space, got 'x'$"):
+        A.check_size("x")
+    big = ("; at about 10^6 matrices per second it would take more than 10^27 hours per property: "
+           "choose a smaller space")
+    with pytest.raises(ValueError) as exc:
+        _check(exhaustive=((9, 65),))
+    assert str(exc.value) == "the search space holds more than 10^37 matrices (exhaustive part K = 9, N <= 65)" + big
+    with pytest.raises(ValueError) as exc:
+        _check(diagonal=((65, 65),))
+    assert str(exc.value) == "the search space holds more than 10^37 matrices (diagonal part K = 65, N <= 65)" + big
+    with pytest.raises(ValueError) as exc:  # min(64, 81) = 64: refused by its size instead
+        _check(exhaustive=((9, 64),))
+    assert str(exc.value).startswith("the search space holds ") and "(more than 2e+08)" in str(exc.value)
+    _check(exhaustive=((1, 20000),))
+    with pytest.raises(ValueError) as exc:
+        _check(exhaustive=((1, 20001),))
+    assert str(exc.value) == ("the search space has 20,001 sizes (K, N) in its exhaustive part (at most "
+                              "20,000): choose a smaller space")
+    _check(random=200_000_000)
+    with pytest.raises(ValueError) as exc:
+        _check(random=200_000_001)
+    assert str(exc.value) == ("the search space holds 2e+08 matrices (more than 2e+08); at about 10^6 "
+                              "matrices per second per property it would take about 0.056 hours per "
+                              "property: choose a smaller space")
