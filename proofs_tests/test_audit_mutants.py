@@ -634,3 +634,31 @@ def test_check_size_refuses_spaces_at_each_limit_with_its_message():
     assert str(exc.value) == ("the search space holds 2e+08 matrices (more than 2e+08); at about 10^6 "
                               "matrices per second per property it would take about 0.056 hours per "
                               "property: choose a smaller space")
+
+
+def test_the_triangle_search_gets_the_executor_and_the_tie_budget(reports):
+    """``_run`` 98, 99 (the triangle left among the matrix properties), 109,
+    114 (the triangle searched without the given executor), 115 (without the
+    tie budget), 152 (the report's count of exact evaluations).
+
+    MER's triangle meets float ties (72 on SPACE): with ``tie_budget=0`` none is
+    decided exactly; with a given executor the triple search submits its tasks
+    to it.  ``evaluations`` counts the exact evaluations (at least one per
+    checked base of an exact search)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    r = A.audit("mer", ["symmetry", "triangle"], space=SPACE, prove=False, tie_budget=0).results
+    assert r["triangle"].ties > 0 and r["triangle"].ties_confirmed == 0 and r["symmetry"].ties_confirmed == 0
+
+    class Counting(ThreadPoolExecutor):
+        tasks = 0
+
+        def submit(self, fn, *args, **kwargs):
+            Counting.tasks += 1
+            return super().submit(fn, *args, **kwargs)
+
+    with Counting(1) as ex:
+        t = A.audit("mer", ["triangle"], space=SPACE, prove=False, executor=ex).results["triangle"]
+    assert Counting.tasks > 0 and t.verdict == reports["mer"][1].results["triangle"].verdict
+    rep = A.audit(_row0_share, ["scale"], space=SPACE, prove=False, bounds=(0, 1))
+    assert isinstance(rep.evaluations, int) and rep.evaluations >= rep.results["scale"].checked > 0
