@@ -662,3 +662,23 @@ def test_the_triangle_search_gets_the_executor_and_the_tie_budget(reports):
     assert Counting.tasks > 0 and t.verdict == reports["mer"][1].results["triangle"].verdict
     rep = A.audit(_row0_share, ["scale"], space=SPACE, prove=False, bounds=(0, 1))
     assert isinstance(rep.evaluations, int) and rep.evaluations >= rep.results["scale"].checked > 0
+
+
+def test_check_size_states_the_cost_and_the_largest_block():
+    """``check_size`` 32, 33 (the hours: size / 10^6 / 3600, two digits), 34 to
+    44 (the largest block of more than 8 classes, ``C(n + K^2 - 1, n) K^2``
+    cells, at most ``MAX_CELLS`` = 2^27).
+
+    450,000,360 matrices take 0.1250001 hours: "0.13" (with 3601 seconds an
+    hour, or 1,000,001 matrices a second, it would read "0.12").  With K = 9,
+    N <= 4 the block of N = 4 holds C(84, 4) * 81 = 156,289,581 cells, more
+    than 2^27 = 134,217,728 (while the space has only about 2 x 10^6
+    matrices); with N <= 3, C(83, 3) * 81 = 7,442,361 cells are allowed."""
+    with pytest.raises(ValueError) as exc:
+        _check(random=450_000_360)
+    assert str(exc.value).endswith("it would take about 0.13 hours per property: choose a smaller space")
+    with pytest.raises(ValueError) as exc:
+        _check(exhaustive=((9, 4),))
+    assert str(exc.value) == ("the search space's exhaustive block of 9 x 9 matrices with N = 4 holds "
+                              "1.56e+08 cells (more than 1.34e+08, 1 GiB): choose a smaller space")
+    _check(exhaustive=((9, 3),))
