@@ -512,8 +512,10 @@ def test_audit_refuses_bad_arguments_with_their_messages():
 
 
 def test_the_walk_below_a_shrunk_counterexample_keeps_the_random_matrix_s_classes():
-    """``_verdict`` 71, 75 (``shrink`` without ``max_k``: the walk limited to the
-    classes of the greedy result instead of those of the random matrix).
+    """The walk below a shrunk random counterexample covers the classes of the
+    random matrix (``max_k``).  (Meant for ``_verdict`` 71, 75, ``shrink``
+    without ``max_k``; it does not kill them: the greedy result keeps the
+    random matrix's classes here, docs/mutation.md.)
 
     f = 5 (outside [0, 1]) when N >= 3.  Random matrices have 2 <= K <= 3
     (``random_k`` = 3; K is drawn from 2..random_k).  The first one with N >= 3
