@@ -14,9 +14,9 @@ formal statement is) by
    tie the float values cannot decide confirmed in exact arithmetic (ties
    up to a budget, counted in the verdict); for a callable without a
    vectorised form, exact arithmetic on every matrix of a smaller space;
-2. a **symbolic proof attempt** (:mod:`analytic.prover`) of each property
+2. a **symbolic proof attempt** (:mod:`analytic.properties.prover`) of each property
    it handles, on the scopes of ``prove`` (default
-   :data:`analytic.prover.DEFAULT_SCOPES`), cross-checked against the
+   :data:`analytic.properties.prover.DEFAULT_SCOPES`), cross-checked against the
    search (a contradiction raises ``RuntimeError``).
 
 Verdicts, each with what it rests on (:meth:`PropertyResult.evidence`):
@@ -152,7 +152,7 @@ def check_size(space: Space):
     of more than :data:`MAX_SIZES` sizes ``(K, N)``, or one whose blocks of more than
     8 classes would hold more than :data:`MAX_CELLS` cells (they are built whole)."""
     if not isinstance(space, Space):
-        raise TypeError(f"space must be an analytic.audit.Space, got {space!r:.60}")
+        raise TypeError(f"space must be an analytic.properties.Space, got {space!r:.60}")
     parts = (("exhaustive", space.exhaustive, lambda K: K * K),
              ("diagonal", space.diagonal, lambda K: K))
     for name, pairs, cells in parts:
@@ -198,7 +198,7 @@ class PropertyResult:
     metric undefined; ``ties`` the float ties met before the verdict and
     ``ties_confirmed`` how many were decided exactly; ``minimal`` whether the
     counterexample is the minimal one of the exhaustive part; ``proof`` the
-    :class:`analytic.prover.Proof` attempt (also for a refuted property).
+    :class:`analytic.properties.prover.Proof` attempt (also for a refuted property).
     """
 
     property: str
@@ -560,8 +560,8 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
     bounds : (lo, hi), optional
         The stated range (default: the registry's, or unknown for a callable);
         numbers, or strings read without evaluation (:func:`numeric.parsing.parse_number`).
-    prove : bool or sequence of analytic.prover.Scope
-        The scopes of the symbolic proofs (``True``: :data:`analytic.prover.DEFAULT_SCOPES`).
+    prove : bool or sequence of analytic.properties.prover.Scope
+        The scopes of the symbolic proofs (``True``: :data:`analytic.properties.prover.DEFAULT_SCOPES`).
     symbolic : callable, optional
         For a callable metric: the same metric on a matrix of SymPy counts.
     vectorized : callable, optional

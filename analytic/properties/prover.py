@@ -1,6 +1,6 @@
 r"""Symbolic proofs of the auditor's properties, on generic matrices of symbols.
 
-:mod:`analytic.audit` decides a property by searching for a counterexample;
+:mod:`analytic.properties.audit` decides a property by searching for a counterexample;
 "no counterexample" is not a proof.  This module proves a property where a
 symbolic derivation is possible, on a stated *scope* of matrices, by
 evaluating the metric's own formula (:mod:`numeric` with
