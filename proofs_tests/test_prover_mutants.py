@@ -319,7 +319,8 @@ def test_agree_is_exact_for_two_rationals_and_to_the_tolerance_otherwise():
     assert abs(r - sp.sqrt(2)) < sp.Rational(1, 10**55)
     assert P._agree(r, sp.sqrt(2)) and P._agree(sp.sqrt(2), r)
     assert not P._agree(r + sp.Rational(1, 10**40), sp.sqrt(2))
-    assert P._agree(sp.Rational(1, 3), sp.Rational(1, 3)) and not P._agree(sp.Rational(1, 3), sp.Rational(1, 3) + sp.Rational(1, 10**60))
+    third = sp.Rational(1, 3)
+    assert P._agree(third, third) and not P._agree(third, third + sp.Rational(1, 10**60))
     T, T15, T61 = sp.Float("1e-50", 60), sp.Float("1e-50", 15), sp.Float("1e-50", 61)
     assert T61 < T < T15  # 1e-50 rounded to 203, 53 and 206 bits
     assert P._agree(T, 0)  # exactly the tolerance; not within a tolerance of T61
