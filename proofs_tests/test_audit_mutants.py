@@ -518,7 +518,8 @@ def test_the_walk_below_a_shrunk_counterexample_keeps_the_random_matrix_s_classe
     """The walk below a shrunk random counterexample covers the classes of the
     random matrix (``max_k``).  (Meant for ``_verdict`` 71, 75, ``shrink``
     without ``max_k``; it does not kill them: the greedy result keeps the
-    random matrix's classes here, docs/mutation.md.)
+    random matrix's classes here.  The next test, where greedy shrinking
+    removes a class, does.)
 
     f = 5 (outside [0, 1]) when N >= 3.  Random matrices have 2 <= K <= 3
     (``random_k`` = 3; K is drawn from 2..random_k).  The first one with N >= 3
@@ -535,6 +536,39 @@ def test_the_walk_below_a_shrunk_counterexample_keeps_the_random_matrix_s_classe
     k = re.fullmatch(r"random, then shrunk \(exhaustive: the first counterexample in the order \(N, K, "
                      r"lexicographic\) over N <= 3, K <= (\d)\)", r.how)
     assert k and int(k.group(1)) >= 2
+
+
+def test_a_counterexample_shrunk_to_fewer_classes_is_walked_over_the_random_matrix_s_classes():
+    """``_verdict`` 71, 75 (``shrink`` without ``max_k``: the walk would cover
+    only the greedy result's classes) and 95 (the random matrix's witness kept
+    instead of the shrunk matrix's).
+
+    f = 5 (outside [0, 1]) when K >= 2 and N >= 3, else 0.  With seed 2 the
+    four random sizes drawn are (K, N) = (2, 1), (2, 2), (3, 2), (3, 8)
+    (``Space._random_groups``), so the only counterexample of the search is the
+    3 x 3 matrix with N = 8, [[0, 0, 1], [0, 4, 2], [0, 0, 1]]
+    (``Space.random_block(3, 8, 0, 1)``; both checked below).  Greedy shrinking
+    takes the smallest neighbour (in N) that still fails: removing the second
+    class leaves N = 2 (passes), removing the third class leaves
+    [[0, 0], [0, 4]] (fails), then one sample less gives [[0, 0], [0, 3]]
+    (K = 2, N = 3), where no sample or class can go; the exhaustive walk below it covers the
+    random matrix's K <= 3 (``max_k=m.shape[0]``), not the greedy result's
+    K <= 2, and finds nothing smaller: in the order (N, K, lexicographic) no
+    matrix with N < 3 fails, and [[0, 0], [0, 3]] is the lexicographically
+    first one with N = 3 and K = 2.  The witness is f of that shrunk matrix."""
+    sp = Space(exhaustive=(), random=4, random_k=3, random_n=8, seed=2, triangle=(), triangle_random=0,
+               diagonal=())
+    assert sp._random_groups() == [((2, 1), 1), ((2, 2), 1), ((3, 2), 1), ((3, 8), 1)]
+    assert sp.random_block(3, 8, 0, 1)[0].tolist() == [[0, 0, 1], [0, 4, 2], [0, 0, 1]]
+
+    def f(m):
+        return Fraction(5) if int(m.sum()) >= 3 and m.shape[0] >= 2 else Fraction(0)
+
+    r = A.audit(f, ["range"], space=sp, prove=False, bounds=(0, 1)).results["range"]
+    assert r.counterexample.tolist() == [[0, 0], [0, 3]] and not r.minimal
+    assert r.how == ("random, then shrunk (exhaustive: no smaller counterexample in the order "
+                     "(N, K, lexicographic) over N <= 3, K <= 3)")
+    assert r.witness == "f([[0, 0], [0, 3]]) = 5 outside [0, 1]"
 
 
 def test_a_report_names_its_metric_and_the_inapplicable_properties():
