@@ -12,6 +12,7 @@ the evidence strings are committed in ``docs/properties.md``.
 
 from __future__ import annotations
 
+import math
 import os
 from fractions import Fraction
 
@@ -721,3 +722,54 @@ def test_check_size_states_the_cost_and_the_largest_block():
     assert str(exc.value) == ("the search space's exhaustive block of 9 x 9 matrices with N = 4 holds "
                               "1.56e+08 cells (more than 1.34e+08, 1 GiB): choose a smaller space")
     _check(exhaustive=((9, 3),))
+
+
+def _mer_in_this_process(S):
+    """MER on a stack, refusing to run in any process but the test's own
+    (module level: it can be pickled, so a process pool would get it)."""
+    if os.getpid() != _MAIN_PID:
+        raise RuntimeError("evaluated in a worker process")
+    S = np.asarray(S, dtype=float)
+    return (S.sum((1, 2)) - np.trace(S, axis1=1, axis2=2)) / S.sum((1, 2))
+
+
+def test_audit_s_defaults_and_refusals():
+    """``audit`` 1 (the default seed is 0, as documented), 4 (the default
+    ``jobs=1`` searches in this process: no pool), 10 to 12 (the refusal of
+    both a space and size arguments), 14, 20, 21 (the refusal of a bad
+    ``tie_budget`` names it; ``_whole``'s message).
+
+    MER is symmetric in the transposition of a matrix: symmetry holds."""
+    rep = A.audit("mer", ["symmetry"], max_k=2, max_n=2, random=3, prove=False)
+    assert rep.space == A.space_of(2, 2, 3, 0) and rep.space.seed == 0
+    sp = Space(exhaustive=((1, 2), (2, 2)), random=0, triangle=(), triangle_random=0, diagonal=())
+    r = A.audit(_mer_exact, ["symmetry"], vectorized=_mer_in_this_process, space=sp, prove=False,
+                bounds=(0, 1))
+    assert r.results["symmetry"].verdict == "holds"
+    with pytest.raises(ValueError, match="^give either space or max_k/max_n/random, not both$"):
+        A.audit("mer", ["symmetry"], space=sp, max_k=2)
+    with pytest.raises(ValueError, match=r"^tie_budget must be an integer >= 0, got -1$"):
+        A.audit("mer", ["symmetry"], space=sp, tie_budget=-1)
+
+
+def test_check_size_the_triangle_s_limit_and_the_blocks_of_8_classes():
+    """``check_size`` 46 (blocks of exactly 8 classes are not built whole: no
+    cell limit), 51, 52 (at most 400 label vectors: 20^2 = 400 is allowed,
+    401^1 = 401 is not), 54, 56 to 58 (the message: K^n vectors, K^(3n)
+    triples).
+
+    K = 8, N <= 5: the block of N = 5 would hold C(5 + 63, 5) * 64 =
+    10,424,128 * 64 = 667,144,192 cells, more than 2^27, but the space has
+    sum_{N <= 5} C(N + 63, 63) < 1.2 x 10^7 matrices (below 2 x 10^8), and only
+    blocks of more than 8 classes are limited.  3^6 = 729 label vectors make
+    3^18 = 387,420,489 triples ("3.87e+08")."""
+    assert math.comb(5 + 63, 5) * 64 == 667_144_192 > A.MAX_CELLS
+    _check(exhaustive=((8, 5),))
+    _check(triangle=((20, 2),))
+    with pytest.raises(ValueError) as exc:
+        _check(triangle=((401, 1),))
+    assert str(exc.value).startswith("triangle: 401^1 = 401 label vectors")
+    with pytest.raises(ValueError) as exc:
+        _check(triangle=((3, 6),))
+    assert str(exc.value) == ("triangle: 3^6 = 729 label vectors of length 6 make 3.87e+08 triples; "
+                              "at most 400 vectors")
