@@ -147,6 +147,38 @@ def test_a_search_of_random_triples_only():
     a, b, c, K = found.counterexample
     assert K == 2 and d_pair(a, c) > d_pair(a, b) + d_pair(b, c)
     assert found.how == "random, then shrunk" and not found.minimal
+    # the seeded stream (np.random.default_rng([seed, 3]), groups in (K, n) order),
+    # pinned from this run: a change of the law or of the stream shows here
+    assert (found.counterexample, found.checked) == (((1, 0), (0, 0), (0, 1), 2), 14)
+
+
+def test_random_triples_have_every_length_up_to_triangle_n():
+    """``search_triples`` 47 to 50 (the law of a random triple's length n:
+    uniform on 1 .. triangle_n), 62 (its labels: uniform on 0 .. K - 1).
+
+    With d = Hamming distance / n (a metric: the triangle holds, so every
+    random triple is screened), 300 random triples with n <= 4 over K = 2:
+    the pair matrices screened have every total N = n in 1 .. 4 (a length is
+    missed with probability at most 4 (3/4)^300 < 10^-36) and no other, and
+    some sample has true label 0 (each label is 0 with probability 1/2)."""
+    from analytic.properties.engine import search_triples
+    from analytic.properties.exact import ExactContext
+    from analytic.properties.space import Space
+
+    seen_n, seen_row0 = set(), []
+
+    def hamming(S):
+        S = np.asarray(S, dtype=float)
+        N = S.sum(axis=(1, 2))
+        seen_n.update(int(v) for v in N)
+        seen_row0.append(S[:, 0, :].sum())
+        return (N - np.trace(S, axis1=1, axis2=2)) / N
+
+    sp = Space(exhaustive=(), random=0, triangle=(), triangle_random=300, triangle_n=4, diagonal=())
+    found = search_triples(MetricSpec(vectorized=hamming, better="lower", bounds=(0, 1)), sp,
+                           ExactContext(lambda A: 0, "lower", (0, 1)))
+    assert not found.fails and found.checked > 0
+    assert seen_n == {1, 2, 3, 4} and sum(seen_row0) > 0
 
 
 def test_the_diagonal_part_s_counterexample_is_a_matrix_of_counts():
