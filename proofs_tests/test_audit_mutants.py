@@ -773,3 +773,22 @@ def test_check_size_the_triangle_s_limit_and_the_blocks_of_8_classes():
         _check(triangle=((3, 6),))
     assert str(exc.value) == ("triangle: 3^6 = 729 label vectors of length 6 make 3.87e+08 triples; "
                               "at most 400 vectors")
+
+
+def test_audit_of_a_metric_object_on_a_given_space():
+    """``audit`` 35, 39 to 41 (a :class:`numeric.registry.Metric` object, not
+    only its name, is audited as the registered metric), 50 (a registered
+    metric searched on the given space, not the default one), 25, 31, 32 (the
+    refusal of a bad ``jobs`` names it).
+
+    MER's registered variant is labelled "MER" (test_a_report_names_... reads
+    the label of MAE the same way); MER is symmetric: symmetry holds on every
+    matrix with K <= 2, N <= 2."""
+    from numeric.registry import REGISTRY
+
+    sp = Space(exhaustive=((1, 2), (2, 2)), random=0, triangle=(), triangle_random=0, diagonal=())
+    rep = A.audit(REGISTRY["mer"], ["symmetry"], space=sp, prove=False)
+    assert (rep.label, rep.space, rep.results["symmetry"].verdict) == ("MER", sp, "holds")
+    assert A.audit("mer", ["symmetry"], space=sp, prove=False).space == sp
+    with pytest.raises(ValueError, match=r"^jobs must be an integer >= 1, got 0$"):
+        A.audit("mer", ["symmetry"], space=sp, jobs=0)
