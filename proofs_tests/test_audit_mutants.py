@@ -792,3 +792,26 @@ def test_audit_of_a_metric_object_on_a_given_space():
     assert A.audit("mer", ["symmetry"], space=sp, prove=False).space == sp
     with pytest.raises(ValueError, match=r"^jobs must be an integer >= 1, got 0$"):
         A.audit("mer", ["symmetry"], space=sp, jobs=0)
+
+
+def test_a_registered_metric_gets_the_given_bounds_and_jobs(monkeypatch):
+    """``audit`` 62, 64 (a registered metric's ``bounds`` argument ignored or
+    lost), 85 (its ``jobs`` not passed on: ``jobs=None`` would make a pool of
+    the machine's size).
+
+    MER = errors / N lies in [0, 1]; with the stated bounds (0, 1/2) range
+    fails on a matrix where MER > 1/2 (every matrix with K = 2, N = 1 off the
+    diagonal has MER = 1).  The audit asks ``default_executor`` for a pool of
+    the ``jobs`` given (1 by default: none)."""
+    asked = []
+
+    def recording(jobs):
+        asked.append(jobs)
+
+    monkeypatch.setattr(A, "default_executor", recording)
+    sp = Space(exhaustive=((1, 2), (2, 2)), random=0, triangle=(), triangle_random=0, diagonal=())
+    r = A.audit("mer", ["range"], space=sp, prove=False, bounds=(0, Fraction(1, 2))).results["range"]
+    m = r.counterexample
+    assert r.verdict == "fails" and Fraction(int(m.sum() - np.trace(m)), int(m.sum())) > Fraction(1, 2)
+    A.audit("mer", ["range"], space=sp, prove=False, jobs=3)
+    assert asked == [1, 3]
