@@ -215,3 +215,54 @@ def test_the_diagonal_part_s_counterexample_is_a_matrix_of_counts():
     m = imb.counterexample
     assert m.dtype == np.int64 and m.tolist() == [[1, 0, 0], [0, 0, 0], [0, 0, 2]]
     assert imb.witness == PROPERTIES["imbalance"].check(ctx, np.diag([1, 0, 2]))
+
+
+def test_the_triangle_screen_of_given_vectors():
+    """``screen_triples`` 4 (the vectors ``V`` given ignored: all vectors
+    screened instead).
+
+    With V = [(0,), (1,), (2,)] of K = 4 (the class 3 left out) and d as
+    above, the screen covers 3 * 2 * 2 = 12 triples (a; b != a; c != b), all
+    defined (d(1, 1) is only the lhs of (1, b, 1), b = 0, 2: 2 undefined, so
+    10), and flags exactly T1 (TIE) and T2 (CANDIDATE) among them (T3, T4
+    involve class 3)."""
+    spec = MetricSpec(vectorized=_d, better="lower", bounds=(0, None))
+    V = np.array([[0], [1], [2]])
+    checked, defined, ties, flagged = screen_triples(spec, 4, 1, V)
+    assert (checked, defined, ties) == (12, 10, 1)
+    assert [(s, t) for _, s, t in flagged] == [(TIE, _key(T1)), (CANDIDATE, _key(T2))]
+
+
+def test_the_triangle_search_adds_the_ties_of_every_size():
+    """``search_triples`` 88 (the ties of the last task only, ``=`` for ``+=``).
+
+    d = MAE of cm(x, y) = sum |x_i - y_i| / n, a metric: the triangle holds,
+    with equality exactly when b lies between a and c in every position.  On
+    the triangle part K = 3, n <= 2 the float values are multiples of 1/2
+    (exact), so the ties are the exact equalities, counted here by definition
+    over the triples of both lengths (n = 1: (0, 1, 2) and (2, 1, 0))."""
+    from fractions import Fraction
+
+    from analytic.properties.engine import search_triples
+    from analytic.properties.exact import ExactContext
+    from analytic.properties.space import Space
+
+    def mae(S):
+        S = np.asarray(S, dtype=float)
+        w = np.abs(np.arange(3)[:, None] - np.arange(3)[None, :])
+        return (S * w).sum(axis=(1, 2)) / S.sum(axis=(1, 2))
+
+    def mae_pair(x, y):
+        return Fraction(sum(abs(u - v) for u, v in zip(x, y)), len(x))
+
+    ties = {}
+    for n in (1, 2):
+        V = list(product(range(3), repeat=n))
+        ties[n] = sum(1 for a, b, c in product(V, repeat=3)
+                      if b != a and b != c and mae_pair(a, c) == mae_pair(a, b) + mae_pair(b, c))
+    assert ties[1] == 2 and ties[2] > 0
+    sp = Space(exhaustive=(), random=0, triangle=((3, 2),), triangle_random=0, diagonal=())
+    ctx = ExactContext(lambda A: Fraction(int((np.abs(np.arange(3)[:, None] - np.arange(3)) * A).sum()),
+                                          int(A.sum())), "lower", (0, None))
+    found = search_triples(MetricSpec(vectorized=mae, better="lower", bounds=(0, None)), sp, ctx)
+    assert not found.fails and found.ties == ties[1] + ties[2]
