@@ -266,3 +266,44 @@ def test_the_triangle_search_adds_the_ties_of_every_size():
                                           int(A.sum())), "lower", (0, None))
     found = search_triples(MetricSpec(vectorized=mae, better="lower", bounds=(0, None)), sp, ctx)
     assert not found.fails and found.ties == ties[1] + ties[2]
+
+
+def test_a_derived_matrix_of_another_total_is_not_looked_up_in_the_chunk():
+    """``_Lookup.split`` 20 (a matrix whose total is not the chunk's N marked
+    rank +1 instead of -1: it would take the value of the chunk's matrix of
+    rank 1).
+
+    Scale invariance compares f(A) with f(2A); 2A has total 2N, so its value
+    is computed, not looked up among the chunk's matrices of total N.  MER =
+    errors / N is scale invariant: f(2A) = f(A) on every matrix, so no base
+    of the chunk (every 2 x 2 matrix with N = 2, ranks 0 .. 9, one chunk) is a
+    candidate (MER is defined on all of them and on their doubles)."""
+    from analytic.properties.engine import screen_chunk
+    from analytic.properties.space import Space
+
+    def mer(S):
+        S = np.asarray(S, dtype=float)
+        return (S.sum((1, 2)) - np.trace(S, axis1=1, axis2=2)) / S.sum((1, 2))
+
+    sp = Space(exhaustive=((2, 2),), random=0, triangle=(), triangle_random=0, diagonal=())
+    chunk = [c for c in sp.chunks() if c.N == 2][0]
+    assert (chunk.kind, chunk.K, chunk.lo, chunk.hi) == ("exhaustive", 2, 0, 10)
+    res = screen_chunk(MetricSpec(vectorized=mer, better="lower", bounds=(0, 1)), ("scale",), chunk, sp)
+    assert (res["scale"].checked, res["scale"].candidates) == (10, 0)
+
+
+def test_the_default_executor_of_no_jobs_asks_the_ledger_s_default(monkeypatch):
+    """``default_executor`` 2 (``jobs=None`` not replaced by the default number
+    of jobs, ``analytic.ledger.default_jobs``): one job is no pool, three a
+    pool of three worker processes."""
+    import analytic.ledger
+    from analytic.properties.engine import default_executor
+
+    monkeypatch.setattr(analytic.ledger, "default_jobs", lambda: 1)
+    assert default_executor(None) is None
+    monkeypatch.setattr(analytic.ledger, "default_jobs", lambda: 3)
+    ex = default_executor(None)
+    try:
+        assert ex._max_workers == 3
+    finally:
+        ex.shutdown()
