@@ -294,8 +294,9 @@ def test_a_derived_matrix_of_another_total_is_not_looked_up_in_the_chunk():
 
 def test_the_default_executor_of_no_jobs_asks_the_ledger_s_default(monkeypatch):
     """``default_executor`` 2 (``jobs=None`` not replaced by the default number
-    of jobs, ``analytic.ledger.default_jobs``): one job is no pool, three a
-    pool of three worker processes."""
+    of jobs, ``analytic.ledger.default_jobs``), 9, 10 (an unknown start
+    method), 14, 16 (the pool's size not given: the machine's cores): one job
+    is no pool, three a pool of three worker processes."""
     import analytic.ledger
     from analytic.properties.engine import default_executor
 
