@@ -308,3 +308,32 @@ def test_the_default_executor_of_no_jobs_asks_the_ledger_s_default(monkeypatch):
         assert ex._max_workers == 3
     finally:
         ex.shutdown()
+
+
+def test_a_chunk_s_derived_matrices_are_looked_up_not_evaluated_again():
+    """``screen_chunk`` 4, 8 (the chunk not passed on: no lookup, every
+    derived matrix evaluated again), ``search_matrices`` 5 (each result is
+    named by its property).
+
+    Symmetry compares f(A) with f(A^T).  The chunk of every 2 x 2 matrix with
+    N = 2 (ranks 0 .. 9) is closed under transposition, so the float metric
+    is called on its 10 matrices only: their transposes take their values from
+    the chunk (``_Lookup``); without the lookup it would see 20."""
+    from analytic.properties.engine import screen_chunk, search_matrices
+    from analytic.properties.exact import ExactContext
+    from analytic.properties.space import Space
+
+    seen = []
+
+    def mer(S):
+        S = np.asarray(S, dtype=float)
+        seen.append(len(S))
+        return (S.sum((1, 2)) - np.trace(S, axis1=1, axis2=2)) / S.sum((1, 2))
+
+    sp = Space(exhaustive=((2, 2),), random=0, triangle=(), triangle_random=0, diagonal=())
+    chunk = [c for c in sp.chunks() if c.N == 2][0]
+    spec = MetricSpec(vectorized=mer, better="lower", bounds=(0, 1))
+    res = screen_chunk(spec, ("symmetry",), chunk, sp)
+    assert res["symmetry"].checked == 10 and sum(seen) == 10
+    found = search_matrices(spec, ["symmetry"], sp, ExactContext(lambda A: 0, "lower", (0, 1)))
+    assert found["symmetry"].name == "symmetry" and not found["symmetry"].fails
