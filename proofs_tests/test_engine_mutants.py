@@ -9,7 +9,6 @@ from __future__ import annotations
 from itertools import product
 
 import numpy as np
-import pytest
 
 from analytic.properties.catalog import CANDIDATE, CLEAR, TIE
 from analytic.properties.engine import MetricSpec, _screen_random_triples, screen_triples
