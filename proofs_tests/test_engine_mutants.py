@@ -311,8 +311,8 @@ def test_the_default_executor_of_no_jobs_asks_the_ledger_s_default(monkeypatch):
 
 def test_a_chunk_s_derived_matrices_are_looked_up_not_evaluated_again():
     """``screen_chunk`` 4, 8 (the chunk not passed on: no lookup, every
-    derived matrix evaluated again), ``search_matrices`` 5 (each result is
-    named by its property).
+    derived matrix evaluated again), ``search_matrices`` 5 and
+    ``_Tracker.__init__`` 2 (each result is named by its property).
 
     Symmetry compares f(A) with f(A^T).  The chunk of every 2 x 2 matrix with
     N = 2 (ranks 0 .. 9) is closed under transposition, so the float metric
