@@ -233,7 +233,8 @@ def test_the_triangle_screen_of_given_vectors():
 
 
 def test_the_triangle_search_adds_the_ties_of_every_size():
-    """``search_triples`` 88 (the ties of the last task only, ``=`` for ``+=``).
+    """``search_triples`` 88 (the ties of the last task only, ``=`` for ``+=``),
+    ``_Tracker.confirm`` 9 (the ties decided exactly counted as 1).
 
     d = MAE of cm(x, y) = sum |x_i - y_i| / n, a metric: the triangle holds,
     with equality exactly when b lies between a and c in every position.  On
@@ -265,6 +266,9 @@ def test_the_triangle_search_adds_the_ties_of_every_size():
                                           int(A.sum())), "lower", (0, None))
     found = search_triples(MetricSpec(vectorized=mae, better="lower", bounds=(0, None)), sp, ctx)
     assert not found.fails and found.ties == ties[1] + ties[2]
+    # fewer than TIE_BUDGET = 1000 ties (at most 9 * 8 * 8 = 576 triples with n = 2):
+    # every one is decided exactly
+    assert found.ties_confirmed == found.ties
 
 
 def test_a_derived_matrix_of_another_total_is_not_looked_up_in_the_chunk():
