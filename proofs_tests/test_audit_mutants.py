@@ -12,6 +12,7 @@ the evidence strings are committed in ``docs/properties.md``.
 
 from __future__ import annotations
 
+import math
 import os
 from fractions import Fraction
 
@@ -518,7 +519,8 @@ def test_the_walk_below_a_shrunk_counterexample_keeps_the_random_matrix_s_classe
     """The walk below a shrunk random counterexample covers the classes of the
     random matrix (``max_k``).  (Meant for ``_verdict`` 71, 75, ``shrink``
     without ``max_k``; it does not kill them: the greedy result keeps the
-    random matrix's classes here, docs/mutation.md.)
+    random matrix's classes here.  The next test, where greedy shrinking
+    removes a class, does.)
 
     f = 5 (outside [0, 1]) when N >= 3.  Random matrices have 2 <= K <= 3
     (``random_k`` = 3; K is drawn from 2..random_k).  The first one with N >= 3
@@ -535,6 +537,39 @@ def test_the_walk_below_a_shrunk_counterexample_keeps_the_random_matrix_s_classe
     k = re.fullmatch(r"random, then shrunk \(exhaustive: the first counterexample in the order \(N, K, "
                      r"lexicographic\) over N <= 3, K <= (\d)\)", r.how)
     assert k and int(k.group(1)) >= 2
+
+
+def test_a_counterexample_shrunk_to_fewer_classes_is_walked_over_the_random_matrix_s_classes():
+    """``_verdict`` 71, 75 (``shrink`` without ``max_k``: the walk would cover
+    only the greedy result's classes) and 95 (the random matrix's witness kept
+    instead of the shrunk matrix's).
+
+    f = 5 (outside [0, 1]) when K >= 2 and N >= 3, else 0.  With seed 2 the
+    four random sizes drawn are (K, N) = (2, 1), (2, 2), (3, 2), (3, 8)
+    (``Space._random_groups``), so the only counterexample of the search is the
+    3 x 3 matrix with N = 8, [[0, 0, 1], [0, 4, 2], [0, 0, 1]]
+    (``Space.random_block(3, 8, 0, 1)``; both checked below).  Greedy shrinking
+    takes the smallest neighbour (in N) that still fails: removing the second
+    class leaves N = 2 (passes), removing the third class leaves
+    [[0, 0], [0, 4]] (fails), then one sample less gives [[0, 0], [0, 3]]
+    (K = 2, N = 3), where no sample or class can go; the exhaustive walk below it covers the
+    random matrix's K <= 3 (``max_k=m.shape[0]``), not the greedy result's
+    K <= 2, and finds nothing smaller: in the order (N, K, lexicographic) no
+    matrix with N < 3 fails, and [[0, 0], [0, 3]] is the lexicographically
+    first one with N = 3 and K = 2.  The witness is f of that shrunk matrix."""
+    sp = Space(exhaustive=(), random=4, random_k=3, random_n=8, seed=2, triangle=(), triangle_random=0,
+               diagonal=())
+    assert sp._random_groups() == [((2, 1), 1), ((2, 2), 1), ((3, 2), 1), ((3, 8), 1)]
+    assert sp.random_block(3, 8, 0, 1)[0].tolist() == [[0, 0, 1], [0, 4, 2], [0, 0, 1]]
+
+    def f(m):
+        return Fraction(5) if int(m.sum()) >= 3 and m.shape[0] >= 2 else Fraction(0)
+
+    r = A.audit(f, ["range"], space=sp, prove=False, bounds=(0, 1)).results["range"]
+    assert r.counterexample.tolist() == [[0, 0], [0, 3]] and not r.minimal
+    assert r.how == ("random, then shrunk (exhaustive: no smaller counterexample in the order "
+                     "(N, K, lexicographic) over N <= 3, K <= 3)")
+    assert r.witness == "f([[0, 0], [0, 3]]) = 5 outside [0, 1]"
 
 
 def test_a_report_names_its_metric_and_the_inapplicable_properties():
@@ -687,3 +722,96 @@ def test_check_size_states_the_cost_and_the_largest_block():
     assert str(exc.value) == ("the search space's exhaustive block of 9 x 9 matrices with N = 4 holds "
                               "1.56e+08 cells (more than 1.34e+08, 1 GiB): choose a smaller space")
     _check(exhaustive=((9, 3),))
+
+
+def _mer_in_this_process(S):
+    """MER on a stack, refusing to run in any process but the test's own
+    (module level: it can be pickled, so a process pool would get it)."""
+    if os.getpid() != _MAIN_PID:
+        raise RuntimeError("evaluated in a worker process")
+    S = np.asarray(S, dtype=float)
+    return (S.sum((1, 2)) - np.trace(S, axis1=1, axis2=2)) / S.sum((1, 2))
+
+
+def test_audit_s_defaults_and_refusals():
+    """``audit`` 1 (the default seed is 0, as documented), 4 (the default
+    ``jobs=1`` searches in this process: no pool), 10 to 12 (the refusal of
+    both a space and size arguments), 14, 20, 21 (the refusal of a bad
+    ``tie_budget`` names it; ``_whole``'s message).
+
+    MER is symmetric in the transposition of a matrix: symmetry holds."""
+    rep = A.audit("mer", ["symmetry"], max_k=2, max_n=2, random=3, prove=False)
+    assert rep.space == A.space_of(2, 2, 3, 0) and rep.space.seed == 0
+    sp = Space(exhaustive=((1, 2), (2, 2)), random=0, triangle=(), triangle_random=0, diagonal=())
+    r = A.audit(_mer_exact, ["symmetry"], vectorized=_mer_in_this_process, space=sp, prove=False,
+                bounds=(0, 1))
+    assert r.results["symmetry"].verdict == "holds"
+    with pytest.raises(ValueError, match="^give either space or max_k/max_n/random, not both$"):
+        A.audit("mer", ["symmetry"], space=sp, max_k=2)
+    with pytest.raises(ValueError, match=r"^tie_budget must be an integer >= 0, got -1$"):
+        A.audit("mer", ["symmetry"], space=sp, tie_budget=-1)
+
+
+def test_check_size_the_triangle_s_limit_and_the_blocks_of_8_classes():
+    """``check_size`` 46 (blocks of exactly 8 classes are not built whole: no
+    cell limit), 51, 52 (at most 400 label vectors: 20^2 = 400 is allowed,
+    401^1 = 401 is not), 54, 56 to 58 (the message: K^n vectors, K^(3n)
+    triples).
+
+    K = 8, N <= 5: the block of N = 5 would hold C(5 + 63, 5) * 64 =
+    10,424,128 * 64 = 667,144,192 cells, more than 2^27, but the space has
+    sum_{N <= 5} C(N + 63, 63) < 1.2 x 10^7 matrices (below 2 x 10^8), and only
+    blocks of more than 8 classes are limited.  3^6 = 729 label vectors make
+    3^18 = 387,420,489 triples ("3.87e+08")."""
+    assert math.comb(5 + 63, 5) * 64 == 667_144_192 > A.MAX_CELLS
+    _check(exhaustive=((8, 5),))
+    _check(triangle=((20, 2),))
+    with pytest.raises(ValueError) as exc:
+        _check(triangle=((401, 1),))
+    assert str(exc.value).startswith("triangle: 401^1 = 401 label vectors")
+    with pytest.raises(ValueError) as exc:
+        _check(triangle=((3, 6),))
+    assert str(exc.value) == ("triangle: 3^6 = 729 label vectors of length 6 make 3.87e+08 triples; "
+                              "at most 400 vectors")
+
+
+def test_audit_of_a_metric_object_on_a_given_space():
+    """``audit`` 35, 39 to 41 (a :class:`numeric.registry.Metric` object, not
+    only its name, is audited as the registered metric), 50 (a registered
+    metric searched on the given space, not the default one), 25, 31, 32 (the
+    refusal of a bad ``jobs`` names it).
+
+    MER's registered variant is labelled "MER" (test_a_report_names_... reads
+    the label of MAE the same way); MER is symmetric: symmetry holds on every
+    matrix with K <= 2, N <= 2."""
+    from numeric.registry import REGISTRY
+
+    sp = Space(exhaustive=((1, 2), (2, 2)), random=0, triangle=(), triangle_random=0, diagonal=())
+    rep = A.audit(REGISTRY["mer"], ["symmetry"], space=sp, prove=False)
+    assert (rep.label, rep.space, rep.results["symmetry"].verdict) == ("MER", sp, "holds")
+    assert A.audit("mer", ["symmetry"], space=sp, prove=False).space == sp
+    with pytest.raises(ValueError, match=r"^jobs must be an integer >= 1, got 0$"):
+        A.audit("mer", ["symmetry"], space=sp, jobs=0)
+
+
+def test_a_registered_metric_gets_the_given_bounds_and_jobs(monkeypatch):
+    """``audit`` 62, 64 (a registered metric's ``bounds`` argument ignored or
+    lost), 85 (its ``jobs`` not passed on: ``jobs=None`` would make a pool of
+    the machine's size).
+
+    MER = errors / N lies in [0, 1]; with the stated bounds (0, 1/2) range
+    fails on a matrix where MER > 1/2 (every matrix with K = 2, N = 1 off the
+    diagonal has MER = 1).  The audit asks ``default_executor`` for a pool of
+    the ``jobs`` given (1 by default: none)."""
+    asked = []
+
+    def recording(jobs):
+        asked.append(jobs)
+
+    monkeypatch.setattr(A, "default_executor", recording)
+    sp = Space(exhaustive=((1, 2), (2, 2)), random=0, triangle=(), triangle_random=0, diagonal=())
+    r = A.audit("mer", ["range"], space=sp, prove=False, bounds=(0, Fraction(1, 2))).results["range"]
+    m = r.counterexample
+    assert r.verdict == "fails" and Fraction(int(m.sum() - np.trace(m)), int(m.sum())) > Fraction(1, 2)
+    A.audit("mer", ["range"], space=sp, prove=False, jobs=3)
+    assert asked == [1, 3]
