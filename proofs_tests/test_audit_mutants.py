@@ -16,6 +16,8 @@ import math
 import os
 from fractions import Fraction
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 import pytest
 
@@ -28,6 +30,19 @@ from analytic.properties.space import Space
 SPACE = Space(exhaustive=((1, 3), (2, 3), (3, 2)), random=30, random_k=3, random_n=4, seed=0,
               triangle=((2, 1), (3, 2)), triangle_random=0, diagonal=((3, 4),), chunk=7)
 
+
+
+class _CountingExecutor(ThreadPoolExecutor):
+    """A thread pool that counts the tasks submitted to it (an executor given to
+    ``audit`` must receive the search's chunks)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.tasks = 0
+
+    def submit(self, fn, *args, **kwargs):
+        self.tasks += 1
+        return super().submit(fn, *args, **kwargs)
 
 def _row0_share(A):
     """A[0, 0] over the first row: undefined (ValueError) on an empty first row."""
@@ -617,7 +632,6 @@ def test_the_search_runs_on_the_executor_it_is_given():
     a pool of 2 worker processes (the form refuses to run in this process);
     one that cannot be pickled (a lambda) runs here instead, with the same
     verdict.  A given executor is the one used (it counts its tasks)."""
-    from concurrent.futures import ThreadPoolExecutor
 
     sp = Space(exhaustive=((1, 2), (2, 2)), random=0, triangle=(), triangle_random=0, diagonal=())
     r = A.audit(_mer_exact, ["symmetry"], vectorized=_mer_in_a_worker, space=sp, prove=False, jobs=2,
@@ -627,16 +641,9 @@ def test_the_search_runs_on_the_executor_it_is_given():
     r = A.audit(_mer_exact, ["symmetry"], vectorized=vec, space=sp, prove=False, jobs=2, bounds=(0, 1))
     assert r.results["symmetry"].verdict == "holds"
 
-    class Counting(ThreadPoolExecutor):
-        tasks = 0
-
-        def submit(self, fn, *args, **kwargs):
-            Counting.tasks += 1
-            return super().submit(fn, *args, **kwargs)
-
-    with Counting(1) as ex:
+    with _CountingExecutor(1) as ex:
         r = A.audit(_mer_exact, ["symmetry"], vectorized=vec, space=sp, prove=False, executor=ex, bounds=(0, 1))
-    assert r.results["symmetry"].verdict == "holds" and Counting.tasks > 0
+    assert r.results["symmetry"].verdict == "holds" and ex.tasks > 0
 
 
 def _check(**kw):
@@ -685,21 +692,13 @@ def test_the_triangle_search_gets_the_executor_and_the_tie_budget(reports):
     decided exactly; with a given executor the triple search submits its tasks
     to it.  ``evaluations`` counts the exact evaluations (at least one per
     checked base of an exact search)."""
-    from concurrent.futures import ThreadPoolExecutor
 
     r = A.audit("mer", ["symmetry", "triangle"], space=SPACE, prove=False, tie_budget=0).results
     assert r["triangle"].ties > 0 and r["triangle"].ties_confirmed == 0 and r["symmetry"].ties_confirmed == 0
 
-    class Counting(ThreadPoolExecutor):
-        tasks = 0
-
-        def submit(self, fn, *args, **kwargs):
-            Counting.tasks += 1
-            return super().submit(fn, *args, **kwargs)
-
-    with Counting(1) as ex:
+    with _CountingExecutor(1) as ex:
         t = A.audit("mer", ["triangle"], space=SPACE, prove=False, executor=ex).results["triangle"]
-    assert Counting.tasks > 0 and t.verdict == reports["mer"][1].results["triangle"].verdict
+    assert ex.tasks > 0 and t.verdict == reports["mer"][1].results["triangle"].verdict
     rep = A.audit(_row0_share, ["scale"], space=SPACE, prove=False, bounds=(0, 1))
     assert isinstance(rep.evaluations, int) and rep.evaluations >= rep.results["scale"].checked > 0
 

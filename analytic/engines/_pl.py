@@ -102,6 +102,18 @@ def _require_defined(expr, table, n, n0):
             raise UndecidedSign(f"{expr} is undefined at {n} = {k}", _threshold(table, n0))
 
 
+def _constant_sign(expr, table, n, n0):
+    """The one sign of ``table`` (runs ``(from, sign)`` of ``expr`` for integers
+    ``n >= n0``), or :class:`UndecidedSign` when ``expr`` is undefined somewhere
+    or its sign changes."""
+    _require_defined(expr, table, n, n0)
+    signs = {s for _, s in table}
+    if len(signs) != 1:
+        raise UndecidedSign(f"the sign of {expr} is not constant for integers {n} >= {n0}",
+                            _threshold(table, n0))
+    return signs.pop()
+
+
 def _threshold(table, n0):
     last = table[-1][1]
     bad = [k for k, s in table if s != last]
@@ -143,12 +155,7 @@ def sign_for_all(expr, n=None, n0=1):
     (1, -1)
     """
     expr, table = _sign_table(expr, n, n0)
-    _require_defined(expr, table, n, n0)
-    signs = {s for _, s in table}
-    if len(signs) != 1:
-        raise UndecidedSign(f"the sign of {expr} is not constant for integers {n} >= {n0}",
-                            _threshold(table, n0))
-    return signs.pop()
+    return _constant_sign(expr, table, n, n0)
 
 
 def _cmp_extended(u, v, finite):
@@ -453,12 +460,7 @@ def _poly_sign(nums, dens, n, n0):
     num, den = _rf.cancel(num, den)
     table = [(n0 + t, s) for t, s in _rf.sign_runs(num, den)]
     expr = _Lazy(num, den, n, n0)
-    _require_defined(expr, table, n, n0)
-    signs = {s for _, s in table}
-    if len(signs) != 1:
-        raise UndecidedSign(f"the sign of {expr} is not constant for integers {n} >= {n0}",
-                            _threshold(table, n0))
-    return signs.pop()
+    return _constant_sign(expr, table, n, n0)
 
 
 def envelope_of_polys(A, Da, S, Ds, line_expr, n=None, n0=1):
