@@ -530,6 +530,24 @@ def test_the_tracker_spends_its_tie_budget_in_order_and_states_minimality():
     assert t.found.how == "random, then shrunk" and t.done
 
 
+def test_a_triangle_counterexample_is_named_by_the_order_of_triples():
+    """The triangle search walks label-vector triples by length n, then K
+    (not matrices by total N): the float search names its counterexample as
+    the exact search does, "the first triple in the order (n, K, ...)".
+    MSE's first triple is a=[0], b=[1], c=[2] (n = 1, K = 3): d(a,c) = 4 >
+    d(a,b) + d(b,c) = 1 + 1 (MSE of one sample two classes off, by hand)."""
+    from analytic.properties.engine import FIRST_TRIPLE
+
+    sp = Space(exhaustive=((1, 1),), random=0, diagonal=(), triangle=((2, 2), (3, 2)),
+               triangle_random=0)
+    reps = [audit("mse", ["triangle"], space=sp, prove=False, exact=e).results["triangle"]
+            for e in (False, True)]
+    for r in reps:
+        assert r.counterexample[:3] == ((0,), (1,), (2,)) and r.minimal
+        assert r.how == f"exhaustive: {FIRST_TRIPLE}" == ("exhaustive: the first triple in the "
+                                                          "order (n, K, lexicographic)")
+
+
 def test_the_triangle_screen_against_brute_force():
     """screen_triples and the random triples' screen: d(a, c) - d(a, b) - d(b, c)
     over the triples with b != a and b != c (the others reduce to d >= 0), d(x, y) =

@@ -71,8 +71,8 @@ import numpy as np
 from . import prover as _prover
 from .generators import matrix_text
 from .catalog import PROPERTIES, Property
-from .engine import (TIE_BUDGET, MetricSpec, default_executor, search_matrices,
-                                search_triples)
+from .engine import (FIRST_MATRIX, FIRST_TRIPLE, TIE_BUDGET, MetricSpec, default_executor,
+                     search_matrices, search_triples)
 from .exact import ExactContext, compare
 from .space import DEFAULT_SPACE, SMALL_SPACE, Space
 from .shrink import shrink
@@ -369,9 +369,7 @@ def _exact_search(prop, ctx, space):
                 found.defined += 1
             if w:
                 found.counterexample, found.witness, found.minimal = m, w, not rnd
-                found.how = ("random, then shrunk" if rnd else
-                             "exhaustive: the first counterexample in the order (N, K, "
-                             "lexicographic)")
+                found.how = "random, then shrunk" if rnd else f"exhaustive: {FIRST_MATRIX}"
                 return found
     return found
 
@@ -400,8 +398,7 @@ def _exact_triples(prop, ctx, space):
                         if w:
                             found.counterexample, found.witness = (a, b, c, K), w
                             found.minimal = True
-                            found.how = ("exhaustive: the first triple in the order (n, K, "
-                                         "lexicographic)")
+                            found.how = f"exhaustive: {FIRST_TRIPLE}"
                             return found
     return found
 

@@ -359,10 +359,17 @@ class Found:
         return self.counterexample is not None
 
 
+#: how a counterexample of the exhaustive part is named: the first one in the
+#: search order of its region (matrices by total N, label-vector triples by length n)
+FIRST_MATRIX = "the first counterexample in the order (N, K, lexicographic)"
+FIRST_TRIPLE = "the first triple in the order (n, K, lexicographic)"
+
+
 class _Tracker:
-    def __init__(self, name, budget):
+    def __init__(self, name, budget, first=FIRST_MATRIX):
         self.found = Found(name)
         self.budget = budget
+        self.first = first
         self.unconfirmed_before = 0
         self.done = False
 
@@ -384,10 +391,9 @@ class _Tracker:
                 f.checked = before + pos + 1
                 f.minimal = not random_part and self.unconfirmed_before == 0
                 f.how = ("random, then shrunk" if random_part else
-                         "exhaustive: the first counterexample in the order (N, K, "
-                         "lexicographic)" + ("" if f.minimal else
-                                             ", after ties left unconfirmed: not certified "
-                                             "minimal"))
+                         f"exhaustive: {self.first}" + (
+                             "" if f.minimal else
+                             ", after ties left unconfirmed: not certified minimal"))
                 self.done = True
                 return True
         return False
@@ -480,7 +486,7 @@ def screen_triples(spec: MetricSpec, K: int, n: int, V=None):
 def search_triples(spec, space: Space, ctx, *, executor=None, tie_budget=TIE_BUDGET) -> Found:
     """The triangle inequality on every triple of ``space.triangle``, then random triples."""
     ex = executor or _InProcess()
-    t = _Tracker("triangle", tie_budget)
+    t = _Tracker("triangle", tie_budget, FIRST_TRIPLE)
     prop = PROPERTIES["triangle"]
     top = max((n for _, n in space.triangle), default=0)
     tasks = [(screen_triples, spec, K, n) for n in range(1, top + 1)
