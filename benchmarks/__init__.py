@@ -3,7 +3,7 @@
 Run from the repository root::
 
     python -m benchmarks                 # the full sizes of issue 7 (minutes)
-    python -m benchmarks --quick         # tiny sizes, seconds (what CI runs)
+    python -m benchmarks --quick         # tiny sizes, seconds (what the tests run)
     python -m benchmarks --output FILE   # also write the Markdown table to FILE
     python -m benchmarks --only 4,7      # a subset of the workloads
 

@@ -63,6 +63,18 @@ def test_command_line_writes_the_table(tmp_path, capsys):
     assert "nproc" in text
 
 
+def test_python_m_benchmarks_runs():
+    """`python -m benchmarks` itself (CI ran it before the tests; this test now
+    keeps it working): a fast workload, exit status 0, its table row printed."""
+    import subprocess
+
+    root = Path(__file__).resolve().parents[1]
+    res = subprocess.run([sys.executable, "-m", "benchmarks", "--quick", "--only", "8"],
+                         cwd=root, capture_output=True, text=True, timeout=300)
+    assert res.returncode == 0, res.stderr
+    assert "| 8 |" in res.stdout
+
+
 def test_compare_alternates_and_returns_results():
     calls = []
     (t_a, ra), (t_b, rb) = compare(lambda: calls.append("a") or 1, lambda: calls.append("b") or 2,
