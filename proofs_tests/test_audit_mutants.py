@@ -608,7 +608,15 @@ def test_a_report_names_its_metric_and_the_inapplicable_properties():
     assert (rep.label, rep.better) == ("MAE", "lower")
 
 
-_MAIN_PID = os.getpid()
+#: the pid of the process running the test, set when each test starts (not at
+#: import: mutmut's fork server imports the test modules in one process and runs
+#: each test in a child forked from it, whose pid differs)
+_MAIN_PID = [os.getpid()]
+
+
+@pytest.fixture(autouse=True)
+def _record_the_test_s_pid():
+    _MAIN_PID[0] = os.getpid()
 
 
 def _mer_exact(m):
@@ -618,7 +626,7 @@ def _mer_exact(m):
 def _mer_in_a_worker(S):
     """MER on a stack, refusing to run in the test's own process (module level:
     it can be pickled, so ``jobs=2`` sends it to a process pool)."""
-    if os.getpid() == _MAIN_PID:
+    if os.getpid() == _MAIN_PID[0]:
         raise RuntimeError("evaluated in the main process")
     S = np.asarray(S, dtype=float)
     return (S.sum((1, 2)) - np.trace(S, axis1=1, axis2=2)) / S.sum((1, 2))
@@ -726,7 +734,7 @@ def test_check_size_states_the_cost_and_the_largest_block():
 def _mer_in_this_process(S):
     """MER on a stack, refusing to run in any process but the test's own
     (module level: it can be pickled, so a process pool would get it)."""
-    if os.getpid() != _MAIN_PID:
+    if os.getpid() != _MAIN_PID[0]:
         raise RuntimeError("evaluated in a worker process")
     S = np.asarray(S, dtype=float)
     return (S.sum((1, 2)) - np.trace(S, axis1=1, axis2=2)) / S.sum((1, 2))
