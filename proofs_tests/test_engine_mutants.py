@@ -9,6 +9,7 @@ from __future__ import annotations
 from itertools import product
 
 import numpy as np
+import pytest
 
 from analytic.properties.catalog import CANDIDATE, CLEAR, TIE
 from analytic.properties.engine import MetricSpec, _screen_random_triples, screen_triples
@@ -455,3 +456,79 @@ def test_a_twin_s_derived_matrices_are_looked_up_in_the_chunk():
                        ("ordinal_monotonicity_populated",), chunk, sp)
     assert res["ordinal_monotonicity_populated"].checked == 12
     assert sum(seen) == 12 + 20
+
+
+def test_a_derived_matrix_of_another_size_is_evaluated_not_looked_up():
+    """``_Cached._eval`` 2 (a derived stack of another K sent to the chunk's
+    lookup: its matrices ranked as if they were K x K).
+
+    Empty class inserts an empty class at position 0 and K: from the chunk
+    of every 2 x 2 matrix with N = 2 (10 matrices) it derives 3 x 3 matrices
+    of the same total, which are not in the chunk (``_Cached``: only derived
+    matrices of the chunk's own size are looked up), so the metric sees the
+    10 bases and their 2 * 10 derived matrices: 30.  MER = errors / N is
+    unchanged by an empty class (no sample moves), so no base is a
+    candidate: each is a tie (an equality whose float values agree within
+    the tolerance is left to the exact check: ``catalog._eq_status``)."""
+    from analytic.properties.engine import screen_chunk
+    from analytic.properties.space import Space
+
+    seen = []
+
+    def mer(S):
+        S = np.asarray(S, dtype=float)
+        seen.append(len(S))
+        return (S.sum((1, 2)) - np.trace(S, axis1=1, axis2=2)) / S.sum((1, 2))
+
+    sp = Space(exhaustive=((2, 2),), random=0, triangle=(), triangle_random=0, diagonal=())
+    chunk = [c for c in sp.chunks() if c.N == 2][0]
+    res = screen_chunk(MetricSpec(vectorized=mer, better="lower", bounds=(0, 1)), ("empty_class",),
+                       chunk, sp)["empty_class"]
+    assert (res.checked, res.defined, res.candidates, res.ties) == (10, 10, 0, 10)
+    assert sum(seen) == 10 + 2 * 10
+
+
+def test_the_float_bounds_of_an_unbounded_side_and_of_a_bound_beyond_float64():
+    """``_float_bound`` 4 (a bound that ``exact.bound_value`` reads as
+    unbounded, an infinite float, not mapped to None), 12 (the
+    refusal's message).
+
+    ``bound_value``'s docstring: None for an unbounded side; 10^400 is beyond
+    float64's largest value, about 1.8 x 10^308 (``np.finfo(float).max``)."""
+    from analytic.properties.engine import FloatEvaluator
+
+    def f(S):
+        return np.zeros(len(S))
+
+    assert FloatEvaluator(f, "lower", (0, float("inf"))).bounds == (0.0, None)
+    ev = FloatEvaluator(f, "higher", (float("-inf"), "1/4"))
+    assert (ev.bounds, ev.best) == ((None, 0.25), 0.25)
+    assert 10 ** 400 > int(np.finfo(float).max)
+    with pytest.raises(ValueError) as exc:
+        FloatEvaluator(f, "lower", (0, 10 ** 400))
+    assert str(exc.value) == ("a bound must lie within float64's range (1.8e308), got "
+                              + repr(10 ** 400)[:60])
+
+
+def test_the_metric_gets_count_matrices_of_int64():
+    """``FloatEvaluator.__call__`` 3, 5 (the stack passed on as given: a stack
+    of counts given as floats reaches the metric as floats).
+
+    ``FloatEvaluator`` evaluates count matrices: whatever array of counts it is
+    given, the metric sees ``int64`` counts (the engine's own stacks already
+    are; the equivalence of ``_pair_matrices`` 12, 14 in docs/mutation.md rests
+    on this conversion), and a broken metric's message names the matrix of
+    counts."""
+    from analytic.properties.engine import FloatEvaluator
+
+    dtypes = []
+
+    def broken(S):
+        dtypes.append(S.dtype)
+        return np.full(len(S), np.inf)
+
+    with pytest.raises(ValueError) as exc:
+        FloatEvaluator(broken, "lower", (0, None))(np.array([[[1.0, 1.0], [0.0, 1.0]]]))
+    assert dtypes == [np.dtype(np.int64)]
+    assert str(exc.value) == ("the metric returned inf on [[1, 1], [0, 1]], not a finite real number "
+                              "(raise ValueError where it is undefined)")
