@@ -532,3 +532,45 @@ def test_the_metric_gets_count_matrices_of_int64():
     assert dtypes == [np.dtype(np.int64)]
     assert str(exc.value) == ("the metric returned inf on [[1, 1], [0, 1]], not a finite real number "
                               "(raise ValueError where it is undefined)")
+
+
+def test_a_broken_value_is_named_with_its_own_matrix():
+    """``FloatEvaluator.__call__`` 40, 42 (the first matrix of the stack, not
+    the first broken one, named in the message), 43, 44 (the message's text:
+    also asserted above).
+
+    The metric returns 1/2 on the first matrix and infinity on the second,
+    where it says it is defined: the message names the second matrix and its
+    value (``FloatEvaluator``'s docstring: a non-finite value where the
+    metric is defined is a broken metric)."""
+    from analytic.properties.engine import FloatEvaluator
+
+    def broken(S):
+        return np.array([0.5, np.inf])
+
+    with pytest.raises(ValueError) as exc:
+        FloatEvaluator(broken, "lower", (0, None))(np.array([[[1, 1], [0, 0]], [[2, 0], [0, 0]]]))
+    assert str(exc.value) == ("the metric returned inf on [[2, 0], [0, 0]], not a finite real number "
+                              "(raise ValueError where it is undefined)")
+
+
+def test_every_mask_a_metric_records_marks_its_matrices_undefined():
+    """``FloatEvaluator._run`` 12 (only the last mask recorded kept: the
+    matrices of the earlier ones taken as defined).
+
+    ``numeric._validation.undefined_if``'s docstring: inside
+    ``collect_undefined`` a check records its mask (the matrices it leaves
+    undefined) and the evaluation goes on.  A metric with two checks, one
+    leaving the first matrix undefined and one the second, is defined on the
+    third only."""
+    from analytic.properties.engine import FloatEvaluator
+    from numeric._validation import undefined_if
+
+    def two_checks(S):
+        undefined_if(np.array([True, False, False]), lambda: "first check")
+        undefined_if(np.array([False, True, False]), lambda: "second check")
+        return np.array([1.0, 2.0, 3.0])
+
+    values, defined = FloatEvaluator(two_checks, "lower", (0, None))(np.ones((3, 2, 2), dtype=np.int64))
+    assert defined.tolist() == [False, False, True]
+    assert np.isnan(values[:2]).all() and values[2] == 3.0
