@@ -916,8 +916,11 @@ def test_audit_hands_a_callable_s_forms_and_arguments_to_the_search(monkeypatch)
     (spec, _, _, _, _, _, space, _, _), _ = calls[-1]
     assert (spec, space) == (None, A.CALLABLE_SPACE)
 
-    A.audit(share, max_k=2, max_n=3, random=5, seed=7)
-    assert calls[-1][0][6] == A.space_of(2, 3, 5, 7) != A.space_of(2, 3, 5, 0)
+    # none of them space_of's default (max_k 3, max_n 3, random 24, seed 0)
+    A.audit(share, max_k=2, max_n=4, random=5, seed=7)
+    assert calls[-1][0][6] == A.space_of(2, 4, 5, 7)
+    assert A.space_of(2, 4, 5, 7) not in (A.space_of(3, 4, 5, 7), A.space_of(2, 3, 5, 7),
+                                          A.space_of(2, 4, 24, 7), A.space_of(2, 4, 5, 0))
 
     sym, ex = object(), object()
     A.audit(share, ["range"], vectorized=vec, better="higher", bounds=(0, 1), symbolic=sym,
