@@ -608,7 +608,15 @@ def test_a_report_names_its_metric_and_the_inapplicable_properties():
     assert (rep.label, rep.better) == ("MAE", "lower")
 
 
-_MAIN_PID = os.getpid()
+#: the pid of the process running the test, set when each test starts (not at
+#: import: mutmut's fork server imports the test modules in one process and runs
+#: each test in a child forked from it, whose pid differs)
+_MAIN_PID = [os.getpid()]
+
+
+@pytest.fixture(autouse=True)
+def _record_the_test_s_pid():
+    _MAIN_PID[0] = os.getpid()
 
 
 def _mer_exact(m):
@@ -618,7 +626,7 @@ def _mer_exact(m):
 def _mer_in_a_worker(S):
     """MER on a stack, refusing to run in the test's own process (module level:
     it can be pickled, so ``jobs=2`` sends it to a process pool)."""
-    if os.getpid() == _MAIN_PID:
+    if os.getpid() == _MAIN_PID[0]:
         raise RuntimeError("evaluated in the main process")
     S = np.asarray(S, dtype=float)
     return (S.sum((1, 2)) - np.trace(S, axis1=1, axis2=2)) / S.sum((1, 2))
@@ -726,7 +734,7 @@ def test_check_size_states_the_cost_and_the_largest_block():
 def _mer_in_this_process(S):
     """MER on a stack, refusing to run in any process but the test's own
     (module level: it can be pickled, so a process pool would get it)."""
-    if os.getpid() != _MAIN_PID:
+    if os.getpid() != _MAIN_PID[0]:
         raise RuntimeError("evaluated in a worker process")
     S = np.asarray(S, dtype=float)
     return (S.sum((1, 2)) - np.trace(S, axis1=1, axis2=2)) / S.sum((1, 2))
@@ -814,3 +822,130 @@ def test_a_registered_metric_gets_the_given_bounds_and_jobs(monkeypatch):
     assert r.verdict == "fails" and Fraction(int(m.sum() - np.trace(m)), int(m.sum())) > Fraction(1, 2)
     A.audit("mer", ["range"], space=sp, prove=False, jobs=3)
     assert asked == [1, 3]
+
+
+# ---------------------------------------------------------------------------
+# audit's front: what it hands to the search (issue 27, branch `mute`)
+# ---------------------------------------------------------------------------
+def _recording_run(monkeypatch):
+    """Replace ``audit``'s search (``_run``) by a recorder of its arguments:
+    ``(spec, exact_f, label, better, bounds, names, space, symbolic, scopes)``
+    and the keywords ``executor, jobs, tie_budget, exact``."""
+    calls = []
+
+    def record(*args, **kwargs):
+        calls.append((args, kwargs))
+        return "report"
+
+    monkeypatch.setattr(A, "_run", record)
+    return calls
+
+
+#: MAE of [[1, 1], [0, 1]]: one error at distance 1 among 3 samples, 1/3 exactly
+#: (the float 0.333... is not equal to it: a float evaluator would show)
+_M13 = np.array([[1, 1], [0, 1]])
+
+
+def test_audit_hands_a_registered_metric_s_forms_and_arguments_to_the_search(monkeypatch):
+    """``audit`` 88 to 113 (a registered metric's arguments to the search: its
+    spec, exact form, label, orientation, bounds, properties, space, symbolic
+    form, scopes, executor, jobs, tie budget, ``exact``).
+
+    The docstring: a registry name is searched with the registry's variant
+    (label "MAE", ``better`` "lower", bounds (0, None), the registry's record),
+    in exact arithmetic for the exact check (MAE of ``_M13`` is 1/3 exactly)
+    and on SymPy counts for the proofs (``SymbolicArithmetic``: the Rational
+    1/3); ``prove=True`` means ``prover.DEFAULT_SCOPES``; the other arguments
+    are passed on as given."""
+    import sympy
+
+    from analytic.properties.engine import MetricSpec
+
+    calls = _recording_run(monkeypatch)
+    sp = Space(exhaustive=((1, 2),), random=0, triangle=(), triangle_random=0, diagonal=())
+    ex = object()
+    assert A.audit("mae", ["symmetry"], space=sp, executor=ex, jobs=3, tie_budget=0,
+                   exact=True) == "report"
+    (spec, exact_f, label, better, bounds, names, space, symbolic, scopes), kw = calls[-1]
+    assert spec == MetricSpec(name="mae", variant="MAE", better="lower", bounds=(0, None))
+    assert (label, better, bounds, names, space, scopes) == (
+        "MAE", "lower", (0, None), ["symmetry"], sp, P.DEFAULT_SCOPES)
+    v = exact_f(_M13)
+    assert not isinstance(v, float) and v == Fraction(1, 3)
+    s = symbolic(_M13)
+    assert isinstance(s, sympy.Rational) and s == sympy.Rational(1, 3)
+    assert kw == dict(executor=ex, jobs=3, tie_budget=0, exact=True)
+    # a symbolic form given is used; scopes given are kept; better given wins
+    sym = object()
+    A.audit("mae", ["symmetry"], space=sp, symbolic=sym, prove=(), better="higher")
+    (spec, _, _, better, _, _, _, symbolic, scopes), kw = calls[-1]
+    assert (spec.better, better, symbolic, scopes) == ("higher", "higher", sym, ())
+    assert kw == dict(executor=None, jobs=1, tie_budget=A.TIE_BUDGET, exact=False)
+
+
+def test_audit_hands_a_callable_s_forms_and_arguments_to_the_search(monkeypatch):
+    """``audit`` 117 to 192 (a callable's default space, bounds, spec, label,
+    orientation and the arguments passed on).
+
+    The docstring: the default space is ``DEFAULT_SPACE`` with a vectorised
+    form and ``CALLABLE_SPACE`` without (seed 0); ``max_k, max_n, random,
+    seed`` give ``space_of``'s space; bounds default to unknown, (None, None);
+    ``better`` to "lower"; without ``vectorized`` there is no float screen
+    (no spec); the label is the function's ``__name__`` ("metric" for a
+    callable without one); ``prove=True`` means ``prover.DEFAULT_SCOPES``."""
+    import functools
+
+    from analytic.properties.engine import MetricSpec
+
+    calls = _recording_run(monkeypatch)
+
+    def share(m):
+        return Fraction(int(np.trace(m)), int(m.sum()))
+
+    def vec(S):
+        return np.trace(S, axis1=1, axis2=2) / S.sum(axis=(1, 2))
+
+    A.audit(share, vectorized=vec)
+    (spec, exact_f, label, better, bounds, names, space, symbolic, scopes), kw = calls[-1]
+    assert spec == MetricSpec(vectorized=vec, better="lower", bounds=(None, None))
+    assert (exact_f, label, better, bounds, names, space, symbolic, scopes) == (
+        share, "share", "lower", (None, None), None, A.DEFAULT_SPACE, None, P.DEFAULT_SCOPES)
+    assert kw == dict(executor=None, jobs=1, tie_budget=A.TIE_BUDGET, exact=False)
+
+    A.audit(share)
+    (spec, _, _, _, _, _, space, _, _), _ = calls[-1]
+    assert (spec, space) == (None, A.CALLABLE_SPACE)
+
+    # none of them space_of's default (max_k 3, max_n 3, random 24, seed 0)
+    A.audit(share, max_k=2, max_n=4, random=5, seed=7)
+    assert calls[-1][0][6] == A.space_of(2, 4, 5, 7)
+    assert A.space_of(2, 4, 5, 7) not in (A.space_of(3, 4, 5, 7), A.space_of(2, 3, 5, 7),
+                                          A.space_of(2, 4, 24, 7), A.space_of(2, 4, 5, 0))
+
+    sym, ex = object(), object()
+    A.audit(share, ["range"], vectorized=vec, better="higher", bounds=(0, 1), symbolic=sym,
+            prove=(), executor=ex, jobs=3, tie_budget=0, exact=True)
+    (spec, _, _, better, bounds, names, _, symbolic, scopes), kw = calls[-1]
+    assert spec == MetricSpec(vectorized=vec, better="higher", bounds=(0, 1))
+    assert (better, bounds, names, symbolic, scopes) == ("higher", (0, 1), ["range"], sym, ())
+    assert kw == dict(executor=ex, jobs=3, tie_budget=0, exact=True)
+
+    A.audit(functools.partial(share))   # a callable without __name__
+    assert calls[-1][0][2] == "metric"
+
+
+def test_audit_refuses_what_is_not_a_metric_and_a_boolean_count():
+    """``audit`` 114 to 116 (the refusal of a metric that is none of a name, a
+    record, a callable: its message), ``_whole`` 2 (a bool is not accepted as
+    an integer count: ``jobs=True`` would mean 1), 4 (``tie_budget=0`` is
+    allowed: ``>= 0``, no tie decided exactly).
+
+    ``_whole``'s message: "NAME must be an integer >= LEAST, got V"."""
+    with pytest.raises(ValueError, match=r"^metric must be a registry name, a Metric or a callable, "
+                                         r"got 5$"):
+        A.audit(5)
+    with pytest.raises(ValueError, match=r"^jobs must be an integer >= 1, got True$"):
+        A.audit("mae", ["symmetry"], jobs=True)
+    sp = Space(exhaustive=((1, 1),), random=0, triangle=(), triangle_random=0, diagonal=())
+    r = A.audit("mae", ["symmetry"], space=sp, prove=False, tie_budget=0).results["symmetry"]
+    assert (r.verdict, r.ties_confirmed) == ("holds", 0)

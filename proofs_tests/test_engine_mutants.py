@@ -9,6 +9,7 @@ from __future__ import annotations
 from itertools import product
 
 import numpy as np
+import pytest
 
 from analytic.properties.catalog import CANDIDATE, CLEAR, TIE
 from analytic.properties.engine import MetricSpec, _screen_random_triples, screen_triples
@@ -340,3 +341,236 @@ def test_a_chunk_s_derived_matrices_are_looked_up_not_evaluated_again():
     assert res["symmetry"].checked == 10 and sum(seen) == 10
     found = search_matrices(spec, ["symmetry"], sp, ExactContext(lambda A: 0, "lower", (0, 1)))
     assert found["symmetry"].name == "symmetry" and not found["symmetry"].fails
+
+
+# ---------------------------------------------------------------------------
+# _screen_all: how often the metric is evaluated (issue 27, branch `mute`)
+# ---------------------------------------------------------------------------
+def _counting(seen):
+    """f(A) = A[0, 1] / N, counting the matrices it is called on in ``seen``.
+
+    Moving a sample of row 1 toward the diagonal leaves f unchanged, so
+    ordinal monotonicity (strict) has candidates and the statuses compared
+    below are not all CLEAR."""
+    def f(S):
+        S = np.asarray(S, dtype=float)
+        seen.append(len(S))
+        return S[:, 0, 1] / S.sum(axis=(1, 2))
+    return f
+
+
+def _plain(res):
+    """A ``ChunkScreen`` as plain values (its flagged matrices are arrays)."""
+    return (res.checked, res.defined, res.candidates, res.ties,
+            [(i, s, m.tolist()) for i, s, m in res.flagged])
+
+
+def _all_2x2(N):
+    """Every 2 x 2 matrix of counts with total N (C(N + 3, 3) of them)."""
+    return np.array([[[a, b], [c, N - a - b - c]]
+                     for a, b, c in product(range(N + 1), repeat=3) if a + b + c <= N],
+                    dtype=np.int64)
+
+
+def test_a_twin_s_sub_stack_is_evaluated_once():
+    """``_screen_all`` 43 (every property screened with the whole stack's cache:
+    a sub-stack's values recomputed on each call, and its memo of derived
+    stacks shared), 46, 49 (the sub-stack's cache built without the
+    sub-stack: no value cached).
+
+    The stack: every 2 x 2 matrix with N = 3 (20); ``ordinal_monotonicity_populated``
+    keeps the 12 with both rows non-empty (row sums (1, 2): 2 * 3 = 6, and (2, 1):
+    6).  Without a chunk there is no lookup, so by ``_Cached``'s design (the
+    base stack's values computed once, each derived stack once, memoised by
+    key) the metric sees the 12 bases once and each one-step move's stack
+    once: the bases with a sample at (0, 1) (row sums (1, 2): 1 * 3, (2, 1):
+    2 * 2, 7 in all) and those with a sample at (1, 0) (2 * 2 + 3 * 1 = 7):
+    12 + 7 + 7 = 26, counted here from the stack by the same definition."""
+    from analytic.properties.engine import FloatEvaluator, _screen_all
+
+    A = _all_2x2(3)
+    assert len(A) == 20
+    seen = []
+    out = _screen_all(FloatEvaluator(_counting(seen), "lower", (0, 1)), A,
+                      ("ordinal_monotonicity_populated",))
+    sub = A[(A.sum(axis=-1) > 0).all(axis=-1)]
+    expected = len(sub) + int((sub[:, 0, 1] > 0).sum()) + int((sub[:, 1, 0] > 0).sum())
+    assert (len(sub), expected) == (12, 26)
+    assert out["ordinal_monotonicity_populated"].checked == 12
+    assert sum(seen) == expected
+    # the statuses of a property do not depend on the other properties asked:
+    # monotonicity memoises its moves of the whole stack under the same keys as
+    # the twin's moves of its 12 bases (43 hands the twin those, of the 20)
+    both = _screen_all(FloatEvaluator(_counting([]), "lower", (0, 1)), A,
+                       ("monotonicity", "ordinal_monotonicity_populated"))
+    assert _plain(both["ordinal_monotonicity_populated"]) == _plain(out["ordinal_monotonicity_populated"])
+    assert out["ordinal_monotonicity_populated"].candidates > 0
+
+
+def test_a_twin_asked_with_its_parent_takes_the_parent_s_statuses():
+    """``_screen_all`` 51 (the twin screened on its own instead of taking its
+    parent's statuses).
+
+    ``_screen_all``'s docstring: a ``*_populated`` twin takes its parent's
+    statuses on its own bases when both are asked.  So asking for the twin as
+    well costs no evaluation at all: the metric sees as many matrices as for
+    the parent alone (its 20 bases once and each move stack once, counted from
+    the stack below), and the twin's result is the one it gets when screened
+    alone."""
+    from analytic.properties.engine import FloatEvaluator, _screen_all
+
+    A = _all_2x2(3)
+    alone_parent, both, alone_twin = [], [], []
+    _screen_all(FloatEvaluator(_counting(alone_parent), "lower", (0, 1)), A,
+                ("ordinal_monotonicity",))
+    out = _screen_all(FloatEvaluator(_counting(both), "lower", (0, 1)), A,
+                      ("ordinal_monotonicity", "ordinal_monotonicity_populated"))
+    twin = _screen_all(FloatEvaluator(_counting(alone_twin), "lower", (0, 1)), A,
+                       ("ordinal_monotonicity_populated",))
+    # the parent alone: the 20 bases, then the move stacks of the bases with a
+    # sample at (0, 1) and at (1, 0), each once
+    assert sum(alone_parent) == len(A) + int((A[:, 0, 1] > 0).sum()) + int((A[:, 1, 0] > 0).sum())
+    assert sum(both) == sum(alone_parent)
+    assert _plain(out["ordinal_monotonicity_populated"]) == _plain(twin["ordinal_monotonicity_populated"])
+
+
+def test_a_twin_s_derived_matrices_are_looked_up_in_the_chunk():
+    """``_screen_all`` 47, 50 (the sub-stack's cache built without the chunk's
+    lookup: its derived matrices evaluated instead of looked up).
+
+    The chunk of every 2 x 2 matrix with N = 3 (ranks 0 .. 19, one chunk).
+    ``ordinal_monotonicity_populated`` alone: its 12 bases are evaluated once
+    (the sub-stack's own cache), and its one-step moves keep K and N, so by
+    ``_Cached``'s design they take their values from the chunk's, which are
+    computed once for the whole chunk: 12 + 20 = 32 matrices.  Evaluated
+    instead, the 7 + 7 moved matrices would make 12 + 14 = 26 (counts as in
+    the test above)."""
+    from analytic.properties.engine import screen_chunk
+    from analytic.properties.space import Space
+
+    sp = Space(exhaustive=((2, 3),), random=0, triangle=(), triangle_random=0, diagonal=())
+    chunk = [c for c in sp.chunks() if c.N == 3][0]
+    assert (chunk.kind, chunk.K, chunk.lo, chunk.hi) == ("exhaustive", 2, 0, 20)
+    seen = []
+    res = screen_chunk(MetricSpec(vectorized=_counting(seen), better="lower", bounds=(0, 1)),
+                       ("ordinal_monotonicity_populated",), chunk, sp)
+    assert res["ordinal_monotonicity_populated"].checked == 12
+    assert sum(seen) == 12 + 20
+
+
+def test_a_derived_matrix_of_another_size_is_evaluated_not_looked_up():
+    """``_Cached._eval`` 2 (a derived stack of another K sent to the chunk's
+    lookup: its matrices ranked as if they were K x K).
+
+    Empty class inserts an empty class at position 0 and K: from the chunk
+    of every 2 x 2 matrix with N = 2 (10 matrices) it derives 3 x 3 matrices
+    of the same total, which are not in the chunk (``_Cached``: only derived
+    matrices of the chunk's own size are looked up), so the metric sees the
+    10 bases and their 2 * 10 derived matrices: 30.  MER = errors / N is
+    unchanged by an empty class (no sample moves), so no base is a
+    candidate: each is a tie (an equality whose float values agree within
+    the tolerance is left to the exact check: ``catalog._eq_status``)."""
+    from analytic.properties.engine import screen_chunk
+    from analytic.properties.space import Space
+
+    seen = []
+
+    def mer(S):
+        S = np.asarray(S, dtype=float)
+        seen.append(len(S))
+        return (S.sum((1, 2)) - np.trace(S, axis1=1, axis2=2)) / S.sum((1, 2))
+
+    sp = Space(exhaustive=((2, 2),), random=0, triangle=(), triangle_random=0, diagonal=())
+    chunk = [c for c in sp.chunks() if c.N == 2][0]
+    res = screen_chunk(MetricSpec(vectorized=mer, better="lower", bounds=(0, 1)), ("empty_class",),
+                       chunk, sp)["empty_class"]
+    assert (res.checked, res.defined, res.candidates, res.ties) == (10, 10, 0, 10)
+    assert sum(seen) == 10 + 2 * 10
+
+
+def test_the_float_bounds_of_an_unbounded_side_and_of_a_bound_beyond_float64():
+    """``_float_bound`` 4 (a bound that ``exact.bound_value`` reads as
+    unbounded, an infinite float, not mapped to None), 12 (the
+    refusal's message).
+
+    ``bound_value``'s docstring: None for an unbounded side; 10^400 is beyond
+    float64's largest value, about 1.8 x 10^308 (``np.finfo(float).max``)."""
+    from analytic.properties.engine import FloatEvaluator
+
+    def f(S):
+        return np.zeros(len(S))
+
+    assert FloatEvaluator(f, "lower", (0, float("inf"))).bounds == (0.0, None)
+    ev = FloatEvaluator(f, "higher", (float("-inf"), "1/4"))
+    assert (ev.bounds, ev.best) == ((None, 0.25), 0.25)
+    assert 10 ** 400 > int(np.finfo(float).max)
+    with pytest.raises(ValueError) as exc:
+        FloatEvaluator(f, "lower", (0, 10 ** 400))
+    assert str(exc.value) == ("a bound must lie within float64's range (1.8e308), got "
+                              + repr(10 ** 400)[:60])
+
+
+def test_the_metric_gets_count_matrices_of_int64():
+    """``FloatEvaluator.__call__`` 3, 5 (the stack passed on as given: a stack
+    of counts given as floats reaches the metric as floats).
+
+    ``FloatEvaluator`` evaluates count matrices: whatever array of counts it is
+    given, the metric sees ``int64`` counts (the engine's own stacks already
+    are; the equivalence of ``_pair_matrices`` 12, 14 in docs/mutation.md rests
+    on this conversion), and a broken metric's message names the matrix of
+    counts."""
+    from analytic.properties.engine import FloatEvaluator
+
+    dtypes = []
+
+    def broken(S):
+        dtypes.append(S.dtype)
+        return np.full(len(S), np.inf)
+
+    with pytest.raises(ValueError) as exc:
+        FloatEvaluator(broken, "lower", (0, None))(np.array([[[1.0, 1.0], [0.0, 1.0]]]))
+    assert dtypes == [np.dtype(np.int64)]
+    assert str(exc.value) == ("the metric returned inf on [[1, 1], [0, 1]], not a finite real number "
+                              "(raise ValueError where it is undefined)")
+
+
+def test_a_broken_value_is_named_with_its_own_matrix():
+    """``FloatEvaluator.__call__`` 40, 42 (the first matrix of the stack, not
+    the first broken one, named in the message), 43, 44 (the message's text:
+    also asserted above).
+
+    The metric returns 1/2 on the first matrix and infinity on the second,
+    where it says it is defined: the message names the second matrix and its
+    value (``FloatEvaluator``'s docstring: a non-finite value where the
+    metric is defined is a broken metric)."""
+    from analytic.properties.engine import FloatEvaluator
+
+    def broken(S):
+        return np.array([0.5, np.inf])
+
+    with pytest.raises(ValueError) as exc:
+        FloatEvaluator(broken, "lower", (0, None))(np.array([[[1, 1], [0, 0]], [[2, 0], [0, 0]]]))
+    assert str(exc.value) == ("the metric returned inf on [[2, 0], [0, 0]], not a finite real number "
+                              "(raise ValueError where it is undefined)")
+
+
+def test_every_mask_a_metric_records_marks_its_matrices_undefined():
+    """``FloatEvaluator._run`` 12 (only the last mask recorded kept: the
+    matrices of the earlier ones taken as defined).
+
+    ``numeric._validation.undefined_if``'s docstring: inside
+    ``collect_undefined`` a check records its mask (the matrices it leaves
+    undefined) and the evaluation goes on.  A metric with two checks, one
+    leaving the first matrix undefined and one the second, is defined on the
+    third only."""
+    from analytic.properties.engine import FloatEvaluator
+    from numeric._validation import undefined_if
+
+    def two_checks(S):
+        undefined_if(np.array([True, False, False]), lambda: "first check")
+        undefined_if(np.array([False, True, False]), lambda: "second check")
+        return np.array([1.0, 2.0, 3.0])
+
+    values, defined = FloatEvaluator(two_checks, "lower", (0, None))(np.ones((3, 2, 2), dtype=np.int64))
+    assert defined.tolist() == [False, False, True]
+    assert np.isnan(values[:2]).all() and values[2] == 3.0
