@@ -782,6 +782,26 @@ def test_check_size_the_triangle_s_limit_and_the_blocks_of_8_classes():
                               "at most 400 vectors")
 
 
+
+def test_check_size_allows_a_block_of_exactly_max_cells():
+    """``check_size`` 48 (``block >= MAX_CELLS``: a block of exactly
+    ``MAX_CELLS`` cells refused; the docstring refuses only "more than").
+
+    The block of a part is ``C(n + c - 1, n) K^2`` cells (``c = K^2`` for the
+    exhaustive part, ``K`` for the diagonal one).  It equals 2^27 only if K is
+    a power of 2 and ``C(n + c - 1, n)`` too; K > 8 leaves one case, the
+    diagonal part with N = 1 and K^3 = 2^27, K = 512: C(512, 1) * 512^2 =
+    2^9 * 2^18 = 2^27 (exhaustive: N = 1 needs K^4 = 2^27; N = 0 (no matrix)
+    K^2 = 2^27; N = 2, 3 binomials with an odd factor c + 1 > 3; N >= 4 a
+    binomial that is a perfect power, impossible by Erdos, 1951).  K = 513
+    is one class more: 513^3 = 135,005,697 cells, refused."""
+    assert math.comb(1 + 512 - 1, 1) * 512 * 512 == 2 ** 27 == A.MAX_CELLS
+    _check(diagonal=((512, 1),))
+    with pytest.raises(ValueError) as exc:
+        _check(diagonal=((513, 1),))
+    assert str(exc.value) == ("the search space's diagonal block of 513 x 513 matrices with N = 1 holds "
+                              "1.35e+08 cells (more than 1.34e+08, 1 GiB): choose a smaller space")
+
 def test_audit_of_a_metric_object_on_a_given_space():
     """``audit`` 35, 39 to 41 (a :class:`numeric.registry.Metric` object, not
     only its name, is audited as the registered metric), 50 (a registered
