@@ -533,3 +533,35 @@ def test_a_common_power_is_the_gcd_of_the_exponents():
     x, y = (sp.sqrt(a) + 1) ** 2, a + 2 * sp.sqrt(a) + 1
     assert sp.expand(x - y) == 0
     assert C.equal(x ** 2, y ** 2) == (True, "equal roots of a common power")
+
+
+def test_the_power_guard_admits_its_limit():
+    """``_SparseFractions.pow`` 4 (``>=``): the guard refuses only beyond
+    ``MAX_TERMS**2``; a base of exactly ``MAX_TERMS`` terms to the power -2
+    (``3000**2 = MAX_TERMS**2``) is formed: its inverse keeps the base as a
+    factor of the denominator, ``1 / p^2``, without expanding ``p^2``."""
+    sf = C._SparseFractions([a, b])
+    x, y = sf.gens
+    p = sum((x ** i * y ** j for i in range(60) for j in range(50)), sf.R.zero)
+    assert len(p) == C.MAX_TERMS and len(p) ** 2 == C.MAX_TERMS ** 2
+    num, c, den = sf.pow((p, 1, {}), -2)
+    assert (num, c) == (1, 1) and {sf.factors[k_]: m for k_, m in den.items()} == {p: 2}
+
+
+def test_a_root_takes_integer_powers_of_the_monomial_content_out():
+    """``_Frozen._power`` 32 (``walk(b) * e`` for ``walk(b) ** e``): ``sqrt(a^5 +
+    a^4) = sqrt(a^4 (a + 1)) = a^2 sqrt(a + 1)`` for ``a >= 0`` (the monomial
+    content ``a^4``, exponent 4 * 1/2 = 2); the mutant reads ``2 a sqrt(a + 1)``."""
+    assert C.equal(sp.sqrt(a ** 5 + a ** 4), a ** 2 * sp.sqrt(a + 1)) == (True, "cancels to 0")
+
+
+def test_a_root_of_a_base_too_large_to_canonicalise_is_frozen_whole():
+    """``_Frozen._power`` 7 to 10 (the ``_TooLarge`` fallback: ``_root(None,
+    ex)`` etc. raised instead): ``B = (a + b + 1)^15 + 1`` is beyond the power
+    guard (3 terms to the 15th), so ``sqrt(B)`` is frozen as a whole (a symbol
+    ``t``, ``t^2 = B``).  ``sqrt(B) v`` (``v`` zero at the probe points) is not
+    identically 0 (``B >= 2``, ``v(1) = 943``)."""
+    with pytest.raises(C._TooLarge):
+        C._canon_parts((a + b + 1) ** 15 + 1)
+    v = _probe_zero(a, b)
+    assert C.equal(sp.sqrt((a + b + 1) ** 15 + 1) * v, 0) == (False, "not reduced to 0 by cancellation")
