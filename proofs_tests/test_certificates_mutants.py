@@ -419,14 +419,35 @@ def test_a_root_of_a_rational_number_is_frozen_with_its_relation():
 
 def test_a_relation_whose_root_cancelled_is_skipped():
     """``_Frozen.reduce`` 12 (skip a relation only when its ``t`` is absent AND
-    its radicand is outside the ring): ``sqrt(k a)/sqrt(k) - sqrt(a)`` freezes to
-    ``t_k t_a / t_k - t_a = 0`` (the ``t`` cancel), so with ``+ v`` (zero at the
-    probe points, nonzero elsewhere) the numerator is ``v`` in ``a, k`` and the
-    relation ``t_k^2 = k`` has no generator: skipped, answer False (the mutant
-    raises KeyError)."""
-    v = _probe_zero(a, k)
-    assert C.is_zero(sp.sqrt(k * a) / sp.sqrt(k) - sp.sqrt(a) + v) == (
-        False, "not reduced to 0 by cancellation")
+    its radicand is outside the ring): ``sqrt(a^2 + a)/sqrt(a + 1) - sqrt(a)``
+    freezes to ``t1 t0 / t1 - t0 = 0`` (``sqrt(a^2 + a) = sqrt(a + 1) sqrt(a)``,
+    both factors certified >= 0), so with ``+ v`` (zero at the probe points,
+    nonzero elsewhere) the numerator is ``v``, a polynomial in ``a`` only: the
+    relations ``t^2 = a``, ``t^2 = a + 1`` have no generator and are skipped,
+    answer False (the mutant raises KeyError)."""
+    v = _probe_zero(a)
+    x = sp.sqrt(a ** 2 + a) / sp.sqrt(a + 1) - sp.sqrt(a)
+    assert x != 0
+    assert C.is_zero(x + v) == (False, "not reduced to 0 by cancellation")
+
+
+_SQUARE = (sp.sqrt(b) + 1) ** 2 - b - 2 * sp.sqrt(b) - 1  # = 0 (expanding), needs t^2 = b
+
+
+@pytest.mark.parametrize("skipped", [
+    sp.sqrt(a ** 2 + a) / sp.sqrt(a + 1) - sp.sqrt(a),  # roots that cancel: no generator
+    c * sp.sqrt(1 + sp.sqrt(c)),  # a radicand that is not rational
+    c * sp.sqrt(1 / c - 1),  # a radicand that is not a polynomial
+], ids=["absent", "not-rational", "not-polynomial"])
+def test_a_skipped_relation_does_not_stop_the_others(skipped):
+    """``_Frozen.reduce`` 17, 20, 23 (``break`` for ``continue``): a relation
+    that cannot be used (its root cancelled, its radicand not rational, not a
+    polynomial) must not stop the use of the next one.  Each expression is
+    identically 0: ``_SQUARE`` expands to 0, and the first one is 0 as in the
+    test above; ``is_zero`` needs the relation ``t^2 = b`` created after the
+    skipped one."""
+    e = skipped + _SQUARE if skipped.is_Add else skipped * _SQUARE
+    assert C.is_zero(e) == (True, "cancels to 0")
 
 
 def test_strings_are_not_evaluated():
@@ -479,7 +500,7 @@ def test_only_common_positive_factors_leave_a_max():
     assert C.equal(sp.Max(-2 * a, -2 * b) * v, -2 * sp.Max(a, b) * v)[0] is False
     assert C.equal(sp.Max(1 - a, b) * v, sp.Max(a - 1, b) * v)[0] is False
     v3 = _probe_zero(a, b, c)
-    assert C.equal(sp.Max((1 - a) * b, (1 - a) * c) * v3, (1 - a) * sp.Max(b, c) * v3)[0] is False
+    assert C.equal(sp.Max((a - 2) * b, (a - 2) * c) * v3, (a - 2) * sp.Max(b, c) * v3)[0] is False
 
 
 def test_the_probe_tries_both_points():
@@ -565,3 +586,54 @@ def test_a_root_of_a_base_too_large_to_canonicalise_is_frozen_whole():
         C._canon_parts((a + b + 1) ** 15 + 1)
     v = _probe_zero(a, b)
     assert C.equal(sp.sqrt((a + b + 1) ** 15 + 1) * v, 0) == (False, "not reduced to 0 by cancellation")
+
+
+def test_the_second_probe_point():
+    """``_point`` 17, 18 (``integers(2, 50)``, ``integers(1, 51)``) and
+    ``_differ`` 23 (``break`` after a point where the probe cannot separate):
+    the probe points of ``equal`` in ``a, b`` are ``{a: 24, b: 26}`` and
+    ``{a: 42, b: 13}`` (``numpy.random.default_rng(seed).integers(1, 50, 2)``,
+    seeds 1 and 2).  ``2a + b - 24`` and ``a + b`` are equal at the first
+    (50) and differ by ``a - 24 = 18`` at the second.  ``(sqrt(a) + 1)^2 + a - 24``
+    and ``a + 2 sqrt(a) + 1`` are equal at a = 24, where the 30-digit probe
+    cannot prove it (undecided), and differ by 18 at a = 42."""
+    import numpy as np
+    assert [int(v) for v in np.random.default_rng(2).integers(1, 50, 2)] == [42, 13]
+    assert C.equal(2 * a + b - 24, a + b) == (False, "they differ by 18.0000 at {a: 42, b: 13}")
+    assert C.equal((sp.sqrt(a) + 1) ** 2 + a - 24, a + 2 * sp.sqrt(a) + 1) == (
+        False, "they differ by 18.0000 at {a: 42}")
+
+
+def test_arguments_are_paired_by_value_whatever_their_order():
+    """``_pairs`` 4 (positional pairing for ``+ * Max Min``) and 30 (the first
+    candidate taken whatever its value): ``b x`` and ``y b``, ``x = (sqrt(a) +
+    1)^2``, ``y = a + 2 sqrt(a) + 1`` (equal, expanding); SymPy orders the
+    arguments ``(b, x)`` and ``(b, y)``... and ``Max(x, b)``, ``Max(b, y)``
+    whatever it does, one of the two pairs crosses, so congruence needs the
+    values."""
+    x, y = (sp.sqrt(a) + 1) ** 2, a + 2 * sp.sqrt(a) + 1
+    assert C.equal(x * b, y * b) == (True, "equal arguments")
+    assert C.equal(x * b + 1, b * y + 1) == (True, "equal arguments")
+    assert C.equal(sp.Max(x, b + 1), sp.Max(b + 1, y)) == (True, "equal arguments")
+    assert C.equal(sp.Max(x, b ** 3), sp.Max(b ** 3, y)) == (True, "equal arguments")
+    assert C.equal(sp.Max(x * 10 ** 30, b), sp.Max(y * 10 ** 30, b)) == (True, "equal arguments")
+
+
+def test_congruence_needs_a_value_at_the_first_probe_point():
+    """``_num`` 9 (a value returned even when not a finite number): ``x/(a - 24)``
+    and ``y/(a - 24)`` (``x = y`` as above) have an argument ``1/(a - 24)``,
+    infinite at the first probe point a = 24: congruence is not tried (the
+    mutant compares ``zoo - zoo = nan`` and SymPy raises TypeError); the global
+    test proves it.  ``_num`` 10: a non-real value is not a number either."""
+    x, y = (sp.sqrt(a) + 1) ** 2, a + 2 * sp.sqrt(a) + 1
+    assert C.equal(x / (a - 24), y / (a - 24)) == (True, "cancels to 0")
+    assert C._num(sp.sqrt(a - 30), {a: sp.Integer(24)}) is None
+    assert C._num(1 / (a - 24), {a: sp.Integer(24)}) is None
+
+
+def test_a_common_power_takes_the_root_of_each_side():
+    """``_common_root`` 22 (``x * (e // g)`` on the second side): ``y^6`` and
+    ``(sqrt(a) + 1)^12``, ``y = a + 2 sqrt(a) + 1 = (sqrt(a) + 1)^2``: the gcd of
+    the exponents is 6 and the roots ``y`` and ``(sqrt(a) + 1)^2`` are equal."""
+    y = a + 2 * sp.sqrt(a) + 1
+    assert C.equal(y ** 6, (sp.sqrt(a) + 1) ** 12) == (True, "equal roots of a common power")
