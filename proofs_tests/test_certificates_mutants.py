@@ -20,6 +20,7 @@ from sympy.polys.rings import ring
 from analytic.properties import certificates as C
 from analytic.properties.certificates import sign
 from numeric import exact_sign
+from numeric.errors import UndecidedError
 
 a, b, c, k = sp.symbols("a b c k", integer=True, positive=True)
 
@@ -435,18 +436,18 @@ _SQUARE = (sp.sqrt(b) + 1) ** 2 - b - 2 * sp.sqrt(b) - 1  # = 0 (expanding), nee
 
 
 @pytest.mark.parametrize("skipped", [
-    sp.sqrt(a ** 2 + a) / sp.sqrt(a + 1) - sp.sqrt(a),  # roots that cancel: no generator
+    sp.sqrt(c),  # a radicand whose symbol c is not in the ring (only t_c is)
     c * sp.sqrt(1 + sp.sqrt(c)),  # a radicand that is not rational
     c * sp.sqrt(1 / c - 1),  # a radicand that is not a polynomial
-], ids=["absent", "not-rational", "not-polynomial"])
+], ids=["outside-the-ring", "not-rational", "not-polynomial"])
 def test_a_skipped_relation_does_not_stop_the_others(skipped):
     """``_Frozen.reduce`` 17, 20, 23 (``break`` for ``continue``): a relation
-    that cannot be used (its root cancelled, its radicand not rational, not a
-    polynomial) must not stop the use of the next one.  Each expression is
-    identically 0: ``_SQUARE`` expands to 0, and the first one is 0 as in the
-    test above; ``is_zero`` needs the relation ``t^2 = b`` created after the
-    skipped one."""
-    e = skipped + _SQUARE if skipped.is_Add else skipped * _SQUARE
+    that cannot be used (its radicand in a symbol outside the ring, not
+    rational, not a polynomial) must not stop the use of the next one.  Each
+    expression is identically 0 (``_SQUARE`` expands to 0); ``is_zero`` needs
+    the relation ``t^2 = b``, created after the skipped one (the factors are
+    frozen in SymPy's order of the product's arguments, the sum last)."""
+    e = skipped * _SQUARE
     assert C.is_zero(e) == (True, "cancels to 0")
 
 
@@ -596,22 +597,27 @@ def test_the_second_probe_point():
     seeds 1 and 2).  ``2a + b - 24`` and ``a + b`` are equal at the first
     (50) and differ by ``a - 24 = 18`` at the second.  ``(sqrt(a) + 1)^2 + a - 24``
     and ``a + 2 sqrt(a) + 1`` are equal at a = 24, where the 30-digit probe
-    cannot prove it (undecided), and differ by 18 at a = 42."""
+    cannot prove it, and differ by 18 at a = 42; ``sqrt(a^2 + 10^-40) + a - 24``
+    and ``a`` differ at a = 24 by about 2e-42 (a Taylor expansion), below the
+    probe's 30 digits (``UndecidedError``), and by 18 at a = 42."""
     import numpy as np
     assert [int(v) for v in np.random.default_rng(2).integers(1, 50, 2)] == [42, 13]
     assert C.equal(2 * a + b - 24, a + b) == (False, "they differ by 18.0000 at {a: 42, b: 13}")
-    assert C.equal((sp.sqrt(a) + 1) ** 2 + a - 24, a + 2 * sp.sqrt(a) + 1) == (
-        False, "they differ by 18.0000 at {a: 42}")
+    e = sp.sqrt(a ** 2 + sp.Rational(1, 10 ** 40)) + a - 24
+    with pytest.raises(UndecidedError):
+        exact_sign.compare(e.subs(a, 24), sp.Integer(24), C.PROBE_POLICY)
+    assert C.equal(e, a) == (False, "they differ by 18.0000 at {a: 42}")
 
 
 def test_arguments_are_paired_by_value_whatever_their_order():
     """``_pairs`` 4 (positional pairing for ``+ * Max Min``) and 30 (the first
-    candidate taken whatever its value): ``b x`` and ``y b``, ``x = (sqrt(a) +
-    1)^2``, ``y = a + 2 sqrt(a) + 1`` (equal, expanding); SymPy orders the
-    arguments ``(b, x)`` and ``(b, y)``... and ``Max(x, b)``, ``Max(b, y)``
-    whatever it does, one of the two pairs crosses, so congruence needs the
-    values."""
+    candidate taken whatever its value): ``x = (sqrt(a) + 1)^2`` and ``y = a +
+    2 sqrt(a) + 1`` are equal (expanding) but SymPy orders them differently
+    among other arguments: ``x (b^2 + 1)`` has the arguments ``(x, b^2 + 1)``,
+    ``y (b^2 + 1)`` has ``(b^2 + 1, y)``, so congruence needs the values."""
     x, y = (sp.sqrt(a) + 1) ** 2, a + 2 * sp.sqrt(a) + 1
+    assert (x * (b ** 2 + 1)).args.index(x) != (y * (b ** 2 + 1)).args.index(y)
+    assert C.equal(x * (b ** 2 + 1), y * (b ** 2 + 1)) == (True, "equal arguments")
     assert C.equal(x * b, y * b) == (True, "equal arguments")
     assert C.equal(x * b + 1, b * y + 1) == (True, "equal arguments")
     assert C.equal(sp.Max(x, b + 1), sp.Max(b + 1, y)) == (True, "equal arguments")
