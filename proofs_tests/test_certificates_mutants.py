@@ -1,5 +1,8 @@
-"""Tests that kill the last surviving mutants of the sign machinery of
-``analytic.properties.certificates`` (docs/mutation.md, "Survivors not killed").
+"""Tests that kill the surviving mutants of ``analytic.properties.certificates``:
+the last ones of the sign machinery (docs/mutation.md, "The four survivors
+left unexplained, now killed") and those of the rational functions and the
+identity test (docs/mutation.md, "The rational-function code and the identity
+test of certificates.py").
 
 Each test names the mutant it kills (numbers as in ``mutmut show``) and states
 why its expected value is right.  A claim of ``sign`` is a theorem about every
@@ -614,7 +617,9 @@ def test_arguments_are_paired_by_value_whatever_their_order():
     candidate taken whatever its value): ``x = (sqrt(a) + 1)^2`` and ``y = a +
     2 sqrt(a) + 1`` are equal (expanding) but SymPy orders them differently
     among other arguments: ``x (b^2 + 1)`` has the arguments ``(x, b^2 + 1)``,
-    ``y (b^2 + 1)`` has ``(b^2 + 1, y)``, so congruence needs the values."""
+    ``y (b^2 + 1)`` has ``(b^2 + 1, y)``, so congruence needs the values (the
+    other cases: the same pairs in other products, sums and Max, one of them
+    with values near 1e32)."""
     x, y = (sp.sqrt(a) + 1) ** 2, a + 2 * sp.sqrt(a) + 1
     assert (x * (b ** 2 + 1)).args.index(x) != (y * (b ** 2 + 1)).args.index(y)
     assert C.equal(x * (b ** 2 + 1), y * (b ** 2 + 1)) == (True, "equal arguments")
