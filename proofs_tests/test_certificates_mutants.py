@@ -456,7 +456,7 @@ def test_a_skipped_relation_does_not_stop_the_others(skipped):
 
 def test_strings_are_not_evaluated():
     """``equal`` 3, 5, 6, 8, 10, 11, ``_canon`` 3, 5, 6, ``_Frozen.freeze`` 10, 12,
-    13 (``sympify`` without ``strict``): a string is refused (SymPy's sympify of a
+    13, ``sign`` 3, 5, 6 (``sympify`` without ``strict``): a string is refused (SymPy's sympify of a
     string evaluates Python; the project's rule: user strings are never
     evaluated)."""
     for x, y in (("a", 1), (1, "a")):
@@ -464,6 +464,8 @@ def test_strings_are_not_evaluated():
             C.equal(x, y)
     with pytest.raises(sp.SympifyError):
         C._canon("a + 1")
+    with pytest.raises(sp.SympifyError):
+        C.sign("a - 1")
     with pytest.raises(sp.SympifyError):
         C._Frozen().freeze("a + 1")
 
