@@ -456,7 +456,7 @@ def test_a_skipped_relation_does_not_stop_the_others(skipped):
 
 def test_strings_are_not_evaluated():
     """``equal`` 3, 5, 6, 8, 10, 11, ``_canon`` 3, 5, 6, ``_Frozen.freeze`` 10, 12,
-    13 (``sympify`` without ``strict``): a string is refused (SymPy's sympify of a
+    13, ``sign`` 3, 5, 6 (``sympify`` without ``strict``): a string is refused (SymPy's sympify of a
     string evaluates Python; the project's rule: user strings are never
     evaluated)."""
     for x, y in (("a", 1), (1, "a")):
@@ -464,6 +464,8 @@ def test_strings_are_not_evaluated():
             C.equal(x, y)
     with pytest.raises(sp.SympifyError):
         C._canon("a + 1")
+    with pytest.raises(sp.SympifyError):
+        C.sign("a - 1")
     with pytest.raises(sp.SympifyError):
         C._Frozen().freeze("a + 1")
 
@@ -530,8 +532,11 @@ def test_the_probe_is_a_30_digit_probe():
 
 
 def test_the_refutation_states_the_difference_to_30_digits():
-    """``_num`` 3, 5 (values to 15 digits): ``a`` and ``a + 10^-18`` differ by
-    exactly -1e-18 (exact arithmetic), which 15-digit values of 24 lose."""
+    """``a`` and ``a + 10^-18`` differ by exactly -1e-18 (exact arithmetic), which
+    15-digit values of 24 lose.  (It killed ``_num`` 3, 5, values to 15 digits,
+    while the message printed the difference of the probe values; it is now
+    the difference of the expressions, and ``_num``'s digits are pinned by
+    ``test_the_probe_values_have_30_digits``.)"""
     assert C.equal(a, a + sp.Rational(1, 10 ** 18)) == (False, "they differ by -1.00000E-18 at {a: 24}")
 
 
@@ -648,3 +653,109 @@ def test_a_common_power_takes_the_root_of_each_side():
     the exponents is 6 and the roots ``y`` and ``(sqrt(a) + 1)^2`` are equal."""
     y = a + 2 * sp.sqrt(a) + 1
     assert C.equal(y ** 6, (sp.sqrt(a) + 1) ** 12) == (True, "equal roots of a common power")
+
+
+# ---------------------------------------------------------------------------
+# the nine survivors left by branch mutc (docs/mutation.md, "Not killed, not
+# equivalent"), and the two bugs found on the way
+# ---------------------------------------------------------------------------
+_Z = 1 / (a * (a + 1)) - 1 / a + 1 / (a + 1)  # identically 0 (over a (a + 1): 1 - (a + 1) + a)
+
+
+def test_the_root_of_a_base_identically_zero_is_zero():
+    """``_Frozen._power`` 12, adopted (``c < 0`` for ``c <= 0``): a base whose
+    canonical form is 0 (``_Z``, checked by SymPy's ``together``) has the root
+    0, so ``sqrt(_Z) = 0`` and ``a sqrt(_Z) = 0`` are proved (the old code froze
+    ``sqrt(_Z)`` as ``t`` with ``t^2 = 0``, which ``reduce`` does not turn into
+    0; the mutant ``c <= 0`` is now the old code).  Soundness: ``sqrt(_Z) + 1``
+    is not 0 (it is 1), nor ``sqrt(_Z) = a`` (0 vs a >= 1), and the root of the
+    reciprocal of ``_Z`` (undefined everywhere) is not certified to be 0."""
+    assert sp.together(_Z) == 0
+    assert C.is_zero(sp.sqrt(_Z)) == (True, "cancels to 0")
+    assert C.equal(a * sp.sqrt(_Z), 0) == (True, "cancels to 0")
+    assert C.equal(_Z ** sp.Rational(1, 3) * (a + 1), 0) == (True, "cancels to 0")
+    assert C.is_zero(sp.sqrt(_Z) + 1)[0] is False
+    assert C.equal(sp.sqrt(_Z), a)[0] is False
+    assert C.is_zero(1 / sp.sqrt(_Z))[0] is False
+
+
+def test_the_root_of_a_negative_base_keeps_its_relation():
+    """``_Frozen._power`` 11 (split a root into the roots of its factors when
+    the content ``c`` is negative and the factors are certified >= 0):
+    ``(sqrt(-a - 1) + 1)^2 = -a + 2 sqrt(-a - 1)`` (SymPy's ``expand``) is proved
+    by the relation ``t^2 = -a - 1`` of the root frozen whole; the mutant
+    freezes ``sqrt(-1) = I`` as a symbol without relation and misses it."""
+    x, y = (sp.sqrt(-a - 1) + 1) ** 2, -a + 2 * sp.sqrt(-a - 1)
+    assert sp.expand(x - y) == 0
+    assert C.equal(x, y) == (True, "cancels to 0")
+
+
+def test_an_integer_power_out_of_a_root_is_the_frozen_atom_itself():
+    """``_Frozen._power`` 30 (an integer power of a monomial-content factor
+    frozen as a new root ``t = b`` with ``q = 1``): ``(T^3)^(1/3) = T`` for ``T =
+    Max(c - b, ab - a) >= 0`` (certified: ``ab - a = a (b - 1) >= 0``; SymPy does
+    not simplify it); the relation ``t = T`` of the mutant is not a polynomial
+    one, so the mutant does not prove it."""
+    T = sp.Max(c - b, a * b - a)
+    assert sign(T) == "nonneg"
+    assert (T ** 3) ** sp.Rational(1, 3) != T  # not simplified by SymPy
+    assert C.equal((T ** 3) ** sp.Rational(1, 3), T) == (True, "cancels to 0")
+    assert C.equal((T ** 3 * (a + 1)) ** sp.Rational(1, 3), T * sp.cbrt(a + 1))[0] is True
+
+
+def test_a_max_of_equal_arguments_in_another_order_is_the_same_max():
+    """``_pull_positive`` 4 (the positive factors of the SECOND argument taken
+    out without checking the first) and 12 (those of the first, checked against
+    none for two arguments): ``c (b - 3) = bc - 3c`` (expanding), so
+    ``Max(c (b - 3), k (a - 3)) - Max(k (a - 3), bc - 3c)`` is identically 0.
+    SymPy orders the two Max's arguments differently; the code pulls only the
+    factors common to all arguments (none here), so both canonicalise to one
+    Max.  The mutants take ``c`` out of one and ``k`` out of the other."""
+    x, y = sp.Max(c * (b - 3), k * (a - 3)), sp.Max(k * (a - 3), b * c - 3 * c)
+    assert sp.expand(c * (b - 3) - (b * c - 3 * c)) == 0
+    assert C.is_zero(x - y) == (True, "cancels to 0")
+
+
+def test_the_pairing_tolerance_is_1e_20_relative_inclusive():
+    """``_pairs`` 34 (``<``), 35 (``/ max(1, |v|)``), 43 (``max(2, |v|)``): the
+    docstring's tolerance ``|v - w| <= 1e-20 max(1, |v|)``.  ``r`` is the exact
+    binary value of ``Float("1e-20")``, so ``0`` and ``r`` are exactly at the
+    tolerance (paired); ``0`` and ``3r/2`` are beyond it; ``10^21`` and
+    ``10^21 + 5`` are within ``1e-20 * 10^21 = 10`` (30-digit values of 22-digit
+    integers are exact).  ``Max(0, a - b)``: SymPy cannot order the arguments."""
+    r = sp.Rational(sp.Float("1e-20"))
+    p = {a: sp.Integer(3), b: sp.Integer(1)}
+    pairs = C._pairs(sp.Max(0, a - b), sp.Max(r, a - b), p)
+    assert pairs is not None and set(pairs) == {(0, r), (a - b, a - b)}
+    assert C._pairs(sp.Max(0, a - b), sp.Max(3 * r / 2, a - b), p) is None
+    big = sp.Integer(10) ** 21
+    pairs = C._pairs(sp.Max(big, a - b), sp.Max(big + 5, a - b), p)
+    assert pairs is not None and set(pairs) == {(big, big + 5), (a - b, a - b)}
+
+
+def test_the_probe_values_have_30_digits():
+    """``_num`` 7 (31 digits), and 3, 5 (15): ``_num`` is the value to 30
+    digits (its docstring), SymPy's ``N(pi, 30)`` (a Float of that precision)."""
+    v = C._num(sp.pi * a, {a: sp.Integer(1)})
+    assert v == sp.N(sp.pi, 30) and v._prec == sp.N(sp.pi, 30)._prec
+    assert v != sp.N(sp.pi, 31) and v != sp.N(sp.pi, 15)
+
+
+def test_an_expression_undefined_everywhere_is_not_a_crash():
+    """Found by mutc: ``_Z^-1`` has a denominator identically 0 (``_Z = 0``), and
+    a sum with it raised ZeroDivisionError (the lcm of the denominators is 0).
+    ``equal``/``is_zero`` refuse it as undecided (never certified), ``sign``
+    certifies nothing."""
+    e = a + 1 / _Z
+    assert C.is_zero(e) == (False, "not decided: a denominator is identically 0")
+    assert C.equal(e, a + 1)[0] is False
+    assert sign(e) is None
+
+
+def test_a_refutation_below_30_digits_states_the_difference():
+    """Found by mutc: ``a`` and ``a + 10^-40`` differ by exactly ``-10^-40`` (exact
+    arithmetic), which the 30-digit values of ``a = 24`` lose: the message said
+    "differ by 0"."""
+    assert C.equal(a, a + sp.Rational(1, 10 ** 40)) == (False, "they differ by -1.00000E-40 at {a: 24}")
+    assert C.equal(sp.sqrt(2) * a, sp.sqrt(2) * a + sp.Rational(3, 10 ** 45))[1] == \
+        "they differ by -3.00000E-45 at {a: 24}"

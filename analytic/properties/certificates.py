@@ -360,6 +360,8 @@ def sign(e):
         return _sign(e)
     except RecursionError:  # a rewriting that does not terminate: nothing certified
         return None
+    except ZeroDivisionError:  # a denominator identically 0: defined nowhere
+        return None
 
 
 _NUMBER_SIGN = {-1: _NEG, 0: _ZERO, 1: _POS}
@@ -675,7 +677,9 @@ class _Frozen:
             c, factors = _canon_parts(base)
         except _TooLarge:
             return self._root(base, ex)
-        if c <= 0 or not all(_ge0(sign(b)) for b, _ in factors):
+        # c = 0: the base is identically 0 (no factors), and so is its root
+        # (0**ex is SymPy's zoo for ex < 0: frozen as an atom, never defined)
+        if c < 0 or not all(_ge0(sign(b)) for b, _ in factors):
             return self._root(_canon(base), ex)
         out = walk(c ** ex)
         for b, k in factors:
@@ -792,9 +796,12 @@ def _differ(a, b, points):
         va, vb = _num(a, point), _num(b, point)
         if va is None or vb is None:
             continue
+        x, y = a.xreplace(point), b.xreplace(point)
         try:
-            if exact_sign.compare(a.xreplace(point), b.xreplace(point), PROBE_POLICY):
-                return point, va - vb
+            if exact_sign.compare(x, y, PROBE_POLICY):
+                # the difference itself, not of the 30-digit values (which may be
+                # equal: a and a + 10**-40); SymPy's evalf raises the precision
+                return point, sp.N(x - y, 6)
         except (UndecidedError, ValueError):  # not separated, or not a real number there
             continue
     return None
@@ -802,7 +809,8 @@ def _differ(a, b, points):
 
 def _pairs(a, b, point):
     """The arguments of ``a`` and ``b`` (same head) paired: by position, or for
-    a commutative head by their values at ``point``; None when they do not pair."""
+    a commutative head by their 30-digit values at ``point`` (equal when within
+    ``1e-20`` relative: ``|v - w| <= 1e-20 max(1, |v|)``); None when they do not pair."""
     if a.func != b.func or len(a.args) != len(b.args):
         return None
     if not isinstance(a, (sp.Add, sp.Mul, sp.Max, sp.Min)):
@@ -872,7 +880,7 @@ def _equal(a, b, points):
         return True, "identical"
     bad = _differ(a, b, points)
     if bad:
-        return False, f"they differ by {sp.N(bad[1], 6)} at {bad[0]}"
+        return False, f"they differ by {bad[1]} at {bad[0]}"
     if not a.is_Atom and not b.is_Atom:
         pairs = _pairs(a, b, points[0])
         if pairs is not None and all(_equal(x, y, points)[0] for x, y in pairs):
@@ -887,6 +895,8 @@ def _equal(a, b, points):
             return True, "cancels to 0"
     except _TooLarge:
         return False, f"not decided: polynomials beyond {MAX_TERMS} terms"
+    except ZeroDivisionError:  # a denominator identically 0: defined nowhere
+        return False, "not decided: a denominator is identically 0"
     return False, "not reduced to 0 by cancellation"
 
 
