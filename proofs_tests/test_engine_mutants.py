@@ -200,9 +200,7 @@ def test_the_diagonal_part_s_counterexample_is_a_matrix_of_counts():
     from analytic.properties.exact import ExactContext
     from analytic.properties.space import Space
 
-    def mer(S):
-        S = np.asarray(S, dtype=float)
-        return (S.sum((1, 2)) - np.trace(S, axis1=1, axis2=2)) / S.sum((1, 2))
+    mer = _mer()
 
     def mer_exact(A):
         A = np.asarray(A)
@@ -283,14 +281,10 @@ def test_a_derived_matrix_of_another_total_is_not_looked_up_in_the_chunk():
     of the chunk (every 2 x 2 matrix with N = 2, ranks 0 .. 9, one chunk) is a
     candidate (MER is defined on all of them and on their doubles)."""
     from analytic.properties.engine import screen_chunk
-    from analytic.properties.space import Space
 
-    def mer(S):
-        S = np.asarray(S, dtype=float)
-        return (S.sum((1, 2)) - np.trace(S, axis1=1, axis2=2)) / S.sum((1, 2))
+    mer = _mer()
 
-    sp = Space(exhaustive=((2, 2),), random=0, triangle=(), triangle_random=0, diagonal=())
-    chunk = [c for c in sp.chunks() if c.N == 2][0]
+    sp, chunk = _chunk_2x2()
     assert (chunk.kind, chunk.K, chunk.lo, chunk.hi) == ("exhaustive", 2, 0, 10)
     res = screen_chunk(MetricSpec(vectorized=mer, better="lower", bounds=(0, 1)), ("scale",), chunk, sp)
     assert (res["scale"].checked, res["scale"].candidates) == (10, 0)
@@ -325,17 +319,10 @@ def test_a_chunk_s_derived_matrices_are_looked_up_not_evaluated_again():
     the chunk (``_Lookup``); without the lookup it would see 20."""
     from analytic.properties.engine import screen_chunk, search_matrices
     from analytic.properties.exact import ExactContext
-    from analytic.properties.space import Space
 
     seen = []
-
-    def mer(S):
-        S = np.asarray(S, dtype=float)
-        seen.append(len(S))
-        return (S.sum((1, 2)) - np.trace(S, axis1=1, axis2=2)) / S.sum((1, 2))
-
-    sp = Space(exhaustive=((2, 2),), random=0, triangle=(), triangle_random=0, diagonal=())
-    chunk = [c for c in sp.chunks() if c.N == 2][0]
+    mer = _mer(seen)
+    sp, chunk = _chunk_2x2()
     spec = MetricSpec(vectorized=mer, better="lower", bounds=(0, 1))
     res = screen_chunk(spec, ("symmetry",), chunk, sp)
     assert res["symmetry"].checked == 10 and sum(seen) == 10
@@ -346,6 +333,25 @@ def test_a_chunk_s_derived_matrices_are_looked_up_not_evaluated_again():
 # ---------------------------------------------------------------------------
 # _screen_all: how often the metric is evaluated (issue 27, branch `mute`)
 # ---------------------------------------------------------------------------
+def _mer(seen=None):
+    """MER = (N - trace) / N in float64 over a stack; with ``seen``, the sizes
+    of the stacks it is called on are appended to it."""
+    def mer(S):
+        S = np.asarray(S, dtype=float)
+        if seen is not None:
+            seen.append(len(S))
+        return (S.sum((1, 2)) - np.trace(S, axis1=1, axis2=2)) / S.sum((1, 2))
+    return mer
+
+
+def _chunk_2x2():
+    """The space of every 2 x 2 matrix with N <= 2, and its chunk of N = 2 (ranks 0 .. 9)."""
+    from analytic.properties.space import Space
+
+    sp = Space(exhaustive=((2, 2),), random=0, triangle=(), triangle_random=0, diagonal=())
+    return sp, [c for c in sp.chunks() if c.N == 2][0]
+
+
 def _counting(seen):
     """f(A) = A[0, 1] / N, counting the matrices it is called on in ``seen``.
 
@@ -471,17 +477,10 @@ def test_a_derived_matrix_of_another_size_is_evaluated_not_looked_up():
     candidate: each is a tie (an equality whose float values agree within
     the tolerance is left to the exact check: ``catalog._eq_status``)."""
     from analytic.properties.engine import screen_chunk
-    from analytic.properties.space import Space
 
     seen = []
-
-    def mer(S):
-        S = np.asarray(S, dtype=float)
-        seen.append(len(S))
-        return (S.sum((1, 2)) - np.trace(S, axis1=1, axis2=2)) / S.sum((1, 2))
-
-    sp = Space(exhaustive=((2, 2),), random=0, triangle=(), triangle_random=0, diagonal=())
-    chunk = [c for c in sp.chunks() if c.N == 2][0]
+    mer = _mer(seen)
+    sp, chunk = _chunk_2x2()
     res = screen_chunk(MetricSpec(vectorized=mer, better="lower", bounds=(0, 1)), ("empty_class",),
                        chunk, sp)["empty_class"]
     assert (res.checked, res.defined, res.candidates, res.ties) == (10, 10, 0, 10)
