@@ -21,6 +21,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
+import numeric
+
 from analytic.properties import audit as A
 from analytic.properties import prover as P
 from analytic.properties.space import Space
@@ -624,12 +626,11 @@ def _mer_exact(m):
 
 
 def _mer_in_a_worker(S):
-    """MER on a stack, refusing to run in the test's own process (module level:
+    """MER on a stack (``numeric.mer``), refusing to run in the test's own process (module level:
     it can be pickled, so ``jobs=2`` sends it to a process pool)."""
     if os.getpid() == _MAIN_PID[0]:
         raise RuntimeError("evaluated in the main process")
-    S = np.asarray(S, dtype=float)
-    return (S.sum((1, 2)) - np.trace(S, axis1=1, axis2=2)) / S.sum((1, 2))
+    return numeric.mer(S)
 
 
 def test_the_search_runs_on_the_executor_it_is_given():
@@ -732,12 +733,11 @@ def test_check_size_states_the_cost_and_the_largest_block():
 
 
 def _mer_in_this_process(S):
-    """MER on a stack, refusing to run in any process but the test's own
+    """MER on a stack (``numeric.mer``), refusing to run in any process but the test's own
     (module level: it can be pickled, so a process pool would get it)."""
     if os.getpid() != _MAIN_PID[0]:
         raise RuntimeError("evaluated in a worker process")
-    S = np.asarray(S, dtype=float)
-    return (S.sum((1, 2)) - np.trace(S, axis1=1, axis2=2)) / S.sum((1, 2))
+    return numeric.mer(S)
 
 
 def test_audit_s_defaults_and_refusals():

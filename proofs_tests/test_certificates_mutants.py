@@ -745,11 +745,19 @@ def test_an_expression_undefined_everywhere_is_not_a_crash():
     """Found by mutc: ``_Z^-1`` has a denominator identically 0 (``_Z = 0``), and
     a sum with it raised ZeroDivisionError (the lcm of the denominators is 0).
     ``equal``/``is_zero`` refuse it as undecided (never certified), ``sign``
-    certifies nothing."""
+    certifies nothing.  The refusal is made where the denominator 0 arises, a
+    negative power of the zero polynomial (``_SparseFractions.pow``), so ``_Z^-1``
+    alone gets the same reason as a sum with it (it was "not reduced to 0 by
+    cancellation", with the constant ``c = 0`` against the class's invariant
+    ``c >= 1``)."""
     e = a + 1 / _Z
     assert C.is_zero(e) == (False, "not decided: a denominator is identically 0")
     assert C.equal(e, a + 1)[0] is False
     assert sign(e) is None
+    assert C.is_zero(1 / _Z) == (False, "not decided: a denominator is identically 0")
+    assert sign(1 / _Z) is None
+    with pytest.raises(C._DefinedNowhere):
+        C._fraction(1 / _Z)
 
 
 def test_a_refutation_below_30_digits_states_the_difference():

@@ -360,7 +360,7 @@ def sign(e):
         return _sign(e)
     except RecursionError:  # a rewriting that does not terminate: nothing certified
         return None
-    except ZeroDivisionError:  # a denominator identically 0: defined nowhere
+    except _DefinedNowhere:  # a denominator identically 0: nothing to certify
         return None
 
 
@@ -457,6 +457,11 @@ class _NotRational(Exception):
 
 class _TooLarge(UndecidedError):
     """A polynomial beyond :data:`MAX_TERMS` terms: the test is not decided."""
+
+
+class _DefinedNowhere(UndecidedError):
+    """A base identically 0 to a negative power: the expression has a
+    denominator identically 0 (nothing is certified of it)."""
 
 
 #: polynomials with more terms are not formed (the test is refused instead)
@@ -584,6 +589,8 @@ class _SparseFractions:
         if k >= 0:
             return _check_size(bn ** k), bc ** k, {f: m * k for f, m in bd.items()}
         # (bn / (bc * D)) ** k = (bc * D) ** -k / bn ** -k
+        if not bn:
+            raise _DefinedNowhere("a base identically 0 to a negative power")
         c0, d0 = self.split(bn)
         num = _check_size(self.R(bc ** -k) * self.expand({f: m * -k for f, m in bd.items()}))
         if c0 < 0 and k % 2:
@@ -895,7 +902,7 @@ def _equal(a, b, points):
             return True, "cancels to 0"
     except _TooLarge:
         return False, f"not decided: polynomials beyond {MAX_TERMS} terms"
-    except ZeroDivisionError:  # a denominator identically 0: defined nowhere
+    except _DefinedNowhere:
         return False, "not decided: a denominator is identically 0"
     return False, "not reduced to 0 by cancellation"
 
