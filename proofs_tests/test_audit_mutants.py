@@ -280,7 +280,7 @@ def test_the_property_table_on_a_tiny_space():
     calls = []
     rows = A.property_table(tiny, (), progress=lambda *a: calls.append(a))
     assert [(n, lab) for n, lab, _ in rows] == cases
-    assert all(rep is A.audit_registered(n, lab, tiny, (), 1) for n, lab, rep in rows)
+    assert all(rep is A.audit_registered(n, lab, tiny, (), 1, False) for n, lab, rep in rows)
     assert calls == [(i, len(cases), lab) for i, (_, lab) in enumerate(cases)] + [(len(cases), len(cases), "")]
     assert A.property_table(tiny, ()) == rows
     md = A.table_markdown(rows, tiny, ())
@@ -885,7 +885,7 @@ def test_audit_hands_a_registered_metric_s_forms_and_arguments_to_the_search(mon
     sp = Space(exhaustive=((1, 2),), random=0, triangle=(), triangle_random=0, diagonal=())
     ex = object()
     assert A.audit("mae", ["symmetry"], space=sp, executor=ex, jobs=3, tie_budget=0,
-                   exact=True) == "report"
+                   exact=True, exact_ties=True) == "report"
     (spec, exact_f, label, better, bounds, names, space, symbolic, scopes), kw = calls[-1]
     assert spec == MetricSpec(name="mae", variant="MAE", better="lower", bounds=(0, None))
     assert (label, better, bounds, names, space, scopes) == (
@@ -894,13 +894,14 @@ def test_audit_hands_a_registered_metric_s_forms_and_arguments_to_the_search(mon
     assert not isinstance(v, float) and v == Fraction(1, 3)
     s = symbolic(_M13)
     assert isinstance(s, sympy.Rational) and s == sympy.Rational(1, 3)
-    assert kw == dict(executor=ex, jobs=3, tie_budget=0, exact=True)
+    assert kw == dict(executor=ex, jobs=3, tie_budget=0, exact=True, exact_ties=True)
     # a symbolic form given is used; scopes given are kept; better given wins
     sym = object()
     A.audit("mae", ["symmetry"], space=sp, symbolic=sym, prove=(), better="higher")
     (spec, _, _, better, _, _, _, symbolic, scopes), kw = calls[-1]
     assert (spec.better, better, symbolic, scopes) == ("higher", "higher", sym, ())
-    assert kw == dict(executor=None, jobs=1, tie_budget=A.TIE_BUDGET, exact=False)
+    assert kw == dict(executor=None, jobs=1, tie_budget=A.TIE_BUDGET, exact=False,
+                      exact_ties=False)
 
 
 def test_audit_hands_a_callable_s_forms_and_arguments_to_the_search(monkeypatch):
@@ -930,7 +931,8 @@ def test_audit_hands_a_callable_s_forms_and_arguments_to_the_search(monkeypatch)
     assert spec == MetricSpec(vectorized=vec, better="lower", bounds=(None, None))
     assert (exact_f, label, better, bounds, names, space, symbolic, scopes) == (
         share, "share", "lower", (None, None), None, A.DEFAULT_SPACE, None, P.DEFAULT_SCOPES)
-    assert kw == dict(executor=None, jobs=1, tie_budget=A.TIE_BUDGET, exact=False)
+    assert kw == dict(executor=None, jobs=1, tie_budget=A.TIE_BUDGET, exact=False,
+                      exact_ties=False)
 
     A.audit(share)
     (spec, _, _, _, _, _, space, _, _), _ = calls[-1]
@@ -944,11 +946,11 @@ def test_audit_hands_a_callable_s_forms_and_arguments_to_the_search(monkeypatch)
 
     sym, ex = object(), object()
     A.audit(share, ["range"], vectorized=vec, better="higher", bounds=(0, 1), symbolic=sym,
-            prove=(), executor=ex, jobs=3, tie_budget=0, exact=True)
+            prove=(), executor=ex, jobs=3, tie_budget=0, exact=True, exact_ties=True)
     (spec, _, _, better, bounds, names, _, symbolic, scopes), kw = calls[-1]
     assert spec == MetricSpec(vectorized=vec, better="higher", bounds=(0, 1))
     assert (better, bounds, names, symbolic, scopes) == ("higher", (0, 1), ["range"], sym, ())
-    assert kw == dict(executor=ex, jobs=3, tie_budget=0, exact=True)
+    assert kw == dict(executor=ex, jobs=3, tie_budget=0, exact=True, exact_ties=True)
 
     A.audit(functools.partial(share))   # a callable without __name__
     assert calls[-1][0][2] == "metric"

@@ -579,12 +579,12 @@ def test_the_triangle_screen_against_brute_force():
         elif abs(diff) <= 1e-9 * max(1, d(a, c), d(a, b) + d(b, c)):
             ref.append((order, 1, (a, b, c, K)))
         order += 1
-    checked, defined, ties, flagged = screen_triples(spec, K, n)
+    checked, defined, ties, flagged, _ = screen_triples(spec, K, n)
     assert (checked, defined) == (order, order) and ties == sum(s == 1 for _, s, _ in ref)
     assert flagged == ref
     trips = np.array([[a, b, c] for _, _, (a, b, c, _) in ref[:5]]
                      + [[(0, 0), (0, 0), (2, 2)], [(0, 1), (0, 1), (0, 1)]])
-    checked, defined, ties, flagged = _screen_random_triples(spec, K, n, trips)
+    checked, defined, ties, flagged, _ = _screen_random_triples(spec, K, n, trips)
     assert (checked, defined) == (5, 5)
     assert [(s, t) for _, s, t in flagged] == [(s, t) for _, s, t in ref[:5]]
     assert [o for o, _, _ in flagged] == [0, 1, 2, 3, 4]

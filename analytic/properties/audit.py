@@ -462,8 +462,16 @@ def _diagonal_text(space, prop):
     return "diagonal matrices " + "; ".join(parts) + extra
 
 
+#: metrics whose exact value is a per-matrix search (not a formula on a stack):
+#: ``ordinal-verify audit --all --exact-ties`` (the property table) leaves their
+#: ties to the budget.  A_UOC: ~2 ms per exact value, and about 3.7 million
+#: tied evaluations in the default space (``scale``, ``empty_class``): two hours.
+SLOW_EXACT = {"a_uoc": "its exact value is a per-matrix envelope search (~2 ms a matrix)"}
+
+
 def _run(spec, exact_f, label, better, bounds, names, space, symbolic, scopes, *,
-         executor=None, jobs=1, tie_budget=TIE_BUDGET, exact=False) -> AuditReport:
+         executor=None, jobs=1, tie_budget=TIE_BUDGET, exact=False,
+         exact_ties=False) -> AuditReport:
     if better not in ("lower", "higher"):
         raise ValueError(f"better must be 'lower' or 'higher', got {better!r}")
     if names is not None and (isinstance(names, str) or not isinstance(names, Iterable)):
@@ -492,10 +500,12 @@ def _run(spec, exact_f, label, better, bounds, names, space, symbolic, scopes, *
                          else _exact_search(PROPERTIES[p], ctx, space)) for p in active}
         else:
             found = search_matrices(spec, [p for p in active if p != "triangle"], space, ctx,
-                                    executor=ex, tie_budget=tie_budget)
+                                    executor=ex, tie_budget=tie_budget,
+                                    exact_ties=exact_ties)
             if "triangle" in active:
                 found["triangle"] = search_triples(spec, space, ctx, executor=ex,
-                                                   tie_budget=tie_budget)
+                                                   tie_budget=tie_budget,
+                                                   exact_ties=exact_ties)
     finally:
         if own is not None:
             own.shutdown(cancel_futures=True)
@@ -531,7 +541,8 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
           space: Space | None = None, variant=0, better: str | None = None,
           bounds: tuple | None = None, prove=True, symbolic: Callable | None = None,
           vectorized: Callable | None = None, jobs: int | None = 1, executor=None,
-          tie_budget: int = TIE_BUDGET, exact: bool = False) -> AuditReport:
+          tie_budget: int = TIE_BUDGET, exact: bool = False,
+          exact_ties: bool = False) -> AuditReport:
     """Decide the properties of a metric: search a space of matrices for a
     counterexample, and prove symbolically what is not refuted.
 
@@ -570,9 +581,20 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
     executor : concurrent.futures.Executor, optional
         Runs the chunks instead (e.g. ``dask.distributed.Client.get_executor()``).
     tie_budget : int
-        Ties decided exactly per property (the first in search order).
+        Ties decided exactly per property by the per-matrix check (the first
+        in search order), besides those ``exact_ties`` decides.
     exact : bool
         Search in exact arithmetic on every matrix (no float screen).
+    exact_ties : bool
+        Decide every tie of the float screen exactly, in the workers: a
+        registered metric whose values are rationals is evaluated on the
+        whole stack of tied matrices in rational arithmetic
+        (:mod:`analytic.properties.rational`; gmpy2 makes it ~5x faster) and
+        each property's screen runs again on the exact values.  Ties of a
+        metric that needs roots or logarithms, or of a callable, are left to
+        ``tie_budget``.  Slower (MAE over the default space: about ten times
+        the float search; A_UOC, whose exact value is a per-matrix search,
+        about an hour).
 
     Returns
     -------
@@ -612,7 +634,8 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
 
         return _run(spec, m.bind(v, "exact"), v.label, better or m.better, bnds,
                     properties, sp, symbolic or m.bind(v, SymbolicArithmetic()), _scopes(prove),
-                    executor=executor, jobs=jobs, tie_budget=tie_budget, exact=exact)
+                    executor=executor, jobs=jobs, tie_budget=tie_budget, exact=exact,
+                    exact_ties=exact_ties)
     if not callable(metric):
         raise ValueError(f"metric must be a registry name, a Metric or a callable, got {metric!r}")
     default = DEFAULT_SPACE if vectorized is not None else CALLABLE_SPACE
@@ -622,21 +645,25 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
                                                       better=better or "lower", bounds=bnds)
     return _run(spec, metric, getattr(metric, "__name__", "metric"), better or "lower", bnds,
                 properties, sp, symbolic, _scopes(prove), executor=executor, jobs=jobs,
-                tie_budget=tie_budget, exact=exact)
+                tie_budget=tie_budget, exact=exact, exact_ties=exact_ties)
 
 
 @functools.lru_cache(maxsize=None)
 def audit_registered(name: str, variant_label: str, space: Space = DEFAULT_SPACE,
-                     scopes: tuple = _prover.DEFAULT_SCOPES, jobs: int | None = 1) -> AuditReport:
+                     scopes: tuple = _prover.DEFAULT_SCOPES, jobs: int | None = 1,
+                     exact_ties: bool = False) -> AuditReport:
     """:func:`audit` of one registered variant with every property, cached for
     the process (the property table)."""
-    return audit(name, variant=variant_label, space=space, prove=tuple(scopes), jobs=jobs)
+    return audit(name, variant=variant_label, space=space, prove=tuple(scopes), jobs=jobs,
+                 exact_ties=exact_ties)
 
 
 def property_table(space: Space = DEFAULT_SPACE, scopes: tuple = _prover.DEFAULT_SCOPES,
-                   jobs: int | None = 1, progress=None) -> list[tuple[str, str, AuditReport]]:
+                   jobs: int | None = 1, progress=None,
+                   exact_ties: bool = False) -> list[tuple[str, str, AuditReport]]:
     """``[(metric name, variant label, report)]`` for every case of every
-    registered metric that needs only the matrix (:func:`numeric.registry.matrix_metrics`)."""
+    registered metric that needs only the matrix (:func:`numeric.registry.matrix_metrics`).
+    ``exact_ties``: as :func:`audit`'s, except for the metrics of :data:`SLOW_EXACT`."""
     from numeric.registry import matrix_metrics
 
     cases = [(m.name, v.label) for m in matrix_metrics() for v in m.cases()]
@@ -644,7 +671,8 @@ def property_table(space: Space = DEFAULT_SPACE, scopes: tuple = _prover.DEFAULT
     for i, (name, label) in enumerate(cases):
         if progress is not None:
             progress(i, len(cases), label)
-        out.append((name, label, audit_registered(name, label, space, tuple(scopes), jobs)))
+        out.append((name, label, audit_registered(name, label, space, tuple(scopes), jobs,
+                                                  exact_ties and name not in SLOW_EXACT)))
     if progress is not None:
         progress(len(cases), len(cases), "")
     return out

@@ -54,7 +54,18 @@ TOLERANCE = 1e-9
 
 
 def tolerance(a, b):
-    """The screen's tolerance for comparing float arrays ``a`` and ``b``."""
+    """The screen's tolerance for comparing float arrays ``a`` and ``b``; 0 when
+    either holds exact values (``dtype=object``: the engine's exact screen of
+    the ties, :mod:`analytic.properties.rational`), so that a tie is then an
+    exact equality.
+
+    >>> float(tolerance(np.array([2.0]), 1.0)[0])
+    2e-09
+    >>> tolerance(np.array([2], dtype=object), 1)
+    0
+    """
+    if np.asarray(a).dtype == object or np.asarray(b).dtype == object:
+        return 0
     return TOLERANCE * np.maximum(1.0, np.maximum(np.abs(a), np.abs(b)))
 
 

@@ -48,6 +48,9 @@ __all__ = ["MetricSpec", "FloatEvaluator", "Found", "search_matrices", "search_t
 TIE_BUDGET = 1000
 #: flagged bases a chunk sends back per property (candidates and ties, in order)
 _FLAGGED = 2000
+#: candidates a chunk sends back after those (a float violation beyond the
+#: tolerance, or a tie of a strict relation); more, all refuted, is an error
+_CANDIDATES = 100_000
 
 
 # ---------------------------------------------------------------------------
@@ -68,6 +71,12 @@ class MetricSpec:
     def evaluator(self) -> "FloatEvaluator":
         return _evaluator(self)
 
+    def rational_evaluator(self):
+        """The registered metric's exact values on stacks
+        (:class:`analytic.properties.rational.RationalEvaluator`), or None for
+        a callable (its exact values come one matrix at a time)."""
+        return _rational_evaluator(self) if self.name is not None else None
+
 
 @functools.lru_cache(maxsize=64)
 def _evaluator(spec):
@@ -84,6 +93,22 @@ def _evaluator(spec):
     else:
         fn = spec.vectorized
     return FloatEvaluator(fn, spec.better, spec.bounds)
+
+
+@functools.lru_cache(maxsize=64)
+def _rational_evaluator(spec):
+    from numeric.registry import REGISTRY
+
+    import numeric  # noqa: F401  (registers every metric)
+
+    from .rational import RationalEvaluator
+
+    m = REGISTRY[spec.name]
+    v = next(c for c in m.cases() if c.label == spec.variant)
+
+    def fn(stack, ctx):
+        return m.function(stack, **v.kwargs(stack[0]), arithmetic=ctx)
+    return RationalEvaluator(fn, spec.better, spec.bounds, floats=spec.evaluator())
 
 
 def _float_bound(b):
@@ -163,7 +188,18 @@ class ChunkScreen:
     defined: int = 0          # of those, where f(base) is defined
     candidates: int = 0
     ties: int = 0
+    ties_exact: int = 0       # of the ties, those the exact screen decided (_ExactTies)
     flagged: list = field(default_factory=list)  # [(order index, status, matrix)], in order
+
+
+def _flag(status):
+    """The positions a chunk sends back, in order: the first :data:`_FLAGGED`
+    ties and candidates, and every candidate after them up to
+    :data:`_CANDIDATES` (a candidate is never dropped for the ties before it)."""
+    first = np.flatnonzero(status != CLEAR)[:_FLAGGED]
+    later = np.flatnonzero(status == CANDIDATE)
+    later = later[later > (first[-1] if len(first) else -1)][:_CANDIDATES]
+    return np.concatenate([first, later])
 
 
 class _Lookup:
@@ -226,10 +262,46 @@ class _Cached:
         return values, defined
 
 
-def _screen_all(ev, A, names, chunk=None) -> dict:
+class _ExactTies:
+    """The ties of a chunk decided on exact values (:mod:`analytic.properties.rational`):
+    the property's screen run again on the tied bases, in rational arithmetic,
+    with no tolerance.  An exact tie is an equality, which satisfies the
+    relation (CLEAR); an exact candidate stays a candidate (the per-matrix
+    check decides it).  A metric that leaves the rationals switches this off
+    for the rest of the chunk (its ties stay ties)."""
+
+    def __init__(self, spec):
+        from .rational import MemoEvaluator, _NotRational
+
+        self._not_rational = _NotRational
+        try:
+            ev = spec.rational_evaluator()
+        except _NotRational:
+            ev = None
+        self.ev = None if ev is None else MemoEvaluator(ev)
+
+    def decide(self, prop, sub, status):
+        """``(status, decided)``: the statuses with the ties decided, and which were."""
+        decided = np.zeros(len(sub), dtype=bool)
+        idx = np.flatnonzero(status == TIE)
+        if self.ev is None or not len(idx):
+            return status, decided
+        try:
+            exact = prop.screen(self.ev, sub[idx])
+        except self._not_rational:
+            self.ev = None
+            return status, decided
+        status = status.copy()
+        status[idx] = np.where(exact == TIE, CLEAR, exact)
+        decided[idx] = True
+        return status, decided
+
+
+def _screen_all(ev, A, names, chunk=None, exact=None) -> dict:
     """Screen the stack ``A`` for each property of ``names``; a ``*_populated``
-    twin takes its parent's statuses on its own bases when both are asked."""
-    out, full = {}, {}
+    twin takes its parent's statuses on its own bases when both are asked.
+    ``exact`` (an :class:`_ExactTies`): the ties are decided on exact values."""
+    out, full, full_ties, full_decided = {}, {}, {}, {}
     whole = _Cached(ev, A)
     if chunk is not None and chunk.kind == "exhaustive":
         whole.lookup = _Lookup(chunk.K, chunk.N, chunk.lo, chunk.hi, lambda: whole(A))
@@ -244,24 +316,32 @@ def _screen_all(ev, A, names, chunk=None) -> dict:
             parent = name[:-len("_populated")] if prop.populated else None
             if parent in full:
                 status = full[parent][keep]
+                ties, decided = full_ties[parent][keep], full_decided[parent][keep]
                 res.defined = int(np.count_nonzero(whole(A)[1][keep]))
             else:
                 status = prop.screen(cached, sub)
+                ties = status == TIE
+                decided = np.zeros(len(sub), dtype=bool)
+                if exact is not None:
+                    status, decided = exact.decide(prop, sub, status)
                 res.defined = int(np.count_nonzero(cached(sub)[1]))
-            st_full = np.zeros(len(A), dtype=np.int8)
-            st_full[keep] = status
-            full[name] = st_full
+            for store, v in ((full, status), (full_ties, ties), (full_decided, decided)):
+                store[name] = np.zeros(len(A), dtype=v.dtype)
+                store[name][keep] = v
             res.candidates = int(np.count_nonzero(status == CANDIDATE))
-            res.ties = int(np.count_nonzero(status == TIE))
-            flagged = np.flatnonzero(status != CLEAR)[:_FLAGGED]
-            res.flagged = [(int(i), int(status[i]), sub[i].copy()) for i in flagged]
+            res.ties = int(np.count_nonzero(ties))
+            res.ties_exact = int(np.count_nonzero(decided))
+            res.flagged = [(int(i), int(status[i]), sub[i].copy()) for i in _flag(status)]
         out[name] = res
     return out
 
 
-def screen_chunk(spec: MetricSpec, names: tuple, chunk: Chunk, space: Space) -> dict:
-    """Screen one chunk for each property of ``names`` (the worker's task)."""
-    return _screen_all(spec.evaluator(), chunk.matrices(space), names, chunk)
+def screen_chunk(spec: MetricSpec, names: tuple, chunk: Chunk, space: Space,
+                 exact_ties: bool = False) -> dict:
+    """Screen one chunk for each property of ``names`` (the worker's task);
+    ``exact_ties``: decide its ties on exact values (:class:`_ExactTies`)."""
+    return _screen_all(spec.evaluator(), chunk.matrices(space), names, chunk,
+                       _ExactTies(spec) if exact_ties else None)
 
 
 def diagonal_chunk_matrices(K, N):
@@ -279,9 +359,11 @@ def block_compositions(n, r):
     return np.array(_range(n, r, 0, _parts(n, r)), dtype=np.int64)
 
 
-def screen_diagonal(spec: MetricSpec, names: tuple, K: int, N: int) -> dict:
+def screen_diagonal(spec: MetricSpec, names: tuple, K: int, N: int,
+                    exact_ties: bool = False) -> dict:
     """The diagonal part (imbalance): every diagonal matrix with ``K`` classes and total ``N``."""
-    return _screen_all(spec.evaluator(), diagonal_chunk_matrices(K, N), names)
+    return _screen_all(spec.evaluator(), diagonal_chunk_matrices(K, N), names, None,
+                       _ExactTies(spec) if exact_ties else None)
 
 
 # ---------------------------------------------------------------------------
@@ -369,21 +451,33 @@ class _Tracker:
     def __init__(self, name, budget, first=FIRST_MATRIX):
         self.found = Found(name)
         self.budget = budget
+        self.spent = 0  # ties decided by the per-matrix check (the budget's count)
         self.first = first
         self.unconfirmed_before = 0
         self.done = False
 
-    def confirm(self, ctx, prop, flagged, random_part, before=0):
+    def confirm(self, ctx, prop, flagged, random_part, before=0, ties=None, candidates=None):
         """Decide the flagged bases of one chunk in order; True when a
         counterexample was confirmed (``checked`` then counts the bases up to
-        it: ``before`` those of the earlier chunks)."""
+        it: ``before`` those of the earlier chunks).  ``ties``: the chunk's
+        ties left to this check (not decided by the exact screen), of which
+        those not flagged count as unconfirmed; ``candidates``: the chunk's
+        candidates (all of them are flagged, up to :data:`_CANDIDATES`)."""
         f = self.found
+        sent = sum(1 for _, st, _ in flagged if st == TIE)
+        dropped = 0 if ties is None else ties - sent
+        last_tie = max((pos for pos, st, _ in flagged if st == TIE), default=-1)
         for pos, status, m in flagged:
             if status == TIE:
-                if f.ties_confirmed >= self.budget:
+                if self.spent >= self.budget:
                     self.unconfirmed_before += 1
                     continue
+                self.spent += 1
                 f.ties_confirmed += 1
+            elif dropped and pos > last_tie:
+                # ties of this chunk were not sent back: they may lie before it
+                self.unconfirmed_before += dropped
+                dropped = 0
             f.exact_checks += 1
             w = prop.check(ctx, m)
             if w:
@@ -396,24 +490,33 @@ class _Tracker:
                              ", after ties left unconfirmed: not certified minimal"))
                 self.done = True
                 return True
+        self.unconfirmed_before += dropped
+        if candidates is not None and candidates > sum(1 for _, st, _ in flagged
+                                                       if st == CANDIDATE):
+            raise RuntimeError(
+                f"{prop.name}: more than {_CANDIDATES:,} float candidates in one chunk, every "
+                "one sent refuted by the exact check: the float screen disagrees with the "
+                "exact values (a broken vectorised form?); no verdict is given")
         return False
 
 
 def search_matrices(spec: MetricSpec, names, space: Space, ctx, *, executor=None,
-                    tie_budget=TIE_BUDGET, window=4) -> dict:
+                    tie_budget=TIE_BUDGET, window=4, exact_ties=False) -> dict:
     """Search the matrices (and the diagonal part) of ``space`` for the
-    properties ``names``; returns ``{name: Found}``."""
+    properties ``names``; returns ``{name: Found}``.  ``exact_ties``: every
+    tie is decided on exact values in the workers when the metric's values
+    are rationals (:class:`_ExactTies`); the rest up to ``tie_budget``."""
     ex = executor or _InProcess()
     trackers = {n: _Tracker(n, tie_budget) for n in names}
     mat = [n for n in names if PROPERTIES[n].region == "matrices"]
     diag = [n for n in names if PROPERTIES[n].region == "diagonal"]
     if mat:
-        tasks = [(screen_chunk, spec, tuple(mat), c, space) for c in space.chunks()]
+        tasks = [(screen_chunk, spec, tuple(mat), c, space, exact_ties) for c in space.chunks()]
         _consume(ex, tasks, [c.kind == "random" for c in space.chunks()], trackers, mat, ctx,
                  window, spec, space)
     if diag:
         order = sorted(((N, K) for K, n in space.diagonal for N in range(1, n + 1)))
-        tasks = [(screen_diagonal, spec, tuple(diag), K, N) for N, K in order]
+        tasks = [(screen_diagonal, spec, tuple(diag), K, N, exact_ties) for N, K in order]
         _consume(ex, tasks, [False] * len(tasks), trackers, diag, ctx, window, spec, space)
     return {n: t.found for n, t in trackers.items()}
 
@@ -429,7 +532,9 @@ def _consume(ex, tasks, is_random, trackers, names, ctx, window, spec, space):
             t.found.checked += r.checked
             t.found.defined += r.defined
             t.found.ties += r.ties
-            if t.confirm(ctx, PROPERTIES[n], r.flagged, is_random[i], before):
+            t.found.ties_confirmed += r.ties_exact
+            if t.confirm(ctx, PROPERTIES[n], r.flagged, is_random[i], before,
+                         r.ties - r.ties_exact, r.candidates):
                 open_names.remove(n)
         if not open_names:
             gen.close()
@@ -450,14 +555,43 @@ def _pair_matrices(V, K):
     return out.reshape(P * P, K, K)
 
 
-def screen_triples(spec: MetricSpec, K: int, n: int, V=None):
+def _exact_triangle(spec, mats, defined, status, lhs_of, rhs_of):
+    """Decide the ties of ``status`` on exact values (:class:`_ExactTies`'s rule
+    for ``d(a, c) <= d(a, b) + d(b, c)``): ``lhs_of(values, ties)``,
+    ``rhs_of(values, ties)`` the two sides at the tied positions from the exact
+    values of ``mats`` (``defined``: where the float screen found the metric
+    defined).  Returns the number decided (0 when the metric leaves the
+    rationals, or its exact definedness differs from the float one)."""
+    from .rational import _NotRational
+
+    ties = np.flatnonzero(status.ravel() == TIE)
+    if not len(ties):
+        return 0
+    try:
+        ev = spec.rational_evaluator()
+        if ev is None:
+            return 0
+        vals, dfn = ev(mats)
+    except _NotRational:
+        return 0
+    if not np.array_equal(dfn, defined):
+        return 0
+    d = lhs_of(vals, ties) - rhs_of(vals, ties)
+    flat = status.reshape(-1)
+    flat[ties] = np.where(d > 0, CANDIDATE, CLEAR)
+    return len(ties)
+
+
+def screen_triples(spec: MetricSpec, K: int, n: int, V=None, exact_ties: bool = False):
     """Every triple of the label vectors ``V`` (default: all of length ``n``
-    over ``K`` classes): ``(checked, defined, ties, flagged)``, flagged
-    ``[(order, status, (a, b, c, K))]`` in lexicographic order of ``(a, b, c)``."""
+    over ``K`` classes): ``(checked, defined, ties, flagged, ties decided
+    exactly)``, flagged ``[(order, status, (a, b, c, K))]`` in lexicographic
+    order of ``(a, b, c)``."""
     ev = spec.evaluator()
     V = np.array(list(label_vectors(K, n)), dtype=np.int64) if V is None else V
     P = len(V)
-    vals, ok = ev(_pair_matrices(V, K))
+    mats = _pair_matrices(V, K)
+    vals, ok = ev(mats)
     D, Dok = vals.reshape(P, P), ok.reshape(P, P)
     # d(a, c) - d(a, b) - d(b, c) over (a, b, c)
     lhs = D[:, None, :]
@@ -472,24 +606,36 @@ def screen_triples(spec: MetricSpec, K: int, n: int, V=None):
     status[np.abs(diff) <= tol] = TIE
     status[diff > tol] = CANDIDATE
     status[~good] = CLEAR
-    flat = np.flatnonzero(status != CLEAR)[:_FLAGGED]
+    n_ties = int(np.count_nonzero(status == TIE))
+    decided = 0
+    if exact_ties:
+        def lhs(v, t):
+            a, _, c = np.unravel_index(t, status.shape)
+            return v[a * P + c]
+
+        def rhs(v, t):
+            a, b, c = np.unravel_index(t, status.shape)
+            return v[a * P + b] + v[b * P + c]
+        decided = _exact_triangle(spec, mats, ok, status, lhs, rhs)
+    flat = _flag(status.ravel())
     flagged = []
     before = np.cumsum(nontrivial.ravel()) - 1  # the position among the nontrivial triples
     for f in flat:
         a, b, c = np.unravel_index(f, status.shape)
         flagged.append((int(before[f]), int(status.flat[f]),
                         (tuple(V[a].tolist()), tuple(V[b].tolist()), tuple(V[c].tolist()), K)))
-    return (int(np.count_nonzero(nontrivial)), int(np.count_nonzero(good)),
-            int(np.count_nonzero(status == TIE)), flagged)
+    return (int(np.count_nonzero(nontrivial)), int(np.count_nonzero(good)), n_ties, flagged,
+            decided)
 
 
-def search_triples(spec, space: Space, ctx, *, executor=None, tie_budget=TIE_BUDGET) -> Found:
+def search_triples(spec, space: Space, ctx, *, executor=None, tie_budget=TIE_BUDGET,
+                   exact_ties=False) -> Found:
     """The triangle inequality on every triple of ``space.triangle``, then random triples."""
     ex = executor or _InProcess()
     t = _Tracker("triangle", tie_budget, FIRST_TRIPLE)
     prop = PROPERTIES["triangle"]
     top = max((n for _, n in space.triangle), default=0)
-    tasks = [(screen_triples, spec, K, n) for n in range(1, top + 1)
+    tasks = [(screen_triples, spec, K, n, None, exact_ties) for n in range(1, top + 1)
              for K, m in sorted(space.triangle) if n <= m]
     random_tasks = []
     if space.triangle_random:
@@ -501,20 +647,22 @@ def search_triples(spec, space: Space, ctx, *, executor=None, tie_budget=TIE_BUD
             n = int(rng.integers(1, space.triangle_n + 1))
             groups.setdefault((K, n), []).append(rng.integers(0, K, size=(3, n)))
         for (K, n), trip in sorted(groups.items()):
-            random_tasks.append((_screen_random_triples, spec, K, n, np.array(trip)))
+            random_tasks.append((_screen_random_triples, spec, K, n, np.array(trip), exact_ties))
     kinds = [False] * len(tasks) + [True] * len(random_tasks)
     for i, res in enumerate(_ordered(ex, tasks + random_tasks, 4)):
-        checked, defined, ties, flagged = res
+        checked, defined, ties, flagged, decided = res
         before = t.found.checked
         t.found.checked += checked
         t.found.defined += defined
         t.found.ties += ties
-        if t.confirm(ctx, prop, flagged, kinds[i], before):
+        t.found.ties_confirmed += decided
+        if t.confirm(ctx, prop, flagged, kinds[i], before, ties - decided,
+                     sum(1 for _, st, _ in flagged if st == CANDIDATE)):
             break
     return t.found
 
 
-def _screen_random_triples(spec, K, n, trips):
+def _screen_random_triples(spec, K, n, trips, exact_ties=False):
     """Random triples ``trips`` ``(T, 3, n)``: the same statuses, one triple each."""
     ev = spec.evaluator()
     T = len(trips)
@@ -531,9 +679,13 @@ def _screen_random_triples(spec, K, n, trips):
     status[np.abs(diff) <= tol] = TIE
     status[diff > tol] = CANDIDATE
     status[~good] = CLEAR
+    n_ties = int(np.count_nonzero(status == TIE))
+    decided = 0
+    if exact_ties:
+        decided = _exact_triangle(spec, mats, ok.reshape(-1), status, lambda v, t: v[3 * t + 2],
+                                  lambda v, t: v[3 * t] + v[3 * t + 1])
     before = np.cumsum(~same) - 1
     flagged = [(int(before[i]), int(status[i]), (tuple(trips[i][0].tolist()), tuple(trips[i][1].tolist()),
                                           tuple(trips[i][2].tolist()), K))
-               for i in np.flatnonzero(status != CLEAR)[:_FLAGGED]]
-    return int(np.count_nonzero(~same)), int(np.count_nonzero(good)), \
-        int(np.count_nonzero(status == TIE)), flagged
+               for i in _flag(status)]
+    return int(np.count_nonzero(~same)), int(np.count_nonzero(good)), n_ties, flagged, decided
