@@ -48,6 +48,9 @@ __all__ = ["MetricSpec", "FloatEvaluator", "Found", "search_matrices", "search_t
 TIE_BUDGET = 1000
 #: flagged bases a chunk sends back per property (candidates and ties, in order)
 _FLAGGED = 2000
+#: tied bases decided exactly at once, and exact values a worker keeps (memory)
+_EXACT_BATCH = 20_000
+_EXACT_MEMO = 400_000
 #: candidates a chunk sends back after those (a float violation beyond the
 #: tolerance, or a tie of a strict relation); more, all refuted, is an error
 _CANDIDATES = 100_000
@@ -281,19 +284,25 @@ class _ExactTies:
         self.ev = None if ev is None else MemoEvaluator(ev)
 
     def decide(self, prop, sub, status):
-        """``(status, decided)``: the statuses with the ties decided, and which were."""
+        """``(status, decided)``: the statuses with the ties decided, and which were
+        (in batches of :data:`_EXACT_BATCH` bases: exact arrays are large)."""
         decided = np.zeros(len(sub), dtype=bool)
-        idx = np.flatnonzero(status == TIE)
-        if self.ev is None or not len(idx):
-            return status, decided
-        try:
-            exact = prop.screen(self.ev, sub[idx])
-        except self._not_rational:
-            self.ev = None
-            return status, decided
+        ties = np.flatnonzero(status == TIE)
         status = status.copy()
-        status[idx] = np.where(exact == TIE, CLEAR, exact)
-        decided[idx] = True
+        for lo in range(0, len(ties), _EXACT_BATCH):
+            if self.ev is None:
+                break
+            idx = ties[lo:lo + _EXACT_BATCH]
+            try:
+                exact = prop.screen(self.ev, sub[idx])
+            except self._not_rational:
+                self.ev = None
+                break
+            finally:
+                if self.ev is not None:
+                    self.ev.trim(_EXACT_MEMO)
+            status[idx] = np.where(exact == TIE, CLEAR, exact)
+            decided[idx] = True
         return status, decided
 
 

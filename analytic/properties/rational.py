@@ -51,6 +51,14 @@ class _Rationals(FractionArithmetic):
     """
 
     name = "rational"
+    _convert = staticmethod(np.frompyfunc(Fraction, 1, 1))
+
+    def asarray(self, a):
+        """Integer arrays (the counts) converted in one numpy loop; the rest elementwise."""
+        a = np.asarray(a)
+        if a.dtype.kind in "iub" and a.dtype != np.bool_:
+            return self._convert(a.astype(object)).astype(object).reshape(a.shape)
+        return super().asarray(a)
 
     def sqrt(self, a):
         raise _NotRational("a square root")
@@ -75,6 +83,7 @@ class _Mpq(_Rationals):
         self.mpq = gmpy2.mpq
         self.types = (int, Fraction, type(gmpy2.mpq()))
         self._quotient = np.frompyfunc(gmpy2.mpq, 2, 1)
+        self._convert = np.frompyfunc(gmpy2.mpq, 1, 1)
 
     def number(self, x):
         if isinstance(x, Fraction):
@@ -210,6 +219,11 @@ class MemoEvaluator:
         self.ev = ev
         self.orient, self.bounds, self.best = ev.orient, ev.bounds, ev.best
         self._memo = {}
+
+    def trim(self, most):
+        """Forget the values once more than ``most`` are kept (memory)."""
+        if len(self._memo) > most:
+            self._memo.clear()
 
     def __call__(self, stack):
         stack = np.ascontiguousarray(stack, dtype=np.int64)

@@ -1,0 +1,280 @@
+"""Every float tie decided exactly (issue 22, item 3): the exact screen of the
+ties (``exact_ties=True``, :mod:`analytic.properties.rational`), its fall-backs,
+and the chunk's flagged list that no longer drops a candidate after its ties.
+
+Expected values: exact derivations stated per test (a metric built so that
+the float values tie where the exact ones differ by 10^-12), and the all-exact
+search (``exact=True``: every matrix evaluated in SymPy numbers, no float
+screen), which is the reference the issue names ("exactly as trustworthy as
+today's all-exact search").
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+import numeric  # noqa: F401  (registers every metric)
+from analytic.properties import audit as A
+from analytic.properties import engine as E
+from analytic.properties.catalog import CANDIDATE, CLEAR, PROPERTIES, TIE, tolerance
+from analytic.properties.rational import RationalEvaluator, _NotRational, rationals
+from analytic.properties.space import Space
+from numeric._arith import get_arithmetic
+from numeric.registry import REGISTRY, Metric
+
+SMALL = Space(exhaustive=((1, 3), (2, 3), (3, 3)), random=40, random_k=3, random_n=6,
+              triangle=((2, 3),), triangle_random=20, triangle_n=5, diagonal=((3, 4),))
+
+
+def _tiny(cm, *, arithmetic="float"):
+    """MER + n_01 / 10^12: transposing a matrix with n_01 != n_10 changes it by a
+    multiple of 10^-12, below the float screen's 1e-9 (a tie in float64, a
+    difference in exact arithmetic)."""
+    ctx = get_arithmetic(arithmetic)
+    S = np.asarray(cm, dtype=np.int64)
+    N = S.sum(axis=(-2, -1))
+    off = N - np.trace(S, axis1=-2, axis2=-1)
+    big = np.full(N.shape, 10**12, dtype=np.int64)
+    v = ctx.divide(ctx.asarray(off), ctx.asarray(N)) + ctx.divide(ctx.asarray(S[..., 0, 1]),
+                                                                  ctx.asarray(big))
+    return ctx.finalize(v)
+
+
+@pytest.fixture
+def tiny(monkeypatch):
+    name = "test_tiny_exact_ties"
+    monkeypatch.setitem(REGISTRY, name, Metric(
+        name=name, function=_tiny, label="tiny", input="matrix", better="lower",
+        symmetric=False, bounds=(0, 2), source="test"))
+    return name
+
+
+def test_a_sub_tolerance_violation_is_found_with_exact_ties_and_missed_by_a_zero_budget(tiny):
+    """f([[0, 0], [1, 0]]) = 1 and f([[0, 1], [0, 0]]) = 1 + 10^-12: the float
+    values tie; the exact screen of the ties finds the first asymmetric matrix
+    (N = 1, the first in the order (N, K, lexicographic)) with no per-matrix
+    budget at all, and calls it minimal (no tie was left before it)."""
+    sp = Space(exhaustive=((2, 3),), random=0, triangle=(), diagonal=())
+    r = A.audit(tiny, ["symmetry"], space=sp, prove=False, tie_budget=0, exact_ties=True)
+    res = r.results["symmetry"]
+    assert res.verdict == "fails" and res.minimal
+    assert res.counterexample.tolist() == [[0, 0], [1, 0]]
+    r0 = A.audit(tiny, ["symmetry"], space=sp, prove=False, tie_budget=0)
+    res0 = r0.results["symmetry"]
+    assert res0.verdict == "holds" and res0.ties_confirmed == 0 and res0.ties == res0.checked
+
+
+def _plain(x):
+    return x.tolist() if hasattr(x, "tolist") else x  # a matrix, or a triangle's triple
+
+
+@pytest.mark.parametrize("name, variant", [("mae", 0), ("mer", 0), ("uoc", 0), ("oc", 1),
+                                           ("cohen_kappa", 2), ("tc", 0), ("amae", 1),
+                                           ("minimum_sensitivity", 0)])
+def test_exact_ties_agree_with_the_all_exact_search_and_decide_every_tie(name, variant):
+    """On a K <= 3 space: the same verdicts, counterexamples and minimality as the
+    search that evaluates every matrix exactly, and every float tie decided
+    (the evidence says "all decided exactly") with no per-matrix budget."""
+    ref = A.audit(name, variant=variant, space=SMALL, prove=False, exact=True)
+    got = A.audit(name, variant=variant, space=SMALL, prove=False, exact_ties=True,
+                  tie_budget=0)
+    for p in PROPERTIES:
+        a, b = ref.results[p], got.results[p]
+        assert (a.verdict, a.witness) == (b.verdict, b.witness), p
+        if a.verdict == "fails":
+            assert _plain(a.counterexample) == _plain(b.counterexample), p
+            assert a.minimal == b.minimal, p
+        elif b.verdict == "holds":
+            assert b.ties_confirmed == b.ties, p
+    assert sum(r.ties for r in got.results.values()) > 0  # the test decided something
+
+
+def test_a_metric_with_roots_leaves_its_ties_to_the_budget():
+    """RMSE = sqrt(MSE) is not rational: the exact screen refuses it (a square
+    root) and the ties are decided by the per-matrix check up to the budget."""
+    sp = Space(exhaustive=((2, 3),), random=0, triangle=(), diagonal=())
+    r = A.audit("rmse", ["symmetry", "scale"], space=sp, prove=False, exact_ties=True,
+                tie_budget=5)
+    for p in ("symmetry", "scale"):
+        res = r.results[p]
+        assert res.verdict == "holds" and res.ties > 5 and res.ties_confirmed == 5, p
+
+
+def test_the_exact_screen_decides_ties_by_exact_values():
+    """The unit: float values that tie, exact values equal (CLEAR) or apart by
+    10^-12 (CANDIDATE); a float candidate is left alone."""
+    class Spec:
+        def rational_evaluator(self):
+            return RationalEvaluator(lambda S, ctx: _tiny(S, arithmetic=ctx), "lower", (0, 2))
+
+    A_ = np.array([[[0, 0], [1, 0]], [[1, 1], [1, 0]], [[2, 0], [0, 1]]], dtype=np.int64)
+    ties = E._ExactTies(Spec())
+    status = np.array([TIE, TIE, CANDIDATE], dtype=np.int8)
+    new, decided = ties.decide(PROPERTIES["symmetry"], A_, status)
+    # [[0,0],[1,0]]: n_01 = 0 != n_10 = 1 -> apart; [[1,1],[1,0]]: symmetric -> equal
+    assert new.tolist() == [CANDIDATE, CLEAR, CANDIDATE]
+    assert decided.tolist() == [True, True, False]
+    assert status.tolist() == [TIE, TIE, CANDIDATE]  # the input is not modified
+
+
+def test_a_screen_of_every_chunk_counts_its_exact_decisions():
+    """screen_chunk with exact_ties: MAE's scale ties on K = 2, N = 3 (every one
+    of the C(6, 3) = 20 matrices is a float tie) all decided, none left."""
+    m = REGISTRY["mae"]
+    spec = E.MetricSpec(name="mae", variant=m.variant(0).label, better="lower",
+                        bounds=m.bounds)
+    sp = Space(exhaustive=((2, 3),), random=0, triangle=(), diagonal=())
+    chunk = next(c for c in sp.chunks() if c.N == 3)
+    res = E.screen_chunk(spec, ("scale",), chunk, sp, True)["scale"]
+    assert (res.checked, res.ties, res.ties_exact, res.flagged) == (20, 20, 20, [])
+    res0 = E.screen_chunk(spec, ("scale",), chunk, sp)["scale"]
+    assert (res0.ties, res0.ties_exact, len(res0.flagged)) == (20, 0, 20)
+
+
+def test_the_triangle_s_ties_are_decided_on_exact_values():
+    """MAE is a distance (the triangle holds): on K = 2, n = 3 every float tie of
+    the screen is decided, none left flagged; without exact ties they are all
+    flagged for the per-matrix check."""
+    m = REGISTRY["mae"]
+    spec = E.MetricSpec(name="mae", variant=m.variant(0).label, better="lower",
+                        bounds=m.bounds)
+    checked, defined, ties, flagged, decided = E.screen_triples(spec, 2, 3, None, True)
+    assert ties > 0 and decided == ties and flagged == []
+    assert len(E.screen_triples(spec, 2, 3)[3]) == ties
+    trips = np.array([[[0, 0, 1], [0, 1, 1], [1, 1, 1]], [[0, 0, 0], [0, 1, 0], [1, 1, 0]]])
+    checked, defined, ties, flagged, decided = E._screen_random_triples(spec, 2, 3, trips, True)
+    assert ties == decided == 2 and flagged == []
+
+
+def test_the_rational_evaluator_refuses_what_is_not_an_exact_rational():
+    ev = RationalEvaluator(lambda S, ctx: np.array([0.5] * len(S), dtype=object), "lower",
+                           (None, None))
+    with pytest.raises(_NotRational, match="returned 0.5"):
+        ev(np.ones((1, 2, 2), dtype=np.int64))
+    ev = RationalEvaluator(lambda S, ctx: ctx.sqrt(ctx.asarray(S.sum((1, 2)))), "lower",
+                           (None, None))
+    with pytest.raises(_NotRational, match="square root"):
+        ev(np.ones((1, 2, 2), dtype=np.int64))
+    with pytest.raises(_NotRational, match="not rational"):
+        RationalEvaluator(lambda S, ctx: S, "lower", ("sqrt(2)", None))
+
+
+def test_a_definedness_other_than_float64_s_is_refused():
+    """The float screen's classes rest on its definedness: an exact form defined
+    elsewhere is not used (its ties stay ties)."""
+    def floats(S):
+        return np.zeros(len(S)), np.zeros(len(S), dtype=bool)  # undefined everywhere
+
+    ev = RationalEvaluator(lambda S, ctx: ctx.asarray(S.sum((1, 2))), "lower", (None, None),
+                           floats=floats)
+    with pytest.raises(_NotRational, match="defined differently"):
+        ev(np.ones((2, 2, 2), dtype=np.int64))
+
+
+def test_a_division_by_zero_is_undefined_like_a_value_error():
+    """Fractions raise ZeroDivisionError where float64 gives inf: the matrix is
+    isolated by halving and undefined, the others keep their values."""
+    def f(S, ctx):
+        return ctx.divide(ctx.asarray(np.ones(len(S), dtype=np.int64)), ctx.asarray(S[:, 0, 0]))
+
+    ev = RationalEvaluator(f, "lower", (None, None))
+    S = np.array([[[2, 0], [0, 0]], [[0, 1], [0, 0]], [[4, 0], [0, 0]]])
+    S[:, 1, 1] = [0, 1, 0]  # equal totals in pairs: one group per total
+    v, d = ev(S)
+    assert d.tolist() == [True, False, True] and [Fraction(x) for x in v[d]] == [
+        Fraction(1, 2), Fraction(1, 4)]
+
+
+@pytest.mark.parametrize("use_gmpy2", [False, True])
+def test_both_rational_number_types_give_the_same_values(use_gmpy2):
+    """Fraction and gmpy2.mpq (when installed: the test extra installs it) are the
+    same numbers; the values are those of numeric's exact (SymPy) arithmetic."""
+    ctx = rationals(use_gmpy2)
+    if use_gmpy2:
+        pytest.importorskip("gmpy2", reason="gmpy2 is in the test extra")
+        assert ctx.name == "rational (gmpy2)"
+    else:
+        assert ctx.name == "rational"
+    rng = np.random.default_rng(5)
+    S = rng.integers(0, 4, size=(30, 3, 3))
+    S[:, 0, 0] += 1
+    for name in ("mae", "uoc", "cohen_kappa"):
+        m = REGISTRY[name]
+        v = m.variant(0)
+        ev = RationalEvaluator(lambda T, c: m.function(T, **v.kwargs(T[0]), arithmetic=c),
+                               m.better, m.bounds, ctx)
+        vals, d = ev(S)
+        ref = [m.bind(v, "exact")(s) for s in S]
+        assert d.all() and [ctx.fraction(x) for x in vals] == [Fraction(int(r.p), int(r.q))
+                                                               for r in ref], name
+
+
+def test_tolerance_is_zero_for_exact_values():
+    assert tolerance(np.array([Fraction(1, 3)], dtype=object), Fraction(1)) == 0
+    assert tolerance(np.array([0.5]), Fraction(1, 3)) == 0
+    assert float(tolerance(np.array([3.0]), 0.5)[0]) == pytest.approx(3e-9)
+
+
+# ---------------------------------------------------------------------------
+# the chunk's flagged list: a candidate after the ties is never dropped
+# ---------------------------------------------------------------------------
+def _cell01(A):
+    A = np.asarray(A)
+    return int(A[0, 1]) if A.shape[0] > 1 else 0
+
+
+def _cell01_vec(S):
+    return np.asarray(S, dtype=float)[:, 0, 1]
+
+
+def test_a_candidate_after_more_ties_than_are_flagged_is_still_checked(monkeypatch):
+    """f(A) = n_01 is not symmetric; in each chunk of K = 2 the matrices with
+    n_01 = n_10 are ties and come first ([[N, 0], [0, 0]] ...).  With one flagged
+    entry per chunk, the old list (the first entries only) held a tie and never a
+    candidate: "holds".  Now every candidate is sent: the first counterexample."""
+    monkeypatch.setattr(E, "_FLAGGED", 1)
+    sp = Space(exhaustive=((2, 3),), random=0, triangle=(), diagonal=())
+    res = A.audit(_cell01, ["symmetry"], vectorized=_cell01_vec, space=sp, prove=False,
+                  tie_budget=0).results["symmetry"]
+    assert res.verdict == "fails" and res.counterexample.tolist() == [[0, 0], [1, 0]]
+    # a tie before it was not decided: not certified minimal
+    assert not res.minimal
+
+
+def test_candidates_beyond_the_cap_all_refuted_is_an_error(monkeypatch):
+    """A vectorised form that disagrees with the exact one (it says n_01, the exact
+    metric is 0 everywhere): every float candidate is refuted; past the cap the
+    engine refuses to give a verdict rather than say "holds"."""
+    monkeypatch.setattr(E, "_FLAGGED", 1)
+    monkeypatch.setattr(E, "_CANDIDATES", 1)
+    sp = Space(exhaustive=((2, 4),), random=0, triangle=(), diagonal=())
+    with pytest.raises(RuntimeError, match="float screen disagrees"):
+        A.audit(lambda A_: 0, ["symmetry"], vectorized=_cell01_vec, space=sp, prove=False)
+
+
+def test_the_command_line_flag_and_the_table_s_exception(monkeypatch):
+    """``--exact-ties`` reaches audit; with several cases (``--all``) the metrics of
+    SLOW_EXACT are audited without it."""
+    from ordinal_verify import audit_cmd
+
+    seen = []
+    monkeypatch.setattr(A, "audit", lambda name, **kw: seen.append((name, kw["exact_ties"])))
+    audit_cmd._audit_one("a_uoc", "A_UOC", None, (), {"exact_ties": True}, several=True)
+    audit_cmd._audit_one("a_uoc", "A_UOC", None, (), {"exact_ties": True})
+    audit_cmd._audit_one("mae", "MAE", None, (), {"exact_ties": True}, several=True)
+    assert seen == [("a_uoc", False), ("a_uoc", True), ("mae", True)]
+    assert set(A.SLOW_EXACT) == {"a_uoc"}
+
+
+def test_the_command_line_decides_every_tie():
+    out = subprocess.run(
+        [sys.executable, "-m", "ordinal_verify", "audit", "mae", "--max-k", "2", "--max-n", "3",
+         "--random", "0", "--jobs", "1", "--exact-ties", "--tie-budget", "0"],
+        capture_output=True, text=True, check=True).stdout
+    line = next(x for x in out.splitlines() if x.lstrip().startswith("scale"))
+    assert "all decided exactly" in line and "agreeing to 1e-9" not in line
