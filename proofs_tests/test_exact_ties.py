@@ -246,6 +246,41 @@ def test_a_candidate_after_more_ties_than_are_flagged_is_still_checked(monkeypat
     assert not res.minimal
 
 
+def _late(A):
+    A = np.asarray(A)
+    if A.shape[0] < 2 or A.sum() < 2:
+        return 0
+    if A[0, 1] == A[1, 0]:
+        raise ValueError("undefined on a symmetric matrix with N >= 2")
+    return int(A[0, 1])
+
+
+def _late_vec(S):
+    S = np.asarray(S)
+    late = S.sum(axis=(1, 2)) >= 2
+    if (late & (S[:, 0, 1] == S[:, 1, 0])).any():
+        raise ValueError("undefined")  # the stack is halved down to the matrices that raise
+    return np.where(late, S[:, 0, 1], 0).astype(float)
+
+
+def test_ties_not_flagged_are_unconfirmed_for_a_later_counterexample(monkeypatch):
+    """f = n_01 from N = 2 on (undefined where n_01 = n_10: no tie there), 0
+    before: the N = 1 chunk has four ties; with one flagged entry per chunk, one
+    is decided (the budget allows 100) and three are never looked at, so the
+    counterexample of N = 2 is not certified minimal (it was, when the ties a
+    chunk did not send were forgotten)."""
+    monkeypatch.setattr(E, "_FLAGGED", 1)
+    sp = Space(exhaustive=((2, 2),), random=0, triangle=(), diagonal=())
+    res = A.audit(_late, ["symmetry"], vectorized=_late_vec, space=sp, prove=False,
+                  tie_budget=100).results["symmetry"]
+    assert res.verdict == "fails" and res.counterexample.sum() == 2
+    assert not res.minimal and "not certified minimal" in res.how
+    monkeypatch.setattr(E, "_FLAGGED", 2000)
+    res = A.audit(_late, ["symmetry"], vectorized=_late_vec, space=sp, prove=False,
+                  tie_budget=100).results["symmetry"]
+    assert res.verdict == "fails" and res.minimal
+
+
 def test_candidates_beyond_the_cap_all_refuted_is_an_error(monkeypatch):
     """A vectorised form that disagrees with the exact one (it says n_01, the exact
     metric is 0 everywhere): every float candidate is refuted; past the cap the
