@@ -335,12 +335,17 @@ display(Markdown("\n".join(f"* `{p.name}`: {p.statement()}" for p in AMIGO)))
 #    a *candidate*: it is decided again in exact arithmetic (SymPy,
 #    logarithms and roots included), and only a violation confirmed there
 #    is a counterexample.
-# 3. **Ties are counted.**  Two float values within $10^{-9}$ cannot be
-#    ordered in float64.  For a strict property (ordinal monotonicity,
-#    imbalance, identity) such a tie is a candidate and is decided exactly;
-#    for an equality or a non-strict inequality the first 1,000 ties of each
-#    property are decided exactly and the rest are counted in the cell's
-#    evidence as "agreeing to $10^{-9}$ only".
+# 3. **Ties are decided exactly.**  Two float values within $10^{-9}$ cannot
+#    be ordered in float64.  For a strict property (ordinal monotonicity,
+#    imbalance, identity) such a tie is a candidate and is decided exactly.
+#    For an equality or a non-strict inequality (every matrix is a tie of
+#    `scale` when the metric is scale invariant), the property's own test is
+#    run again on the exact values of all the tied matrices at once, in
+#    rational arithmetic, with no tolerance: every tie is decided.  Metrics
+#    that need roots or logarithms, and A_UOC (each exact value is a search
+#    of its own, about 2 ms), get the first 1,000 ties of each property
+#    decided exactly; the rest are counted in the cell's evidence as
+#    "agreeing to $10^{-9}$ only".
 # 4. **The smallest counterexample.**  The counterexample reported is the
 #    first of the exhaustive part in the order (fewest samples $N$, then
 #    fewest classes $K$, then lexicographic); one found only among the

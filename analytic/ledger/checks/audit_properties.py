@@ -158,9 +158,11 @@ def _method():
 
     table = load()
     return ("the committed property table (analytic/properties/table.json, written by "
-            "`ordinal-verify audit --all`): a float64 screen of " + table["space_text"]
-            + ", every candidate violation and the first 1,000 float ties of each property "
-            "decided in exact arithmetic, the minimal counterexample in the order (N, K, "
+            "`ordinal-verify audit --all --exact-ties`): a float64 screen of " + table["space_text"]
+            + ", every candidate violation decided in exact arithmetic, and every float tie where "
+            "the metric's values are rationals (elsewhere, and for A_UOC, the first 1,000 of each "
+            "property; each claim's evidence counts those left), the minimal counterexample in the "
+            "order (N, K, "
             "lexicographic), and where not refuted a symbolic proof (analytic.properties.prover) on "
             + "; ".join(f"K={K} ({kind})" for K, kind in table["scopes"])
             + "; at run time every counterexample is re-checked in exact arithmetic and the "
