@@ -119,7 +119,7 @@ def _shift_by_one(p):
 
     >>> from sympy.polys.rings import ring
     >>> R, a, b = ring("a, b", ZZ)
-    >>> sorted(_shift_by_one(a**2 - a*b).items())      # (a+1)^2 - (a+1)(b+1)
+    >>> sorted((m, int(c)) for m, c in _shift_by_one(a**2 - a*b).items())  # (a+1)^2 - (a+1)(b+1)
     [((0, 1), -1), ((1, 0), 1), ((1, 1), -1), ((2, 0), 1)]
     """
     terms = dict(p.terms())

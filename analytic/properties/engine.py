@@ -16,10 +16,17 @@ order.  In this process, in search order:
   strict relation) is decided by the property's exact check; the first one
   confirmed is the counterexample (and stops the search of that property);
 - every **tie** (two float values within the tolerance, which float64 cannot
-  order) is decided exactly too, up to ``tie_budget`` ties per property,
-  the first ones in search order; the verdict counts the ties left
-  unconfirmed (they agree to ``1e-9`` in float64, which is all that is then
-  known of them).
+  order) is decided exactly too: with ``exact_ties``, all of them, in the
+  workers, by the property's screen run again on exact rational values of
+  the whole stack of tied matrices (:class:`_ExactTies`,
+  :mod:`analytic.properties.rational`) -- a metric whose values are not
+  rationals, or a callable, keeps the rule that follows; otherwise up to
+  ``tie_budget`` ties per property, the first ones in search order, by the
+  per-matrix check.  The verdict counts the ties left unconfirmed (they
+  agree to ``1e-9`` in float64, which is all that is then known of them).
+
+A chunk sends back its first :data:`_FLAGGED` ties and candidates and every
+candidate after them, so that no candidate is lost behind the ties.
 
 A counterexample of the exhaustive part is the *minimal* one of that part
 (order ``(N, K, lexicographic)``) when no tie before it was left

@@ -33,7 +33,7 @@ import numpy as np
 
 from numeric._arith import FractionArithmetic
 
-__all__ = ["RationalEvaluator", "rationals", "rational_bound"]
+__all__ = ["RationalEvaluator", "MemoEvaluator", "rationals", "rational_bound"]
 
 
 class _NotRational(Exception):
