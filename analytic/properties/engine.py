@@ -48,7 +48,7 @@ from .generators import label_vectors
 from .catalog import CANDIDATE, CLEAR, PROPERTIES, TIE, tolerance
 from .space import Chunk, Space
 
-__all__ = ["MetricSpec", "FloatEvaluator", "Found", "search_matrices", "search_triples",
+__all__ = ["MetricSpec", "FloatEvaluator", "Found", "search_matrices", "search_triples", "by_total",
            "default_executor", "TIE_BUDGET"]
 
 #: ties (float values within the tolerance) decided exactly per property, the first in order
@@ -134,6 +134,18 @@ def _float_bound(b):
                          f"{b!r:.60}") from None
 
 
+def by_total(stack):
+    """The indices of ``stack``'s matrices, one array per total ``N``: a metric's
+    evaluator runs each part at once (a variant's parameters may depend on
+    ``K`` and ``N``, e.g. cardoso2011's table beta).
+
+    >>> [i.tolist() for i in by_total(np.array([[[1, 0]], [[0, 2]], [[0, 1]]]))]
+    [[0, 2], [1]]
+    """
+    totals = stack.sum(axis=(-2, -1))
+    return [np.flatnonzero(totals == N) for N in np.unique(totals)]
+
+
 class FloatEvaluator:
     """``ev(stack) -> (values, defined)`` in float64, and the metric's orientation.
 
@@ -157,9 +169,7 @@ class FloatEvaluator:
         defined = np.zeros(len(stack), dtype=bool)
         if not len(stack):
             return values, defined
-        totals = stack.sum(axis=(-2, -1))
-        for N in np.unique(totals):
-            idx = np.flatnonzero(totals == N)
+        for idx in by_total(stack):
             self._run(stack, idx, values, defined)
         bad = defined & ~np.isfinite(values)
         if bad.any():

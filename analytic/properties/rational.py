@@ -172,9 +172,9 @@ class RationalEvaluator:
         defined = np.zeros(len(stack), dtype=bool)
         if not len(stack):
             return values, defined
-        totals = stack.sum(axis=(-2, -1))
-        for N in np.unique(totals):
-            idx = np.flatnonzero(totals == N)
+        from .engine import by_total
+
+        for idx in by_total(stack):
             self._run(stack, idx, values, defined)
         if self.floats is not None and not np.array_equal(defined, self.floats(stack)[1]):
             bad = int(np.flatnonzero(defined != self.floats(stack)[1])[0])
