@@ -136,11 +136,13 @@ def fraction(expr, gen):
     """``(N, D)``: an expression rational in ``gen`` with rational coefficients, in lowest terms.
 
     ``None`` when it is not one (another symbol, an irrational coefficient, a
-    radical of ``gen``).
+    radical of ``gen``).  The coefficients are ``ZZ``'s integers (``int``, or
+    gmpy2's ``mpz`` when gmpy2 is installed: SymPy then uses it).
 
     >>> n = sp.Symbol("n")
-    >>> fraction((n + 1) / (2 * n**2 + 2 * n), n), fraction(sp.sqrt(2) * n, n)
-    (([1], [2, 0]), None)
+    >>> N, D = fraction((n + 1) / (2 * n**2 + 2 * n), n)
+    >>> [int(c) for c in N], [int(c) for c in D], fraction(sp.sqrt(2) * n, n)
+    ([1], [2, 0], None)
     """
     if expr.free_symbols - {gen} or expr.has(sp.Float):
         return None
