@@ -46,9 +46,9 @@ import numpy as np
 
 from .generators import label_vectors
 from .catalog import CANDIDATE, CLEAR, PROPERTIES, TIE, tolerance
-from .space import Chunk, Space
+from .space import Chunk, Space, by_total
 
-__all__ = ["MetricSpec", "FloatEvaluator", "Found", "search_matrices", "search_triples", "by_total",
+__all__ = ["MetricSpec", "FloatEvaluator", "Found", "search_matrices", "search_triples",
            "default_executor", "TIE_BUDGET"]
 
 #: ties (float values within the tolerance) decided exactly per property, the first in order
@@ -132,18 +132,6 @@ def _float_bound(b):
     except OverflowError:  # the float screen cannot hold it (Fraction's float() overflows)
         raise ValueError(f"a bound must lie within float64's range (1.8e308), got "
                          f"{b!r:.60}") from None
-
-
-def by_total(stack):
-    """The indices of ``stack``'s matrices, one array per total ``N``: a metric's
-    evaluator runs each part at once (a variant's parameters may depend on
-    ``K`` and ``N``, e.g. cardoso2011's table beta).
-
-    >>> [i.tolist() for i in by_total(np.array([[[1, 0]], [[0, 2]], [[0, 1]]]))]
-    [[0, 2], [1]]
-    """
-    totals = stack.sum(axis=(-2, -1))
-    return [np.flatnonzero(totals == N) for N in np.unique(totals)]
 
 
 class FloatEvaluator:

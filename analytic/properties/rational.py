@@ -33,6 +33,8 @@ import numpy as np
 
 from numeric._arith import FractionArithmetic
 
+from .space import by_total
+
 __all__ = ["RationalEvaluator", "MemoEvaluator", "rationals", "rational_bound"]
 
 
@@ -172,8 +174,6 @@ class RationalEvaluator:
         defined = np.zeros(len(stack), dtype=bool)
         if not len(stack):
             return values, defined
-        from .engine import by_total
-
         for idx in by_total(stack):
             self._run(stack, idx, values, defined)
         if self.floats is not None and not np.array_equal(defined, self.floats(stack)[1]):
