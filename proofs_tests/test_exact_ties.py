@@ -215,6 +215,20 @@ def test_both_rational_number_types_give_the_same_values(use_gmpy2):
                                                                for r in ref], name
 
 
+@pytest.mark.parametrize("use_gmpy2", [False, True])
+def test_the_rational_context_converts_scalars_and_arrays(use_gmpy2):
+    """Counts in one numpy loop, a 0-d array or a scalar too (it came back as a bare
+    number, which has no ``reshape``), floats and Fractions elementwise."""
+    ctx = rationals(use_gmpy2)
+    for x, shape in ((np.asarray(3), ()), (np.int64(4), ()), (5, ()),
+                     (np.array([[1, 2]]), (1, 2)), (np.array([0.5, 2.0]), (2,))):
+        out = ctx.asarray(x)
+        assert isinstance(out, np.ndarray) and out.dtype == object and out.shape == shape
+        assert [ctx.fraction(v) for v in out.reshape(-1)] == [
+            Fraction(v) for v in np.asarray(x).reshape(-1).tolist()]
+    assert ctx.asarray(np.array([True])).tolist() == [1]
+
+
 def test_tolerance_is_zero_for_exact_values():
     assert tolerance(np.array([Fraction(1, 3)], dtype=object), Fraction(1)) == 0
     assert tolerance(np.array([0.5]), Fraction(1, 3)) == 0

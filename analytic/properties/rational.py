@@ -58,8 +58,9 @@ class _Rationals(FractionArithmetic):
     def asarray(self, a):
         """Integer arrays (the counts) converted in one numpy loop; the rest elementwise."""
         a = np.asarray(a)
-        if a.dtype.kind in "iub" and a.dtype != np.bool_:
-            return self._convert(a.astype(object)).astype(object).reshape(a.shape)
+        if a.dtype.kind in "iu":
+            # a 0-d array gives a scalar: back into a 0-d array, as the elementwise path does
+            return np.asarray(self._convert(a.astype(object)), dtype=object).reshape(a.shape)
         return super().asarray(a)
 
     def sqrt(self, a):
