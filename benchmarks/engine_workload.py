@@ -74,8 +74,9 @@ def _exact_tie_screen(cfg):
     """The exact screen of ties (every MAE ``scale`` tie of the 4 x 4 matrices with
     N = 6: all of them are ties) against the per-matrix exact check of the same
     ties (a sample, scaled), which decided the first 1,000 ties before."""
-    from analytic.properties.catalog import PROPERTIES, TIE
+    from analytic.properties.catalog import CLEAR, PROPERTIES, TIE
     from analytic.properties.engine import MetricSpec, _ExactTies
+    from analytic.properties.rational import rationals
     from analytic.properties.exact import ExactContext
     from analytic.properties.space import block, count
 
@@ -98,7 +99,7 @@ def _exact_tie_screen(cfg):
     (t_ours, (new, decided)), (t_loop, ref) = compare(screen, loop, repeats=3, peer_repeats=1,
                                                       budget=cfg.budget)
     peer = Timing(t_loop.median * len(A) / len(sub), t_loop.runs, t_loop.times)
-    ok = bool((status == TIE).all() and decided.all() and (new == 0).all()
+    ok = bool((status == TIE).all() and decided.all() and (new == CLEAR).all()
               and all(w is None for w in ref))
     return Row(
         "14 property engine", f"exact tie screen: MAE scale, all {len(A):,} 4x4 matrices with "
@@ -107,12 +108,4 @@ def _exact_tie_screen(cfg):
         target="—", target_met=None, agree=ok,
         check="every tie decided: equal, as the per-matrix check finds" if ok else
               "a tie left or decided otherwise",
-        note=f"{len(A) / t_ours.median:,.0f} ties/s ({'gmpy2' if _has_gmpy2() else 'Fraction'})")
-
-
-def _has_gmpy2():
-    try:
-        import gmpy2  # noqa: F401
-    except ImportError:
-        return False
-    return True
+        note=f"{len(A) / t_ours.median:,.0f} ties/s ({rationals().name})")

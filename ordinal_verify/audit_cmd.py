@@ -362,8 +362,8 @@ def announce_search(space, cases, stream=None, exact_ties=False):
 def _audit_one(name, label, space, scopes, kw, several=False):
     from analytic.properties import audit as A
 
-    if several and name in A.SLOW_EXACT:
-        kw = dict(kw, exact_ties=False)
+    if several:  # the property table
+        kw = dict(kw, exact_ties=A.table_exact_ties(name, kw["exact_ties"]))
     return A.audit(name, variant=label, space=space, prove=scopes or False, **kw)
 
 

@@ -72,7 +72,8 @@ def test_the_random_triples_screen_by_hand():
     (S is skipped: T3 is the 3rd counted, index 2)."""
     spec = MetricSpec(vectorized=_d, better="lower", bounds=(0, None))
     trips = np.array([[[v] for v in t] for t in (T1, T2, S, T3, T4, T5, S2)])
-    checked, defined, ties, flagged, _ = _screen_random_triples(spec, 4, 1, trips)
+    r = _screen_random_triples(spec, 4, 1, trips)
+    checked, defined, ties, flagged = r.checked, r.defined, r.ties, r.flagged
     assert (checked, defined, ties) == (5, 4, 3)
     assert flagged == [(0, TIE, _key(T1)), (1, CANDIDATE, _key(T2)), (2, TIE, _key(T3)),
                        (3, TIE, _key(T4))]
@@ -101,7 +102,8 @@ def test_the_exhaustive_triples_screen_by_hand_and_by_brute_force():
             elif lhs - rhs > tol:
                 ref.append((order, CANDIDATE, _key((a, b, c))))
         order += 1
-    checked, got_defined, ties, flagged, _ = screen_triples(spec, 4, 1)
+    r = screen_triples(spec, 4, 1)
+    checked, got_defined, ties, flagged = r.checked, r.defined, r.ties, r.flagged
     assert (checked, got_defined) == (order, defined) == (4 * 3 * 3, 4 * 3 * 3 - 3)
     assert ties == sum(s == TIE for _, s, _ in ref)
     assert flagged == ref
@@ -226,7 +228,8 @@ def test_the_triangle_screen_of_given_vectors():
     involve class 3)."""
     spec = MetricSpec(vectorized=_d, better="lower", bounds=(0, None))
     V = np.array([[0], [1], [2]])
-    checked, defined, ties, flagged, _ = screen_triples(spec, 4, 1, V)
+    r = screen_triples(spec, 4, 1, V)
+    checked, defined, ties, flagged = r.checked, r.defined, r.ties, r.flagged
     assert (checked, defined, ties) == (12, 10, 1)
     assert [(s, t) for _, s, t in flagged] == [(TIE, _key(T1)), (CANDIDATE, _key(T2))]
 

@@ -22,7 +22,8 @@ import numeric  # noqa: F401  (registers every metric)
 from analytic.properties import audit as A
 from analytic.properties import engine as E
 from analytic.properties.catalog import CANDIDATE, CLEAR, PROPERTIES, TIE, tolerance
-from analytic.properties.rational import RationalEvaluator, _NotRational, rationals
+from analytic.properties.engine import RationalEvaluator
+from analytic.properties.rational import _NotRational, rationals
 from analytic.properties.space import Space
 from numeric._arith import get_arithmetic
 from numeric.registry import REGISTRY, Metric
@@ -143,12 +144,12 @@ def test_the_triangle_s_ties_are_decided_on_exact_values():
     m = REGISTRY["mae"]
     spec = E.MetricSpec(name="mae", variant=m.variant(0).label, better="lower",
                         bounds=m.bounds)
-    checked, defined, ties, flagged, decided = E.screen_triples(spec, 2, 3, None, True)
-    assert ties > 0 and decided == ties and flagged == []
-    assert len(E.screen_triples(spec, 2, 3)[3]) == ties
+    r = E.screen_triples(spec, 2, 3, None, True)
+    assert r.ties > 0 and r.ties_exact == r.ties and r.flagged == [] and r.candidates == 0
+    assert len(E.screen_triples(spec, 2, 3).flagged) == r.ties
     trips = np.array([[[0, 0, 1], [0, 1, 1], [1, 1, 1]], [[0, 0, 0], [0, 1, 0], [1, 1, 0]]])
-    checked, defined, ties, flagged, decided = E._screen_random_triples(spec, 2, 3, trips, True)
-    assert ties == decided == 2 and flagged == []
+    r = E._screen_random_triples(spec, 2, 3, trips, True)
+    assert r.ties == r.ties_exact == 2 and r.flagged == []
 
 
 def test_the_rational_evaluator_refuses_what_is_not_an_exact_rational():
@@ -259,6 +260,24 @@ def test_a_candidate_after_more_ties_than_are_flagged_is_still_checked(monkeypat
     assert res.verdict == "fails" and res.counterexample.tolist() == [[0, 0], [1, 0]]
     # a tie before it was not decided: not certified minimal
     assert not res.minimal
+
+
+def test_triangle_candidates_beyond_the_cap_all_refuted_is_an_error(monkeypatch):
+    """The same rule for the triangle (its count of candidates was the flagged
+    ones', so the cap could never be seen exceeded): a vectorised distance
+    n_01^2 + n_10^2 that breaks the triangle, an exact one that is 0 everywhere."""
+    monkeypatch.setattr(E, "_FLAGGED", 1)
+    monkeypatch.setattr(E, "_CANDIDATES", 1)
+    sp = Space(exhaustive=((2, 1),), random=0, triangle=((2, 3),), triangle_random=0,
+               diagonal=())
+
+    def vec(S):
+        S = np.asarray(S, dtype=float)
+        return S[:, 0, 1] ** 2 + S[:, 1, 0] ** 2
+
+    with pytest.raises(RuntimeError, match="float screen disagrees"):
+        A.audit(lambda A_: 0, ["triangle"], vectorized=vec, space=sp, bounds=(0, None),
+                prove=False)
 
 
 def _late(A):

@@ -579,13 +579,17 @@ def test_the_triangle_screen_against_brute_force():
         elif abs(diff) <= 1e-9 * max(1, d(a, c), d(a, b) + d(b, c)):
             ref.append((order, 1, (a, b, c, K)))
         order += 1
-    checked, defined, ties, flagged, _ = screen_triples(spec, K, n)
+    r = screen_triples(spec, K, n)
+    checked, defined, ties, flagged = r.checked, r.defined, r.ties, r.flagged
     assert (checked, defined) == (order, order) and ties == sum(s == 1 for _, s, _ in ref)
     assert flagged == ref
+    assert r.candidates == sum(s == 2 for _, s, _ in ref)  # every one, not the flagged ones
     trips = np.array([[a, b, c] for _, _, (a, b, c, _) in ref[:5]]
                      + [[(0, 0), (0, 0), (2, 2)], [(0, 1), (0, 1), (0, 1)]])
-    checked, defined, ties, flagged, _ = _screen_random_triples(spec, K, n, trips)
+    r = _screen_random_triples(spec, K, n, trips)
+    checked, defined, ties, flagged = r.checked, r.defined, r.ties, r.flagged
     assert (checked, defined) == (5, 5)
+    assert r.candidates == sum(s == 2 for _, s, _ in ref[:5])
     assert [(s, t) for _, s, t in flagged] == [(s, t) for _, s, t in ref[:5]]
     assert [o for o, _, _ in flagged] == [0, 1, 2, 3, 4]
 

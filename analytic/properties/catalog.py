@@ -56,8 +56,8 @@ TOLERANCE = 1e-9
 def tolerance(a, b):
     """The screen's tolerance for comparing float arrays ``a`` and ``b``; 0 when
     either holds exact values (``dtype=object``: the engine's exact screen of
-    the ties, :mod:`analytic.properties.rational`), so that a tie is then an
-    exact equality.
+    the ties, :class:`analytic.properties.engine.RationalEvaluator`), so that
+    a tie is then an exact equality.
 
     >>> float(tolerance(np.array([2.0]), 1.0)[0])
     2e-09

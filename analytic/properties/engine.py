@@ -41,15 +41,17 @@ from __future__ import annotations
 import functools
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 
 from .generators import label_vectors
 from .catalog import CANDIDATE, CLEAR, PROPERTIES, TIE, tolerance
-from .space import Chunk, Space, by_total
+from .rational import _NotRational, rational_bound, rationals
+from .space import Chunk, Space
 
-__all__ = ["MetricSpec", "FloatEvaluator", "Found", "search_matrices", "search_triples",
-           "default_executor", "TIE_BUDGET"]
+__all__ = ["MetricSpec", "FloatEvaluator", "RationalEvaluator", "MemoEvaluator", "Found",
+           "search_matrices", "search_triples", "default_executor", "TIE_BUDGET"]
 
 #: ties (float values within the tolerance) decided exactly per property, the first in order
 TIE_BUDGET = 1000
@@ -83,7 +85,7 @@ class MetricSpec:
 
     def rational_evaluator(self):
         """The registered metric's exact values on stacks
-        (:class:`analytic.properties.rational.RationalEvaluator`), or None for
+        (:class:`RationalEvaluator`), or None for
         a callable (its exact values come one matrix at a time)."""
         return _rational_evaluator(self) if self.name is not None else None
 
@@ -110,8 +112,6 @@ def _rational_evaluator(spec):
     from numeric.registry import REGISTRY
 
     import numeric  # noqa: F401  (registers every metric)
-
-    from .rational import RationalEvaluator
 
     m = REGISTRY[spec.name]
     v = next(c for c in m.cases() if c.label == spec.variant)
@@ -140,49 +140,146 @@ class FloatEvaluator:
     The stack is split by total ``N`` (a variant's parameters may depend on
     ``K`` and ``N``, e.g. cardoso2011's table beta).  Undefined matrices are
     marked by the metric's own checks (:func:`numeric._validation.collect_undefined`);
-    a ``ValueError`` from elsewhere halves the stack until it is isolated.
-    A value that is NaN or infinite where the metric says it is defined is
-    a broken metric: ``ValueError``.
+    an error of :attr:`errors` from elsewhere halves the stack until it is
+    isolated.  A value that is NaN or infinite where the metric says it is
+    defined is a broken metric: ``ValueError``.  :class:`RationalEvaluator`
+    is the same evaluator over exact rationals.
     """
+
+    #: raised where a matrix leaves the metric undefined (isolated by halving)
+    errors = (ValueError,)
+    #: the values' dtype, and the value kept where the metric is undefined
+    dtype, missing = np.float64, np.nan
+    orientation = 1.0
 
     def __init__(self, fn, better, bounds):
         self.fn = fn
-        self.orient = 1.0 if better == "lower" else -1.0
-        self.bounds = tuple(_float_bound(b) for b in bounds)
+        self.orient = self.orientation if better == "lower" else -self.orientation
+        self.bounds = tuple(self.bound(b) for b in bounds)
         self.best = self.bounds[0] if better == "lower" else self.bounds[1]
+
+    bound = staticmethod(_float_bound)
+
+    def evaluate(self, stack):
+        """The metric on a stack of equal total ``N``, one value per matrix."""
+        return np.asarray(self.fn(stack), dtype=np.float64)
 
     def __call__(self, stack):
         stack = np.asarray(stack, dtype=np.int64)
-        values = np.full(len(stack), np.nan)
+        values = np.full(len(stack), self.missing, dtype=self.dtype)
         defined = np.zeros(len(stack), dtype=bool)
         if not len(stack):
             return values, defined
-        for idx in by_total(stack):
-            self._run(stack, idx, values, defined)
+        totals = stack.sum(axis=(-2, -1))
+        for N in np.unique(totals):
+            self._run(stack, np.flatnonzero(totals == N), values, defined)
+        self.check(stack, values, defined)
+        return values, defined
+
+    def check(self, stack, values, defined):
+        """Refuse what the metric returned where it says it is defined."""
         bad = defined & ~np.isfinite(values)
         if bad.any():
             m = stack[np.argmax(bad)]
             raise ValueError(f"the metric returned {values[np.argmax(bad)]} on {m.tolist()}, "
                              "not a finite real number (raise ValueError where it is undefined)")
-        return values, defined
 
     def _run(self, stack, idx, values, defined):
         from numeric._validation import collect_undefined
 
         try:
             with collect_undefined() as masks:
-                out = np.asarray(self.fn(stack[idx]), dtype=np.float64)
+                out = self.evaluate(stack[idx])
             ok = np.ones(len(idx), dtype=bool)
             for mask in masks:
                 ok &= ~np.broadcast_to(mask, ok.shape)
-            values[idx] = np.where(ok, out, np.nan)
+            values[idx] = np.where(ok, out, self.missing)
             defined[idx] = ok
-        except ValueError:
+        except self.errors:
             if len(idx) == 1:
                 return
             half = len(idx) // 2
             self._run(stack, idx[:half], values, defined)
             self._run(stack, idx[half:], values, defined)
+
+
+class RationalEvaluator(FloatEvaluator):
+    """:class:`FloatEvaluator` over exact rationals (the exact screen of the ties).
+
+    ``fn(stack, ctx)`` evaluates the metric in the rational context ``ctx``
+    (:func:`analytic.properties.rational.rationals`; default: gmpy2's when
+    installed).  ``values`` is an object array (0 where the metric is
+    undefined: every screen reads a value only where ``defined``);
+    ``orient`` is the integer ``+1`` or ``-1`` (a float would turn an exact
+    difference into a float).  Fractions raise ``ZeroDivisionError`` where
+    float64 gives an infinity: an undefined matrix too.  ``floats``: the
+    float evaluator, whose definedness must be the same (the float screen's
+    classes rest on it).
+
+    Raises :class:`analytic.properties.rational._NotRational` when the metric
+    leaves the rationals or is defined on other matrices than in float64.
+    """
+
+    errors = (ValueError, ZeroDivisionError)
+    dtype, missing = object, 0
+    orientation = 1
+
+    def __init__(self, fn, better, bounds, ctx=None, floats=None):
+        self.ctx = rationals() if ctx is None else ctx
+        self.floats = floats
+        super().__init__(fn, better, bounds)
+
+    def bound(self, b):
+        return rational_bound(b, self.ctx)
+
+    def evaluate(self, stack):
+        return np.asarray(self.fn(stack, self.ctx), dtype=object).reshape(len(stack))
+
+    def check(self, stack, values, defined):
+        if self.floats is not None:
+            other = self.floats(stack)[1] != defined
+            if other.any():
+                raise _NotRational(f"defined differently in float64 and in rationals on "
+                                   f"{stack[np.argmax(other)].tolist()}")
+        for i in np.flatnonzero(defined):
+            v = values[i]
+            if type(v) in self.ctx.types:
+                continue
+            if getattr(v, "is_Rational", False) is True:  # a SymPy rational: the same number
+                values[i] = self.ctx.number(Fraction(int(v.p), int(v.q)))
+                continue
+            # a bool, a float, an irrational SymPy number: not an exact rational
+            raise _NotRational(f"the metric returned {v!r:.40} ({type(v).__name__})")
+
+
+class MemoEvaluator:
+    """A :class:`RationalEvaluator` that keeps every matrix's value (by its
+    bytes), so a matrix shared by several properties' ties (a base, a
+    transpose, ``2A``) is evaluated once per chunk."""
+
+    def __init__(self, ev):
+        self.ev = ev
+        self.orient, self.bounds, self.best = ev.orient, ev.bounds, ev.best
+        self._memo = {}
+
+    def trim(self, most):
+        """Forget the values once more than ``most`` are kept (memory)."""
+        if len(self._memo) > most:
+            self._memo.clear()
+
+    def __call__(self, stack):
+        stack = np.ascontiguousarray(stack, dtype=np.int64)
+        keys = [(stack.shape[-1], m.tobytes()) for m in stack]
+        rows = list({k: i for i, k in enumerate(keys) if k not in self._memo}.values())
+        if rows:
+            v, d = self.ev(stack[rows])
+            for j, i in enumerate(rows):
+                self._memo[keys[i]] = (v[j], bool(d[j]))
+        values = np.empty(len(stack), dtype=object)
+        defined = np.zeros(len(stack), dtype=bool)
+        for i, k in enumerate(keys):
+            values[i], defined[i] = self._memo[k]
+        return values, defined
 
 
 # ---------------------------------------------------------------------------
@@ -279,9 +376,6 @@ class _ExactTies:
     for the rest of the chunk (its ties stay ties)."""
 
     def __init__(self, spec):
-        from .rational import MemoEvaluator, _NotRational
-
-        self._not_rational = _NotRational
         try:
             ev = spec.rational_evaluator()
         except _NotRational:
@@ -300,7 +394,7 @@ class _ExactTies:
             idx = ties[lo:lo + _EXACT_BATCH]
             try:
                 exact = prop.screen(self.ev, sub[idx])
-            except self._not_rational:
+            except _NotRational:
                 self.ev = None
                 break
             finally:
@@ -470,6 +564,17 @@ class _Tracker:
         self.unconfirmed_before = 0
         self.done = False
 
+    def take(self, ctx, prop, r: ChunkScreen, random_part) -> bool:
+        """Count a chunk's screen ``r`` and decide its flagged bases (:meth:`confirm`)."""
+        f = self.found
+        before = f.checked
+        f.checked += r.checked
+        f.defined += r.defined
+        f.ties += r.ties
+        f.ties_confirmed += r.ties_exact
+        return self.confirm(ctx, prop, r.flagged, random_part, before, r.ties - r.ties_exact,
+                            r.candidates)
+
     def confirm(self, ctx, prop, flagged, random_part, before=0, ties=None, candidates=None):
         """Decide the flagged bases of one chunk in order; True when a
         counterexample was confirmed (``checked`` then counts the bases up to
@@ -540,15 +645,7 @@ def _consume(ex, tasks, is_random, trackers, names, ctx, window, spec, space):
     gen = _ordered(ex, tasks, window)
     for i, res in enumerate(gen):
         for n in list(open_names):
-            r = res[n]
-            t = trackers[n]
-            before = t.found.checked
-            t.found.checked += r.checked
-            t.found.defined += r.defined
-            t.found.ties += r.ties
-            t.found.ties_confirmed += r.ties_exact
-            if t.confirm(ctx, PROPERTIES[n], r.flagged, is_random[i], before,
-                         r.ties - r.ties_exact, r.candidates):
+            if trackers[n].take(ctx, PROPERTIES[n], res[n], is_random[i]):
                 open_names.remove(n)
         if not open_names:
             gen.close()
@@ -569,15 +666,26 @@ def _pair_matrices(V, K):
     return out.reshape(P * P, K, K)
 
 
-def _exact_triangle(spec, mats, defined, status, lhs_of, rhs_of):
-    """Decide the ties of ``status`` on exact values (:class:`_ExactTies`'s rule
-    for ``d(a, c) <= d(a, b) + d(b, c)``): ``lhs_of(values, ties)``,
-    ``rhs_of(values, ties)`` the two sides at the tied positions from the exact
-    values of ``mats`` (``defined``: where the float screen found the metric
-    defined).  Returns the number decided (0 when the metric leaves the
-    rationals, or its exact definedness differs from the float one)."""
-    from .rational import _NotRational
+def _triangle_status(lhs, rhs, good):
+    """``d(a, c) <= d(a, b) + d(b, c)`` elementwise, ``lhs`` and ``rhs`` its two
+    sides: CLEAR, TIE (within the tolerance; exact values: equal) or CANDIDATE;
+    CLEAR where not ``good`` (a distance undefined, or a trivial triple)."""
+    diff = np.where(good, lhs - rhs, -np.inf)
+    tol = tolerance(np.where(good, lhs, 0), np.where(good, rhs, 0))
+    status = np.zeros(diff.shape, dtype=np.int8)
+    status[np.abs(diff) <= tol] = TIE
+    status[diff > tol] = CANDIDATE
+    status[~good] = CLEAR
+    return status
 
+
+def _exact_triangle(spec, mats, status, lhs_of, rhs_of):
+    """Decide the ties of ``status`` on exact values, by :func:`_triangle_status`
+    and :class:`_ExactTies`'s rule (an exact tie is an equality: CLEAR):
+    ``lhs_of(values, ties)``, ``rhs_of(values, ties)`` the two sides at the tied
+    positions from the exact values of ``mats``.  Returns the number decided (0
+    when the metric leaves the rationals, or is defined elsewhere than in
+    float64: :class:`RationalEvaluator`)."""
     ties = np.flatnonzero(status.ravel() == TIE)
     if not len(ties):
         return 0
@@ -585,22 +693,18 @@ def _exact_triangle(spec, mats, defined, status, lhs_of, rhs_of):
         ev = spec.rational_evaluator()
         if ev is None:
             return 0
-        vals, dfn = ev(mats)
+        vals, _ = ev(mats)
     except _NotRational:
         return 0
-    if not np.array_equal(dfn, defined):
-        return 0
-    d = lhs_of(vals, ties) - rhs_of(vals, ties)
-    flat = status.reshape(-1)
-    flat[ties] = np.where(d > 0, CANDIDATE, CLEAR)
+    exact = _triangle_status(lhs_of(vals, ties), rhs_of(vals, ties), np.ones(len(ties), bool))
+    status.reshape(-1)[ties] = np.where(exact == TIE, CLEAR, exact)
     return len(ties)
 
 
 def screen_triples(spec: MetricSpec, K: int, n: int, V=None, exact_ties: bool = False):
     """Every triple of the label vectors ``V`` (default: all of length ``n``
-    over ``K`` classes): ``(checked, defined, ties, flagged, ties decided
-    exactly)``, flagged ``[(order, status, (a, b, c, K))]`` in lexicographic
-    order of ``(a, b, c)``."""
+    over ``K`` classes): a :class:`ChunkScreen`, flagged ``[(order, status,
+    (a, b, c, K))]`` in lexicographic order of ``(a, b, c)``."""
     ev = spec.evaluator()
     V = np.array(list(label_vectors(K, n)), dtype=np.int64) if V is None else V
     P = len(V)
@@ -614,12 +718,7 @@ def screen_triples(spec: MetricSpec, K: int, n: int, V=None, exact_ties: bool = 
     idx = np.arange(P)
     nontrivial = (idx[None, :, None] != idx[:, None, None]) & (idx[None, :, None] != idx[None, None, :])
     good &= nontrivial
-    diff = np.where(good, lhs - rhs, -np.inf)
-    tol = tolerance(np.where(good, lhs, 0), np.where(good, rhs, 0))
-    status = np.zeros(diff.shape, dtype=np.int8)
-    status[np.abs(diff) <= tol] = TIE
-    status[diff > tol] = CANDIDATE
-    status[~good] = CLEAR
+    status = _triangle_status(lhs, rhs, good)
     n_ties = int(np.count_nonzero(status == TIE))
     decided = 0
     if exact_ties:
@@ -630,7 +729,7 @@ def screen_triples(spec: MetricSpec, K: int, n: int, V=None, exact_ties: bool = 
         def rhs(v, t):
             a, b, c = np.unravel_index(t, status.shape)
             return v[a * P + b] + v[b * P + c]
-        decided = _exact_triangle(spec, mats, ok, status, lhs, rhs)
+        decided = _exact_triangle(spec, mats, status, lhs, rhs)
     flat = _flag(status.ravel())
     flagged = []
     before = np.cumsum(nontrivial.ravel()) - 1  # the position among the nontrivial triples
@@ -638,8 +737,10 @@ def screen_triples(spec: MetricSpec, K: int, n: int, V=None, exact_ties: bool = 
         a, b, c = np.unravel_index(f, status.shape)
         flagged.append((int(before[f]), int(status.flat[f]),
                         (tuple(V[a].tolist()), tuple(V[b].tolist()), tuple(V[c].tolist()), K)))
-    return (int(np.count_nonzero(nontrivial)), int(np.count_nonzero(good)), n_ties, flagged,
-            decided)
+    return ChunkScreen(checked=int(np.count_nonzero(nontrivial)),
+                       defined=int(np.count_nonzero(good)),
+                       candidates=int(np.count_nonzero(status == CANDIDATE)), ties=n_ties,
+                       ties_exact=decided, flagged=flagged)
 
 
 def search_triples(spec, space: Space, ctx, *, executor=None, tie_budget=TIE_BUDGET,
@@ -664,14 +765,7 @@ def search_triples(spec, space: Space, ctx, *, executor=None, tie_budget=TIE_BUD
             random_tasks.append((_screen_random_triples, spec, K, n, np.array(trip), exact_ties))
     kinds = [False] * len(tasks) + [True] * len(random_tasks)
     for i, res in enumerate(_ordered(ex, tasks + random_tasks, 4)):
-        checked, defined, ties, flagged, decided = res
-        before = t.found.checked
-        t.found.checked += checked
-        t.found.defined += defined
-        t.found.ties += ties
-        t.found.ties_confirmed += decided
-        if t.confirm(ctx, prop, flagged, kinds[i], before, ties - decided,
-                     sum(1 for _, st, _ in flagged if st == CANDIDATE)):
+        if t.take(ctx, prop, res, kinds[i]):
             break
     return t.found
 
@@ -687,19 +781,16 @@ def _screen_random_triples(spec, K, n, trips, exact_ties=False):
     same = np.array([(tr[0] == tr[1]).all() or (tr[1] == tr[2]).all() for tr in trips])
     good = ok.all(axis=1) & ~same
     lhs, rhs = vals[:, 2], vals[:, 0] + vals[:, 1]
-    diff = np.where(good, lhs - rhs, -np.inf)
-    tol = tolerance(np.where(good, lhs, 0), np.where(good, rhs, 0))
-    status = np.zeros(T, dtype=np.int8)
-    status[np.abs(diff) <= tol] = TIE
-    status[diff > tol] = CANDIDATE
-    status[~good] = CLEAR
+    status = _triangle_status(lhs, rhs, good)
     n_ties = int(np.count_nonzero(status == TIE))
     decided = 0
     if exact_ties:
-        decided = _exact_triangle(spec, mats, ok.reshape(-1), status, lambda v, t: v[3 * t + 2],
+        decided = _exact_triangle(spec, mats, status, lambda v, t: v[3 * t + 2],
                                   lambda v, t: v[3 * t] + v[3 * t + 1])
     before = np.cumsum(~same) - 1
     flagged = [(int(before[i]), int(status[i]), (tuple(trips[i][0].tolist()), tuple(trips[i][1].tolist()),
                                           tuple(trips[i][2].tolist()), K))
                for i in _flag(status)]
-    return int(np.count_nonzero(~same)), int(np.count_nonzero(good)), n_ties, flagged, decided
+    return ChunkScreen(checked=int(np.count_nonzero(~same)), defined=int(np.count_nonzero(good)),
+                       candidates=int(np.count_nonzero(status == CANDIDATE)), ties=n_ties,
+                       ties_exact=decided, flagged=flagged)

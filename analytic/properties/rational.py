@@ -1,4 +1,5 @@
-r"""Exact values of a registered metric on a whole stack: the engine's tie decisions.
+r"""The rational arithmetic of the engine's tie decisions (the contexts; the
+evaluator over them is :class:`analytic.properties.engine.RationalEvaluator`).
 
 The float screen (:mod:`analytic.properties.engine`) cannot decide a *tie*:
 two float64 values within its tolerance.  For the equality properties every
@@ -33,9 +34,7 @@ import numpy as np
 
 from numeric._arith import FractionArithmetic
 
-from .space import by_total
-
-__all__ = ["RationalEvaluator", "MemoEvaluator", "rationals", "rational_bound"]
+__all__ = ["rationals", "rational_bound"]
 
 
 class _NotRational(Exception):
@@ -53,6 +52,8 @@ class _Rationals(FractionArithmetic):
     """
 
     name = "rational"
+    #: the types of this context's exact rationals
+    types = (int, Fraction)
     _convert = staticmethod(np.frompyfunc(Fraction, 1, 1))
 
     def asarray(self, a):
@@ -89,23 +90,13 @@ class _Mpq(_Rationals):
         self._convert = np.frompyfunc(gmpy2.mpq, 1, 1)
 
     def number(self, x):
-        if isinstance(x, Fraction):
-            return self.mpq(x.numerator, x.denominator)
-        return self.mpq(Fraction(x)) if isinstance(x, (float, str)) else self.mpq(x)
-
-    def power(self, a, p):
-        p = Fraction(p)
-        if p.denominator != 1:
-            raise _NotRational(f"the power {p}")
-        if p == 1:
-            return a
-        return np.vectorize(lambda v: self.mpq(v) ** int(p), otypes=[object])(a)
+        return self.mpq(x)  # exact from an int, a Fraction, a float or a string
 
     def divide(self, a, b):
         return self._quotient(a, b)
 
     def fraction(self, v):
-        if isinstance(v, self.types[2]):
+        if isinstance(v, self.types[-1]):  # an mpq
             return Fraction(int(v.numerator), int(v.denominator))
         return super().fraction(v)
 
@@ -141,105 +132,3 @@ def rational_bound(b, ctx):
     if v.q is None:
         raise _NotRational(f"the bound {b!r:.40} is not rational")
     return ctx.number(v.q)
-
-
-class RationalEvaluator:
-    """``ev(stack) -> (values, defined)`` with exact rational values.
-
-    ``values`` is an object array of the context's rationals (0 where the
-    metric is undefined: every screen reads a value only where ``defined``);
-    ``orient`` is the integer ``+1`` or ``-1`` (a float would turn an exact
-    difference into a float).  ``fn(stack, ctx)`` evaluates the metric on a
-    stack of equal total ``N`` in the context ``ctx``; a ``ValueError`` or a
-    division by zero is isolated by halving the stack, and the matrix that
-    raises it is undefined.  ``floats``: the float evaluator, whose
-    definedness must be the same (the float screen's classes rest on it).
-
-    Raises :class:`_NotRational` when the metric leaves the rationals or is
-    defined on other matrices than in float64.
-    """
-
-    def __init__(self, fn, better, bounds, ctx=None, floats=None):
-        self.ctx = rationals() if ctx is None else ctx
-        self.fn = fn
-        self.floats = floats
-        self.orient = 1 if better == "lower" else -1
-        self.bounds = tuple(rational_bound(b, self.ctx) for b in bounds)
-        self.best = self.bounds[0] if better == "lower" else self.bounds[1]
-        self._types = getattr(self.ctx, "types", (int, Fraction))
-
-    def __call__(self, stack):
-        stack = np.asarray(stack, dtype=np.int64)
-        values = np.empty(len(stack), dtype=object)
-        values[:] = 0
-        defined = np.zeros(len(stack), dtype=bool)
-        if not len(stack):
-            return values, defined
-        for idx in by_total(stack):
-            self._run(stack, idx, values, defined)
-        if self.floats is not None and not np.array_equal(defined, self.floats(stack)[1]):
-            bad = int(np.flatnonzero(defined != self.floats(stack)[1])[0])
-            raise _NotRational(f"defined differently in float64 and in rationals on "
-                               f"{stack[bad].tolist()}")
-        for i in np.flatnonzero(defined):
-            v = values[i]
-            if type(v) in self._types:
-                continue
-            if getattr(v, "is_Rational", False) is True:  # a SymPy rational: the same number
-                values[i] = self.ctx.number(Fraction(int(v.p), int(v.q)))
-                continue
-            # a bool, a float, an irrational SymPy number: not an exact rational
-            raise _NotRational(f"the metric returned {v!r:.40} ({type(v).__name__})")
-        return values, defined
-
-    def _run(self, stack, idx, values, defined):
-        from numeric._validation import collect_undefined
-
-        try:
-            with collect_undefined() as masks:
-                out = np.asarray(self.fn(stack[idx], self.ctx), dtype=object).reshape(len(idx))
-            ok = np.ones(len(idx), dtype=bool)
-            for mask in masks:
-                ok &= ~np.broadcast_to(mask, ok.shape)
-            values[idx[ok]] = out[ok]
-            defined[idx] = ok
-        except (ValueError, ZeroDivisionError):  # isolate the undefined matrices
-            if len(idx) == 1:
-                return
-            half = len(idx) // 2
-            self._run(stack, idx[:half], values, defined)
-            self._run(stack, idx[half:], values, defined)
-
-
-class MemoEvaluator:
-    """A :class:`RationalEvaluator` that keeps every matrix's value (by its
-    bytes), so a matrix shared by several properties' ties (a base, a
-    transpose, ``2A``) is evaluated once per chunk."""
-
-    def __init__(self, ev):
-        self.ev = ev
-        self.orient, self.bounds, self.best = ev.orient, ev.bounds, ev.best
-        self._memo = {}
-
-    def trim(self, most):
-        """Forget the values once more than ``most`` are kept (memory)."""
-        if len(self._memo) > most:
-            self._memo.clear()
-
-    def __call__(self, stack):
-        stack = np.ascontiguousarray(stack, dtype=np.int64)
-        keys = [(stack.shape[-1], m.tobytes()) for m in stack]
-        missing = [i for i, k in enumerate(keys) if k not in self._memo]
-        if missing:
-            uniq = {}
-            for i in missing:
-                uniq.setdefault(keys[i], i)
-            rows = list(uniq.values())
-            v, d = self.ev(stack[rows])
-            for j, i in enumerate(rows):
-                self._memo[keys[i]] = (v[j], bool(d[j]))
-        values = np.empty(len(stack), dtype=object)
-        defined = np.zeros(len(stack), dtype=bool)
-        for i, k in enumerate(keys):
-            values[i], defined[i] = self._memo[k]
-        return values, defined

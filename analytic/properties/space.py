@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["block", "count", "rank", "Space", "DEFAULT_SPACE", "SMALL_SPACE", "Chunk", "by_total"]
+__all__ = ["block", "count", "rank", "Space", "DEFAULT_SPACE", "SMALL_SPACE", "Chunk"]
 
 #: blocks of at most this many rows are built once and kept (the sub-blocks of every chunk)
 _CACHED_ROWS = 1 << 18
@@ -329,15 +329,3 @@ DEFAULT_SPACE = Space()
 SMALL_SPACE = Space(exhaustive=((1, 3), (2, 3), (3, 3)), random=24, random_k=4, random_n=6,
                     triangle=((2, 3), (3, 3)), triangle_random=0, diagonal=((3, 6),),
                     chunk=50_000)
-
-
-def by_total(stack):
-    """The indices of ``stack``'s matrices, one array per total ``N``: a metric's
-    evaluator runs each part at once (a variant's parameters may depend on
-    ``K`` and ``N``, e.g. cardoso2011's table beta).
-
-    >>> [i.tolist() for i in by_total(np.array([[[1, 0]], [[0, 2]], [[0, 1]]]))]
-    [[0, 2], [1]]
-    """
-    totals = stack.sum(axis=(-2, -1))
-    return [np.flatnonzero(totals == N) for N in np.unique(totals)]
