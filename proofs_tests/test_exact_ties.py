@@ -23,7 +23,8 @@ from analytic.properties import audit as A
 from analytic.properties import engine as E
 from analytic.properties.catalog import CANDIDATE, CLEAR, PROPERTIES, TIE, tolerance
 from analytic.properties.engine import RationalEvaluator
-from analytic.properties.rational import _NotRational, rationals
+from analytic.properties.closedform import NotExact
+from analytic.properties.rational import rationals
 from analytic.properties.space import Space
 from numeric._arith import get_arithmetic
 from numeric.registry import REGISTRY, Metric
@@ -95,15 +96,47 @@ def test_exact_ties_agree_with_the_all_exact_search_and_decide_every_tie(name, v
     assert sum(r.ties for r in got.results.values()) > 0  # the test decided something
 
 
-def test_a_metric_with_roots_leaves_its_ties_to_the_budget():
-    """RMSE = sqrt(MSE) is not rational: the exact screen refuses it (a square
-    root) and the ties are decided by the per-matrix check up to the budget."""
+def _nested_root(cm, *, arithmetic="float"):
+    """sqrt(N + sqrt(2)): a function of N alone (symmetric), whose exact value is a
+    root of a sum of terms, beyond the closed forms, for every N."""
+    ctx = get_arithmetic(arithmetic)
+    N = ctx.asarray(np.asarray(cm, dtype=np.int64).sum(axis=(-2, -1)))
+    return ctx.finalize(ctx.sqrt(N + ctx.sqrt(ctx.asarray(2))))
+
+
+def test_a_metric_beyond_the_closed_forms_leaves_its_ties_to_the_budget(monkeypatch):
+    """The exact screen refuses a root of a sum of roots (NotExact): the ties are
+    decided by the per-matrix check up to the budget, and no more is claimed."""
+    name = "test_nested_root"
+    monkeypatch.setitem(REGISTRY, name, Metric(
+        name=name, function=_nested_root, label="nested root", input="matrix", better="lower",
+        symmetric=True, bounds=(0, None), source="test"))
     sp = Space(exhaustive=((2, 3),), random=0, triangle=(), diagonal=())
-    r = A.audit("rmse", ["symmetry", "scale"], space=sp, prove=False, exact_ties=True,
-                tie_budget=5)
-    for p in ("symmetry", "scale"):
-        res = r.results[p]
-        assert res.verdict == "holds" and res.ties > 5 and res.ties_confirmed == 5, p
+    r = A.audit(name, ["symmetry"], space=sp, prove=False, exact_ties=True, tie_budget=5)
+    res = r.results["symmetry"]
+    assert res.verdict == "holds" and res.ties > 5 and res.ties_confirmed == 5
+
+
+@pytest.mark.parametrize("name, variant", [
+    ("rmse", 0), ("macro_rmse", 0), ("kendall_tau_b", 0), ("spearman_rs", 0), ("r_int", 0),
+    ("george_d", 0), ("george_tiebreak", 0), ("cem_ord", 0), ("geometric_mean_sensitivity", 0),
+    ("geometric_mean_sensitivity", 1), ("gmsec", 0)])
+def test_metrics_with_roots_and_logarithms_decide_every_tie(name, variant):
+    """Closed forms (:mod:`analytic.properties.closedform`): roots and logarithms
+    of rationals decide every tie, and agree with the all-exact search
+    (verdicts, counterexamples, minimality)."""
+    ref = A.audit(name, variant=variant, space=SMALL, prove=False, exact=True)
+    got = A.audit(name, variant=variant, space=SMALL, prove=False, exact_ties=True,
+                  tie_budget=0)
+    for p in PROPERTIES:
+        a, b = ref.results[p], got.results[p]
+        assert (a.verdict, a.witness) == (b.verdict, b.witness), p
+        if a.verdict == "fails":
+            assert _plain(a.counterexample) == _plain(b.counterexample), p
+            assert a.minimal == b.minimal, p
+        if b.verdict in ("holds", "fails"):
+            assert b.ties_confirmed == b.ties, p
+    assert sum(r.ties for r in got.results.values()) > 0
 
 
 def test_the_exact_screen_decides_ties_by_exact_values():
@@ -155,14 +188,16 @@ def test_the_triangle_s_ties_are_decided_on_exact_values():
 def test_the_rational_evaluator_refuses_what_is_not_an_exact_rational():
     ev = RationalEvaluator(lambda S, ctx: np.array([0.5] * len(S), dtype=object), "lower",
                            (None, None))
-    with pytest.raises(_NotRational, match="returned 0.5"):
+    with pytest.raises(NotExact, match="returned 0.5"):
         ev(np.ones((1, 2, 2), dtype=np.int64))
-    ev = RationalEvaluator(lambda S, ctx: ctx.sqrt(ctx.asarray(S.sum((1, 2)))), "lower",
-                           (None, None))
-    with pytest.raises(_NotRational, match="square root"):
+    ev = RationalEvaluator(lambda S, ctx: ctx.sqrt(ctx.asarray(S.sum((1, 2))) + ctx.sqrt(2)),
+                           "lower", (None, None))
+    with pytest.raises(NotExact, match="a power of a sum"):
         ev(np.ones((1, 2, 2), dtype=np.int64))
-    with pytest.raises(_NotRational, match="not rational"):
-        RationalEvaluator(lambda S, ctx: S, "lower", ("sqrt(2)", None))
+    with pytest.raises(NotExact, match="not a closed form"):
+        RationalEvaluator(lambda S, ctx: S, "lower", ("pi", None))
+    ev = RationalEvaluator(lambda S, ctx: S, "lower", ("sqrt(2)/2", None))  # a closed form
+    assert ev.bounds[0] * 2 == ev.ctx.sqrt(ev.ctx.asarray(2))
 
 
 def test_a_definedness_other_than_float64_s_is_refused():
@@ -173,7 +208,7 @@ def test_a_definedness_other_than_float64_s_is_refused():
 
     ev = RationalEvaluator(lambda S, ctx: ctx.asarray(S.sum((1, 2))), "lower", (None, None),
                            floats=floats)
-    with pytest.raises(_NotRational, match="defined differently"):
+    with pytest.raises(NotExact, match="defined differently"):
         ev(np.ones((2, 2, 2), dtype=np.int64))
 
 

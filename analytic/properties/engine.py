@@ -45,9 +45,12 @@ from fractions import Fraction
 
 import numpy as np
 
+from numeric.errors import UndecidedError
+
 from .generators import label_vectors
 from .catalog import CANDIDATE, CLEAR, PROPERTIES, TIE, tolerance
-from .rational import _NotRational, rational_bound, rationals
+from .closedform import NotExact
+from .rational import rational_bound, rationals
 from .space import Chunk, Space
 
 __all__ = ["MetricSpec", "FloatEvaluator", "RationalEvaluator", "MemoEvaluator", "Found",
@@ -216,7 +219,7 @@ class RationalEvaluator(FloatEvaluator):
     float evaluator, whose definedness must be the same (the float screen's
     classes rest on it).
 
-    Raises :class:`analytic.properties.rational._NotRational` when the metric
+    Raises :class:`analytic.properties.rational.NotExact` when the metric
     leaves the rationals or is defined on other matrices than in float64.
     """
 
@@ -239,7 +242,7 @@ class RationalEvaluator(FloatEvaluator):
         if self.floats is not None:
             other = self.floats(stack)[1] != defined
             if other.any():
-                raise _NotRational(f"defined differently in float64 and in rationals on "
+                raise NotExact(f"defined differently in float64 and in rationals on "
                                    f"{stack[np.argmax(other)].tolist()}")
         for i in np.flatnonzero(defined):
             v = values[i]
@@ -249,7 +252,7 @@ class RationalEvaluator(FloatEvaluator):
                 values[i] = self.ctx.number(Fraction(int(v.p), int(v.q)))
                 continue
             # a bool, a float, an irrational SymPy number: not an exact rational
-            raise _NotRational(f"the metric returned {v!r:.40} ({type(v).__name__})")
+            raise NotExact(f"the metric returned {v!r:.40} ({type(v).__name__})")
 
 
 class MemoEvaluator:
@@ -378,7 +381,7 @@ class _ExactTies:
     def __init__(self, spec):
         try:
             ev = spec.rational_evaluator()
-        except _NotRational:
+        except NotExact:
             ev = None
         self.ev = None if ev is None else MemoEvaluator(ev)
 
@@ -394,7 +397,7 @@ class _ExactTies:
             idx = ties[lo:lo + _EXACT_BATCH]
             try:
                 exact = prop.screen(self.ev, sub[idx])
-            except _NotRational:
+            except (NotExact, UndecidedError):  # beyond the closed forms, or the sign policy
                 self.ev = None
                 break
             finally:
@@ -694,9 +697,10 @@ def _exact_triangle(spec, mats, status, lhs_of, rhs_of):
         if ev is None:
             return 0
         vals, _ = ev(mats)
-    except _NotRational:
+        exact = _triangle_status(lhs_of(vals, ties), rhs_of(vals, ties),
+                                 np.ones(len(ties), bool))
+    except (NotExact, UndecidedError):
         return 0
-    exact = _triangle_status(lhs_of(vals, ties), rhs_of(vals, ties), np.ones(len(ties), bool))
     status.reshape(-1)[ties] = np.where(exact == TIE, CLEAR, exact)
     return len(ties)
 

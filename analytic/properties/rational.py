@@ -17,9 +17,14 @@ which satisfies every relation the screen marks as a tie (an equality, a
 non-strict inequality, the best value on a diagonal matrix); a candidate of
 the exact screen goes to the per-matrix exact check like any candidate.
 
-Only rationals: a metric that needs a root or a logarithm (RMSE, Kendall's
-tau_b, CEM-ORD, ...) raises :class:`_NotRational` here, and its ties are left
-to the per-matrix check.  Definedness is the metric's own
+Roots and logarithms: a metric that takes the root of a rational (RMSE,
+Kendall's tau_b, the geometric mean of sensitivities...) or the base-2
+logarithm of one (CEM-ORD) gets exact closed forms
+(:mod:`analytic.properties.closedform`: canonical, so an exact equality is
+decided by comparing forms; a sign by :mod:`numeric.exact_sign`'s policy).
+What leaves them (a root of a sum of roots...) raises
+:class:`~analytic.properties.closedform.NotExact`, and the metric's ties are
+left to the per-matrix check.  Definedness is the metric's own
 (:func:`numeric._validation.collect_undefined`), exactly as in the float
 screen; a value that is not a rational (a float that leaked from a formula)
 is refused too, never compared.
@@ -34,26 +39,29 @@ import numpy as np
 
 from numeric._arith import FractionArithmetic
 
+from . import closedform
+from .closedform import ClosedForm
+
 __all__ = ["rationals", "rational_bound"]
 
 
-class _NotRational(Exception):
-    """The metric needs a number that is not a rational (a root, a logarithm, a
-    non-integer power) or returned one: the exact tie screen does not apply."""
-
-
 class _Rationals(FractionArithmetic):
-    """:class:`numeric._arith.FractionArithmetic` that refuses what leaves the rationals.
+    """:class:`numeric._arith.FractionArithmetic` whose roots, powers and base-2
+    logarithms of rationals are exact closed forms
+    (:class:`~analytic.properties.closedform.ClosedForm`; a rational result
+    stays a Fraction).
 
-    >>> _Rationals().sqrt(np.array([Fraction(4)], dtype=object))
+    >>> [str(v) for v in _Rationals().sqrt(np.array([Fraction(4), Fraction(8, 9)], dtype=object))]
+    ['2', '2/3*2^(1/2)']
+    >>> _Rationals().sqrt(np.array([Fraction(-1)], dtype=object))
     Traceback (most recent call last):
     ...
-    analytic.properties.rational._NotRational: a square root
+    ValueError: a root of a negative number: (-1)**1/2
     """
 
     name = "rational"
     #: the types of this context's exact rationals
-    types = (int, Fraction)
+    types = (int, Fraction, ClosedForm, closedform.QTYPE)
     _convert = staticmethod(np.frompyfunc(Fraction, 1, 1))
 
     def asarray(self, a):
@@ -64,17 +72,31 @@ class _Rationals(FractionArithmetic):
             return np.asarray(self._convert(a.astype(object)), dtype=object).reshape(a.shape)
         return super().asarray(a)
 
+    def fraction(self, v):
+        """``v`` as a Fraction when it is an exact rational (an int, a Fraction, an
+        mpq: closed forms give mpq when gmpy2 is installed), else None."""
+        if isinstance(v, (float, ClosedForm)):
+            return None
+        c = closedform.coefficient(v)
+        return None if c is None else Fraction(int(c.numerator), int(c.denominator))
+
+    def divide(self, a, b):
+        try:
+            return super().divide(a, b)
+        except TypeError:  # a closed form: its own quotient
+            return np.asarray(a, dtype=object) / np.asarray(b, dtype=object)
+
     def sqrt(self, a):
-        raise _NotRational("a square root")
+        return self.power(a, Fraction(1, 2))
 
     def log2(self, a):
-        raise _NotRational("a logarithm")
+        return _log2(a)
 
     def power(self, a, p):
         p = Fraction(p)
-        if p.denominator != 1:
-            raise _NotRational(f"the power {p}")
-        return super().power(a, p)
+        if p.denominator == 1 and not _has_closed(a):
+            return super().power(a, p)
+        return _power(a, p)
 
 
 class _Mpq(_Rationals):
@@ -85,7 +107,7 @@ class _Mpq(_Rationals):
 
     def __init__(self, gmpy2):
         self.mpq = gmpy2.mpq
-        self.types = (int, Fraction, type(gmpy2.mpq()))
+        self.types = (int, Fraction, ClosedForm, type(gmpy2.mpq()))
         self._quotient = np.frompyfunc(gmpy2.mpq, 2, 1)
         self._convert = np.frompyfunc(gmpy2.mpq, 1, 1)
 
@@ -93,12 +115,19 @@ class _Mpq(_Rationals):
         return self.mpq(x)  # exact from an int, a Fraction, a float or a string
 
     def divide(self, a, b):
-        return self._quotient(a, b)
+        try:
+            return self._quotient(a, b)
+        except TypeError:  # a closed form
+            return super().divide(a, b)
 
-    def fraction(self, v):
-        if isinstance(v, self.types[-1]):  # an mpq
-            return Fraction(int(v.numerator), int(v.denominator))
-        return super().fraction(v)
+
+_power = np.frompyfunc(closedform.power, 2, 1)
+_log2 = np.frompyfunc(closedform.log2, 1, 1)
+
+
+def _has_closed(a):
+    a = np.asarray(a)
+    return a.dtype == object and any(isinstance(v, ClosedForm) for v in a.reshape(-1))
 
 
 @functools.lru_cache(maxsize=2)
@@ -121,7 +150,9 @@ def rationals(use_gmpy2: bool = True) -> _Rationals:
 
 def rational_bound(b, ctx):
     """A bound (registry value, parsed exactly) in the context ``ctx``; ``None``
-    stays None; an irrational bound raises :class:`_NotRational`."""
+    stays None; an irrational bound is a closed form
+    (:func:`~analytic.properties.closedform.from_sympy`, which raises
+    :class:`NotExact` beyond them)."""
     if b is None:
         return None
     from .exact import bound_value
@@ -130,5 +161,5 @@ def rational_bound(b, ctx):
     if v is None:
         return None
     if v.q is None:
-        raise _NotRational(f"the bound {b!r:.40} is not rational")
+        return closedform.from_sympy(v.exact)
     return ctx.number(v.q)
