@@ -62,10 +62,14 @@ def test_a_monomial_free_of_logarithms_folds_into_the_numerator():
     (sqrt(2) - Fraction(141421356237, 10**11), 1),            # sqrt(2) = 1.41421356237309...
     (sqrt(10**20 + 1) - 10**10, 1),                           # 5e-11: below float64's 1e-9
     (sqrt(10**80 + 1) - 10**40, 1),                           # 5e-41: beyond 30 digits
+    (sqrt(10**80 + 1) - 10**40 - sqrt(2) / 10**50, 1),      # three terms: the policy
     (10**40 - sqrt(10**80 + 1), -1),
     (log2(3) - Fraction(158496250072, 10**11), 1),            # log2(3) = 1.58496250072115...
     (log2(3) * log2(5) - log2(5) * log2(3), 0),
     (sqrt(2) + sqrt(3) - sqrt(5), 1),
+    (3 * sqrt(2) - 2 * sqrt(5), -1),                          # sqrt(18) < sqrt(20)
+    (power(2, Fraction(1, 3)) - power(3, Fraction(1, 5)), 1),   # 1.2599... > 1.2457...
+    (power(3, Fraction(1, 5)) - power(2, Fraction(1, 3)), -1),
 ])
 def test_signs_of_numbers_whose_digits_are_known(x, s):
     got = x.sign() if isinstance(x, ClosedForm) else (x > 0) - (x < 0)
@@ -74,15 +78,36 @@ def test_signs_of_numbers_whose_digits_are_known(x, s):
 
 
 def test_a_sign_the_first_enclosure_cannot_decide_goes_to_the_policy(monkeypatch):
-    """``sqrt(10^80 + 1) - 10^40`` needs more than the policy's first 30 digits:
-    :func:`numeric.exact_sign.sign` (the one rule) is asked, and decides."""
+    """``sqrt(10^80 + 1) - 10^40 - sqrt(2)/10^50`` (about 5e-41 - 1.4e-50 > 0)
+    needs more than the policy's first 30 digits: :func:`numeric.exact_sign.sign`
+    (the one rule) is asked, and decides."""
     calls = []
     real = exact_sign.sign
     monkeypatch.setattr(exact_sign, "sign", lambda *a, **k: calls.append(a) or real(*a, **k))
-    assert (sqrt(10**80 + 1) - 10**40).sign() == 1 and len(calls) == 1
+    x = sqrt(10**80 + 1) - 10**40 - sqrt(2) / 10**50
+    assert x.sign() == 1 and len(calls) == 1
     calls.clear()
-    assert (sqrt(2) - 1).sign() == 1 and (sqrt(3) - sqrt(2) - Fraction(1, 3)).sign() == -1
+    assert (sqrt(3) - sqrt(2) - Fraction(1, 3)).sign() == -1 and (log2(3) - sqrt(2)).sign() == 1
     assert calls == []  # decided by the first enclosure
+
+
+@pytest.mark.parametrize("L", [2, 3, 5])
+def test_the_sign_of_a_rational_and_one_root_is_exact(L, monkeypatch):
+    """``b (m - a)`` is signed by comparing ``|a|^L`` with ``(|b| m)^L``, no
+    enclosure; ``a`` is the root rounded to 25 digits, 10^-20 above and below
+    it, or 0; the reference is the sign of the SymPy number at 50 digits
+    (the differences are at least 10^-26)."""
+    monkeypatch.setattr(C, "_enclosure_sign", None)  # never asked here
+    for n in (2, 3, 10, 12, 45, 1000):
+        m = power(Fraction(n, 7), Fraction(1, L))
+        ref = sympy.Rational(n, 7) ** sympy.Rational(1, L)
+        near = sympy.Rational(str(ref.evalf(25)))
+        for a in (near, near + sympy.Rational(1, 10**20), near - sympy.Rational(1, 10**20),
+                  sympy.Integer(0)):
+            for b in (1, -3):
+                x = b * (m - Fraction(int(a.p), int(a.q)))
+                want = int(sympy.sign((b * (ref - a)).evalf(50)))
+                assert want != 0 and x.sign() == want, (n, L, a, b)
 
 
 def test_the_policy_s_refusal_is_raised_never_a_guess(monkeypatch):
@@ -90,7 +115,7 @@ def test_the_policy_s_refusal_is_raised_never_a_guess(monkeypatch):
         raise UndecidedError("cannot decide")
 
     monkeypatch.setattr(exact_sign, "sign", undecided)
-    x = sqrt(10**80 + 1) - 10**40
+    x = sqrt(10**80 + 1) - 10**40 - sqrt(2) / 10**50
     with pytest.raises(UndecidedError):
         x.sign()
     with pytest.raises(UndecidedError):

@@ -57,6 +57,7 @@ Rationals are ``Q``: ``gmpy2.mpq`` when gmpy2 is installed (C arithmetic,
 from __future__ import annotations
 
 import functools
+import math
 from fractions import Fraction
 from numbers import Rational
 
@@ -210,8 +211,8 @@ def _number(num: dict, den: dict | None):
             num, den = _mul(num, {inv: c / d}), None
     if not num:
         return Q(0)
-    if den is None and all(m == ONE for m in num):
-        return num.get(ONE, Q(0))
+    if den is None and len(num) == 1 and ONE in num:
+        return num[ONE]
     return ClosedForm(num, den)
 
 
@@ -275,6 +276,37 @@ def _poly_sign(poly: dict) -> int:
     signs = {c > 0 for c in poly.values()}
     if len(signs) == 1:  # every atom is positive
         return 1 if signs.pop() else -1
+    if len(poly) == 2:
+        (m1, c1), (m2, c2) = poly.items()
+        if not m1[1] and not m2[1]:
+            if m2 != ONE:  # c1 m1 + c2 m2 = m2 (c1 m1 / m2 + c2), m2 > 0
+                ci, inv = _inverse(m2)
+                k, m = _times(m1, inv)
+                m1, c1, m2, c2 = m, c1 * ci * k, ONE, c2
+            return _two_term_sign({ONE: c2, m1: c1})
+    return _enclosure_sign(poly)
+
+
+def _two_term_sign(poly: dict) -> int:
+    """The sign of ``a + b m`` (``a``, ``b`` rationals of opposite signs, ``m``
+    a monomial free of logarithms, not 1), exactly: ``|a|`` against ``|b| m``,
+    both positive, compared by their ``L``-th powers, ``L`` the common
+    denominator of ``m``'s exponents (then ``m^L`` is a rational).  (Two
+    radical terms ``c1 m1 + c2 m2`` come here divided by ``m2 > 0``.)"""
+    (m, b), = ((k, v) for k, v in poly.items() if k != ONE)
+    a = poly[ONE]
+    L = 1
+    for _, e in m[0]:
+        L = L * int(e.denominator) // math.gcd(L, int(e.denominator))
+    mL = Q(1)
+    for p, e in m[0]:
+        mL *= Q(p) ** int(e * L)
+    lhs, rhs = abs(a) ** L, abs(b) ** L * mL  # |a|^L against (|b| m)^L
+    big = (lhs > rhs) - (lhs < rhs)  # the sign of |a| - |b| m
+    return big if a > 0 else -big
+
+
+def _enclosure_sign(poly: dict) -> int:
     policy = exact_sign.DEFAULT_POLICY
     box = _box(poly, policy.start_dps)
     s = exact_sign._interval_sign(box)
@@ -322,9 +354,12 @@ class ClosedForm:
         return (-self) + other
 
     def __mul__(self, other):
+        if not isinstance(other, ClosedForm):  # a rational: scale the numerator
+            c = coefficient(other)
+            if c is None:
+                return NotImplemented
+            return _number(_scale(self.num, c), self.den) if c else Q(0)
         o = _parts(other)
-        if o is None:
-            return NotImplemented
         if self.den is not None and o[1] is not None:
             den = _mul(self.den, o[1])
         else:
@@ -468,6 +503,12 @@ def power(x, e):
     c = coefficient(x)
     if c is None:
         raise NotExact(f"a power of {x!r:.40}")
+    return _rational_power(c, e)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _rational_power(c, e):
+    """``c ** e`` for rationals (the closed forms are immutable: shared)."""
     if e.denominator == 1:
         return c ** int(e) if c or e >= 0 else _zero_division()
     if c < 0:
@@ -510,6 +551,11 @@ def log2(x):
     c = coefficient(x)
     if c is None:
         raise NotExact(f"a logarithm of {x!r:.40}")
+    return _rational_log2(c)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _rational_log2(c):
     if c <= 0:
         raise ValueError(f"log2 of {c}, not a positive number")
     poly = {}
