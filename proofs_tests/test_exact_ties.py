@@ -361,6 +361,69 @@ def test_candidates_beyond_the_cap_all_refuted_is_an_error(monkeypatch):
         A.audit(lambda A_: 0, ["symmetry"], vectorized=_cell01_vec, space=sp, prove=False)
 
 
+def _tiny_exact(m):
+    """The exact value of :func:`_tiny` on one matrix (a user's callable)."""
+    m = np.asarray(m)
+    N = int(m.sum())
+    return Fraction(N - int(np.trace(m)), N) + Fraction(int(m[0, 1]), 10**12)
+
+
+def _tiny_stack(S):
+    return _tiny(S)
+
+
+def test_a_callable_s_ties_are_decided_by_its_own_exact_values():
+    """A callable with a vectorised form: its ties are decided by the callable
+    itself on the stack of ties (CallableEvaluator), so the 10^-12 asymmetry
+    is found with no per-matrix budget and called minimal; without
+    ``exact_ties`` it is missed (a float tie)."""
+    sp = Space(exhaustive=((2, 3),), random=0, triangle=(), diagonal=())
+    kw = dict(space=sp, prove=False, tie_budget=0, vectorized=_tiny_stack, bounds=(0, 2))
+    res = A.audit(_tiny_exact, ["symmetry", "scale"], exact_ties=True, **kw).results
+    assert res["symmetry"].verdict == "fails" and res["symmetry"].minimal
+    assert res["symmetry"].counterexample.tolist() == [[0, 0], [1, 0]]
+    assert res["scale"].verdict == "fails"  # f(2A) - f(A) = n_01 / 10^12
+    assert res["scale"].counterexample.tolist() == [[0, 1], [0, 0]]
+    res0 = A.audit(_tiny_exact, ["symmetry", "scale"], **kw).results
+    assert res0["symmetry"].verdict == res0["scale"].verdict == "holds"
+    assert res0["symmetry"].ties_confirmed == 0
+
+
+def test_a_callable_s_exact_values_are_read_as_the_per_matrix_check_reads_them():
+    """ints and Fractions as they are, a float as its binary fraction, a SymPy
+    root as a closed form, ValueError as undefined; a NaN is refused
+    (NotExact: the per-matrix check reports the broken metric)."""
+    import sympy
+
+    from analytic.properties.closedform import ClosedForm
+
+    def f(m):
+        n = int(m.sum())
+        if n == 3:
+            raise ValueError("undefined at N = 3")
+        return {1: 1, 2: Fraction(1, 3), 4: 0.1, 5: sympy.sqrt(2) / 2}.get(n, sympy.Integer(n))
+
+    ev = E.CallableEvaluator(f, "lower", (0, None))
+    S = np.zeros((6, 2, 2), dtype=np.int64)
+    S[:, 0, 0] = [1, 2, 3, 4, 5, 6]
+    v, d = ev(S)
+    assert d.tolist() == [True, True, False, True, True, True]
+    assert [ev.ctx.fraction(x) for x in v[[0, 1, 3, 5]]] == [1, Fraction(1, 3), Fraction(0.1), 6]
+    assert isinstance(v[4], ClosedForm) and v[4] * v[4] == Fraction(1, 2)
+    bad = E.CallableEvaluator(lambda m: float("nan"), "lower", (None, None))
+    with pytest.raises(NotExact, match="not a finite real number"):
+        bad(S[:1])
+
+
+def test_a_callable_that_cannot_be_pickled_runs_in_this_process():
+    """``metric`` goes to the workers with the spec when ``exact_ties``: a lambda
+    cannot, so the search runs here, with the same result."""
+    sp = Space(exhaustive=((2, 3),), random=0, triangle=(), diagonal=())
+    res = A.audit(lambda m: _tiny_exact(m), ["symmetry"], space=sp, prove=False, tie_budget=0,
+                  vectorized=_tiny_stack, bounds=(0, 2), exact_ties=True, jobs=2).results
+    assert res["symmetry"].counterexample.tolist() == [[0, 0], [1, 0]]
+
+
 def test_the_command_line_flag_and_the_table_s_exception(monkeypatch):
     """``--exact-ties`` reaches audit; with several cases (``--all``) the metrics of
     SLOW_EXACT are audited without it."""

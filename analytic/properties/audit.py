@@ -598,12 +598,15 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
         Search in exact arithmetic on every matrix (no float screen).
     exact_ties : bool
         Decide every tie of the float screen exactly, in the workers: a
-        registered metric whose values are rationals is evaluated on the
-        whole stack of tied matrices in rational arithmetic
-        (:mod:`analytic.properties.rational`; gmpy2 makes it ~5x faster) and
-        each property's screen runs again on the exact values.  Ties of a
-        metric that needs roots or logarithms, or of a callable, are left to
-        ``tie_budget``.  Slower (MAE over the default space: about ten times
+        registered metric is evaluated on the whole stack of tied matrices
+        in rational arithmetic (:mod:`analytic.properties.rational`; gmpy2
+        makes it ~5x faster), roots and base-2 logarithms of rationals as
+        exact closed forms (:mod:`analytic.properties.closedform`), and each
+        property's screen runs again on the exact values; a callable with
+        ``vectorized`` is evaluated by ``metric`` itself, matrix by matrix,
+        on the stack of ties (in this process if ``metric`` cannot be
+        pickled).  Ties of a metric whose values leave those forms (a root of
+        a sum of roots) are left to ``tie_budget``.  Slower (MAE over the default space: about ten times
         the float search; A_UOC, whose exact value is a per-matrix search,
         about two hours on one core).
 
@@ -652,8 +655,9 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
     default = DEFAULT_SPACE if vectorized is not None else CALLABLE_SPACE
     sp = space_of(max_k, max_n, random, seed, default=default) if space is None else space
     bnds = (None, None) if bounds is None else _pair(bounds)
-    spec = None if vectorized is None else MetricSpec(vectorized=vectorized,
-                                                      better=better or "lower", bounds=bnds)
+    spec = None if vectorized is None else MetricSpec(
+        vectorized=vectorized, better=better or "lower", bounds=bnds,
+        exact=metric if exact_ties else None)
     return _run(spec, metric, getattr(metric, "__name__", "metric"), better or "lower", bnds,
                 properties, sp, symbolic, _scopes(prove), executor=executor, jobs=jobs,
                 tie_budget=tie_budget, exact=exact, exact_ties=exact_ties)

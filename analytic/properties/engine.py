@@ -17,10 +17,12 @@ order.  In this process, in search order:
   confirmed is the counterexample (and stops the search of that property);
 - every **tie** (two float values within the tolerance, which float64 cannot
   order) is decided exactly too: with ``exact_ties``, all of them, in the
-  workers, by the property's screen run again on exact rational values of
-  the whole stack of tied matrices (:class:`_ExactTies`,
-  :mod:`analytic.properties.rational`) -- a metric whose values are not
-  rationals, or a callable, keeps the rule that follows; otherwise up to
+  workers, by the property's screen run again on exact values of the whole
+  stack of tied matrices (:class:`_ExactTies`: rationals,
+  :mod:`analytic.properties.rational`, and closed forms of roots and
+  logarithms, :mod:`analytic.properties.closedform`; a callable's own exact
+  values, :class:`CallableEvaluator`) -- a metric whose values leave those
+  numbers keeps the rule that follows; otherwise up to
   ``tie_budget`` ties per property, the first ones in search order, by the
   per-matrix check.  The verdict counts the ties left unconfirmed (they
   agree to ``1e-9`` in float64, which is all that is then known of them).
@@ -53,7 +55,8 @@ from .closedform import NotExact
 from .rational import rational_bound, rationals
 from .space import Chunk, Space
 
-__all__ = ["MetricSpec", "FloatEvaluator", "RationalEvaluator", "MemoEvaluator", "Found",
+__all__ = ["MetricSpec", "FloatEvaluator", "RationalEvaluator", "CallableEvaluator",
+           "MemoEvaluator", "Found",
            "search_matrices", "search_triples", "default_executor", "TIE_BUDGET"]
 
 #: ties (float values within the tolerance) decided exactly per property, the first in order
@@ -75,22 +78,30 @@ _CANDIDATES = 100_000
 class MetricSpec:
     """What a worker needs to evaluate the metric in float64: a registered
     metric's name and variant label, or a vectorised callable (picklable for
-    a process pool; any callable in this process)."""
+    a process pool; any callable in this process).  ``exact``: a callable's
+    exact value on one matrix, which decides the ties on exact values
+    (``exact_ties``; :class:`CallableEvaluator`)."""
 
     name: str | None = None
     variant: str | None = None
     vectorized: object = None
     better: str = "lower"
     bounds: tuple = (None, None)
+    exact: object = None
 
     def evaluator(self) -> "FloatEvaluator":
         return _evaluator(self)
 
     def rational_evaluator(self):
-        """The registered metric's exact values on stacks
-        (:class:`RationalEvaluator`), or None for
-        a callable (its exact values come one matrix at a time)."""
-        return _rational_evaluator(self) if self.name is not None else None
+        """The metric's exact values on stacks: a registered metric's formula in
+        exact arithmetic (:class:`RationalEvaluator`), a callable's ``exact``
+        function matrix by matrix (:class:`CallableEvaluator`), or None."""
+        if self.name is not None:
+            return _rational_evaluator(self)
+        if self.exact is not None:
+            return CallableEvaluator(self.exact, self.better, self.bounds,
+                                     floats=self.evaluator())
+        return None
 
 
 @functools.lru_cache(maxsize=64)
@@ -245,14 +256,44 @@ class RationalEvaluator(FloatEvaluator):
                 raise NotExact(f"defined differently in float64 and in rationals on "
                                    f"{stack[np.argmax(other)].tolist()}")
         for i in np.flatnonzero(defined):
-            v = values[i]
-            if type(v) in self.ctx.types:
-                continue
-            if getattr(v, "is_Rational", False) is True:  # a SymPy rational: the same number
-                values[i] = self.ctx.number(Fraction(int(v.p), int(v.q)))
-                continue
-            # a bool, a float, an irrational SymPy number: not an exact rational
-            raise NotExact(f"the metric returned {v!r:.40} ({type(v).__name__})")
+            if type(values[i]) not in self.ctx.types:
+                values[i] = self.exact_value(values[i])
+
+    def exact_value(self, v):
+        """A value of another type than the context's, as one of them."""
+        if getattr(v, "is_Rational", False) is True:  # a SymPy rational: the same number
+            return self.ctx.number(Fraction(int(v.p), int(v.q)))
+        # a bool, a float, an irrational SymPy number: a formula of numeric leaked it
+        raise NotExact(f"the metric returned {v!r:.40} ({type(v).__name__})")
+
+
+class CallableEvaluator(RationalEvaluator):
+    """:class:`RationalEvaluator` of a user's callable: its exact value on each
+    matrix of the stack (the function the per-matrix check calls), read as
+    that check reads it (:func:`analytic.properties.exact.value_of`: a float is
+    the binary fraction it is, a SymPy number is exact); an irrational SymPy
+    number becomes a closed form
+    (:func:`analytic.properties.closedform.from_sympy`), beyond them
+    :class:`NotExact`.  ``ValueError`` from the callable: undefined."""
+
+    def __init__(self, f, better, bounds, ctx=None, floats=None):
+        self.f = f
+        super().__init__(self._values, better, bounds, ctx, floats)
+
+    def _values(self, stack, ctx):
+        out = np.empty(len(stack), dtype=object)
+        out[:] = [self.f(m.copy()) for m in stack]
+        return out
+
+    def exact_value(self, v):
+        from .closedform import from_sympy
+        from .exact import value_of
+
+        try:
+            x = value_of(v)
+        except ValueError as exc:  # a broken metric: the per-matrix check says so
+            raise NotExact(str(exc)) from None
+        return self.ctx.number(x.q) if x.q is not None else from_sympy(x.exact)
 
 
 class MemoEvaluator:
@@ -372,11 +413,14 @@ class _Cached:
 
 class _ExactTies:
     """The ties of a chunk decided on exact values (:mod:`analytic.properties.rational`):
-    the property's screen run again on the tied bases, in rational arithmetic,
-    with no tolerance.  An exact tie is an equality, which satisfies the
-    relation (CLEAR); an exact candidate stays a candidate (the per-matrix
-    check decides it).  A metric that leaves the rationals switches this off
-    for the rest of the chunk (its ties stay ties)."""
+    the property's screen run again on the tied bases, in rational arithmetic
+    (roots and logarithms of rationals as closed forms:
+    :mod:`analytic.properties.closedform`), with no tolerance.  An exact tie
+    is an equality, which satisfies the relation (CLEAR); an exact candidate
+    stays a candidate (the per-matrix check decides it).  A metric that leaves
+    those numbers (:class:`NotExact`), or a sign the policy of
+    :mod:`numeric.exact_sign` does not decide (``UndecidedError``), switches
+    this off for the rest of the chunk (its ties stay ties)."""
 
     def __init__(self, spec):
         try:

@@ -340,12 +340,14 @@ display(Markdown("\n".join(f"* `{p.name}`: {p.statement()}" for p in AMIGO)))
 #    imbalance, identity) such a tie is a candidate and is decided exactly.
 #    For an equality or a non-strict inequality (every matrix is a tie of
 #    `scale` when the metric is scale invariant), the property's own test is
-#    run again on the exact values of all the tied matrices at once, in
-#    rational arithmetic, with no tolerance: every tie is decided.  Metrics
-#    that need roots or logarithms, and A_UOC (each exact value is a search
-#    of its own, about 2 ms), get the first 1,000 ties of each property
-#    decided exactly; the rest are counted in the cell's evidence as
-#    "agreeing to $10^{-9}$ only".
+#    run again on the exact values of all the tied matrices at once, with no
+#    tolerance: every tie is decided.  The exact values are rationals, or,
+#    for metrics with roots and logarithms (RMSE, $\tau_b$, CEM-ORD...),
+#    closed forms such as $\frac{2}{3}\sqrt{2}$ or $2 + \log_2 3$ written
+#    in one canonical way, so two formulas for the same number give the same
+#    form.  Only A_UOC (each exact value is a search of its own, about 2 ms)
+#    gets the first 1,000 ties of each property decided exactly; the rest
+#    are counted in the cell's evidence as "agreeing to $10^{-9}$ only".
 # 4. **The smallest counterexample.**  The counterexample reported is the
 #    first of the exhaustive part in the order (fewest samples $N$, then
 #    fewest classes $K$, then lexicographic); one found only among the
