@@ -68,6 +68,9 @@ def test_a_monomial_free_of_logarithms_folds_into_the_numerator():
     (log2(3) * log2(5) - log2(5) * log2(3), 0),
     (sqrt(2) + sqrt(3) - sqrt(5), 1),
     (3 * sqrt(2) - 2 * sqrt(5), -1),                          # sqrt(18) < sqrt(20)
+    (1 / (1 - log2(3)), -1),                                  # a negative denominator
+    ((2 - log2(3)) / (1 - log2(3)), -1),                      # 0.415 / -0.585
+    ((log2(3) - 2) / (1 - log2(3)), 1),
     (power(2, Fraction(1, 3)) - power(3, Fraction(1, 5)), 1),   # 1.2599... > 1.2457...
     (power(3, Fraction(1, 5)) - power(2, Fraction(1, 3)), -1),
 ])

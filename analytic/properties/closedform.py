@@ -493,9 +493,7 @@ def power(x, e):
         (m, c), = x.num.items()
         if m[1]:
             raise NotExact(f"a power of a logarithm: ({x!r:.60})**{e}")
-        if c < 0 and e.denominator != 1:
-            raise ValueError(f"a root of a negative number: ({x!r:.60})**{e}")
-        out = power(c, e)
+        out = power(c, e)  # ValueError for c < 0 (e is not an integer here)
         atoms = {}
         for p, a in m[0]:
             atoms[p] = a * e
