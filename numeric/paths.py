@@ -617,7 +617,8 @@ def _exact_pieces(numer, D, q, beta_max, ctx):
         out.append((lo_b, hi_b, tidy(1 - (1 - num(a)) * inv_D), num(s)))
     if beta_max is not None:
         lo_b, hi_b, a, s = out[-1]
-        out[-1] = (lo_b, beta_max, a, s)
+        f = ctx.fraction(beta_max)  # a SymPy number, as the other ends (SymPy reads an
+        out[-1] = (lo_b, beta_max if f is None else num(f), a, s)  # mpq as a float)
     return out
 
 

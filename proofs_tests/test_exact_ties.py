@@ -240,7 +240,7 @@ def test_both_rational_number_types_give_the_same_values(use_gmpy2):
     rng = np.random.default_rng(5)
     S = rng.integers(0, 4, size=(30, 3, 3))
     S[:, 0, 0] += 1
-    for name in ("mae", "uoc", "cohen_kappa"):
+    for name in ("mae", "uoc", "cohen_kappa", "a_uoc"):
         m = REGISTRY[name]
         v = m.variant(0)
         ev = RationalEvaluator(lambda T, c: m.function(T, **v.kwargs(T[0]), arithmetic=c),
