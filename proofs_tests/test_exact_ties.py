@@ -257,7 +257,9 @@ def test_the_rational_context_converts_scalars_and_arrays(use_gmpy2):
     number, which has no ``reshape``), floats and Fractions elementwise."""
     ctx = rationals(use_gmpy2)
     for x, shape in ((np.asarray(3), ()), (np.int64(4), ()), (5, ()),
-                     (np.array([[1, 2]]), (1, 2)), (np.array([0.5, 2.0]), (2,))):
+                     (np.array([[1, 2]]), (1, 2)), (np.array([0.5, 2.0]), (2,)),
+                     (np.array([4095, 4096, 10**12]), (3,)), (np.array([-1, 2]), (2,)),
+                     (np.zeros((0, 2), dtype=np.int64), (0, 2))):
         out = ctx.asarray(x)
         assert isinstance(out, np.ndarray) and out.dtype == object and out.shape == shape
         assert [ctx.fraction(v) for v in out.reshape(-1)] == [

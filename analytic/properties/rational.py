@@ -65,12 +65,23 @@ class _Rationals(FractionArithmetic):
     _convert = staticmethod(np.frompyfunc(Fraction, 1, 1))
 
     def asarray(self, a):
-        """Integer arrays (the counts) converted in one numpy loop; the rest elementwise."""
+        """Integer arrays (the counts) converted in one numpy loop (small counts
+        taken from a table of this context's numbers: immutable, shared); the
+        rest elementwise."""
         a = np.asarray(a)
+        if a.dtype.kind in "iu" and a.size and 0 <= a.min() and a.max() < _SMALL:
+            return np.asarray(self._table[a], dtype=object).reshape(a.shape)
         if a.dtype.kind in "iu":
             # a 0-d array gives a scalar: back into a 0-d array, as the elementwise path does
             return np.asarray(self._convert(a.astype(object)), dtype=object).reshape(a.shape)
         return super().asarray(a)
+
+    @functools.cached_property
+    def _table(self):
+        """The numbers 0 .. _SMALL - 1 of this context."""
+        out = np.empty(_SMALL, dtype=object)
+        out[:] = [self.number(i) for i in range(_SMALL)]
+        return out
 
     def fraction(self, v):
         """``v`` as a Fraction when it is an exact rational (an int, a Fraction, an
@@ -121,6 +132,8 @@ class _Mpq(_Rationals):
             return super().divide(a, b)
 
 
+#: counts below this are converted by a table lookup
+_SMALL = 4096
 _power = np.frompyfunc(closedform.power, 2, 1)
 _log2 = np.frompyfunc(closedform.log2, 1, 1)
 
