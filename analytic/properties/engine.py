@@ -313,17 +313,19 @@ class MemoEvaluator:
 
     def __call__(self, stack):
         stack = np.ascontiguousarray(stack, dtype=np.int64)
-        keys = [(stack.shape[-1], m.tobytes()) for m in stack]
-        rows = list({k: i for i, k in enumerate(keys) if k not in self._memo}.values())
+        # one bytes key per matrix (its length, 8 K^2, tells K apart), in one C loop
+        keys = stack.reshape(len(stack), stack.shape[-1] ** 2).view(
+            np.dtype((np.void, 8 * stack.shape[-1] ** 2))).ravel().tolist()
+        memo = self._memo
+        rows = list({k: i for i, k in enumerate(keys) if k not in memo}.values())
         if rows:
             v, d = self.ev(stack[rows])
-            for j, i in enumerate(rows):
-                self._memo[keys[i]] = (v[j], bool(d[j]))
+            memo.update(zip([keys[i] for i in rows], zip(v.tolist(), d.tolist(), strict=True),
+                            strict=True))
+        pairs = [memo[k] for k in keys]
         values = np.empty(len(stack), dtype=object)
-        defined = np.zeros(len(stack), dtype=bool)
-        for i, k in enumerate(keys):
-            values[i], defined[i] = self._memo[k]
-        return values, defined
+        values[:] = [p[0] for p in pairs]
+        return values, np.array([p[1] for p in pairs], dtype=bool).reshape(len(stack))
 
 
 # ---------------------------------------------------------------------------
