@@ -221,3 +221,22 @@ def test_closed_forms_are_numeric_s_exact_values(name, variant, use_gmpy2):
         assert exact_sign.is_zero(ref - mine), (s.tolist(), ref, x)
         irrational += isinstance(x, ClosedForm)
     assert irrational > 0  # the test met closed forms
+
+
+def test_without_gmpy2_and_flint_the_numbers_are_fractions():
+    """A machine without the ``fast`` extra: ``Q`` is Fraction, the factorisation
+    SymPy's; the same forms and decisions (a fresh interpreter, both blocked)."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; sys.modules['gmpy2'] = None; sys.modules['flint'] = None\n"
+        "from fractions import Fraction as F\n"
+        "from analytic.properties.closedform import Q, _fmpz, power, log2\n"
+        "r = power(12, F(1, 2))\n"
+        "print(Q is F, _fmpz is None, repr(r), type(r * r).__name__, r > F(346, 100),\n"
+        "      repr(power(1031 * 1033 * 4, F(1, 2))), repr(log2(F(45, 8))))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["True", "True", "2*3^(1/2)", "Fraction", "True", "2*1031^(1/2)*1033^(1/2)",
+                   "-3", "+", "2*log2(3)", "+", "log2(5)"]
