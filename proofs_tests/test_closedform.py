@@ -149,6 +149,10 @@ def test_what_leaves_the_closed_forms_is_refused_and_undefined_is_a_value_error(
         log2(sqrt(2))
     with pytest.raises(NotExact, match="not a closed form"):
         from_sympy(sympy.pi)
+    for leak in (lambda: sqrt(2) + 0.5, lambda: sqrt(2) * 0.5, lambda: 0.1 * sqrt(2),
+                 lambda: power(0.5, HALF), lambda: log2(0.25), lambda: sqrt(2) / 2.0):
+        with pytest.raises(NotExact, match="a float in an exact formula"):
+            leak()  # a formula's float is not an exact number: the screen falls back
     with pytest.raises(ValueError, match="negative"):
         sqrt(-2)
     with pytest.raises(ValueError, match="negative"):

@@ -87,11 +87,16 @@ class NotExact(Exception):
 
 
 def coefficient(x):
-    """``x`` (an int, a Fraction, a ``gmpy2.mpq``, a finite float) as a ``Q``;
-    None for anything else.
+    """``x`` (an int, a Fraction, a ``gmpy2.mpq``, a numpy integer) as a ``Q``;
+    None for anything else.  A float in an exact formula is a leak: it raises
+    :class:`NotExact` (a formula's ``0.1`` is not the binary fraction it holds).
 
-    >>> coefficient(0.5) == Fraction(1, 2), coefficient("1")
+    >>> coefficient(Fraction(1, 2)) == Fraction(1, 2), coefficient("1")
     (True, None)
+    >>> coefficient(0.5)
+    Traceback (most recent call last):
+    ...
+    analytic.properties.closedform.NotExact: a float in an exact formula: 0.5
     """
     if type(x) is QTYPE:
         return x
@@ -99,10 +104,10 @@ def coefficient(x):
         return Q(int(x))
     if isinstance(x, (int, Fraction)):
         return Q(x)
-    if isinstance(x, Rational):  # gmpy2.mpq registers as a Rational
+    if isinstance(x, Rational):  # gmpy2.mpq and numpy's integers register as Rationals
         return Q(int(x.numerator), int(x.denominator))
-    if isinstance(x, float) and x == x and abs(x) != float("inf"):
-        return Q(x)
+    if isinstance(x, float):
+        raise NotExact(f"a float in an exact formula: {x!r}")
     return None
 
 
@@ -402,10 +407,12 @@ class ClosedForm:
         return self._sign
 
     def _cmp(self, other):
-        if isinstance(other, float) and other != other:
-            return None
-        if isinstance(other, float) and abs(other) == float("inf"):
-            return -1 if other > 0 else 1
+        if isinstance(other, float):  # compared as the binary fraction it is
+            if other != other:
+                return None
+            if abs(other) == float("inf"):
+                return -1 if other > 0 else 1
+            other = Q(other)
         o = _parts(other)
         if o is None:
             return NotImplemented
