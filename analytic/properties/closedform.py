@@ -179,10 +179,10 @@ def _inverse(m):
     return c, (tuple(rad), ())
 
 
-def _add(a: dict, b: dict, s=1) -> dict:
+def _add(a: dict, b: dict) -> dict:
     out = dict(a)
     for m, c in b.items():
-        c = out.get(m, 0) + s * c
+        c = out.get(m, 0) + c
         if c:
             out[m] = c
         else:
