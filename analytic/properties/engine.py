@@ -230,8 +230,9 @@ class RationalEvaluator(FloatEvaluator):
     float evaluator, whose definedness must be the same (the float screen's
     classes rest on it).
 
-    Raises :class:`analytic.properties.rational.NotExact` when the metric
-    leaves the rationals or is defined on other matrices than in float64.
+    Raises :class:`analytic.properties.closedform.NotExact` when the metric
+    leaves the exact numbers (rationals, and closed forms of roots and
+    logarithms of rationals) or is defined on other matrices than in float64.
     """
 
     errors = (ValueError, ZeroDivisionError)
@@ -254,7 +255,7 @@ class RationalEvaluator(FloatEvaluator):
             other = self.floats(stack)[1] != defined
             if other.any():
                 raise NotExact(f"defined differently in float64 and in rationals on "
-                                   f"{stack[np.argmax(other)].tolist()}")
+                               f"{stack[np.argmax(other)].tolist()}")
         for i in np.flatnonzero(defined):
             if type(values[i]) not in self.ctx.types:
                 values[i] = self.exact_value(values[i])
