@@ -23,7 +23,7 @@ from analytic.properties import audit as A
 from analytic.properties import engine as E
 from analytic.properties.catalog import CANDIDATE, CLEAR, PROPERTIES, TIE, tolerance
 from analytic.properties.engine import RationalEvaluator
-from analytic.properties.closedform import NotExact
+from analytic.properties.closedform import _NotExact
 from analytic.properties.rational import rationals
 from analytic.properties.space import Space
 from numeric._arith import get_arithmetic
@@ -105,7 +105,7 @@ def _nested_root(cm, *, arithmetic="float"):
 
 
 def test_a_metric_beyond_the_closed_forms_leaves_its_ties_to_the_budget(monkeypatch):
-    """The exact screen refuses a root of a sum of roots (NotExact): the ties are
+    """The exact screen refuses a root of a sum of roots (_NotExact): the ties are
     decided by the per-matrix check up to the budget, and no more is claimed."""
     name = "test_nested_root"
     monkeypatch.setitem(REGISTRY, name, Metric(
@@ -188,13 +188,13 @@ def test_the_triangle_s_ties_are_decided_on_exact_values():
 def test_the_rational_evaluator_refuses_what_is_not_an_exact_rational():
     ev = RationalEvaluator(lambda S, ctx: np.array([0.5] * len(S), dtype=object), "lower",
                            (None, None))
-    with pytest.raises(NotExact, match="returned 0.5"):
+    with pytest.raises(_NotExact, match="returned 0.5"):
         ev(np.ones((1, 2, 2), dtype=np.int64))
     ev = RationalEvaluator(lambda S, ctx: ctx.sqrt(ctx.asarray(S.sum((1, 2))) + ctx.sqrt(2)),
                            "lower", (None, None))
-    with pytest.raises(NotExact, match="a power of a sum"):
+    with pytest.raises(_NotExact, match="a power of a sum"):
         ev(np.ones((1, 2, 2), dtype=np.int64))
-    with pytest.raises(NotExact, match="not a closed form"):
+    with pytest.raises(_NotExact, match="not a closed form"):
         RationalEvaluator(lambda S, ctx: S, "lower", ("pi", None))
     ev = RationalEvaluator(lambda S, ctx: S, "lower", ("sqrt(2)/2", None))  # a closed form
     assert ev.bounds[0] * 2 == ev.ctx.sqrt(ev.ctx.asarray(2))
@@ -208,7 +208,7 @@ def test_a_definedness_other_than_float64_s_is_refused():
 
     ev = RationalEvaluator(lambda S, ctx: ctx.asarray(S.sum((1, 2))), "lower", (None, None),
                            floats=floats)
-    with pytest.raises(NotExact, match="defined differently"):
+    with pytest.raises(_NotExact, match="defined differently"):
         ev(np.ones((2, 2, 2), dtype=np.int64))
 
 
@@ -394,7 +394,7 @@ def test_a_callable_s_ties_are_decided_by_its_own_exact_values():
 def test_a_callable_s_exact_values_are_read_as_the_per_matrix_check_reads_them():
     """ints and Fractions as they are, a float as its binary fraction, a SymPy
     root as a closed form, ValueError as undefined; a NaN is refused
-    (NotExact: the per-matrix check reports the broken metric)."""
+    (_NotExact: the per-matrix check reports the broken metric)."""
     import sympy
 
     from analytic.properties.closedform import ClosedForm
@@ -413,7 +413,7 @@ def test_a_callable_s_exact_values_are_read_as_the_per_matrix_check_reads_them()
     assert [ev.ctx.fraction(x) for x in v[[0, 1, 3, 5]]] == [1, Fraction(1, 3), Fraction(0.1), 6]
     assert isinstance(v[4], ClosedForm) and v[4] * v[4] == Fraction(1, 2)
     bad = E.CallableEvaluator(lambda m: float("nan"), "lower", (None, None))
-    with pytest.raises(NotExact, match="not a finite real number"):
+    with pytest.raises(_NotExact, match="not a finite real number"):
         bad(S[:1])
 
 

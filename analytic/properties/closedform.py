@@ -40,7 +40,7 @@ theorem is known, and the policy decides or refuses.
 
 What leaves these forms (a root of a sum of radicals, a logarithm of an
 irrational, a root of a negative number is undefined) raises
-:class:`NotExact` (the metric's ties are then left to the per-matrix check)
+:class:`_NotExact` (the metric's ties are then left to the per-matrix check)
 or ``ValueError`` (undefined, as in float64).
 
 >>> r = power(12, Fraction(1, 2)); r            # sqrt(12) = 2 sqrt(3)
@@ -72,7 +72,7 @@ except ImportError:  # pragma: no cover - gmpy2 is in the test extra
     Q = Fraction
 QTYPE = type(Q(0))
 
-__all__ = ["ClosedForm", "NotExact", "power", "log2", "coefficient", "from_sympy"]
+__all__ = ["ClosedForm", "power", "log2", "coefficient", "from_sympy"]
 
 iv = mpmath.iv
 
@@ -80,7 +80,7 @@ iv = mpmath.iv
 ONE = ((), ())
 
 
-class NotExact(Exception):
+class _NotExact(Exception):
     """The exact tie screen does not apply: a number leaves the closed forms (a
     root of a sum, a logarithm of an irrational), a metric returned a float,
     or it is defined on other matrices than in float64."""
@@ -89,14 +89,14 @@ class NotExact(Exception):
 def coefficient(x):
     """``x`` (an int, a Fraction, a ``gmpy2.mpq``, a numpy integer) as a ``Q``;
     None for anything else.  A float in an exact formula is a leak: it raises
-    :class:`NotExact` (a formula's ``0.1`` is not the binary fraction it holds).
+    :class:`_NotExact` (a formula's ``0.1`` is not the binary fraction it holds).
 
     >>> coefficient(Fraction(1, 2)) == Fraction(1, 2), coefficient("1")
     (True, None)
     >>> coefficient(0.5)
     Traceback (most recent call last):
     ...
-    analytic.properties.closedform.NotExact: a float in an exact formula: 0.5
+    analytic.properties.closedform._NotExact: a float in an exact formula: 0.5
     """
     if type(x) is QTYPE:
         return x
@@ -107,7 +107,7 @@ def coefficient(x):
     if isinstance(x, Rational):  # gmpy2.mpq and numpy's integers register as Rationals
         return Q(int(x.numerator), int(x.denominator))
     if isinstance(x, float):
-        raise NotExact(f"a float in an exact formula: {x!r}")
+        raise _NotExact(f"a float in an exact formula: {x!r}")
     return None
 
 
@@ -496,10 +496,10 @@ def power(x, e):
         if e.denominator == 1:
             return x ** int(e)
         if x.den is not None or len(x.num) != 1:
-            raise NotExact(f"a power of a sum of terms: ({x!r:.60})**{e}")
+            raise _NotExact(f"a power of a sum of terms: ({x!r:.60})**{e}")
         (m, c), = x.num.items()
         if m[1]:
-            raise NotExact(f"a power of a logarithm: ({x!r:.60})**{e}")
+            raise _NotExact(f"a power of a logarithm: ({x!r:.60})**{e}")
         out = power(c, e)  # ValueError for c < 0 (e is not an integer here)
         atoms = {}
         for p, a in m[0]:
@@ -507,7 +507,7 @@ def power(x, e):
         return out * _prime_powers(atoms)
     c = coefficient(x)
     if c is None:
-        raise NotExact(f"a power of {x!r:.40}")
+        raise _NotExact(f"a power of {x!r:.40}")
     return _rational_power(c, e)
 
 
@@ -555,7 +555,7 @@ def log2(x):
     """
     c = coefficient(x)
     if c is None:
-        raise NotExact(f"a logarithm of {x!r:.40}")
+        raise _NotExact(f"a logarithm of {x!r:.40}")
     return _rational_log2(c)
 
 
@@ -574,12 +574,12 @@ def _rational_log2(c):
 def from_sympy(e):
     """A SymPy number built of rationals by ``+``, ``*`` and rational powers
     (a bound such as ``sqrt(2)/2``) as a ``Q`` or a ClosedForm; anything
-    else raises :class:`NotExact`.
+    else raises :class:`_NotExact`.
 
     >>> from_sympy(sympy.sqrt(2) / 2), from_sympy(sympy.Rational(3, 4)) == Fraction(3, 4)
     (1/2*2^(1/2), True)
     """
-    e = sympy.sympify(e)
+    e = sympy.sympify(e, strict=True)
     if e.is_Rational:
         return Q(int(e.p), int(e.q))
     if e.is_Add or e.is_Mul:
@@ -590,4 +590,4 @@ def from_sympy(e):
         return out
     if e.is_Pow and e.exp.is_Rational:
         return power(from_sympy(e.base), Q(int(e.exp.p), int(e.exp.q)))
-    raise NotExact(f"{e!s:.40} is not a closed form of rationals")
+    raise _NotExact(f"{e!s:.40} is not a closed form of rationals")

@@ -51,7 +51,7 @@ from numeric.errors import UndecidedError
 
 from .generators import label_vectors
 from .catalog import CANDIDATE, CLEAR, PROPERTIES, TIE, tolerance
-from .closedform import NotExact
+from .closedform import _NotExact
 from .rational import rational_bound, rationals
 from .space import Chunk, Space
 
@@ -230,7 +230,7 @@ class RationalEvaluator(FloatEvaluator):
     float evaluator, whose definedness must be the same (the float screen's
     classes rest on it).
 
-    Raises :class:`analytic.properties.closedform.NotExact` when the metric
+    Raises :class:`analytic.properties.closedform._NotExact` when the metric
     leaves the exact numbers (rationals, and closed forms of roots and
     logarithms of rationals) or is defined on other matrices than in float64.
     """
@@ -254,7 +254,7 @@ class RationalEvaluator(FloatEvaluator):
         if self.floats is not None:
             other = self.floats(stack)[1] != defined
             if other.any():
-                raise NotExact(f"defined differently in float64 and in rationals on "
+                raise _NotExact(f"defined differently in float64 and in rationals on "
                                f"{stack[np.argmax(other)].tolist()}")
         for i in np.flatnonzero(defined):
             if type(values[i]) not in self.ctx.types:
@@ -265,7 +265,7 @@ class RationalEvaluator(FloatEvaluator):
         if getattr(v, "is_Rational", False) is True:  # a SymPy rational: the same number
             return self.ctx.number(Fraction(int(v.p), int(v.q)))
         # a bool, a float, an irrational SymPy number: a formula of numeric leaked it
-        raise NotExact(f"the metric returned {v!r:.40} ({type(v).__name__})")
+        raise _NotExact(f"the metric returned {v!r:.40} ({type(v).__name__})")
 
 
 class CallableEvaluator(RationalEvaluator):
@@ -275,7 +275,7 @@ class CallableEvaluator(RationalEvaluator):
     the binary fraction it is, a SymPy number is exact); an irrational SymPy
     number becomes a closed form
     (:func:`analytic.properties.closedform.from_sympy`), beyond them
-    :class:`NotExact`.  ``ValueError`` from the callable: undefined."""
+    :class:`_NotExact`.  ``ValueError`` from the callable: undefined."""
 
     def __init__(self, f, better, bounds, ctx=None, floats=None):
         self.f = f
@@ -293,7 +293,7 @@ class CallableEvaluator(RationalEvaluator):
         try:
             x = value_of(v)
         except ValueError as exc:  # a broken metric: the per-matrix check says so
-            raise NotExact(str(exc)) from None
+            raise _NotExact(str(exc)) from None
         return self.ctx.number(x.q) if x.q is not None else from_sympy(x.exact)
 
 
@@ -421,14 +421,14 @@ class _ExactTies:
     :mod:`analytic.properties.closedform`), with no tolerance.  An exact tie
     is an equality, which satisfies the relation (CLEAR); an exact candidate
     stays a candidate (the per-matrix check decides it).  A metric that leaves
-    those numbers (:class:`NotExact`), or a sign the policy of
+    those numbers (:class:`_NotExact`), or a sign the policy of
     :mod:`numeric.exact_sign` does not decide (``UndecidedError``), switches
     this off for the rest of the chunk (its ties stay ties)."""
 
     def __init__(self, spec):
         try:
             ev = spec.rational_evaluator()
-        except NotExact:
+        except _NotExact:
             ev = None
         self.ev = None if ev is None else MemoEvaluator(ev)
 
@@ -444,7 +444,7 @@ class _ExactTies:
             idx = ties[lo:lo + _EXACT_BATCH]
             try:
                 exact = prop.screen(self.ev, sub[idx])
-            except (NotExact, UndecidedError):  # beyond the closed forms, or the sign policy
+            except (_NotExact, UndecidedError):  # beyond the closed forms, or the sign policy
                 self.ev = None
                 break
             finally:
@@ -746,7 +746,7 @@ def _exact_triangle(spec, mats, status, lhs_of, rhs_of):
         vals, _ = ev(mats)
         exact = _triangle_status(lhs_of(vals, ties), rhs_of(vals, ties),
                                  np.ones(len(ties), bool))
-    except (NotExact, UndecidedError):
+    except (_NotExact, UndecidedError):
         return 0
     status.reshape(-1)[ties] = np.where(exact == TIE, CLEAR, exact)
     return len(ties)

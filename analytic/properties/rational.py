@@ -23,7 +23,7 @@ logarithm of one (CEM-ORD) gets exact closed forms
 (:mod:`analytic.properties.closedform`: canonical, so an exact equality is
 decided by comparing forms; a sign by :mod:`numeric.exact_sign`'s policy).
 What leaves them (a root of a sum of roots...) raises
-:class:`~analytic.properties.closedform.NotExact`, and the metric's ties are
+:class:`~analytic.properties.closedform._NotExact`, and the metric's ties are
 left to the per-matrix check.  Definedness is the metric's own
 (:func:`numeric._validation.collect_undefined`), exactly as in the float
 screen; a value that is not a rational (a float that leaked from a formula)
@@ -165,7 +165,7 @@ def rational_bound(b, ctx):
     """A bound (registry value, parsed exactly) in the context ``ctx``; ``None``
     stays None; an irrational bound is a closed form
     (:func:`~analytic.properties.closedform.from_sympy`, which raises
-    :class:`NotExact` beyond them)."""
+    :class:`_NotExact` beyond them)."""
     if b is None:
         return None
     from .exact import bound_value
