@@ -123,8 +123,6 @@ def test_a_metric_beyond_the_closed_forms_leaves_its_ties_to_the_budget(monkeypa
     assert res.verdict == "holds" and res.ties > 5 and res.ties_confirmed == 5
 
 
-
-
 def test_the_exact_screen_decides_ties_by_exact_values():
     """The unit: float values that tie, exact values equal (CLEAR) or apart by
     10^-12 (CANDIDATE); a float candidate is left alone."""
