@@ -608,6 +608,10 @@ def _exact_pieces(numer, D, q, beta_max, ctx):
     tidy = sympy.expand if simple else (lambda v: v)
 
     num = tctx.sympy_number
+    if beta_max is not None and ctx.fraction(beta_max) is not None:
+        # in the pieces' numbers (SymPy's), for the comparison and the last end: SymPy
+        # reads a context's mpq (the property engine's rationals) as a float
+        beta_max = num(ctx.fraction(beta_max))
     out = []
     for lo, hi, a, s in pieces:
         lo_b = tidy(num(lo) * inv_D)
@@ -617,8 +621,7 @@ def _exact_pieces(numer, D, q, beta_max, ctx):
         out.append((lo_b, hi_b, tidy(1 - (1 - num(a)) * inv_D), num(s)))
     if beta_max is not None:
         lo_b, hi_b, a, s = out[-1]
-        f = ctx.fraction(beta_max)  # a SymPy number, as the other ends (SymPy reads an
-        out[-1] = (lo_b, beta_max if f is None else num(f), a, s)  # mpq as a float)
+        out[-1] = (lo_b, beta_max, a, s)
     return out
 
 

@@ -65,7 +65,7 @@ def test_a_monomial_free_of_logarithms_folds_into_the_numerator():
     (sqrt(10**80 + 1) - 10**40 - sqrt(2) / 10**50, 1),      # three terms: the policy
     (10**40 - sqrt(10**80 + 1), -1),
     (log2(3) - Fraction(158496250072, 10**11), 1),            # log2(3) = 1.58496250072115...
-    (log2(3) * log2(5) - log2(5) * log2(3), 0),
+    (log2(3) * log2(5) - log2(5) * log2(3), 0),               # 0 by its form: a Q
     (sqrt(2) + sqrt(3) - sqrt(5), 1),
     (3 * sqrt(2) - 2 * sqrt(5), -1),                          # sqrt(18) < sqrt(20)
     (1 / (1 - log2(3)), -1),                                  # a negative denominator
@@ -76,7 +76,7 @@ def test_a_monomial_free_of_logarithms_folds_into_the_numerator():
 ])
 def test_signs_of_numbers_whose_digits_are_known(x, s):
     got = x.sign() if isinstance(x, ClosedForm) else (x > 0) - (x < 0)
-    assert got == s
+    assert got == s and (s != 0 or type(x) is C.Q)  # 0 is decided by the form, no evaluation
     assert (x > 0, x < 0, x == 0) == (s > 0, s < 0, s == 0)
 
 
@@ -133,6 +133,9 @@ def test_comparisons_with_other_numbers():
     import gmpy2  # the test extra installs it
 
     assert gmpy2.mpq(3, 2) > r and gmpy2.mpq(3, 2) - r > 0 and r * gmpy2.mpq(2) == sqrt(8)
+    # a Fraction built from an mpq holds mpz parts (gmpy2.mpq refuses it whole)
+    assert C.coefficient(Fraction(gmpy2.mpq(1, 3))) == Fraction(1, 3)
+    assert power(8, gmpy2.mpq(1, 3)) == 2 and power(8, Fraction(gmpy2.mpq(1, 3))) == 2
     assert (r == "1") is False and r != "1"
     with pytest.raises(TypeError):
         r < "1"  # noqa: B015
@@ -244,3 +247,15 @@ def test_without_gmpy2_and_flint_the_numbers_are_fractions():
                          check=True).stdout.split()
     assert out == ["True", "True", "2*3^(1/2)", "Fraction", "True", "2*1031^(1/2)*1033^(1/2)",
                    "-3", "+", "2*log2(3)", "+", "log2(5)"]
+
+
+@pytest.mark.parametrize("use_gmpy2", [False, True])
+def test_the_context_s_quotient_of_closed_forms(use_gmpy2):
+    """``ctx.divide`` (numeric's exact quotient, which makes ints a rational) also
+    divides closed forms: sqrt(2) / 2 = 1 / sqrt(2), and 1 / (1 + sqrt 2) = sqrt 2 - 1."""
+    ctx = rationals(use_gmpy2)
+    a = np.array([sqrt(2), 1, 3], dtype=object)
+    b = np.array([2, 1 + sqrt(2), 4], dtype=object)
+    q = ctx.divide(a, b)
+    assert q[0] == 1 / sqrt(2) and q[1] == sqrt(2) - 1 and q[2] == Fraction(3, 4)
+    assert ctx.fraction(ctx.divide(np.array([3]), np.array([4]))[0]) == Fraction(3, 4)

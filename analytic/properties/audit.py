@@ -606,9 +606,9 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
         ``vectorized`` is evaluated by ``metric`` itself, matrix by matrix,
         on the stack of ties (in this process if ``metric`` cannot be
         pickled).  Ties of a metric whose values leave those forms (a root of
-        a sum of roots) are left to ``tie_budget``.  Slower (MAE over the default space: about ten times
-        the float search; A_UOC, whose exact value is a per-matrix search,
-        about two hours on one core).
+        a sum of roots) are left to ``tie_budget``.  Slower (MAE over the
+        default space: about four times the float search; A_UOC, whose exact
+        value is a per-matrix search, about two hours on one core).
 
     Returns
     -------

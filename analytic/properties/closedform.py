@@ -100,11 +100,10 @@ def coefficient(x):
     """
     if type(x) is QTYPE:
         return x
-    if isinstance(x, bool):
+    if isinstance(x, int):  # a bool too
         return Q(int(x))
-    if isinstance(x, (int, Fraction)):
-        return Q(x)
-    if isinstance(x, Rational):  # gmpy2.mpq and numpy's integers register as Rationals
+    if isinstance(x, Rational):  # Fraction, gmpy2.mpq, numpy's integers, SymPy's Rational
+        # (parts as ints: a Fraction built from an mpq holds gmpy2's mpz, which mpq refuses)
         return Q(int(x.numerator), int(x.denominator))
     if isinstance(x, float):
         raise _NotExact(f"a float in an exact formula: {x!r}")
@@ -353,7 +352,7 @@ class ClosedForm:
         o = _parts(other)
         if o is None:
             return NotImplemented
-        return self + ClosedForm(_scale(o[0], Q(-1)), o[1]) if o[0] else self
+        return self + (-_number(*o))
 
     def __rsub__(self, other):
         return (-self) + other

@@ -51,7 +51,7 @@ from numeric.errors import UndecidedError
 
 from .generators import label_vectors
 from .catalog import CANDIDATE, CLEAR, PROPERTIES, TIE, tolerance
-from .closedform import _NotExact
+from .closedform import _NotExact, from_sympy
 from .rational import rational_bound, rationals
 from .space import Chunk, Space
 
@@ -104,25 +104,9 @@ class MetricSpec:
         return None
 
 
-@functools.lru_cache(maxsize=64)
-def _evaluator(spec):
-    if spec.name is not None:
-        from numeric.registry import REGISTRY
-
-        import numeric  # noqa: F401  (registers every metric)
-
-        m = REGISTRY[spec.name]
-        v = next(c for c in m.cases() if c.label == spec.variant)
-
-        def fn(stack):
-            return m.function(stack, **v.kwargs(stack[0]), arithmetic="float")
-    else:
-        fn = spec.vectorized
-    return FloatEvaluator(fn, spec.better, spec.bounds)
-
-
-@functools.lru_cache(maxsize=64)
-def _rational_evaluator(spec):
+def _registered(spec):
+    """The registered variant of ``spec`` as ``fn(stack, arithmetic)`` (one
+    formula, evaluated in float64 or in the engine's exact rationals)."""
     from numeric.registry import REGISTRY
 
     import numeric  # noqa: F401  (registers every metric)
@@ -130,9 +114,23 @@ def _rational_evaluator(spec):
     m = REGISTRY[spec.name]
     v = next(c for c in m.cases() if c.label == spec.variant)
 
-    def fn(stack, ctx):
-        return m.function(stack, **v.kwargs(stack[0]), arithmetic=ctx)
-    return RationalEvaluator(fn, spec.better, spec.bounds, floats=spec.evaluator())
+    def fn(stack, arithmetic):
+        return m.function(stack, **v.kwargs(stack[0]), arithmetic=arithmetic)
+    return fn
+
+
+@functools.lru_cache(maxsize=64)
+def _evaluator(spec):
+    if spec.name is None:
+        return FloatEvaluator(spec.vectorized, spec.better, spec.bounds)
+    fn = _registered(spec)
+    return FloatEvaluator(lambda stack: fn(stack, "float"), spec.better, spec.bounds)
+
+
+@functools.lru_cache(maxsize=64)
+def _rational_evaluator(spec):
+    return RationalEvaluator(_registered(spec), spec.better, spec.bounds,
+                             floats=spec.evaluator())
 
 
 def _float_bound(b):
@@ -287,7 +285,6 @@ class CallableEvaluator(RationalEvaluator):
         return out
 
     def exact_value(self, v):
-        from .closedform import from_sympy
         from .exact import value_of
 
         try:
@@ -414,6 +411,17 @@ class _Cached:
         return values, defined
 
 
+#: what switches the exact screen off (its ties then keep the budget): a number beyond the
+#: closed forms, a definedness other than float64's, a sign numeric.exact_sign's policy leaves
+_BEYOND = (_NotExact, UndecidedError)
+
+
+def _settled(exact):
+    """The statuses of an exact screen: an exact tie is an equality, which
+    satisfies every relation a screen marks as a tie (CLEAR); a candidate stays."""
+    return np.where(exact == TIE, CLEAR, exact)
+
+
 class _ExactTies:
     """The ties of a chunk decided on exact values (:mod:`analytic.properties.rational`):
     the property's screen run again on the tied bases, in rational arithmetic
@@ -444,13 +452,13 @@ class _ExactTies:
             idx = ties[lo:lo + _EXACT_BATCH]
             try:
                 exact = prop.screen(self.ev, sub[idx])
-            except (_NotExact, UndecidedError):  # beyond the closed forms, or the sign policy
+            except _BEYOND:
                 self.ev = None
                 break
             finally:
                 if self.ev is not None:
                     self.ev.trim(_EXACT_MEMO)
-            status[idx] = np.where(exact == TIE, CLEAR, exact)
+            status[idx] = _settled(exact)
             decided[idx] = True
         return status, decided
 
@@ -731,11 +739,10 @@ def _triangle_status(lhs, rhs, good):
 
 def _exact_triangle(spec, mats, status, lhs_of, rhs_of):
     """Decide the ties of ``status`` on exact values, by :func:`_triangle_status`
-    and :class:`_ExactTies`'s rule (an exact tie is an equality: CLEAR):
-    ``lhs_of(values, ties)``, ``rhs_of(values, ties)`` the two sides at the tied
-    positions from the exact values of ``mats``.  Returns the number decided (0
-    when the metric leaves the rationals, or is defined elsewhere than in
-    float64: :class:`RationalEvaluator`)."""
+    and :func:`_settled`: ``lhs_of(values, ties)``, ``rhs_of(values, ties)`` the
+    two sides at the tied positions from the exact values of ``mats``.  Returns
+    the number decided (0 on :data:`_BEYOND`: a number beyond the closed forms,
+    a definedness other than float64's, an undecided sign)."""
     ties = np.flatnonzero(status.ravel() == TIE)
     if not len(ties):
         return 0
@@ -746,9 +753,9 @@ def _exact_triangle(spec, mats, status, lhs_of, rhs_of):
         vals, _ = ev(mats)
         exact = _triangle_status(lhs_of(vals, ties), rhs_of(vals, ties),
                                  np.ones(len(ties), bool))
-    except (_NotExact, UndecidedError):
+    except _BEYOND:
         return 0
-    status.reshape(-1)[ties] = np.where(exact == TIE, CLEAR, exact)
+    status.reshape(-1)[ties] = _settled(exact)
     return len(ties)
 
 

@@ -37,7 +37,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from numeric._arith import FractionArithmetic
+from numeric._arith import FractionArithmetic, _fraction_quotient
 
 from . import closedform
 from .closedform import ClosedForm
@@ -49,7 +49,7 @@ class _Rationals(FractionArithmetic):
     """:class:`numeric._arith.FractionArithmetic` whose roots, powers and base-2
     logarithms of rationals are exact closed forms
     (:class:`~analytic.properties.closedform.ClosedForm`; a rational result
-    stays a Fraction).
+    stays a rational: ``closedform.Q``, gmpy2's mpq when installed).
 
     >>> [str(v) for v in _Rationals().sqrt(np.array([Fraction(4), Fraction(8, 9)], dtype=object))]
     ['2', '2/3*2^(1/2)']
@@ -63,6 +63,7 @@ class _Rationals(FractionArithmetic):
     #: the types of this context's exact rationals
     types = (int, Fraction, ClosedForm, closedform.QTYPE)
     _convert = staticmethod(np.frompyfunc(Fraction, 1, 1))
+    _quotient = staticmethod(_fraction_quotient)  # FractionArithmetic's
 
     def asarray(self, a):
         """Integer arrays (the counts) converted in one numpy loop (small counts
@@ -86,14 +87,14 @@ class _Rationals(FractionArithmetic):
     def fraction(self, v):
         """``v`` as a Fraction when it is an exact rational (an int, a Fraction, an
         mpq: closed forms give mpq when gmpy2 is installed), else None."""
-        if isinstance(v, (float, ClosedForm)):
+        if isinstance(v, float):
             return None
-        c = closedform.coefficient(v)
+        c = closedform.coefficient(v)  # None for a closed form
         return None if c is None else Fraction(int(c.numerator), int(c.denominator))
 
     def divide(self, a, b):
         try:
-            return super().divide(a, b)
+            return self._quotient(a, b)  # the rational of two ints, exactly
         except TypeError:  # a closed form: its own quotient
             return np.asarray(a, dtype=object) / np.asarray(b, dtype=object)
 
@@ -104,9 +105,6 @@ class _Rationals(FractionArithmetic):
         return _log2(a)
 
     def power(self, a, p):
-        p = Fraction(p)
-        if p.denominator == 1 and not _has_closed(a):
-            return super().power(a, p)
         return _power(a, p)
 
 
@@ -118,29 +116,17 @@ class _Mpq(_Rationals):
 
     def __init__(self, gmpy2):
         self.mpq = gmpy2.mpq
-        self.types = (int, Fraction, ClosedForm, type(gmpy2.mpq()))
         self._quotient = np.frompyfunc(gmpy2.mpq, 2, 1)
         self._convert = np.frompyfunc(gmpy2.mpq, 1, 1)
 
     def number(self, x):
         return self.mpq(x)  # exact from an int, a Fraction, a float or a string
 
-    def divide(self, a, b):
-        try:
-            return self._quotient(a, b)
-        except TypeError:  # a closed form
-            return super().divide(a, b)
-
 
 #: counts below this are converted by a table lookup
 _SMALL = 4096
 _power = np.frompyfunc(closedform.power, 2, 1)
 _log2 = np.frompyfunc(closedform.log2, 1, 1)
-
-
-def _has_closed(a):
-    a = np.asarray(a)
-    return a.dtype == object and any(isinstance(v, ClosedForm) for v in a.reshape(-1))
 
 
 @functools.lru_cache(maxsize=2)
