@@ -7,9 +7,10 @@ evaluates OC and UOC with it, and searches the envelope over beta
 (:func:`numeric.envelope.search`) with :func:`cells_dp`.
 
 :func:`certified_lines` is the exact variant used by the exact envelope
-search: the recurrence runs in float64 (:func:`value_table`) and every choice
-of a predecessor on the way back is certified against a rigorous bound on
-the rounding error, or decided in exact integers when the floats cannot.
+search: the recurrence runs in exact int64 arithmetic when every path cost
+fits, else in float64 (:func:`value_table`) with every choice of a
+predecessor on the way back certified against a rigorous bound on the
+rounding error, or decided in exact integers when the floats cannot.
 """
 
 from __future__ import annotations
@@ -297,8 +298,9 @@ def _path_sums(from_diag, keep, columns, qT, q_columns):
 # ---------------------------------------------------------------------------
 # exact lines from a float recurrence
 # ---------------------------------------------------------------------------
-def value_table(w):
-    """Every cell's DP value in float64, in a table with a ``+inf`` border.
+def value_table(w, border=np.inf):
+    """Every cell's DP value in ``w``'s dtype (float64, or int64 with a large
+    ``border``), in a table with a ``+inf`` (``border``) border.
 
     .. math:: T_{r,c} = \\tilde w_{r,c} \\oplus \\min(T_{r-1,c-1}, T_{r-1,c}, T_{r,c-1})
 
@@ -311,9 +313,9 @@ def value_table(w):
     """
     KK, B = w.shape
     K = math.isqrt(KK)
-    T = np.empty(((K + 1) * (K + 1), B))
-    T[:K + 1] = np.inf
-    T[K + 1::K + 1] = np.inf
+    T = np.empty(((K + 1) * (K + 1), B), dtype=w.dtype)
+    T[:K + 1] = border
+    T[K + 1::K + 1] = border
     T[K + 2] = w[0]
     for d in range(1, 2 * K - 1):
         lo, hi = max(0, d - K + 1), min(d, K - 1)
@@ -335,7 +337,10 @@ def certified_lines(nI, qI, nf, qf, points):
     The cost of a path at ``t`` is ``sum_{path} (t q - n)``; ``nI``, ``qI``
     are ``L n`` and ``L q`` as Python integers (shape ``(K*K,)``, a common
     denominator ``L``), ``nf``, ``qf`` float64 approximations of ``n`` and
-    ``q`` within a relative ``4u`` (``u = 2**-53``).  For each point
+    ``q`` within a relative ``4u`` (``u = 2**-53``), shape ``(K*K,)``.  For
+    a batch of matrices, one per point, ``nf`` and ``qf`` have shape
+    ``(K*K, B)`` (column ``j`` the weights of point ``j``) and ``nI``, ``qI``
+    are sequences of ``B`` such integer lists (each with its own ``L``).  For each point
     ``t = p / r`` (Fraction or int) the recurrence runs in float64
     (:func:`value_table`, one vectorised call for all points); then a path of
     least exact cost is followed back from cell ``(K-1, K-1)``.  A float
@@ -351,7 +356,10 @@ def certified_lines(nI, qI, nf, qf, points):
     points at once, vectorised) the path is certified; otherwise the exact
     costs ``V`` of the remaining ones are computed in integers
     (``r L V = sum (p qI - r nI)`` along their own certified paths,
-    memoised) and the least is taken (ties: diagonal, above, left).  Returns
+    memoised) and the least is taken (ties: diagonal, above, left).  When
+    every path cost ``r L V`` is certainly below ``2**60`` in magnitude (small
+    counts: the common case), the recurrence runs in exact int64 arithmetic
+    instead, with no rounding to certify (:func:`_int64_lines`).  Returns
     the lines of the paths found: ``a = -sum nI`` and ``s = sum qI``, lists of
     Python integers (the path's cost times ``L`` is ``a + s t``).
 
@@ -359,14 +367,26 @@ def certified_lines(nI, qI, nf, qf, points):
     >>> nI = [2, 0, 0, 2]; qI = [0, 1, 1, 0]     # L = 1
     >>> certified_lines(nI, qI, np.array(nI, float), np.array(qI, float), [0, 5])
     ([-4, -4], [0, 0])
+    >>> two = np.array([nI, [0, 0, 0, 3]], float).T      # a batch: one matrix per point
+    >>> certified_lines([nI, [0, 0, 0, 3]], [qI, qI], two, np.array([qI, qI], float).T, [0, 5])
+    ([-4, -3], [0, 0])
     """
-    KK = len(nI)
-    K = math.isqrt(KK)
     ts = list(points)
     B = len(ts)
+    nf, qf = np.asarray(nf, dtype=float), np.asarray(qf, dtype=float)
+    if nf.ndim == 1:  # one matrix at every point
+        nf, qf = nf[:, None], qf[:, None]
+        nI, qI = [nI] * B, [qI] * B
+    KK = len(nf)
+    K = math.isqrt(KK)
+    if B == 0:
+        return [], []
+    lines = _int64_lines(nI, qI, ts, K)
+    if lines is not None:
+        return lines
     tf = np.array([float(t) for t in ts])
-    T = value_table(qf[:, None] * tf - nf[:, None])
-    slack = 2 * (4 * K + 20) * _U * (1 + tf * qf.sum() + nf.sum()) * (1 + 1e-9)
+    T = value_table(qf * tf - nf)
+    slack = 2 * (4 * K + 20) * _U * (1 + tf * qf.sum(axis=0) + nf.sum(axis=0)) * (1 + 1e-9)
     # the predecessors of every cell (r, c) in the padded grid: diagonal, above, left
     G = T.reshape(K + 1, K + 1, B)
     diag, above, left = G[:-1, :-1], G[:-1, 1:], G[1:, :-1]
@@ -374,7 +394,29 @@ def certified_lines(nI, qI, nf, qf, points):
     near = [v <= limit for v in (diag, above, left)]
     choice = np.where(near[0], 0, np.where(near[1], 1, 2)).reshape(KK, B)
     several = (near[0].astype(np.int8) + near[1] + near[2] > 1).reshape(KK, B)
-    # follow the choices back from (K-1, K-1), every point at once
+    path, undecided = _follow(choice, K, several)
+    path = path.T.tolist()
+    out_a, out_s = [], []
+    for j, t in enumerate(ts):
+        if undecided[j]:
+            a, s = _certified_path(T[:, j].tolist(), choice[:, j].tolist(), several[:, j].tolist(),
+                                   K, slack[j], nI[j], qI[j], t)
+        else:
+            cells = path[j][:path[j].index(0) + 1]
+            n, q = nI[j], qI[j]
+            a, s = -sum(n[c] for c in cells), sum(q[c] for c in cells)
+        out_a.append(a)
+        out_s.append(s)
+    return out_a, out_s
+
+
+def _follow(choice, K, several=None):
+    """The paths back from cell ``(K-1, K-1)`` along ``choice`` (0 diagonal, 1
+    above, 2 left; shape ``(K*K, B)``), every point at once: ``(cells, undecided)``,
+    ``cells`` of shape ``(2K - 1, B)`` (cell 0 repeated once reached),
+    ``undecided`` where a cell of the way back has ``several`` near-least
+    predecessors."""
+    KK, B = choice.shape
     every = np.arange(B)
     cell = np.full(B, KK - 1)
     undecided = np.zeros(B, dtype=bool)
@@ -382,21 +424,50 @@ def certified_lines(nI, qI, nf, qf, points):
     path = [cell]
     for _ in range(2 * K - 2):
         moving = cell > 0
-        undecided |= several[cell, every] & moving
+        if several is not None:
+            undecided |= several[cell, every] & moving
         cell = cell - steps[choice[cell, every]] * moving
         path.append(cell)
-    path = np.array(path).T.tolist()
-    out_a, out_s = [], []
-    for j, t in enumerate(ts):
-        if undecided[j]:
-            a, s = _certified_path(T[:, j].tolist(), choice[:, j].tolist(), several[:, j].tolist(),
-                                   K, slack[j], nI, qI, t)
-        else:
-            cells = path[j][:path[j].index(0) + 1]
-            a, s = -sum(nI[c] for c in cells), sum(qI[c] for c in cells)
-        out_a.append(a)
-        out_s.append(s)
-    return out_a, out_s
+    return np.array(path), undecided
+
+
+#: int64 DP values stay below this (the border is 2**62, far above any cost)
+_INT_BOUND = 2.0 ** 60
+
+
+def _int64_lines(nI, qI, ts, K):
+    """:func:`certified_lines` in exact int64 arithmetic, when it fits: ``None``
+    otherwise (a weight or a point beyond int64, or a path cost ``r L V`` that
+    might reach ``2**60``).
+
+    At ``t = p / r`` the cost of a path times ``r L`` is ``sum (p qI - r nI)``:
+    integers, so the recurrence is exact and the least predecessor is chosen
+    with no tolerance (ties: diagonal, above, left, as :func:`_certified_path`).
+    """
+    try:
+        N = np.array(nI, dtype=np.int64)
+        Q = np.array(qI, dtype=np.int64)
+        P = np.array([t.numerator for t in ts], dtype=np.int64)  # ints and Fractions
+        R = np.array([t.denominator for t in ts], dtype=np.int64)
+    except (OverflowError, AttributeError):  # beyond int64, or not a rational (a float)
+        return None
+    B = len(ts)
+    # |cost| <= (2K - 1) (|p| max|qI| + r max|nI|), bounded in floats with room to spare
+    size = (np.abs(P) * np.abs(Q).max(axis=1).astype(float)
+            + R * np.abs(N).max(axis=1).astype(float)) * (2 * K - 1)
+    if not (size < _INT_BOUND).all():
+        return None
+    W = (P[:, None] * Q - R[:, None] * N).T  # (K*K, B), cell-major
+    T = value_table(np.ascontiguousarray(W), border=np.int64(2**62))
+    G = T.reshape(K + 1, K + 1, B)
+    diag, above, left = G[:-1, :-1], G[:-1, 1:], G[1:, :-1]
+    least = np.minimum(np.minimum(diag, above), left)
+    choice = np.where(diag == least, 0, np.where(above == least, 1, 2)).reshape(K * K, B)
+    path, _ = _follow(choice, K)
+    every = np.arange(B)
+    on = np.zeros((B, K * K), dtype=bool)  # the cells of each path (cell 0 repeated: once)
+    on[every, path] = True
+    return (-(N * on).sum(axis=1)).tolist(), (Q * on).sum(axis=1).tolist()
 
 
 def _certified_path(col, choice, several, K, slack, nI, qI, t):

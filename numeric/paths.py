@@ -491,44 +491,69 @@ def _float_or_inf(x):
         return math.inf
 
 
-def _integer_pieces(numer, q, K, t_hi):
-    """Exact envelope of the lines ``1 - sum numer + t sum q`` over ``[0, t_hi]``.
+def _integer_pieces(numers, qs, K, t_his, rat=FRACTION):
+    """Exact envelopes of the lines ``1 - sum numer + t sum q`` over ``[0, t_hi]``,
+    for a batch of matrices searched together.
 
-    ``numer``, ``q``: the ``K*K`` weights as Fractions.  With ``L`` their
-    common denominator, the line of a path is ``(L - sum nI + t sum qI) / L``
-    (``nI = L numer``, ``qI = L q``, Python integers); the minimising lines
-    come from :func:`numeric._dp.certified_lines` (a float64 DP whose every
-    choice is certified, or decided in integers).  ``t_hi=None`` searches
-    ``[0, inf)``; from ``t* = max numer / q`` on the diagonal path is optimal
-    (:func:`_diagonal_from`), so at such a ``t_hi`` no DP runs.  Returns
-    merged pieces ``(lo, hi, a, s)`` in ``t`` (Fractions, ``hi`` of the last
-    piece ``inf`` when unbounded).
+    ``numers``, ``qs``: per matrix, the ``K*K`` weights as exact rationals
+    of the context ``rat`` (:class:`numeric._arith.FractionArithmetic`:
+    Fractions, or the property engine's ``gmpy2.mpq``); ``t_his``: per
+    matrix, the right end (such a rational, or ``None`` for ``[0, inf)``).
+    With ``L`` a matrix's common denominator, the line of a path is ``(L -
+    sum nI + t sum qI) / L`` (``nI = L numer``, ``qI = L q``, Python
+    integers); the minimising lines come from
+    :func:`numeric._dp.certified_lines` (an exact int64 DP, or a float64 one
+    whose every choice is certified or decided in integers), one call a round for every matrix
+    still searched (:func:`numeric.envelope.search`).  From ``t* = max
+    numer / q`` on the diagonal path is optimal (:func:`_diagonal_from`), so
+    at such a ``t_hi`` no DP runs.  Returns, per matrix, the merged pieces
+    ``(lo, hi, a, s)`` in ``t`` (``rat``'s numbers, ``hi`` of the last piece
+    ``inf`` when unbounded).
     """
-    L = lcm(*(v.denominator for v in numer), *(v.denominator for v in q))
-    nI = [v.numerator * (L // v.denominator) for v in numer]
-    qI = [v.numerator * (L // v.denominator) for v in q]
-    nf = np.array([float(v) for v in numer])
-    qf = np.array([float(v) for v in q])
+    m = len(numers)
+    # Python ints (an mpq's parts are gmpy2's mpz)
+    Ls = [lcm(*(int(v.denominator) for v in n), *(int(v.denominator) for v in q))
+          for n, q in zip(numers, qs, strict=True)]
+    nI = [[int(v.numerator) * (L // int(v.denominator)) for v in n] for n, L in zip(numers, Ls, strict=True)]
+    qI = [[int(v.numerator) * (L // int(v.denominator)) for v in q] for q, L in zip(qs, Ls, strict=True)]
+    nf = np.array([[float(v) for v in n] for n in numers]).reshape(m, K * K).T
+    qf = np.array([[float(v) for v in q] for q in qs]).reshape(m, K * K).T
+    L_arr = np.array(Ls, dtype=object)
 
     def lines_at(idx, x):
-        a, s = certified_lines(nI, qI, nf, qf, x.tolist())
-        return np.array([L + v for v in a], dtype=object), np.array(s, dtype=object)
+        at = idx.tolist()
+        a, s = certified_lines([nI[i] for i in at], [qI[i] for i in at], nf[:, idx], qf[:, idx],
+                               x.tolist())
+        return L_arr[idx] + np.array(a, dtype=object), np.array(s, dtype=object)
 
-    zero = np.array([Fraction(0)], dtype=object)
-    end_lo = lines_at(zero, zero)
+    every = np.arange(m)
+    zero = np.full(m, rat.number(0), dtype=object)
+    end_lo = lines_at(every, zero)
     # t_hi >= t* = max nI / qI: every off-diagonal cell has t_hi q - n >= 0 (in
     # floats with a margin far above their rounding, else decided in integers)
     positive = qf > 0
-    t_star = float((nf[positive] / qf[positive]).max()) if positive.any() else 0.0
-    if t_hi is None or _float_or_inf(t_hi) >= 1.01 * t_star or all(
-            t_hi.numerator * qc >= t_hi.denominator * nc for nc, qc in zip(nI, qI, strict=True) if qc > 0):
-        hi = np.array([FRACTION.inf if t_hi is None else t_hi], dtype=object)
-        end_hi = (np.array([L - sum(nI[::K + 1])], dtype=object), np.array([0], dtype=object))
-    else:
-        hi = np.array([t_hi], dtype=object)
-        end_hi = lines_at(hi, hi)
-    _, lo, hi, a, s = search(lines_everywhere(lines_at), zero, hi, end_lo, end_hi, FRACTION)
-    return [(l, h, Fraction(ai, L), Fraction(si, L)) for l, h, ai, si in merge(lo, hi, a, s)]
+    t_star = np.divide(nf, qf, out=np.zeros_like(nf), where=positive).max(axis=0)
+    hi = np.empty(m, dtype=object)
+    end_hi = (np.array([L - sum(n[::K + 1]) for L, n in zip(Ls, nI, strict=True)], dtype=object),
+              np.zeros(m, dtype=object))
+    dp_needed = []
+    for i, t_hi in enumerate(t_his):
+        hi[i] = rat.inf if t_hi is None else t_hi
+        if not (t_hi is None or _float_or_inf(t_hi) >= 1.01 * t_star[i] or all(
+                t_hi.numerator * qc >= t_hi.denominator * nc
+                for nc, qc in zip(nI[i], qI[i], strict=True) if qc > 0)):
+            dp_needed.append(i)
+    if dp_needed:
+        dp_needed = np.array(dp_needed)
+        end_hi[0][dp_needed], end_hi[1][dp_needed] = lines_at(dp_needed, hi[dp_needed])
+    idx, lo, hi, a, s = search(lines_everywhere(lines_at), zero, hi, end_lo, end_hi, rat)
+    out = []
+    order = np.argsort(idx, kind="stable")
+    for i, run in enumerate(np.split(order, np.searchsorted(idx[order], every[1:]))):
+        L = Ls[i]
+        out.append([(l, h, rat.divide(ai, L), rat.divide(si, L))
+                    for l, h, ai, si in merge(lo[run], hi[run], a[run], s[run])])
+    return out
 
 
 def _guarded_pieces(numer, q, K, t_hi):
@@ -598,7 +623,7 @@ def _exact_pieces(numer, D, q, beta_max, ctx):
         t_hi = None  # an irrational D: [0, inf), cut at beta_max below
         if beta_max is not None and D_f is not None:
             t_hi = ctx.fraction(beta_max) * D_f
-        pieces = _integer_pieces(nF, qF, K, t_hi)
+        pieces = _integer_pieces([nF], [qF], K, [t_hi])[0]
     # 1/D once, with a rational denominator when D is a surd (gamma != 1)
     # (a small surd only: radsimp of (sum of 1000th roots)**1000 does not finish)
     simple = D_f is None and all(
@@ -614,15 +639,45 @@ def _exact_pieces(numer, D, q, beta_max, ctx):
         beta_max = num(ctx.fraction(beta_max))
     out = []
     for lo, hi, a, s in pieces:
-        lo_b = tidy(num(lo) * inv_D)
+        finite = hi != tctx.inf
+        lo_b, hi_b, a_b, s_b = _in_beta((num(lo), num(hi) if finite else num(lo), num(a), num(s)), inv_D)
+        lo_b = tidy(lo_b)
         if beta_max is not None and out and not lo_b < beta_max:
             break
-        hi_b = None if hi == tctx.inf else tidy(num(hi) * inv_D)
-        out.append((lo_b, hi_b, tidy(1 - (1 - num(a)) * inv_D), num(s)))
+        out.append((lo_b, tidy(hi_b) if finite else None, tidy(a_b), s_b))
     if beta_max is not None:
         lo_b, hi_b, a, s = out[-1]
         out[-1] = (lo_b, beta_max, a, s)
     return out
+
+
+def _exact_areas(numer, D, q, ctx):
+    """The exact integral over ``beta`` in ``[0, 1]`` of each matrix's envelope
+    (A_UOC of a stack, ``ctx`` exact), in the context's numbers.
+
+    ``numer``, ``D`` and ``q`` are rationals of the context's rational
+    arithmetic (gamma = 1: Fractions, or the property engine's mpq): the
+    matrices are searched together (:func:`_integer_pieces`, ``t = beta D``
+    up to ``t = D``) and the pieces integrated in those rationals.
+    """
+    n, K, rat = len(D), numer.shape[-1], ctx.rationals()
+    out = np.empty(n, dtype=object)
+    # D in rat's own numbers, from its parts (the engine's Fraction context computes
+    # it with a closed form's mpq; a Fraction of an mpq would hold gmpy2's mpz)
+    DF = [rat.divide(int(d.numerator), int(d.denominator)) for d in D.tolist()]
+    envelopes = _integer_pieces([numer[i].reshape(-1).tolist() for i in range(n)],
+                                [q[i].reshape(-1).tolist() for i in range(n)], K, DF, rat)
+    for i, pieces in enumerate(envelopes):
+        inv_D = rat.divide(1, DF[i])
+        out[i] = ctx.number(sum(piece_areas(*_in_beta(piece, inv_D)) for piece in pieces))
+    return out
+
+
+def _in_beta(piece, inv_D):
+    """A piece ``(lo, hi, a, s)`` of the envelope in ``t = beta D`` as a piece in
+    ``beta`` (``inv_D = 1/D``): the line ``1 - B + t Q`` is ``1 - B/D + beta Q``."""
+    lo, hi, a, s = piece
+    return lo * inv_D, hi * inv_D, 1 - (1 - a) * inv_D, s
 
 
 def path_envelope(cm, *, metric="uoc", gamma=1, beta_max=None, arithmetic="exact"):
@@ -723,11 +778,7 @@ def a_uoc(cm, *, arithmetic="float"):
             idx, lo, hi, a, s = _stack_pieces(numer / D[:, None, None], q, ctx, zero, one,
                                               diagonal_at_hi=True)
             return ctx.sum_by(idx, piece_areas(lo, hi, a, s), len(D))
-        out = np.empty(len(D), dtype=object)
-        for i in range(len(D)):
-            lo, hi, a, s = zip(*_exact_pieces(numer[i], D[i], q[i], one, ctx), strict=True)
-            out[i] = piece_areas(np.array(lo), np.array(hi), np.array(a), np.array(s)).sum()
-        return out
+        return _exact_areas(numer, D, q, ctx)
 
     return stack(cm, wctx).map(block, size=_SEARCH_CELLS)
 

@@ -70,16 +70,26 @@ def test_blocks_of_two_matrices_give_the_values_of_one_block(name, monkeypatch):
     assert calls  # the stack was evaluated in blocks of two
 
 
-def test_certified_lines_overrule_float_rounding():
+@pytest.mark.parametrize("int64", [True, False])
+def test_certified_lines_overrule_float_rounding(int64, monkeypatch):
     # a 2x2 grid: the two paths through (0, 1) and (1, 0) cost -(10**16 + 2) and
     # -(10**16 + 3) (L = 1, t = 0); the float weights passed are within the 4u
     # the function allows but order the two the wrong way.  expected: the exact
-    # least cost, through (1, 0), by hand
+    # least cost, through (1, 0), by hand; by the exact int64 recurrence, and by
+    # the float one (int64 switched off) whose rounding slack sends the choice to
+    # integers, alone and in a batch after a matrix of small weights (each
+    # column's slack is its own: the first column's would be too small)
+    if not int64:
+        monkeypatch.setattr(dp, "_int64_lines", lambda *a: None)
     nI = [0, 10**16 + 2, 10**16 + 3, 0]
     nf = np.array([0.0, 1e16 + 4, 1e16 + 2, 0.0])
     zeros = np.zeros(4)
     a, s = dp.certified_lines(nI, [0, 0, 0, 0], nf, zeros, [0])
     assert a == [-(10**16 + 3)] and s == [0]
+    small = [0, 1, 2, 0]
+    a, s = dp.certified_lines([small, nI], [[0] * 4] * 2, np.array([small, nf]).T,
+                              np.zeros((4, 2)), [0, 0])
+    assert a == [-2, -(10**16 + 3)] and s == [0, 0]
 
 
 def test_exact_a_uoc_with_paths_closer_than_float_resolution(monkeypatch):
@@ -196,3 +206,108 @@ def test_slopes_of_few_paths_equal_the_vectorised_ones(arithmetic):
         assert list(v) == list(v_all[7:30]) and list(s) == list(s_all[7:30]), K
     with pytest.raises(ValueError, match="step 1"):
         dp.cells_dp(q[order], b[order], x[:20], ctx, columns=slice(0, 40, 2))
+
+
+# ---------------------------------------------------------------------------
+# the exact int64 recurrence and the batched search (A_UOC of a stack)
+# ---------------------------------------------------------------------------
+def _every_path(K):
+    """Every monotone path from cell 0 to cell K*K - 1 (steps right, down, diagonal)."""
+    out = []
+
+    def walk(r, c, cells):
+        if (r, c) == (K - 1, K - 1):
+            out.append(cells)
+            return
+        for dr, dc in ((1, 1), (1, 0), (0, 1)):
+            if r + dr < K and c + dc < K:
+                walk(r + dr, c + dc, cells + [(r + dr) * K + c + dc])
+
+    walk(0, 0, [0])
+    return out
+
+
+def _tied_weights(rng, K, B):
+    """Small integer weights with many exact ties (zeros and repeated values), one
+    matrix per point, and rational points."""
+    from fractions import Fraction
+
+    nI = [list(rng.integers(0, 3, K * K) * rng.integers(1, 4)) for _ in range(B)]
+    qI = [list(rng.integers(0, 3, K * K)) for _ in range(B)]
+    ts = [Fraction(int(rng.integers(0, 7)), int(rng.integers(1, 4))) for _ in range(B)]
+    return [[int(v) for v in n] for n in nI], [[int(v) for v in q] for q in qI], ts
+
+
+@pytest.mark.parametrize("K", [2, 3, 4])
+def test_int64_lines_are_least_paths_and_agree_with_the_certified_float_path(K, monkeypatch):
+    # expected: (1) the least exact cost over every path, enumerated (brute force);
+    # (2) the same lines as the float recurrence with its certified / integer
+    # choices (the int64 path switched off), ties included: the same tie order
+    rng = np.random.default_rng(K)
+    nI, qI, ts = _tied_weights(rng, K, 60)
+    nf = np.array(nI, dtype=float).T
+    qf = np.array(qI, dtype=float).T
+    taken = []
+    original = dp._int64_lines
+    monkeypatch.setattr(dp, "_int64_lines", lambda *a: taken.append(1) or original(*a))
+    a, s = dp.certified_lines(nI, qI, nf, qf, ts)
+    assert taken and original(nI, qI, ts, K) is not None  # the int64 recurrence ran
+    paths = _every_path(K)
+    for j, t in enumerate(ts):
+        least = min(sum(t * qI[j][c] - nI[j][c] for c in p) for p in paths)
+        assert a[j] + s[j] * t == least
+    monkeypatch.setattr(dp, "_int64_lines", lambda *a: None)
+    assert dp.certified_lines(nI, qI, nf, qf, ts) == (a, s)
+
+
+def test_int64_lines_refuse_what_int64_cannot_hold():
+    # expected: None (the float recurrence then certifies): a weight beyond int64,
+    # a point beyond int64, a cost that might reach 2**60, and a float point
+    from fractions import Fraction
+
+    small = [[0, 1, 1, 0]]
+    assert dp._int64_lines(small, small, [Fraction(1, 2)], 2) is not None
+    assert dp._int64_lines([[0, 2**63, 1, 0]], small, [0], 2) is None
+    assert dp._int64_lines(small, small, [Fraction(2**64, 3)], 2) is None
+    assert dp._int64_lines([[0, 2**59, 1, 0]], small, [1], 2) is None  # 3 cells: 1.5 * 2**60
+    assert dp._int64_lines(small, small, [0.5], 2) is None
+
+
+def test_certified_lines_of_a_batch_are_those_of_each_matrix_alone():
+    # expected: the same function called once per matrix (its own weights at every point)
+    rng = np.random.default_rng(4)
+    nI, qI, ts = _tied_weights(rng, 4, 30)
+    nf, qf = np.array(nI, dtype=float).T, np.array(qI, dtype=float).T
+    batch = dp.certified_lines(nI, qI, nf, qf, ts)
+    alone = [dp.certified_lines(nI[j], qI[j], nf[:, j], qf[:, j], [ts[j]]) for j in range(30)]
+    assert batch == ([a[0] for a, _ in alone], [s[0] for _, s in alone])
+
+
+@pytest.mark.parametrize("number", ["exact", "rational", "mpq"])
+def test_exact_a_uoc_of_a_stack_is_the_independent_fraction_search(number, monkeypatch):
+    # expected: benchmarks.baselines.a_uoc_exact_fractions, matrix by matrix (one
+    # DP per beta in Fractions, no floats); the stack is searched together in
+    # numeric (one batched DP a round, never the one-matrix search), in SymPy's
+    # exact context and in the property engine's rational contexts (Fraction,
+    # and gmpy2's mpq: in the test extra)
+    from fractions import Fraction
+
+    import numeric.paths
+    from analytic.properties.rational import rationals
+    from numeric.paths import a_uoc
+
+    def one_at_a_time(*a):
+        raise AssertionError("the stack was searched one matrix at a time")
+
+    monkeypatch.setattr(numeric.paths, "_exact_pieces", one_at_a_time)
+
+    ctx = {"exact": "exact", "rational": rationals(False), "mpq": rationals(True)}[number]
+    rng = np.random.default_rng(22)
+    cms = rng.integers(0, 4, (40, 4, 4)) * (rng.random((40, 4, 4)) < 0.6)
+    cms[cms.sum(axis=(1, 2)) == 0, 0, 0] = 1
+    values = a_uoc(cms, arithmetic=ctx)
+    for cm, v in zip(cms, values, strict=True):
+        ref = a_uoc_exact_fractions(cm)
+        got = Fraction(int(v.numerator), int(v.denominator)) if number != "exact" else Fraction(
+            int(v.p), int(v.q))
+        assert got == ref, cm
