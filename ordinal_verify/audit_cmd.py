@@ -122,9 +122,8 @@ def add_parsers(sub) -> None:
                         "(default 1000)")
     p.add_argument("--exact-ties", action="store_true",
                    help="decide every float tie exactly, on whole stacks in rational "
-                        "arithmetic (metrics whose values are rationals; slower: MAE ~10x); "
-                        "with --all, except the metrics of "
-                        "analytic.properties.audit.SLOW_EXACT (A_UOC: ~2 ms per exact value)")
+                        "arithmetic (rationals, and closed forms of their roots and logarithms; "
+                        "slower: MAE ~4x)")
     p.add_argument("--every-k", type=_nonneg, default=None,
                    help=f"prove on every matrix with K <= this (default {SHOWN_EVERY_K}, at most "
                         f"{MAX_EVERY_K})")
@@ -359,11 +358,9 @@ def announce_search(space, cases, stream=None, exact_ties=False):
     return True
 
 
-def _audit_one(name, label, space, scopes, kw, several=False):
+def _audit_one(name, label, space, scopes, kw):
     from analytic.properties import audit as A
 
-    if several:  # the property table
-        kw = dict(kw, exact_ties=A.table_exact_ties(name, kw["exact_ties"]))
     return A.audit(name, variant=label, space=space, prove=scopes or False, **kw)
 
 
@@ -381,13 +378,12 @@ def _audit_cases(cases, space, scopes, kw, show):
         for i, (name, label) in enumerate(cases):
             if show:
                 show(i, len(cases), label)
-            rows.append((name, label, _audit_one(name, label, space, scopes, kw,
-                                                 len(cases) > 1)))
+            rows.append((name, label, _audit_one(name, label, space, scopes, kw)))
     else:
         pool = default_executor(jobs)
         one = dict(kw, jobs=1)
         try:
-            futures = [pool.submit(_audit_one, name, label, space, scopes, one, True)
+            futures = [pool.submit(_audit_one, name, label, space, scopes, one)
                        for name, label in cases]
             rows = []
             for i, ((name, label), fut) in enumerate(zip(cases, futures, strict=True)):

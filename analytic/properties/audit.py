@@ -79,8 +79,7 @@ from .shrink import shrink
 
 __all__ = ["PROPERTIES", "Property", "PropertyResult", "AuditReport", "audit",
            "audit_registered", "property_table", "table_markdown", "DEFAULTS", "compare",
-           "Space", "DEFAULT_SPACE", "SMALL_SPACE", "CALLABLE_SPACE", "MAX_MATRICES", "SLOW_EXACT",
-           "table_exact_ties"]
+           "Space", "DEFAULT_SPACE", "SMALL_SPACE", "CALLABLE_SPACE", "MAX_MATRICES"]
 
 #: the seed of the random parts (the property table's header states it)
 DEFAULTS = dict(seed=0)
@@ -463,23 +462,6 @@ def _diagonal_text(space, prop):
     return "diagonal matrices " + "; ".join(parts) + extra
 
 
-#: metrics whose exact value is a per-matrix search (not a formula on a stack):
-#: ``ordinal-verify audit --all --exact-ties`` (the property table) leaves their
-#: ties to the budget.  A_UOC: ~2 ms per exact value, and about 3.7 million
-#: tied evaluations in the default space (``scale``, ``empty_class``): two hours.
-SLOW_EXACT = {"a_uoc": "its exact value is a per-matrix envelope search (~2 ms a matrix)"}
-
-
-def table_exact_ties(name: str, exact_ties: bool) -> bool:
-    """Whether the property table's audit of the metric ``name`` decides every
-    tie: ``exact_ties``, except for the metrics of :data:`SLOW_EXACT`.
-
-    >>> table_exact_ties("mae", True), table_exact_ties("a_uoc", True)
-    (True, False)
-    """
-    return exact_ties and name not in SLOW_EXACT
-
-
 def _run(spec, exact_f, label, better, bounds, names, space, symbolic, scopes, *,
          executor=None, jobs=1, tie_budget=TIE_BUDGET, exact=False,
          exact_ties=False) -> AuditReport:
@@ -608,7 +590,8 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
         pickled).  Ties of a metric whose values leave those forms (a root of
         a sum of roots) are left to ``tie_budget``.  Slower (MAE over the
         default space: about four times the float search; A_UOC, whose exact
-        value is a per-matrix search, about two hours on one core).
+        values are parametric searches, run together for the whole stack of
+        ties: about half an hour on one core).
 
     Returns
     -------
@@ -678,7 +661,7 @@ def property_table(space: Space = DEFAULT_SPACE, scopes: tuple = _prover.DEFAULT
                    exact_ties: bool = False) -> list[tuple[str, str, AuditReport]]:
     """``[(metric name, variant label, report)]`` for every case of every
     registered metric that needs only the matrix (:func:`numeric.registry.matrix_metrics`).
-    ``exact_ties``: as :func:`audit`'s, except for the metrics of :data:`SLOW_EXACT`."""
+    ``exact_ties``: as :func:`audit`'s."""
     from numeric.registry import matrix_metrics
 
     cases = [(m.name, v.label) for m in matrix_metrics() for v in m.cases()]
@@ -687,7 +670,7 @@ def property_table(space: Space = DEFAULT_SPACE, scopes: tuple = _prover.DEFAULT
         if progress is not None:
             progress(i, len(cases), label)
         out.append((name, label, audit_registered(name, label, space, tuple(scopes), jobs,
-                                                  table_exact_ties(name, exact_ties))))
+                                                  exact_ties)))
     if progress is not None:
         progress(len(cases), len(cases), "")
     return out

@@ -345,9 +345,8 @@ display(Markdown("\n".join(f"* `{p.name}`: {p.statement()}" for p in AMIGO)))
 #    for metrics with roots and logarithms (RMSE, $\tau_b$, CEM-ORD...),
 #    closed forms such as $\frac{2}{3}\sqrt{2}$ or $2 + \log_2 3$ written
 #    in one canonical way, so two formulas for the same number give the same
-#    form.  Only A_UOC (each exact value is a search of its own, about 2 ms)
-#    gets the first 1,000 ties of each property decided exactly; the rest
-#    are counted in the cell's evidence as "agreeing to $10^{-9}$ only".
+#    form.  A_UOC's exact value is a search over $\beta$ of its own (the
+#    breakpoints of the UOC curve), run for all the tied matrices together.
 # 4. **The smallest counterexample.**  The counterexample reported is the
 #    first of the exhaustive part in the order (fewest samples $N$, then
 #    fewest classes $K$, then lexicographic); one found only among the

@@ -161,8 +161,7 @@ def _method():
             "`ordinal-verify audit --all --exact-ties`): a float64 screen of " + table["space_text"]
             + ", every candidate violation decided in exact arithmetic, and every float tie (the "
             "metric's exact values as rationals, or closed forms of roots and logarithms of "
-            "rationals; for A_UOC the first 1,000 of each property; each claim's evidence counts "
-            "those left), the minimal counterexample in the "
+            "rationals; each claim's evidence counts any left), the minimal counterexample in the "
             "order (N, K, "
             "lexicographic), and where not refuted a symbolic proof (analytic.properties.prover) on "
             + "; ".join(f"K={K} ({kind})" for K, kind in table["scopes"])
