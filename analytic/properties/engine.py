@@ -339,6 +339,21 @@ class ChunkScreen:
     ties: int = 0
     ties_exact: int = 0       # of the ties, those the exact screen decided (_ExactTies)
     flagged: list = field(default_factory=list)  # [(order index, status, matrix)], in order
+    #: per flagged base, ``(ties, ties_exact)`` up to it (inclusive), so that a
+    #: counterexample's tie counts stop at it whatever the chunk boundaries (None: not kept)
+    upto: list | None = None
+
+
+def _upto(at, ties, decided):
+    """:attr:`ChunkScreen.upto` at the positions ``at`` from the masks of the ties
+    and of the exactly decided ties (in search order).
+
+    >>> _upto([0, 2], np.array([1, 0, 1], bool), np.array([1, 0, 0], bool))
+    [(1, 1), (2, 1)]
+    """
+    at = np.asarray(at, dtype=np.int64)
+    pre = [np.cumsum(m)[at].tolist() for m in (ties, decided)]
+    return list(zip(*pre, strict=True))
 
 
 def _flag(status):
@@ -497,7 +512,9 @@ def _screen_all(ev, A, names, chunk=None, exact=None) -> dict:
             res.candidates = int(np.count_nonzero(status == CANDIDATE))
             res.ties = int(np.count_nonzero(ties))
             res.ties_exact = int(np.count_nonzero(decided))
-            res.flagged = [(int(i), int(status[i]), sub[i].copy()) for i in _flag(status)]
+            at = _flag(status)
+            res.flagged = [(int(i), int(status[i]), sub[i].copy()) for i in at]
+            res.upto = _upto(at, ties, decided)
         out[name] = res
     return out
 
@@ -625,32 +642,41 @@ class _Tracker:
     def take(self, ctx, prop, r: ChunkScreen, random_part) -> bool:
         """Count a chunk's screen ``r`` and decide its flagged bases (:meth:`confirm`)."""
         f = self.found
-        before = f.checked
+        before = (f.checked, f.ties, f.ties_confirmed)
         f.checked += r.checked
         f.defined += r.defined
         f.ties += r.ties
         f.ties_confirmed += r.ties_exact
         return self.confirm(ctx, prop, r.flagged, random_part, before, r.ties - r.ties_exact,
-                            r.candidates)
+                            r.candidates, r.upto)
 
-    def confirm(self, ctx, prop, flagged, random_part, before=0, ties=None, candidates=None):
+    def confirm(self, ctx, prop, flagged, random_part, before=0, ties=None, candidates=None,
+                upto=None):
         """Decide the flagged bases of one chunk in order; True when a
         counterexample was confirmed (``checked`` then counts the bases up to
-        it: ``before`` those of the earlier chunks).  ``ties``: the chunk's
-        ties left to this check (not decided by the exact screen), of which
-        those not flagged count as unconfirmed; ``candidates``: the chunk's
-        candidates (all of them are flagged, up to :data:`_CANDIDATES`)."""
+        it: ``before`` those of the earlier chunks, or ``(checked, ties,
+        ties_confirmed)`` before the chunk, and with ``upto``
+        (:attr:`ChunkScreen.upto`) the tie counts stop at it too).
+        ``ties``: the chunk's ties left to this check (not decided by the
+        exact screen), of which those not flagged count as unconfirmed;
+        ``candidates``: the chunk's candidates (all of them are flagged, up
+        to :data:`_CANDIDATES`)."""
         f = self.found
+        if not isinstance(before, tuple):
+            before = (before, None, None)
+        checked0, ties0, confirmed0 = before
+        confirmed_here = 0
         sent = sum(1 for _, st, _ in flagged if st == TIE)
         dropped = 0 if ties is None else ties - sent
         last_tie = max((pos for pos, st, _ in flagged if st == TIE), default=-1)
-        for pos, status, m in flagged:
+        for k, (pos, status, m) in enumerate(flagged):
             if status == TIE:
                 if self.spent >= self.budget:
                     self.unconfirmed_before += 1
                     continue
                 self.spent += 1
                 f.ties_confirmed += 1
+                confirmed_here += 1
             elif dropped and pos > last_tie:
                 # ties of this chunk were not sent back: they may lie before it
                 self.unconfirmed_before += dropped
@@ -659,7 +685,11 @@ class _Tracker:
             w = prop.check(ctx, m)
             if w:
                 f.counterexample, f.witness = m, w
-                f.checked = before + pos + 1
+                f.checked = checked0 + pos + 1
+                if upto is not None and ties0 is not None:
+                    ties_upto, exact_upto = upto[k]
+                    f.ties = ties0 + ties_upto
+                    f.ties_confirmed = confirmed0 + exact_upto + confirmed_here
                 f.minimal = not random_part and self.unconfirmed_before == 0
                 f.how = ("random, then shrunk" if random_part else
                          f"exhaustive: {self.first}" + (
@@ -777,7 +807,8 @@ def screen_triples(spec: MetricSpec, K: int, n: int, V=None, exact_ties: bool = 
     nontrivial = (idx[None, :, None] != idx[:, None, None]) & (idx[None, :, None] != idx[None, None, :])
     good &= nontrivial
     status = _triangle_status(lhs, rhs, good)
-    n_ties = int(np.count_nonzero(status == TIE))
+    tied = (status == TIE).ravel()
+    n_ties = int(np.count_nonzero(tied))
     decided = 0
     if exact_ties:
         def lhs(v, t):
@@ -798,7 +829,8 @@ def screen_triples(spec: MetricSpec, K: int, n: int, V=None, exact_ties: bool = 
     return ChunkScreen(checked=int(np.count_nonzero(nontrivial)),
                        defined=int(np.count_nonzero(good)),
                        candidates=int(np.count_nonzero(status == CANDIDATE)), ties=n_ties,
-                       ties_exact=decided, flagged=flagged)
+                       ties_exact=decided, flagged=flagged,
+                       upto=_upto(flat, tied, tied & bool(decided)))
 
 
 def search_triples(spec, space: Space, ctx, *, executor=None, tie_budget=TIE_BUDGET,
@@ -840,15 +872,18 @@ def _screen_random_triples(spec, K, n, trips, exact_ties=False):
     good = ok.all(axis=1) & ~same
     lhs, rhs = vals[:, 2], vals[:, 0] + vals[:, 1]
     status = _triangle_status(lhs, rhs, good)
-    n_ties = int(np.count_nonzero(status == TIE))
+    tied = status == TIE
+    n_ties = int(np.count_nonzero(tied))
     decided = 0
     if exact_ties:
         decided = _exact_triangle(spec, mats, status, lambda v, t: v[3 * t + 2],
                                   lambda v, t: v[3 * t] + v[3 * t + 1])
     before = np.cumsum(~same) - 1
+    at = _flag(status)
     flagged = [(int(before[i]), int(status[i]), (tuple(trips[i][0].tolist()), tuple(trips[i][1].tolist()),
                                           tuple(trips[i][2].tolist()), K))
-               for i in _flag(status)]
+               for i in at]
     return ChunkScreen(checked=int(np.count_nonzero(~same)), defined=int(np.count_nonzero(good)),
                        candidates=int(np.count_nonzero(status == CANDIDATE)), ties=n_ties,
-                       ties_exact=decided, flagged=flagged)
+                       ties_exact=decided, flagged=flagged,
+                       upto=_upto(at, tied, tied & bool(decided)))

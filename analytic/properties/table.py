@@ -24,7 +24,7 @@ import numpy as np
 from numeric.markdown import escape, table as markdown_table
 
 __all__ = ["TABLE_PATH", "result_dict", "report_dict", "table_dict", "load", "markdown",
-           "space_dict", "cell", "counterexample_of"]
+           "space_dict", "same_space", "cell", "counterexample_of"]
 
 #: the committed table (package data)
 TABLE_PATH = Path(__file__).with_name("table.json")
@@ -78,6 +78,23 @@ def report_dict(name, label, rep) -> dict:
 def space_dict(space) -> dict:
     return {k: (list(map(list, v)) if isinstance(v, tuple) else v)
             for k, v in dataclasses.asdict(space).items()}
+
+
+def same_space(recorded: dict, space) -> bool:
+    """Whether a table's recorded space (:func:`space_dict`) is ``space``, but for
+    ``chunk`` (how the work was split, not what was searched: the results do not
+    depend on it, ``proofs_tests/test_property_engine.py``).
+
+    >>> from analytic.properties.space import DEFAULT_SPACE, Space
+    >>> same_space(dict(space_dict(DEFAULT_SPACE), chunk=10**6), DEFAULT_SPACE)
+    True
+    >>> same_space(space_dict(Space(random=0)), DEFAULT_SPACE)
+    False
+    """
+    def searched(d):
+        return {k: v for k, v in d.items() if k != "chunk"}
+
+    return searched(recorded) == searched(space_dict(space))
 
 
 def table_dict(rows, space, scopes) -> dict:

@@ -398,7 +398,7 @@ TABLE = property_table.load()
 scopes = [prover.Scope(K, kind) for K, kind in TABLE["scopes"]]
 display(Markdown(f"**Searched**: {TABLE['space_text']}.  \n**Proofs**: "
                  + ("; ".join(s.text() for s in scopes) if scopes else "none")))
-if (TABLE["space"] != property_table.space_dict(DEFAULT_SPACE)
+if (not property_table.same_space(TABLE["space"], DEFAULT_SPACE)
         or TABLE["scopes"] != [[s.K, s.kind] for s in prover.DEFAULT_SCOPES]):
     display(Markdown("**Note.**  This table was not computed on the default space and proof "
                      "scopes described above (a provisional table): its verdicts rest on what it "

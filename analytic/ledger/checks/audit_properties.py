@@ -173,9 +173,9 @@ def _stale(table):
     """Why the committed table does not describe the current code (None: it does)."""
     from analytic.properties import prover
     from analytic.properties.space import DEFAULT_SPACE
-    from analytic.properties.table import space_dict
+    from analytic.properties.table import same_space
 
-    if table["space"] != space_dict(DEFAULT_SPACE):
+    if not same_space(table["space"], DEFAULT_SPACE):
         return "its space is not DEFAULT_SPACE"
     if table["scopes"] != [[s.K, s.kind] for s in prover.DEFAULT_SCOPES]:
         return "its proof scopes are not DEFAULT_SCOPES"
