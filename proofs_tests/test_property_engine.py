@@ -515,6 +515,36 @@ def test_results_come_back_in_order_within_the_window():
     assert log == [0, 1, 2, 3]
     assert list(_ordered(_InProcess(), tasks, 10)) == [0, 1, 4, 9, 16, 25]
     assert list(_ordered(_InProcess(), tasks, 1)) == [0, 1, 4, 9, 16, 25]
+    log.clear()
+    gen = _ordered(Ex(), tasks)  # in this process: a window of one (one task ahead, not 16)
+    assert next(gen) == 0 and log == [0, 1]
+
+
+def test_a_pool_gets_window_tasks_and_a_stopped_consumer_cancels_the_rest():
+    """On a pool, WINDOW (16) tasks in flight, so up to 16 workers share the
+    chunks (it was 4: a cluster's further workers idled); when the consumer stops,
+    the tasks not started are cancelled."""
+    from concurrent.futures import Future
+
+    from analytic.properties.engine import WINDOW, _ordered
+
+    class Pool:  # its first task is done at once, the others never start
+        def __init__(self):
+            self.futures = []
+
+        def submit(self, fn, *args):
+            f = Future()
+            if not self.futures:
+                f.set_result(fn(*args))
+            self.futures.append(f)
+            return f
+
+    pool = Pool()
+    gen = _ordered(pool, [(lambda x: x * x, i) for i in range(40)])
+    assert next(gen) == 0
+    assert WINDOW == 16 and len(pool.futures) == WINDOW + 1
+    gen.close()
+    assert all(f.cancelled() for f in pool.futures[1:])
 
 
 def test_default_executor_by_jobs():

@@ -577,27 +577,42 @@ class _InProcess:
         def result(self):
             return self._v
 
+        def cancel(self):
+            return False  # already done
+
     def submit(self, fn, *args):
         return self._Done(fn, args)
 
 
-def _ordered(executor, tasks, window):
-    """Submit ``tasks`` (``[(fn, *args)]``), at most ``window`` at a time, and yield
-    their results in order; a consumer that stops stops the submitting."""
+#: tasks in flight on a pool (:func:`_ordered`): enough for 16 workers to share
+#: the chunks while the results are consumed in order
+WINDOW = 16
+
+
+def _ordered(executor, tasks, window=None):
+    """Submit ``tasks`` (``[(fn, *args)]``), at most ``window`` at a time (default:
+    1 in this process, whose tasks run when submitted; :data:`WINDOW` on a pool),
+    and yield their results in order; a consumer that stops stops the submitting
+    and cancels the tasks not started."""
+    if window is None:
+        window = 1 if isinstance(executor, _InProcess) else WINDOW
     pending = []
     it = iter(tasks)
     for t in it:
         pending.append(executor.submit(*t))
         if len(pending) >= window:
             break
-    while pending:
-        fut = pending.pop(0)
-        res = fut.result()
-        for t in it:
-            pending.append(executor.submit(*t))
-            break
-        yield res
-    return
+    try:
+        while pending:
+            fut = pending.pop(0)
+            res = fut.result()
+            for t in it:
+                pending.append(executor.submit(*t))
+                break
+            yield res
+    finally:
+        for fut in pending:
+            fut.cancel()
 
 
 # ---------------------------------------------------------------------------
@@ -708,7 +723,7 @@ class _Tracker:
 
 
 def search_matrices(spec: MetricSpec, names, space: Space, ctx, *, executor=None,
-                    tie_budget=TIE_BUDGET, window=4, exact_ties=False) -> dict:
+                    tie_budget=TIE_BUDGET, window=None, exact_ties=False) -> dict:
     """Search the matrices (and the diagonal part) of ``space`` for the
     properties ``names``; returns ``{name: Found}``.  ``exact_ties``: every
     tie is decided on exact values in the workers when the metric's values
@@ -854,7 +869,7 @@ def search_triples(spec, space: Space, ctx, *, executor=None, tie_budget=TIE_BUD
         for (K, n), trip in sorted(groups.items()):
             random_tasks.append((_screen_random_triples, spec, K, n, np.array(trip), exact_ties))
     kinds = [False] * len(tasks) + [True] * len(random_tasks)
-    for i, res in enumerate(_ordered(ex, tasks + random_tasks, 4)):
+    for i, res in enumerate(_ordered(ex, tasks + random_tasks)):
         if t.take(ctx, prop, res, kinds[i]):
             break
     return t.found
