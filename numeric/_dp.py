@@ -334,13 +334,12 @@ _U = 2.0 ** -53
 def certified_lines(nI, qI, nf, qf, points):
     r"""Exact minimising lines ``(a, s)`` of integer weights at rational points.
 
-    The cost of a path at ``t`` is ``sum_{path} (t q - n)``; ``nI``, ``qI``
-    are ``L n`` and ``L q`` as Python integers (shape ``(K*K,)``, a common
-    denominator ``L``), ``nf``, ``qf`` float64 approximations of ``n`` and
-    ``q`` within a relative ``4u`` (``u = 2**-53``), shape ``(K*K,)``.  For
-    a batch of matrices, one per point, ``nf`` and ``qf`` have shape
-    ``(K*K, B)`` (column ``j`` the weights of point ``j``) and ``nI``, ``qI``
-    are sequences of ``B`` such integer lists (each with its own ``L``).  For each point
+    The cost of a path at ``t`` is ``sum_{path} (t q - n)``.  One matrix per
+    point ``j``: ``nI[j]``, ``qI[j]`` are its ``L n`` and ``L q`` as lists of
+    ``K*K`` Python integers (``L`` a common denominator of that matrix),
+    column ``j`` of ``nf``, ``qf`` (shape ``(K*K, B)``) float64
+    approximations of its ``n`` and ``q`` within a relative ``4u`` (``u =
+    2**-53``).  For each point
     ``t = p / r`` (Fraction or int) the recurrence runs in float64
     (:func:`value_table`, one vectorised call for all points); then a path of
     least exact cost is followed back from cell ``(K-1, K-1)``.  A float
@@ -364,19 +363,13 @@ def certified_lines(nI, qI, nf, qf, points):
     Python integers (the path's cost times ``L`` is ``a + s t``).
 
     >>> import numpy as np
-    >>> nI = [2, 0, 0, 2]; qI = [0, 1, 1, 0]     # L = 1
-    >>> certified_lines(nI, qI, np.array(nI, float), np.array(qI, float), [0, 5])
-    ([-4, -4], [0, 0])
-    >>> two = np.array([nI, [0, 0, 0, 3]], float).T      # a batch: one matrix per point
-    >>> certified_lines([nI, [0, 0, 0, 3]], [qI, qI], two, np.array([qI, qI], float).T, [0, 5])
+    >>> nI = [[2, 0, 0, 2], [0, 0, 0, 3]]; qI = [[0, 1, 1, 0]] * 2     # L = 1
+    >>> certified_lines(nI, qI, np.array(nI, float).T, np.array(qI, float).T, [0, 5])
     ([-4, -3], [0, 0])
     """
     ts = list(points)
     B = len(ts)
     nf, qf = np.asarray(nf, dtype=float), np.asarray(qf, dtype=float)
-    if nf.ndim == 1:  # one matrix at every point
-        nf, qf = nf[:, None], qf[:, None]
-        nI, qI = [nI] * B, [qI] * B
     KK = len(nf)
     K = math.isqrt(KK)
     if B == 0:

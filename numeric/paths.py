@@ -639,12 +639,12 @@ def _exact_pieces(numer, D, q, beta_max, ctx):
         beta_max = num(ctx.fraction(beta_max))
     out = []
     for lo, hi, a, s in pieces:
-        finite = hi != tctx.inf
-        lo_b, hi_b, a_b, s_b = _in_beta((num(lo), num(hi) if finite else num(lo), num(a), num(s)), inv_D)
+        lo_b, hi_b, a_b, s_b = _in_beta(
+            (num(lo), None if hi == tctx.inf else num(hi), num(a), num(s)), inv_D)
         lo_b = tidy(lo_b)
         if beta_max is not None and out and not lo_b < beta_max:
             break
-        out.append((lo_b, tidy(hi_b) if finite else None, tidy(a_b), s_b))
+        out.append((lo_b, None if hi_b is None else tidy(hi_b), tidy(a_b), s_b))
     if beta_max is not None:
         lo_b, hi_b, a, s = out[-1]
         out[-1] = (lo_b, beta_max, a, s)
@@ -675,9 +675,10 @@ def _exact_areas(numer, D, q, ctx):
 
 def _in_beta(piece, inv_D):
     """A piece ``(lo, hi, a, s)`` of the envelope in ``t = beta D`` as a piece in
-    ``beta`` (``inv_D = 1/D``): the line ``1 - B + t Q`` is ``1 - B/D + beta Q``."""
+    ``beta`` (``inv_D = 1/D``; ``hi`` None: unbounded): the line ``1 - B + t Q``
+    is ``1 - B/D + beta Q``."""
     lo, hi, a, s = piece
-    return lo * inv_D, hi * inv_D, 1 - (1 - a) * inv_D, s
+    return lo * inv_D, None if hi is None else hi * inv_D, 1 - (1 - a) * inv_D, s
 
 
 def path_envelope(cm, *, metric="uoc", gamma=1, beta_max=None, arithmetic="exact"):

@@ -83,8 +83,7 @@ def test_certified_lines_overrule_float_rounding(int64, monkeypatch):
         monkeypatch.setattr(dp, "_int64_lines", lambda *a: None)
     nI = [0, 10**16 + 2, 10**16 + 3, 0]
     nf = np.array([0.0, 1e16 + 4, 1e16 + 2, 0.0])
-    zeros = np.zeros(4)
-    a, s = dp.certified_lines(nI, [0, 0, 0, 0], nf, zeros, [0])
+    a, s = dp.certified_lines([nI], [[0] * 4], nf[:, None], np.zeros((4, 1)), [0])
     assert a == [-(10**16 + 3)] and s == [0]
     small = [0, 1, 2, 0]
     a, s = dp.certified_lines([small, nI], [[0] * 4] * 2, np.array([small, nf]).T,
@@ -279,7 +278,8 @@ def test_certified_lines_of_a_batch_are_those_of_each_matrix_alone():
     nI, qI, ts = _tied_weights(rng, 4, 30)
     nf, qf = np.array(nI, dtype=float).T, np.array(qI, dtype=float).T
     batch = dp.certified_lines(nI, qI, nf, qf, ts)
-    alone = [dp.certified_lines(nI[j], qI[j], nf[:, j], qf[:, j], [ts[j]]) for j in range(30)]
+    alone = [dp.certified_lines([nI[j]], [qI[j]], nf[:, j:j + 1], qf[:, j:j + 1], [ts[j]])
+             for j in range(30)]
     assert batch == ([a[0] for a, _ in alone], [s[0] for _, s in alone])
 
 
@@ -302,6 +302,8 @@ def test_exact_a_uoc_of_a_stack_is_the_independent_fraction_search(number, monke
     monkeypatch.setattr(numeric.paths, "_exact_pieces", one_at_a_time)
 
     ctx = {"exact": "exact", "rational": rationals(False), "mpq": rationals(True)}[number]
+    if number == "mpq":  # gmpy2 is in the test extra: the mpq context is the one tested
+        assert ctx.name == "rational (gmpy2)"
     rng = np.random.default_rng(22)
     cms = rng.integers(0, 4, (40, 4, 4)) * (rng.random((40, 4, 4)) < 0.6)
     cms[cms.sum(axis=(1, 2)) == 0, 0, 0] = 1

@@ -572,7 +572,7 @@ def test_the_tracker_spends_its_tie_budget_in_order_and_states_minimality():
     assert not t.confirm(None, Prop(), [(0, 1, "a"), (3, 1, "b"), (5, 2, "c")], False)
     f = t.found
     assert (f.ties_confirmed, f.exact_checks, t.unconfirmed_before) == (1, 2, 1)
-    assert t.confirm(None, Prop(), [(7, 2, "x"), (9, 2, "y")], False, before=100)
+    assert t.confirm(None, Prop(), [(7, 2, "x"), (9, 2, "y")], False, before=(100, 0, 0))
     assert f.counterexample == "x" and f.checked == 108 and f.witness == "bad"
     assert not f.minimal and f.how.endswith("after ties left unconfirmed: not certified minimal")
     t = _Tracker("p", budget=5)

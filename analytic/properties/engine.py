@@ -665,20 +665,18 @@ class _Tracker:
         return self.confirm(ctx, prop, r.flagged, random_part, before, r.ties - r.ties_exact,
                             r.candidates, r.upto)
 
-    def confirm(self, ctx, prop, flagged, random_part, before=0, ties=None, candidates=None,
-                upto=None):
+    def confirm(self, ctx, prop, flagged, random_part, before=(0, 0, 0), ties=None,
+                candidates=None, upto=None):
         """Decide the flagged bases of one chunk in order; True when a
         counterexample was confirmed (``checked`` then counts the bases up to
-        it: ``before`` those of the earlier chunks, or ``(checked, ties,
-        ties_confirmed)`` before the chunk, and with ``upto``
-        (:attr:`ChunkScreen.upto`) the tie counts stop at it too).
+        it, ``before = (checked, ties, ties_confirmed)`` those of the earlier
+        chunks, and with ``upto`` (:attr:`ChunkScreen.upto`) the tie counts
+        stop at it too).
         ``ties``: the chunk's ties left to this check (not decided by the
         exact screen), of which those not flagged count as unconfirmed;
         ``candidates``: the chunk's candidates (all of them are flagged, up
         to :data:`_CANDIDATES`)."""
         f = self.found
-        if not isinstance(before, tuple):
-            before = (before, None, None)
         checked0, ties0, confirmed0 = before
         confirmed_here = 0
         sent = sum(1 for _, st, _ in flagged if st == TIE)
@@ -701,7 +699,7 @@ class _Tracker:
             if w:
                 f.counterexample, f.witness = m, w
                 f.checked = checked0 + pos + 1
-                if upto is not None and ties0 is not None:
+                if upto is not None:
                     ties_upto, exact_upto = upto[k]
                     f.ties = ties0 + ties_upto
                     f.ties_confirmed = confirmed0 + exact_upto + confirmed_here
@@ -845,6 +843,7 @@ def screen_triples(spec: MetricSpec, K: int, n: int, V=None, exact_ties: bool = 
                        defined=int(np.count_nonzero(good)),
                        candidates=int(np.count_nonzero(status == CANDIDATE)), ties=n_ties,
                        ties_exact=decided, flagged=flagged,
+                       # _exact_triangle decides every tie or none
                        upto=_upto(flat, tied, tied & bool(decided)))
 
 
