@@ -426,6 +426,9 @@ def _follow(choice, K, several=None):
 
 #: int64 DP values stay below this (the border is 2**62, far above any cost)
 _INT_BOUND = 2.0 ** 60
+#: :func:`least_lines_int64` runs on slices of columns whose table has at most this
+#: many cells (4 MiB of int64; 20,971 columns of 4 x 4 matrices, 35 of 120 x 120)
+_INT64_CELLS = 1 << 19
 
 
 def _int64_lines(nI, qI, ts, K):
@@ -444,23 +447,57 @@ def _int64_lines(nI, qI, ts, K):
         R = np.array([t.denominator for t in ts], dtype=np.int64)
     except (OverflowError, AttributeError):  # beyond int64, or not a rational (a float)
         return None
-    B = len(ts)
     # |cost| <= (2K - 1) (|p| max|qI| + r max|nI|), bounded in floats with room to spare
     size = (np.abs(P) * np.abs(Q).max(axis=1).astype(float)
             + R * np.abs(N).max(axis=1).astype(float)) * (2 * K - 1)
     if not (size < _INT_BOUND).all():
         return None
-    W = (P[:, None] * Q - R[:, None] * N).T  # (K*K, B), cell-major
-    T = value_table(np.ascontiguousarray(W), border=np.int64(2**62))
-    G = T.reshape(K + 1, K + 1, B)
-    diag, above, left = G[:-1, :-1], G[:-1, 1:], G[1:, :-1]
-    least = np.minimum(np.minimum(diag, above), left)
-    choice = np.where(diag == least, 0, np.where(above == least, 1, 2)).reshape(K * K, B)
-    path, _ = _follow(choice, K)
+    A, S = least_lines_int64(np.ascontiguousarray(N.T), np.ascontiguousarray(Q.T), P, R)
+    return (-A).tolist(), S.tolist()
+
+
+def least_lines_int64(NT, QT, P, R):
+    """The least path at ``t = P / R`` of each column, in exact int64 arithmetic:
+    ``(A, S)``, the sums of ``NT`` and of ``QT`` over its cells.
+
+    ``NT``, ``QT`` of shape ``(K*K, B)``, cell-major (row ``r K + c`` holds
+    cell ``(r, c)`` of every column), ``P``, ``R > 0`` of shape ``(B,)``,
+    all int64; the caller guarantees that every path cost ``sum (P Q - R
+    N)`` is below ``2**60`` in magnitude.  The cost of a path times ``R`` is
+    ``P S - R A``; the recurrence (:func:`value_table`) is exact, and the
+    way back from cell ``(K-1, K-1)`` takes the least predecessor with no
+    tolerance (ties: diagonal, above, left, as :func:`_certified_path`),
+    summing the weights of the cells it passes.
+
+    >>> NT = np.array([[2, 0, 0, 2]]).T; QT = np.array([[0, 1, 1, 0]]).T
+    >>> least_lines_int64(NT, QT, np.array([0]), np.array([1]))
+    (array([4]), array([0]))
+    """
+    KK, B = NT.shape
+    K = math.isqrt(KK)
+    width = max(1, _INT64_CELLS // (K + 1) ** 2)
+    if B > width:  # in slices of columns whose table stays small (in the cache)
+        parts = [least_lines_int64(NT[:, c:c + width], QT[:, c:c + width], P[c:c + width],
+                                   R[c:c + width]) for c in range(0, B, width)]
+        return tuple(np.concatenate(v) for v in zip(*parts, strict=True))
+    T = value_table(P * QT - R * NT, border=np.int64(2**62))
+    # flat positions (row times B plus column) of each column's current cell in NT,
+    # QT and in T, where cell (r, c) is row (r + 1)(K + 1) + c + 1
     every = np.arange(B)
-    on = np.zeros((B, K * K), dtype=bool)  # the cells of each path (cell 0 repeated: once)
-    on[every, path] = True
-    return (-(N * on).sum(axis=1)).tolist(), (Q * on).sum(axis=1).tolist()
+    cell = (KK - 1) * B + every
+    at = (KK + 2 * K) * B + every
+    flatT, flatN, flatQ = T.reshape(-1), np.ravel(NT), np.ravel(QT)
+    A, S = NT[KK - 1].copy(), QT[KK - 1].copy()
+    cell_steps, at_steps = np.array([K + 1, K, 1]) * B, np.array([K + 2, K + 1, 1]) * B
+    for _ in range(2 * K - 2):
+        moving = cell >= B  # not yet at cell (0, 0)
+        diag, above, left = (flatT.take(at - k * B) for k in (K + 2, K + 1, 1))
+        step = np.where(diag <= np.minimum(above, left), 0, np.where(above <= left, 1, 2))
+        cell -= cell_steps.take(step) * moving
+        at -= at_steps.take(step) * moving
+        A += flatN.take(cell) * moving
+        S += flatQ.take(cell) * moving
+    return A, S
 
 
 def _certified_path(col, choice, several, K, slack, nI, qI, t):

@@ -22,7 +22,7 @@ import numpy as np
 
 from .errors import UndecidedError
 
-__all__ = ["Envelope", "search", "lines_everywhere", "merge", "piece_areas"]
+__all__ = ["Envelope", "search", "search_int64", "lines_everywhere", "merge", "piece_areas"]
 
 
 @dataclass(frozen=True)
@@ -161,6 +161,89 @@ def search(lines_below, lo, hi, end_lo, end_hi, ctx, *, tol_value=None, tol_slop
     else:
         raise UndecidedError(f"parametric search did not converge in {max_rounds} rounds")
     return tuple(_cat(v, dtype if k in (1, 2) else None) for k, v in enumerate(out))
+
+
+def search_int64(least_line, hi_p, hi_r, end_lo, end_hi, *, max_rounds=100_000):
+    """:func:`search` over ``[0, hi_p / hi_r]`` in exact int64 arithmetic.
+
+    The lines ``a + s t`` have int64 coefficients, so every point of the
+    search is a pair ``p / r`` of int64 (``r > 0``): the crossing of two
+    lines is ``(a_1 - a_0) / (s_0 - s_1)``, two points are compared by cross
+    products, and a line's value at ``p / r`` by ``r a + s p``.  The rounds
+    are those of :func:`search` with no tolerance; the pieces are not merged
+    (a piece may be empty: ``lo = hi``), which an integral does not need.
+
+    Parameters
+    ----------
+    least_line : callable ``(idx, p, r) -> (a, s)``
+        The line of a minimiser at ``t = p[k] / r[k]`` for matrix ``idx[k]``
+        (one call for the whole batch).
+    hi_p, hi_r : int64 arrays, shape (n,)
+        The right ends ``hi_p / hi_r`` (``hi_r > 0``).
+    end_lo, end_hi : pairs of int64 arrays ``(a, s)``
+        The minimising lines at ``0`` and at the right end.
+
+    The caller bounds the numbers: with every ``|a|`` and every ``hi_p`` at
+    most ``P``, every ``s`` and every ``hi_r`` at most ``R``, the points
+    have ``|p| <= P``, ``r <= R``, and every product here is at most
+    ``2 P R``, which must stay below ``2**63``.
+
+    Returns
+    -------
+    (idx, lo_p, lo_r, hi_p, hi_r, a, s)
+        int64 arrays of pieces, unsorted; a matrix's pieces tile its range.
+
+    >>> a, s = np.array([0]), np.array([-1])   # min(-t, 2 - 2t) on [0, 3]: they cross at t = 2
+    >>> least = lambda idx, p, r: (np.where(2 * r > p, 0, 2), np.where(2 * r > p, -1, -2))
+    >>> [v.tolist() for v in search_int64(least, np.array([3]), np.array([1]),
+    ...                                    (a, s), (np.array([2]), np.array([-2])))]
+    [[0, 0], [0, 2], [1, 1], [2, 3], [1, 1], [0, 2], [-1, -2]]
+    """
+    n = len(hi_p)
+    ti = np.arange(n)
+    lp, lr = np.zeros(n, dtype=np.int64), np.ones(n, dtype=np.int64)
+    hp, hr = np.asarray(hi_p, dtype=np.int64), np.asarray(hi_r, dtype=np.int64)
+    (a0, s0), (a1, s1) = end_lo, end_hi
+    out = [[] for _ in range(7)]
+
+    def emit(at, l_p, l_r, h_p, h_r, a, s):
+        for lst, v in zip(out, (ti, l_p, l_r, h_p, h_r, a, s), strict=True):
+            lst.append(v[at])
+
+    for _ in range(max_rounds):
+        if ti.size == 0:
+            break
+        ds = s0 - s1
+        same = (ds == 0) | (lp * hr == hp * lr)
+        if same.any():
+            emit(np.flatnonzero(same), lp, lr, hp, hr, a0, s0)
+            keep = np.flatnonzero(~same)
+            ti, lp, lr, hp, hr, a0, s0, a1, s1, ds = (
+                v[keep] for v in (ti, lp, lr, hp, hr, a0, s0, a1, s1, ds))
+            if ti.size == 0:
+                break
+        # the crossing p / r of the two lines, clamped into [lo, hi]; r = s0 - s1 > 0, as
+        # the envelope is concave (the least line at lo has the larger slope)
+        p, r = a1 - a0, ds
+        below, above = p * lr < lp * r, p * hr > hp * r
+        xp = np.where(below, lp, np.where(above, hp, p))
+        xr = np.where(below, lr, np.where(above, hr, r))
+        a, s = least_line(ti, xp, xr)
+        ok = xr * a + s * xp >= xr * a0 + s0 * xp
+        done = np.flatnonzero(ok)
+        emit(done, lp, lr, xp, xr, a0, s0)
+        emit(done, xp, xr, hp, hr, a1, s1)
+        new = np.flatnonzero(~ok)
+        ti, lp, lr, xp, xr, hp, hr, a0, s0, a1, s1, a, s = (
+            v[new] for v in (ti, lp, lr, xp, xr, hp, hr, a0, s0, a1, s1, a, s))
+        ti = np.concatenate([ti, ti])
+        lp, lr = np.concatenate([lp, xp]), np.concatenate([lr, xr])
+        hp, hr = np.concatenate([xp, hp]), np.concatenate([xr, hr])
+        a0, s0 = np.concatenate([a0, a]), np.concatenate([s0, s])
+        a1, s1 = np.concatenate([a, a1]), np.concatenate([s, s1])
+    else:
+        raise UndecidedError(f"parametric search did not converge in {max_rounds} rounds")
+    return tuple(np.concatenate(v) if v else np.empty(0, dtype=np.int64) for v in out)
 
 
 def merge(lo, hi, a, s, *, tol_width=0, tol_value=0, tol_slope=0, key=None):

@@ -26,10 +26,10 @@ import numpy as np
 
 from ._arith import FRACTION, get_arithmetic, quiet_objects
 from ._common import Prepared, Stack, prepare, row_sums, stack
-from ._dp import (by_diagonals, cells_dp, certified_lines, choice_buffers, diagonal_order, path_cells,
-                  path_dp)
+from ._dp import (by_diagonals, cells_dp, certified_lines, choice_buffers, diagonal_order,
+                  least_lines_int64, path_cells, path_dp)
 from ._validation import check_beta, check_gamma
-from .envelope import Envelope, lines_everywhere, merge, piece_areas, search
+from .envelope import Envelope, lines_everywhere, merge, piece_areas, search, search_int64
 from .registry import Variant, metric, table_beta
 
 __all__ = ["oc", "uoc", "a_uoc", "path_envelope", "Envelope", "optimal_path"]
@@ -97,6 +97,53 @@ def uoc_weights(p: Prepared, gamma):
     """
     numer, D, q = uoc_parts(p, gamma)
     return numer / D[..., None, None], q
+
+
+def uoc_integer_parts(counts):
+    r""":func:`uoc_parts` at gamma = 1 over one common denominator per matrix, in int64.
+
+    .. math:: \ell = \operatorname{lcm}_{r \in \mathcal O} N_r,\quad L = K'\ell,\quad
+              L\,\hat p_{r,c} = K' n_{r,c}\frac{\ell}{N_r},\quad
+              L\,q_{r,c} = n_{r,c}\frac{\ell}{N_r}|r - c|,\quad
+              D = K' + M' = \frac{K'\ell + \sum_{r,c} L\,q_{r,c}}{\ell}
+
+    silva2018 eq. 28 with every weight an integer over ``L``: ``numer =
+    nI / L``, ``q = qI / L``, ``D = Dn / Dd``.  ``counts`` is an int64 stack
+    ``(m, K, K)`` with no empty matrix.  Returns ``(nI, qI, L, Dn, Dd,
+    fits)``; ``fits`` is False for a matrix whose numbers might leave int64
+    in the search of :func:`_a_uoc_int64` (large row totals with a large
+    lcm), whose other entries are then meaningless.
+
+    >>> nI, qI, L, Dn, Dd, fits = uoc_integer_parts(np.array([[[1, 1], [0, 2]]]))
+    >>> nI.tolist(), qI.tolist(), L.tolist(), Dn.tolist(), Dd.tolist(), fits.tolist()
+    ([[[2, 2], [0, 4]]], [[[0, 1], [0, 0]]], [4], [5], [2], [True])
+    """
+    counts = np.asarray(counts, dtype=np.int64)
+    m, K, _ = counts.shape
+    totals = counts.sum(axis=-1)
+    observed = totals > 0
+    Kp = observed.sum(axis=-1)
+    # the lcm row by row, while it stays below 2**50 ("small"; beyond, 1 and meaningless)
+    ell, small = np.ones(m, dtype=np.int64), np.ones(m, dtype=bool)
+    for r in range(K):
+        t = np.where(observed[:, r], totals[:, r], 1)
+        step = ell // np.gcd(ell, t)
+        small &= step.astype(float) * t < 2.0 ** 50
+        ell = np.where(small, step * t, 1)
+    rows = np.where(observed & small[:, None], totals, 1)
+    base = counts * (ell[:, None] // rows)[:, :, None]  # n l / N_r (0 on an empty row)
+    idx = np.arange(K)
+    nI = base * Kp[:, None, None]
+    qI = base * np.abs(idx[:, None] - idx[None, :])
+    L = Kp * ell
+    Dn, Dd = L + qI.sum(axis=(-2, -1)), ell
+    # the search's numbers (search_int64, least_lines_int64): |p| <= P, r <= R
+    f = float
+    P = np.maximum(nI.sum(axis=(-2, -1)).astype(f), Dn.astype(f))
+    R = np.maximum(qI.sum(axis=(-2, -1)).astype(f), Dd.astype(f))
+    cost = (2 * K - 1) * (P * qI.max(axis=(-2, -1)) + R * nI.max(axis=(-2, -1)))
+    fits = small & (2 * P * R < 2.0 ** 61) & (cost < 2.0 ** 59)
+    return nI, qI, L, Dn, Dd, fits
 
 
 _PARTS = {"oc": oc_parts, "uoc": uoc_parts}
@@ -673,6 +720,89 @@ def _exact_areas(numer, D, q, ctx):
     return out
 
 
+def _a_uoc_int64(p: Prepared, ctx):
+    r"""Exact A_UOC of a stack of integer counts, searched in int64.
+
+    .. math:: A_{UOC} = 1 + \frac{I}{L D^2},\quad
+              I = \int_0^D E(t)\,dt = a_m D
+              - \sum_{k=1}^{m} \frac{(a_k - a_{k-1})^2}{2 (s_{k-1} - s_k)}
+
+    silva2018 eq. 23 with eq. 28 at gamma = 1, with ``t = beta D`` and the
+    integer weights of :func:`uoc_integer_parts`: the cost of a path is
+    ``1 + (a + s t) / (L D)`` with ``a = -sum nI``, ``s = sum qI`` over
+    its cells, and ``E(t)`` is the least ``a + s t``.  Its lines
+    ``a_0 + s_0 t, ..., a_m + s_m t`` in the order of decreasing slope
+    (``s_m = 0``: the diagonal path's, least at ``t = D``, as slopes are
+    sums of penalties ``>= 0``) come from one batched search of the whole
+    stack in int64 (:func:`numeric.envelope.search_int64`, each round one
+    :func:`numeric._dp.least_lines_int64` call).  ``I`` is integrated
+    line by line: consecutive lines meet on the envelope, at ``t_k =
+    (a_k - a_{k-1}) / (s_{k-1} - s_k)``, so the piece sums ``a (h - l) + s
+    (h^2 - l^2) / 2`` telescope into the terms above (a line that is least
+    at one point only adds a term that telescopes too).  The result is
+    one rational per matrix in the context's rationals (gmpy2's mpq in the
+    property engine, Fractions for SymPy's exact context), with a handful
+    of Python-integer operations.  A matrix whose numbers might leave int64
+    (``fits`` of :func:`uoc_integer_parts`) goes the general way
+    (:func:`uoc_parts`, :func:`_exact_areas`).  ``p`` is in the rationals
+    of the exact context ``ctx``, whose numbers are returned.
+    """
+    rat = ctx.rationals()
+    m, K = len(p.counts), p.K
+    nI, qI, L, Dn, Dd, fits = uoc_integer_parts(p.counts)
+    out = np.empty(m, dtype=object)
+    rest = np.flatnonzero(~fits)
+    if rest.size:
+        numer, D, q = uoc_parts(Prepared(counts=p.counts[rest], n=p.n[rest], ctx=p.ctx), 1)
+        out[rest] = _exact_areas(numer, D, q, ctx)
+    at = np.flatnonzero(fits)
+    if not at.size:
+        return out
+    # cell-major, the layout of the DP (each round gathers the columns of its points)
+    nT, qT = nI[at].reshape(-1, K * K).T.copy(), qI[at].reshape(-1, K * K).T.copy()
+    L, Dn, Dd = L[at], Dn[at], Dd[at]
+
+    def least_line(idx, xp, xr):
+        A, S = least_lines_int64(nT.take(idx, axis=1), qT.take(idx, axis=1), xp, xr)
+        return -A, S
+
+    every = np.arange(len(at))
+    end_lo = least_line(every, np.zeros_like(Dn), np.ones_like(Dd))
+    # at t = D (beta = 1) the diagonal path is least: off the diagonal every cell has
+    # beta q - b = p (|r - c| / K' - 1 / D) >= 0, as D = K' + M' >= K'
+    end_hi = -nT[::K + 1].sum(axis=0), np.zeros_like(Dn)
+    idx, _, _, _, _, a, s = search_int64(least_line, Dn, Dd, end_lo, end_hi)
+    # each envelope's distinct lines by decreasing slope (two least lines of one slope are one line)
+    order = np.lexsort((-s, idx))
+    idx, a, s = idx[order], a[order], s[order]
+    same = (idx[1:] == idx[:-1]) & (s[1:] == s[:-1])
+    if (a[1:][same] != a[:-1][same]).any():
+        raise AssertionError("two least lines of one slope with different intercepts")
+    keep = np.r_[True, ~same]
+    idx, a, s = idx[keep], a[keep], s[keep]
+    last = np.r_[idx[1:] != idx[:-1], True]  # the least slope: the line at t = D
+    inner = np.flatnonzero(~last)  # a line and the next one of its matrix: a breakpoint
+    # sigma = sum da^2 / (2 ds) over a matrix's breakpoints, as sigma_n / sigma_d with
+    # sigma_d the product of the 2 ds (Python integers: one rational per matrix at the end)
+    da = (a[inner + 1] - a[inner]).astype(object)
+    twice_ds = 2 * (s[inner] - s[inner + 1]).astype(object)
+    sigma_n = np.zeros(len(at), dtype=object)
+    sigma_d = np.ones(len(at), dtype=object)
+    who = idx[inner]
+    if who.size:
+        runs = np.r_[0, np.flatnonzero(who[1:] != who[:-1]) + 1]
+        sigma_d[who[runs]] = np.multiply.reduceat(twice_ds, runs)
+        sigma_n[who[runs]] = np.add.reduceat(da * da * (sigma_d[who] // twice_ds), runs)
+    # the last line has slope 0 (every slope is >= 0, and the diagonal's is 0), so
+    # 1 + I / (L D^2) = 1 + (aL D - sigma) / (L D^2), with D = Dn / Dd
+    aL = a[last].astype(object)
+    Dn, Dd, L = Dn.astype(object), Dd.astype(object), L.astype(object)
+    LDn2 = L * Dn * Dn
+    values = rat.divide(sigma_d * (LDn2 + aL * Dd * Dn) - sigma_n * Dd * Dd, LDn2 * sigma_d)
+    out[at] = values if ctx is rat else [ctx.number(v) for v in values]
+    return out
+
+
 def _in_beta(piece, inv_D):
     """A piece ``(lo, hi, a, s)`` of the envelope in ``t = beta D`` as a piece in
     ``beta`` (``inv_D = 1/D``; ``hi`` None: unbounded): the line ``1 - B + t Q``
@@ -757,10 +887,13 @@ def a_uoc(cm, *, arithmetic="float"):
     silva2018 eq. 23 with eq. 28 (gamma = 1).  UOC is the lower envelope of
     one line per path; the integral is taken exactly over the envelope's
     pieces, whose breakpoints come from a parametric search (see
-    :func:`path_envelope`), not on a grid of beta values.  Exact: one search
-    per matrix, in integers (weights in Fractions).  Float and mp: the
-    matrices of a stack are searched together, one batched DP per round, in
-    blocks (float64: about ``2**20`` cells each, bounded temporaries).
+    :func:`path_envelope`), not on a grid of beta values.  The matrices of a
+    stack are searched together, one batched DP per round.  Exact: in int64
+    over each matrix's common denominator, integrated line by line into one
+    rational per matrix (:func:`_a_uoc_int64`; a matrix whose numbers might
+    leave int64: in Python integers, :func:`_exact_areas`).  Float and mp: in
+    the context's numbers, in blocks (float64: about ``2**20`` cells each,
+    bounded temporaries).
 
     Examples
     --------
@@ -773,6 +906,8 @@ def a_uoc(cm, *, arithmetic="float"):
     one, zero = ctx.number(1), ctx.number(0)
 
     def block(p, rows):
+        if ctx.exact and getattr(p.ctx, "support", None) is None:  # integer counts
+            return _a_uoc_int64(p, ctx)
         numer, D, q = uoc_parts(p, 1)
         if not ctx.exact:  # a rounding arithmetic: the stack searched at once
             # UOC at beta = 1 >= K'/D = beta* (D = K' + M'): the diagonal path
