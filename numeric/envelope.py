@@ -183,16 +183,20 @@ def search_int64(least_line, hi_p, hi_r, end_lo, end_hi, *, max_rounds=100_000):
     end_lo, end_hi : pairs of int64 arrays ``(a, s)``
         The minimising lines at ``0`` and at the right end.
 
-    The caller bounds the numbers: with every ``|a|`` and every ``hi_p`` at
-    most ``P``, every ``s`` and every ``hi_r`` at most ``R``, the points
-    have ``|p| <= P``, ``r <= R``, and every product here is at most
-    ``2 P R``, which must stay below ``2**63``.
-
     Returns
     -------
     (idx, lo_p, lo_r, hi_p, hi_r, a, s)
         int64 arrays of pieces, unsorted; a matrix's pieces tile its range.
 
+    Notes
+    -----
+    The caller bounds the numbers: with every ``|a|`` and every ``hi_p`` at
+    most ``P``, every ``s`` and every ``hi_r`` at most ``R``, the points
+    have ``|p| <= P``, ``r <= R``, and every product here is at most
+    ``2 P R``, which must stay below ``2**63``.
+
+    Examples
+    --------
     >>> a, s = np.array([0]), np.array([-1])   # min(-t, 2 - 2t) on [0, 3]: they cross at t = 2
     >>> least = lambda idx, p, r: (np.where(2 * r > p, 0, 2), np.where(2 * r > p, -1, -2))
     >>> [v.tolist() for v in search_int64(least, np.array([3]), np.array([1]),

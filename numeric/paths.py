@@ -890,8 +890,8 @@ def a_uoc(cm, *, arithmetic="float"):
     :func:`path_envelope`), not on a grid of beta values.  The matrices of a
     stack are searched together, one batched DP per round.  Exact: in int64
     over each matrix's common denominator, integrated line by line into one
-    rational per matrix (:func:`_a_uoc_int64`; a matrix whose numbers might
-    leave int64: in Python integers, :func:`_exact_areas`).  Float and mp: in
+    rational per matrix (``_a_uoc_int64``; a matrix whose numbers might
+    leave int64: in Python integers, ``_exact_areas``).  Float and mp: in
     the context's numbers, in blocks (float64: about ``2**20`` cells each,
     bounded temporaries).
 
