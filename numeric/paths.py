@@ -720,7 +720,7 @@ def _exact_areas(numer, D, q, ctx):
     return out
 
 
-def _a_uoc_int64(p: Prepared, ctx):
+def _a_uoc_int64(nI, qI, L, Dn, Dd, ctx):
     r"""Exact A_UOC of a stack of integer counts, searched in int64.
 
     .. math:: A_{UOC} = 1 + \frac{I}{L D^2},\quad
@@ -742,31 +742,20 @@ def _a_uoc_int64(p: Prepared, ctx):
     at one point only adds a term that telescopes too).  The result is
     one rational per matrix in the context's rationals (gmpy2's mpq in the
     property engine, Fractions for SymPy's exact context), with a handful
-    of Python-integer operations.  A matrix whose numbers might leave int64
-    (``fits`` of :func:`uoc_integer_parts`) goes the general way
-    (:func:`uoc_parts`, :func:`_exact_areas`).  ``p`` is in the rationals
-    of the exact context ``ctx``, whose numbers are returned.
+    of Python-integer operations.  ``nI, qI, L, Dn, Dd``: the parts of
+    :func:`uoc_integer_parts` of matrices that fit; returns their values in
+    the numbers of the exact context ``ctx``.
     """
     rat = ctx.rationals()
-    m, K = len(p.counts), p.K
-    nI, qI, L, Dn, Dd, fits = uoc_integer_parts(p.counts)
-    out = np.empty(m, dtype=object)
-    rest = np.flatnonzero(~fits)
-    if rest.size:
-        numer, D, q = uoc_parts(Prepared(counts=p.counts[rest], n=p.n[rest], ctx=p.ctx), 1)
-        out[rest] = _exact_areas(numer, D, q, ctx)
-    at = np.flatnonzero(fits)
-    if not at.size:
-        return out
+    K = nI.shape[-1]
     # cell-major, the layout of the DP (each round gathers the columns of its points)
-    nT, qT = nI[at].reshape(-1, K * K).T.copy(), qI[at].reshape(-1, K * K).T.copy()
-    L, Dn, Dd = L[at], Dn[at], Dd[at]
+    nT, qT = nI.reshape(-1, K * K).T.copy(), qI.reshape(-1, K * K).T.copy()
 
     def least_line(idx, xp, xr):
         A, S = least_lines_int64(nT.take(idx, axis=1), qT.take(idx, axis=1), xp, xr)
         return -A, S
 
-    every = np.arange(len(at))
+    every = np.arange(len(L))
     end_lo = least_line(every, np.zeros_like(Dn), np.ones_like(Dd))
     # at t = D (beta = 1) the diagonal path is least: off the diagonal every cell has
     # beta q - b = p (|r - c| / K' - 1 / D) >= 0, as D = K' + M' >= K'
@@ -786,8 +775,8 @@ def _a_uoc_int64(p: Prepared, ctx):
     # sigma_d the product of the 2 ds (Python integers: one rational per matrix at the end)
     da = (a[inner + 1] - a[inner]).astype(object)
     twice_ds = 2 * (s[inner] - s[inner + 1]).astype(object)
-    sigma_n = np.zeros(len(at), dtype=object)
-    sigma_d = np.ones(len(at), dtype=object)
+    sigma_n = np.zeros(len(L), dtype=object)
+    sigma_d = np.ones(len(L), dtype=object)
     who = idx[inner]
     if who.size:
         runs = np.r_[0, np.flatnonzero(who[1:] != who[:-1]) + 1]
@@ -799,8 +788,7 @@ def _a_uoc_int64(p: Prepared, ctx):
     Dn, Dd, L = Dn.astype(object), Dd.astype(object), L.astype(object)
     LDn2 = L * Dn * Dn
     values = rat.divide(sigma_d * (LDn2 + aL * Dd * Dn) - sigma_n * Dd * Dd, LDn2 * sigma_d)
-    out[at] = values if ctx is rat else [ctx.number(v) for v in values]
-    return out
+    return values if ctx is rat else np.array([ctx.number(v) for v in values], dtype=object)
 
 
 def _in_beta(piece, inv_D):
@@ -906,15 +894,23 @@ def a_uoc(cm, *, arithmetic="float"):
     one, zero = ctx.number(1), ctx.number(0)
 
     def block(p, rows):
-        if ctx.exact and getattr(p.ctx, "support", None) is None:  # integer counts
-            return _a_uoc_int64(p, ctx)
-        numer, D, q = uoc_parts(p, 1)
         if not ctx.exact:  # a rounding arithmetic: the stack searched at once
+            numer, D, q = uoc_parts(p, 1)
             # UOC at beta = 1 >= K'/D = beta* (D = K' + M'): the diagonal path
             idx, lo, hi, a, s = _stack_pieces(numer / D[:, None, None], q, ctx, zero, one,
                                               diagonal_at_hi=True)
             return ctx.sum_by(idx, piece_areas(lo, hi, a, s), len(D))
-        return _exact_areas(numer, D, q, ctx)
+        out = np.empty(len(p.counts), dtype=object)
+        fits = np.zeros(len(p.counts), dtype=bool)
+        if getattr(p.ctx, "support", None) is None:  # integer counts: in int64 where they fit
+            *parts, fits = uoc_integer_parts(p.counts)
+            if fits.any():
+                out[fits] = _a_uoc_int64(*(v[fits] for v in parts), ctx)
+        rest = np.flatnonzero(~fits)
+        if rest.size:  # the weights in the stack's rationals, searched in Python integers
+            numer, D, q = uoc_parts(Prepared(counts=p.counts[rest], n=p.n[rest], ctx=p.ctx), 1)
+            out[rest] = _exact_areas(numer, D, q, ctx)
+        return out
 
     return stack(cm, wctx).map(block, size=_SEARCH_CELLS)
 

@@ -123,7 +123,7 @@ def add_parsers(sub) -> None:
     p.add_argument("--exact-ties", action="store_true",
                    help="decide every float tie exactly, on whole stacks in rational "
                         "arithmetic (rationals, and closed forms of their roots and logarithms; "
-                        "slower: MAE ~3x, A_UOC ~11x)")
+                        "slower: MAE ~3x, A_UOC ~1.5x)")
     p.add_argument("--every-k", type=_nonneg, default=None,
                    help=f"prove on every matrix with K <= this (default {SHOWN_EVERY_K}, at most "
                         f"{MAX_EVERY_K})")

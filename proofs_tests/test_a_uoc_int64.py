@@ -5,8 +5,6 @@
   matrices fit in int64.
 - ``numeric.envelope.search_int64`` finds the envelope ``numeric.envelope.search``
   finds in Fractions (lines given explicitly, minimisers by brute force).
-- ``numeric._dp.least_lines_int64`` takes least paths (brute force over every
-  path), in slices of columns or not.
 - Exact A_UOC (``_a_uoc_int64``, with the general path for a matrix that does
   not fit) equals the independent Fraction search of ``benchmarks.baselines``
   on every matrix with K <= 3 and N <= 3, on random matrices with empty rows
@@ -132,49 +130,6 @@ def test_search_int64_finds_the_envelope_of_the_fraction_search(seed):
                     a[at].tolist(), s[at].tolist())
         want = merge(*(list(v[ref[0] == i]) for v in ref[1:]))
         assert got == want, i
-
-
-# ---------------------------------------------------------------------------
-# the least paths
-# ---------------------------------------------------------------------------
-def _paths(K):
-    """Every monotone path from (0, 0) to (K-1, K-1) (steps: diagonal, down, right)."""
-    def walk(cell):
-        if cell == (K - 1, K - 1):
-            yield [cell]
-            return
-        for dr, dc in ((1, 1), (1, 0), (0, 1)):
-            nxt = (cell[0] + dr, cell[1] + dc)
-            if max(nxt) < K:
-                for rest in walk(nxt):
-                    yield [cell, *rest]
-    return list(walk((0, 0)))
-
-
-def test_the_paths_listed_are_every_path():
-    # the central Delannoy numbers 1, 3, 13, 63 count the monotone paths with
-    # diagonal steps (OEIS A001850)
-    assert [len(_paths(K)) for K in (1, 2, 3, 4)] == [1, 3, 13, 63]
-
-
-def _brute_least(n, q, p, r, K):
-    """The least sum of ``p q - r n`` over every monotone path, by listing them."""
-    return min(sum(p * q[a * K + b] - r * n[a * K + b] for a, b in cells) for cells in _paths(K))
-
-
-@pytest.mark.parametrize("columns", [None, 3])
-def test_least_lines_int64_are_least_paths(columns, monkeypatch):
-    # expected: the least cost over every path, listed (brute force); in slices of
-    # 3 columns (a table of 16 cells per 3 x 3 matrix) the same lines as in one slice
-    if columns:
-        monkeypatch.setattr(dp, "_INT64_CELLS", 16 * columns)
-    rng = np.random.default_rng(7)
-    K, B = 3, 40
-    N, Q = rng.integers(0, 9, (K * K, B)), rng.integers(0, 9, (K * K, B))
-    P, R = rng.integers(-5, 20, B), rng.integers(1, 6, B)
-    A, S = dp.least_lines_int64(N, Q, P, R)
-    for j in range(B):
-        assert P[j] * S[j] - R[j] * A[j] == _brute_least(N[:, j], Q[:, j], P[j], R[j], K)
 
 
 # ---------------------------------------------------------------------------

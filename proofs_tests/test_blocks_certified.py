@@ -259,6 +259,29 @@ def test_int64_lines_are_least_paths_and_agree_with_the_certified_float_path(K, 
     assert dp.certified_lines(nI, qI, nf, qf, ts) == (a, s)
 
 
+def test_every_path_lists_every_path():
+    # the central Delannoy numbers 1, 3, 13, 63 count the monotone paths with
+    # diagonal steps (OEIS A001850)
+    assert [len(_every_path(K)) for K in (1, 2, 3, 4)] == [1, 3, 13, 63]
+
+
+@pytest.mark.parametrize("columns", [None, 3])
+def test_least_lines_int64_are_least_paths(columns, monkeypatch):
+    # expected: the least cost over every path, enumerated (brute force), at points
+    # p / r with p < 0 too; in slices of 3 columns (a table of 16 cells per 3 x 3
+    # matrix) the same lines as in one slice
+    if columns:
+        monkeypatch.setattr(dp, "_INT64_CELLS", 16 * columns)
+    rng = np.random.default_rng(7)
+    K, B = 3, 40
+    N, Q = rng.integers(0, 9, (K * K, B)), rng.integers(0, 9, (K * K, B))
+    P, R = rng.integers(-5, 20, B), rng.integers(1, 6, B)
+    A, S = dp.least_lines_int64(N, Q, P, R)
+    for j in range(B):
+        least = min(sum(P[j] * Q[c, j] - R[j] * N[c, j] for c in cells) for cells in _every_path(K))
+        assert P[j] * S[j] - R[j] * A[j] == least
+
+
 def test_int64_lines_refuse_what_int64_cannot_hold():
     # expected: None (the float recurrence then certifies): a weight beyond int64,
     # a point beyond int64, a cost that might reach 2**60, and a float point
@@ -283,13 +306,15 @@ def test_certified_lines_of_a_batch_are_those_of_each_matrix_alone():
     assert batch == ([a[0] for a, _ in alone], [s[0] for _, s in alone])
 
 
+@pytest.mark.parametrize("way", ["int64", "general"])
 @pytest.mark.parametrize("number", ["exact", "rational", "mpq"])
-def test_exact_a_uoc_of_a_stack_is_the_independent_fraction_search(number, monkeypatch):
+def test_exact_a_uoc_of_a_stack_is_the_independent_fraction_search(number, way, monkeypatch):
     # expected: benchmarks.baselines.a_uoc_exact_fractions, matrix by matrix (one
     # DP per beta in Fractions, no floats); the stack is searched together in
     # numeric (one batched DP a round, never the one-matrix search), in SymPy's
     # exact context and in the property engine's rational contexts (Fraction,
-    # and gmpy2's mpq: in the test extra)
+    # and gmpy2's mpq: in the test extra); in int64 (these counts fit), and the
+    # general way (weights in rationals, _exact_areas) as if none fitted
     from fractions import Fraction
 
     import numeric.paths
@@ -300,6 +325,14 @@ def test_exact_a_uoc_of_a_stack_is_the_independent_fraction_search(number, monke
         raise AssertionError("the stack was searched one matrix at a time")
 
     monkeypatch.setattr(numeric.paths, "_exact_pieces", one_at_a_time)
+    general = []
+    if way == "general":
+        parts = numeric.paths.uoc_integer_parts
+        monkeypatch.setattr(numeric.paths, "uoc_integer_parts",
+                            lambda c: (*parts(c)[:-1], np.zeros(len(c), dtype=bool)))
+        areas = numeric.paths._exact_areas
+        monkeypatch.setattr(numeric.paths, "_exact_areas",
+                            lambda *a: general.append(len(a[1])) or areas(*a))
 
     ctx = {"exact": "exact", "rational": rationals(False), "mpq": rationals(True)}[number]
     if number == "mpq":  # gmpy2 is in the test extra: the mpq context is the one tested
@@ -313,3 +346,4 @@ def test_exact_a_uoc_of_a_stack_is_the_independent_fraction_search(number, monke
         got = Fraction(int(v.numerator), int(v.denominator)) if number != "exact" else Fraction(
             int(v.p), int(v.q))
         assert got == ref, cm
+    assert general == ([40] if way == "general" else [])

@@ -411,9 +411,8 @@ def test_a_callable_that_cannot_be_pickled_runs_in_this_process():
 
 
 def test_the_command_line_flag_reaches_every_metric(monkeypatch):
-    """``--exact-ties`` reaches audit for every metric, A_UOC's per-matrix search
-    included (the property table has no exception since its stacks are searched
-    together)."""
+    """``--exact-ties`` reaches audit for every metric, A_UOC included (the property
+    table has no exception since A_UOC's stacks are searched together)."""
     from ordinal_verify import audit_cmd
 
     seen = []

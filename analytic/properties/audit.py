@@ -589,9 +589,9 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
         on the stack of ties (in this process if ``metric`` cannot be
         pickled).  Ties of a metric whose values leave those forms (a root of
         a sum of roots) are left to ``tie_budget``.  Slower (over the default
-        space on 2 processes: MAE about three times the float search, 48 s;
-        A_UOC, whose exact values are parametric searches run together for
-        the whole stack of ties, about 8 minutes).
+        space on 2 processes: MAE about three times the float search, 35-45 s;
+        A_UOC, whose exact values are parametric searches run together in
+        int64 for the whole stack of ties, about 1.5 times, 50-56 s).
 
     Returns
     -------
