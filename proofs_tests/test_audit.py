@@ -72,9 +72,10 @@ def test_mer_ordinal_monotonicity_minimal_witness():
                 prove=SCOPES).results
     om = r["ordinal_monotonicity"]
     assert om.counterexample.tolist() == [[0, 0, 0], [0, 0, 0], [1, 0, 0]]
-    assert om.proof.short() == "K<=2" and [s.short() for s, _, _ in om.proof.refused] == ["K=3+"]
+    assert om.proof.short() == "K <= 2"
+    assert [s.short() for s, _, _ in om.proof.refused] == ["3 x 3 with every cell positive"]
     assert r["monotonicity"].verdict == "proved"
-    assert r["monotonicity"].cell() == "proved (K<=2, K=3+)"
+    assert r["monotonicity"].cell() == "proved (K <= 2; 3 x 3 with every cell positive)"
 
 
 def test_known_properties_hold():
@@ -89,10 +90,10 @@ def test_known_properties_hold():
     for p in ("range", "identity", "symmetry", "monotonicity", "ordinal_monotonicity",
               "scale", "empty_class"):
         assert mae.verdict(p) == "proved", p
-        assert mae.results[p].proof.short() == "K<=2, K=3+", p
+        assert mae.results[p].proof.short() == "K <= 2; 3 x 3 with every cell positive", p
         assert mae.results[p].checked > 0
     assert mae.verdict("unobserved_class") == "proved"   # no empty row when all cells > 0
-    assert mae.results["unobserved_class"].proof.short() == "K<=2"
+    assert mae.results["unobserved_class"].proof.short() == "K <= 2"
     assert mae.verdict("triangle") == "holds" and mae.results["triangle"].proof is None
     oc = small("oc", "OC, beta=0.75/(N(K-1))")
     assert oc.verdict("symmetry") == oc.verdict("identity") == "holds"

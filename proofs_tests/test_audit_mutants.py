@@ -176,9 +176,9 @@ def test_evidence_of_each_verdict():
     r = A.PropertyResult("symmetry", "fails", np.array([[1]]), "w", how="h")
     assert r.evidence() == "w (h)"
     r = A.PropertyResult("symmetry", "fails", np.zeros((3, 3), dtype=int), "w", how="h", proof=proof)
-    assert r.evidence() == "w (h); proved for K<=2, fails at K = 3"
+    assert r.evidence() == "w (h); proved for K <= 2, fails at K = 3"
     r = A.PropertyResult("triangle", "fails", ((0,), (1,), (2,), 3), "w", how="h", proof=proof)
-    assert r.evidence() == "w (h); proved for K<=2, fails at K = 3"
+    assert r.evidence() == "w (h); proved for K <= 2, fails at K = 3"
 
 
 def test_bounds_must_be_a_pair():
@@ -278,14 +278,17 @@ def test_the_property_table_on_a_tiny_space():
                  diagonal=((3, 1),))
     cases = [(m.name, v.label) for m in matrix_metrics() for v in m.cases()]
     calls = []
-    rows = A.property_table(tiny, (), progress=lambda *a: calls.append(a))
+    rows = A.property_table(tiny, (), progress=lambda *a: calls.append(a), falsify=None,
+                            every_k=False)
     assert [(n, lab) for n, lab, _ in rows] == cases
-    assert all(rep is A.audit_registered(n, lab, tiny, (), 1, False) for n, lab, rep in rows)
+    assert all(rep is A.audit_registered(n, lab, tiny, (), 1, False, None, False)
+               for n, lab, rep in rows)
     assert calls == [(i, len(cases), lab) for i, (_, lab) in enumerate(cases)] + [(len(cases), len(cases), "")]
-    assert A.property_table(tiny, ()) == rows
+    assert A.property_table(tiny, (), falsify=None, every_k=False) == rows
     md = A.table_markdown(rows, tiny, ())
     assert md == markdown(table_dict(rows, tiny, ()))
-    assert A.table_markdown(None, tiny, ()) == md and A.table_markdown(space=tiny, scopes=()) == md
+    assert A.table_markdown(None, tiny, (), falsify=None, every_k=False) == md
+    assert A.table_markdown(space=tiny, scopes=(), falsify=None, every_k=False) == md
     assert "- **Matrices**: every matrix with K <= 2 and N <= 1." in md
 
 
@@ -323,7 +326,7 @@ def test_the_proof_of_a_higher_is_better_metric_is_oriented():
 
     r = A.audit(acc, ["monotonicity"], symbolic=acc_sym, better="higher", bounds=(0, 1),
                 max_k=2, max_n=2, random=0, prove=P.scopes(2, 0)).results["monotonicity"]
-    assert r.verdict == "proved" and r.proof.short() == "K<=2"
+    assert r.verdict == "proved" and r.proof.short() == "K <= 2"
 
 
 def _ctx_bad_at(n_bad):
@@ -894,14 +897,15 @@ def test_audit_hands_a_registered_metric_s_forms_and_arguments_to_the_search(mon
     assert not isinstance(v, float) and v == Fraction(1, 3)
     s = symbolic(_M13)
     assert isinstance(s, sympy.Rational) and s == sympy.Rational(1, 3)
-    assert kw == dict(executor=ex, jobs=3, tie_budget=0, exact=True, exact_ties=True)
+    assert kw == dict(executor=ex, jobs=3, tie_budget=0, exact=True, exact_ties=True,
+                      falsify=None, structure=None)
     # a symbolic form given is used; scopes given are kept; better given wins
     sym = object()
     A.audit("mae", ["symmetry"], space=sp, symbolic=sym, prove=(), better="higher")
     (spec, _, _, better, _, _, _, symbolic, scopes), kw = calls[-1]
     assert (spec.better, better, symbolic, scopes) == ("higher", "higher", sym, ())
     assert kw == dict(executor=None, jobs=1, tie_budget=A.TIE_BUDGET, exact=False,
-                      exact_ties=False)
+                      exact_ties=False, falsify=None, structure=None)
 
 
 def test_audit_hands_a_callable_s_forms_and_arguments_to_the_search(monkeypatch):
@@ -932,7 +936,7 @@ def test_audit_hands_a_callable_s_forms_and_arguments_to_the_search(monkeypatch)
     assert (exact_f, label, better, bounds, names, space, symbolic, scopes) == (
         share, "share", "lower", (None, None), None, A.DEFAULT_SPACE, None, P.DEFAULT_SCOPES)
     assert kw == dict(executor=None, jobs=1, tie_budget=A.TIE_BUDGET, exact=False,
-                      exact_ties=False)
+                      exact_ties=False, falsify=None, structure=None)
 
     A.audit(share)
     (spec, _, _, _, _, _, space, _, _), _ = calls[-1]
@@ -951,7 +955,8 @@ def test_audit_hands_a_callable_s_forms_and_arguments_to_the_search(monkeypatch)
     # exact_ties: the callable itself decides the ties on the stacks (CallableEvaluator)
     assert spec == MetricSpec(vectorized=vec, better="higher", bounds=(0, 1), exact=share)
     assert (better, bounds, names, symbolic, scopes) == ("higher", (0, 1), ["range"], sym, ())
-    assert kw == dict(executor=ex, jobs=3, tie_budget=0, exact=True, exact_ties=True)
+    assert kw == dict(executor=ex, jobs=3, tie_budget=0, exact=True, exact_ties=True,
+                      falsify=None, structure=None)
 
     A.audit(functools.partial(share))   # a callable without __name__
     assert calls[-1][0][2] == "metric"

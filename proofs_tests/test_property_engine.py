@@ -139,8 +139,8 @@ def test_proved_on_a_scope_and_refuted_outside_it_is_fails_with_the_proof_as_det
     r = audit("mer", ["ordinal_monotonicity"], max_k=3, max_n=3, random=0, prove=scopes(2, 0))
     res = r.results["ordinal_monotonicity"]
     assert res.verdict == "fails" and res.counterexample.shape == (3, 3)
-    assert res.proof is not None and res.proof.short() == "K<=2"
-    assert "proved for K<=2, fails at K = 3" in res.evidence()
+    assert res.proof is not None and res.proof.short() == "K <= 2"
+    assert "proved for K <= 2, fails at K = 3" in res.evidence()
 
 
 def test_holds_states_the_searched_space_and_counts():

@@ -158,7 +158,7 @@ def test_broken_metric():
     scale, sym = r.results["scale"], r.results["symmetry"]
     assert scale.verdict == "fails" and scale.counterexample.tolist() == [[1]]
     assert not scale.proof.proved and "differ" in scale.proof.refused[0][1]
-    assert sym.verdict == "proved" and sym.proof.short() == "K<=2, K=3+"
+    assert sym.verdict == "proved" and sym.proof.short() == "K <= 2; 3 x 3 with every cell positive"
 
 
 def test_asymmetric_metric_refused():
@@ -195,7 +195,7 @@ def test_contract_violations_are_refused():
     assert numeric.r_int([[2]], arithmetic="exact") == 1
     p = P.prove(_sym("mae"), "symmetry", exact=_exact("mer"),
                 scopes=[P.Scope(2, "every"), P.Scope(3, "positive")])
-    assert [s.short() for s in p.scopes] == ["K=2"]
+    assert [s.short() for s in p.scopes] == ["K = 2"]
     (_, why, kind), = p.refused
     assert kind == "contract" and "8/9" in why
 
@@ -293,10 +293,11 @@ def test_scopes_their_patterns_and_texts():
     s, t = P.Scope(2, "every"), P.Scope(2, "positive")
     assert s.covers([[0, 0], [1, 0]]) and not s.covers([[1]]) and not s.covers(np.ones((3, 3)))
     assert t.covers([[1, 2], [3, 4]]) and not t.covers([[1, 0], [3, 4]])
-    assert (s.text(), s.short()) == ("every matrix with K = 2", "K=2")
-    assert (t.text(), t.short()) == ("every matrix with K = 2 and all cells positive", "K=2+")
-    assert [x.short() for x in P.scopes(2, 4)] == ["K=1", "K=2", "K=3+", "K=4+"]
-    assert [x.short() for x in P.scopes(3, 2)] == ["K=1", "K=2", "K=3"]
+    assert (s.text(), s.short()) == ("every matrix with K = 2", "K = 2")
+    assert (t.text(), t.short()) == ("every matrix with K = 2 and all cells positive", "2 x 2 with every cell positive")
+    assert [x.short() for x in P.scopes(2, 4)] == [
+        "K = 1", "K = 2", "3 x 3 with every cell positive", "4 x 4 with every cell positive"]
+    assert [x.short() for x in P.scopes(3, 2)] == ["K = 1", "K = 2", "K = 3"]
     assert P.scopes(0, 0) == ()
     for bad in [(-1, 2), (2, -1)]:
         with pytest.raises(ValueError, match="non-negative"):
@@ -313,10 +314,10 @@ def test_a_proof_s_scope_texts():
                       P.Scope(3, "positive"))
     assert not P.Proof("scale", (e1,)).proved and P.Proof("scale", (e2,)).proved
     assert P.Proof("scale", (p3,)).proved
-    assert P.Proof("scale", (e1, e2, p3)).short() == "K<=2, K=3+"
-    assert P.Proof("scale", (e2,)).short() == "K=2"
-    assert P.Proof("scale", (e1, e3)).short() == "K=1, K=3"
-    assert P.Proof("scale", (p3, e1)).short() == "K=1, K=3+"
+    assert P.Proof("scale", (e1, e2, p3)).short() == "K <= 2; 3 x 3 with every cell positive"
+    assert P.Proof("scale", (e2,)).short() == "K = 2"
+    assert P.Proof("scale", (e1, e3)).short() == "K = 1; K = 3"
+    assert P.Proof("scale", (p3, e1)).short() == "K = 1; 3 x 3 with every cell positive"
     assert P.Proof("scale", (e1, e2)).scope_text() == ("every matrix with K = 1; every matrix "
                                                         "with K = 2")
     pr = P.Proof("scale", (e2, p3))

@@ -54,8 +54,10 @@ A registered metric's formula is also evaluated on symbolic counts:
 
 >>> from analytic.properties.prover import scopes
 >>> r = audit("mae", ["scale", "symmetry"], max_k=2, max_n=2, random=0, prove=scopes(2, 3))
->>> print(r.results["scale"].cell(), "|", r.results["scale"].proof.scope_text())
-proved (K<=2, K=3+) | every matrix with K = 1; every matrix with K = 2; every matrix with K = 3 and all cells positive
+>>> print(r.results["scale"].cell())
+proved (K <= 2; 3 x 3 with every cell positive)
+>>> print(r.results["scale"].proof.scope_text())
+every matrix with K = 1; every matrix with K = 2; every matrix with K = 3 and all cells positive
 """
 
 from __future__ import annotations
@@ -214,6 +216,8 @@ class PropertyResult:
     ties_confirmed: int = 0
     minimal: bool = False
     exact: bool = False
+    every_k: object = None
+    guided: str = ""
 
     @property
     def holds(self) -> bool:
@@ -221,8 +225,26 @@ class PropertyResult:
         return self.verdict in ("proved", "holds")
 
     def label(self) -> str:
-        """The verdict as shown: ``proved (scope)``, ``holds``, ``fails`` or ``n/a``."""
-        return f"proved ({self.proof.short()})" if self.verdict == "proved" else self.verdict
+        """The verdict as shown, in words that say what it rests on: ``proved
+        (every K)`` (a lemma, :mod:`analytic.properties.structure`), ``proved (K <= 3;
+        4 x 4 with every cell positive)`` (the finite prover's scopes), ``unrefuted
+        (searched ...)`` for ``"holds"`` (search only, with its count), ``fails`` or
+        ``n/a``."""
+        if self.verdict == "proved":
+            return "proved (every K)" if self.every_k is not None else \
+                f"proved ({self.proof.short()})"
+        if self.verdict == "holds":
+            text = f"unrefuted (searched {self.checked:,}"
+            if self.guided:
+                text += f" + guided {self._guided_count():,}"
+            return text + ")"
+        return self.verdict
+
+    def _guided_count(self):
+        import re
+
+        m = re.search(r"no violation among ([\d,]+)", self.guided)
+        return int(m.group(1).replace(",", "")) if m else 0
 
     def cell(self) -> str:
         """The table cell: :meth:`label`, with the counterexample after ``fails``."""
@@ -246,11 +268,18 @@ class PropertyResult:
 
     def evidence(self) -> str:
         """What the verdict rests on: the proof's scope, the searched space, or why none."""
+        guided = f"; {self.guided}" if self.guided else ""
+        implied = f" ({self.how})" if self.verdict == "proved" and self.how else ""
+        if self.verdict == "proved" and self.every_k is not None:
+            finite = (f"; the finite prover: {self.proof.scope_text()}"
+                      if self.proof is not None and self.proof.scopes else "")
+            return (f"{self.every_k.text()}{implied}{finite}; no counterexample among "
+                    f"{self.search_text()}")
         if self.verdict == "proved":
-            return (f"proved symbolically on {self.proof.scope_text()}; no counterexample "
-                    f"among {self.search_text()}")
+            return (f"proved symbolically on {self.proof.scope_text()}{implied}; no "
+                    f"counterexample among {self.search_text()}{guided}")
         if self.verdict == "holds":
-            return f"no counterexample among {self.search_text()}"
+            return f"no counterexample among {self.search_text()}{guided}"
         if self.verdict == "fails":
             text = f"{self.witness} ({self.how})"
             if self.proof is not None and self.proof.scopes:
@@ -337,14 +366,71 @@ def _with_proof(prover, ctx, res, better, bounds, seed):
     """``res`` with the symbolic proof attempt, cross-checked; ``"holds"``
     becomes ``"proved"`` when a scope with ``K >= 2`` is proved."""
     name = PROPERTIES[res.property].prover
-    if prover is None or not prover.scopes or name is None or res.verdict not in ("holds",
-                                                                                  "fails"):
+    if prover is None or not prover.scopes or name is None or res.verdict not in (
+            "holds", "fails", "proved"):
         return res
     proof = prover.prove(name, better, bounds)
     _cross_check(ctx, res, proof, seed)
     if res.verdict == "holds" and proof.proved:
         return replace(res, verdict="proved", proof=proof)
     return replace(res, proof=proof)
+
+
+def _falsified(prop, res, spec, ctx, budget, seed_shift=0):
+    """``res`` after the falsifier (:mod:`analytic.properties.falsify`): a cell the
+    search left without a counterexample becomes ``"fails"`` with the guided
+    search's counterexample (confirmed exactly, shrunk, never called minimal),
+    or keeps its verdict with the guided search's budget in :attr:`PropertyResult.guided`."""
+    from .falsify import falsify_spec
+
+    if budget is None or spec is None or res.verdict not in ("holds", "proved") or \
+            res.every_k is not None or prop.region not in ("matrices", "diagonal"):
+        return res
+    found, n = falsify_spec(spec, ctx, prop, budget)
+    if found is None:
+        return replace(res, guided=f"{budget.text()}: no violation among {n:,} matrices")
+    if res.proof is not None and res.proof.covers(found.matrix):
+        raise RuntimeError(f"{prop.name}: proved on {res.proof.scope_text()}, but the guided "
+                           f"search refutes it on {matrix_text(found.matrix)}")
+    return replace(res, verdict="fails", counterexample=found.matrix, witness=found.witness,
+                   how=found.how(), minimal=False)
+
+
+def _with_every_k(res, structure, better, bounds, checked):
+    """``res`` with the lemma of :mod:`analytic.properties.structure` for every ``K``;
+    a lemma contradicted by a counterexample of the search raises ``RuntimeError``."""
+    from .structure import prove_every_k
+
+    if structure is None or res.verdict not in ("holds", "proved", "fails"):
+        return res
+    lemma = prove_every_k(structure, res.property, better, bounds, checked)
+    if lemma is None:
+        return res
+    if res.verdict == "fails":
+        raise RuntimeError(f"{res.property}: proved for every K ({lemma.lemma}), but the "
+                           f"search refutes it: {res.witness}")
+    return replace(res, verdict="proved", every_k=lemma)
+
+
+def _implied(results):
+    """A ``*_populated`` twin (Amigó et al.'s setting: matrices without an empty row)
+    is the same relation on a subset of its property's matrices, so a proof of the
+    property proves the twin on the same scope: a twin the search left unrefuted
+    takes its property's proof (finite scopes, or every ``K``), saying so in
+    :attr:`PropertyResult.how`."""
+    out = dict(results)
+    for name, res in results.items():
+        base = name.removesuffix("_populated")
+        if name == base or base not in results or res.verdict != "holds":
+            continue
+        src = results[base]
+        if src.verdict != "proved":
+            continue
+        proof = None if src.proof is None else replace(src.proof, property=name)
+        out[name] = replace(res, verdict="proved", proof=proof, every_k=src.every_k,
+                            how=f"implied by {base} (its proof covers every matrix of the "
+                                "scope, those without an empty row among them)")
+    return out
 
 
 # ---------------------------------------------------------------------------
@@ -464,7 +550,7 @@ def _diagonal_text(space, prop):
 
 def _run(spec, exact_f, label, better, bounds, names, space, symbolic, scopes, *,
          executor=None, jobs=1, tie_budget=TIE_BUDGET, exact=False,
-         exact_ties=False) -> AuditReport:
+         exact_ties=False, falsify=None, structure=None) -> AuditReport:
     if better not in ("lower", "higher"):
         raise ValueError(f"better must be 'lower' or 'higher', got {better!r}")
     if names is not None and (isinstance(names, str) or not isinstance(names, Iterable)):
@@ -503,12 +589,43 @@ def _run(spec, exact_f, label, better, bounds, names, space, symbolic, scopes, *
         if own is not None:
             own.shutdown(cancel_futures=True)
     prover = _Prover(symbolic, ctx, scopes) if symbolic is not None else None
+    checked = 0
+    if isinstance(structure, tuple):  # a registered variant's, checked once per process
+        structure, checked = structure
+    elif structure is not None:
+        from .structure import check_declaration
+
+        checked = check_declaration(structure, _raising(ctx))
     for p in active:
         res = _verdict(PROPERTIES[p], found[p], space, ctx)
-        rep.results[p] = _with_proof(prover, ctx, res, better, bounds, space.seed)
-    rep.results = {p: rep.results[p] for p in names}
+        res = _with_every_k(res, structure, better, bounds, checked)
+        res = _with_proof(prover, ctx, res, better, bounds, space.seed)
+        fspec = spec if spec is not None else _exact_spec(exact_f, better, bounds)
+        rep.results[p] = _falsified(PROPERTIES[p], res, fspec, ctx, falsify)
+    rep.results = _implied({p: rep.results[p] for p in names})
     rep.evaluations = len(ctx.cache)
     return rep
+
+
+def _raising(ctx):
+    """The exact value as a SymPy number, ``ValueError`` where undefined."""
+    def f(m):
+        v = ctx.exact(m)
+        if v is None:
+            raise ValueError("undefined")
+        return v
+    return f
+
+
+def _exact_spec(f, better, bounds):
+    """A float form of a callable without one (the falsifier's screen): its
+    exact value per matrix, as a float."""
+    from .exact import value_of
+
+    def vectorized(stack):
+        vs = [value_of(f(m.copy())) for m in stack]
+        return np.array([float(v.q) if v.q is not None else float(v.approx) for v in vs])
+    return MetricSpec(vectorized=vectorized, better=better, bounds=bounds)
 
 
 def _can_pickle(spec):
@@ -535,7 +652,8 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
           bounds: tuple | None = None, prove=True, symbolic: Callable | None = None,
           vectorized: Callable | None = None, jobs: int | None = 1, executor=None,
           tie_budget: int = TIE_BUDGET, exact: bool = False,
-          exact_ties: bool = False) -> AuditReport:
+          exact_ties: bool = False, falsify=None, every_k: bool = False,
+          structure=None) -> AuditReport:
     """Decide the properties of a metric: search a space of matrices for a
     counterexample, and prove symbolically what is not refuted.
 
@@ -592,6 +710,19 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
         space on 2 processes: MAE about three times the float search, 35-45 s;
         A_UOC, whose exact values are parametric searches run together in
         int64 for the whole stack of ties, about 1.5 times, 50-56 s).
+    falsify : analytic.properties.falsify.Budget, optional
+        Run the falsifier (:mod:`analytic.properties.falsify`) with this budget on
+        every property the search leaves without a counterexample (default: none;
+        the property table uses :data:`analytic.properties.falsify.DEFAULT_BUDGET`).
+        A callable without ``vectorized`` is screened through its exact values
+        (slow: give a small budget).
+    every_k : bool
+        Prove properties for every ``K`` from the metric's declared structure
+        (:data:`analytic.properties.structure.STRUCTURES`), checked first against
+        the metric's exact values.
+    structure : analytic.properties.structure.SampleMean or ClassAggregate, optional
+        For a callable: its structure (implies ``every_k``), checked against it
+        before any lemma uses it.
 
     Returns
     -------
@@ -629,10 +760,13 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
         spec = MetricSpec(name=m.name, variant=v.label, better=better or m.better, bounds=bnds)
         from numeric._symbolic import SymbolicArithmetic
 
+        if structure is None and every_k:
+            _, _, _, st, checked = _registered_parts(m.name, v.label, True)
+            structure = None if st is None else (st, checked)
         return _run(spec, m.bind(v, "exact"), v.label, better or m.better, bnds,
                     properties, sp, symbolic or m.bind(v, SymbolicArithmetic()), _scopes(prove),
                     executor=executor, jobs=jobs, tie_budget=tie_budget, exact=exact,
-                    exact_ties=exact_ties)
+                    exact_ties=exact_ties, falsify=falsify, structure=structure)
     if not callable(metric):
         raise ValueError(f"metric must be a registry name, a Metric or a callable, got {metric!r}")
     default = DEFAULT_SPACE if vectorized is not None else CALLABLE_SPACE
@@ -643,34 +777,41 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
         exact=metric if exact_ties else None)
     return _run(spec, metric, getattr(metric, "__name__", "metric"), better or "lower", bnds,
                 properties, sp, symbolic, _scopes(prove), executor=executor, jobs=jobs,
-                tie_budget=tie_budget, exact=exact, exact_ties=exact_ties)
+                tie_budget=tie_budget, exact=exact, exact_ties=exact_ties, falsify=falsify,
+                structure=structure)
 
 
 @functools.lru_cache(maxsize=None)
 def audit_registered(name: str, variant_label: str, space: Space = DEFAULT_SPACE,
                      scopes: tuple = _prover.DEFAULT_SCOPES, jobs: int | None = 1,
-                     exact_ties: bool = False) -> AuditReport:
+                     exact_ties: bool = False, falsify=None,
+                     every_k: bool = False) -> AuditReport:
     """:func:`audit` of one registered variant with every property, cached for
     the process (the property table)."""
     return audit(name, variant=variant_label, space=space, prove=tuple(scopes), jobs=jobs,
-                 exact_ties=exact_ties)
+                 exact_ties=exact_ties, falsify=falsify, every_k=every_k)
 
 
 def property_table(space: Space = DEFAULT_SPACE, scopes: tuple = _prover.DEFAULT_SCOPES,
                    jobs: int | None = 1, progress=None,
-                   exact_ties: bool = False) -> list[tuple[str, str, AuditReport]]:
+                   exact_ties: bool = False, falsify="default",
+                   every_k: bool = True) -> list[tuple[str, str, AuditReport]]:
     """``[(metric name, variant label, report)]`` for every case of every
     registered metric that needs only the matrix (:func:`numeric.registry.matrix_metrics`).
-    ``exact_ties``: as :func:`audit`'s."""
+    ``exact_ties``, ``falsify`` (``"default"``: the falsifier's
+    :data:`~analytic.properties.falsify.DEFAULT_BUDGET`) and ``every_k``: as :func:`audit`'s."""
     from numeric.registry import matrix_metrics
 
+    from .falsify import DEFAULT_BUDGET
+
+    budget = DEFAULT_BUDGET if falsify == "default" else falsify
     cases = [(m.name, v.label) for m in matrix_metrics() for v in m.cases()]
     out = []
     for i, (name, label) in enumerate(cases):
         if progress is not None:
             progress(i, len(cases), label)
         out.append((name, label, audit_registered(name, label, space, tuple(scopes), jobs,
-                                                  exact_ties)))
+                                                  exact_ties, budget, every_k)))
     if progress is not None:
         progress(len(cases), len(cases), "")
     return out
@@ -683,3 +824,90 @@ def table_markdown(rows=None, space: Space = DEFAULT_SPACE,
 
     rows = property_table(space, scopes, **kw) if rows is None else rows
     return markdown(table_dict(rows, space, scopes))
+
+
+# ---------------------------------------------------------------------------
+# the table's last two stages on a committed table
+# ---------------------------------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def _registered_parts(name, label, every_k):
+    """The spec, exact context, structure and declaration count of a registered variant."""
+    from numeric.registry import REGISTRY
+
+    from .structure import check_declaration, structure_of
+
+    m = REGISTRY[name]
+    v = m.variant(label)
+    spec = MetricSpec(name=m.name, variant=v.label, better=m.better, bounds=m.bounds)
+    ctx = ExactContext(m.bind(v, "exact"), m.better, m.bounds)
+    structure = structure_of(name, label) if every_k else None
+    checked = 0 if structure is None else check_declaration(structure, _raising(ctx))
+    return m, spec, ctx, structure, checked
+
+
+def _upgrade_cell(name, label, d, budget, every_k):
+    from .table import result_dict, result_of
+
+    m, spec, ctx, structure, checked = _registered_parts(name, label, every_k)
+    res = result_of(d)
+    res = _with_every_k(res, structure, m.better, m.bounds, checked)
+    return result_dict(_falsified(PROPERTIES[res.property], res, spec, ctx, budget))
+
+
+def upgrade_table(table: dict, falsify="default", every_k: bool = True, jobs: int | None = 1,
+                  progress=None) -> dict:
+    """A table (:func:`analytic.properties.table.table_dict`) with the stages that
+    follow the search and the finite proofs: the lemmas for every ``K`` and the
+    falsifier.
+
+    Both stages take a cell's search result and finite proof as they are and
+    depend on nothing else (the metric, the property, the budget and its
+    seed), so this gives the table a full ``ordinal-verify audit --all`` would
+    give with the same search, without its two hours of search.
+
+    Parameters
+    ----------
+    table : dict
+        A table with the search's and the finite prover's results.
+    falsify : analytic.properties.falsify.Budget, "default" or None
+        The falsifier's budget per cell (``"default"``:
+        :data:`~analytic.properties.falsify.DEFAULT_BUDGET`; None: no falsifier).
+    every_k : bool
+        Apply the declared structures' lemmas.
+    jobs : int or None
+        Worker processes (None: the usable CPUs).
+    progress : callable, optional
+        ``progress(done, total, text)``.
+
+    Returns
+    -------
+    dict
+        The new table (the input is not changed).
+    """
+    import copy
+
+    from .falsify import DEFAULT_BUDGET
+    from .table import result_dict, result_of
+
+    budget = DEFAULT_BUDGET if falsify == "default" else falsify
+    out = copy.deepcopy(table)
+    out["falsifier"] = None if budget is None else budget.text()
+    cells = [(rep, p) for rep in out["reports"] for p in rep["properties"]]
+    from .engine import _InProcess
+
+    ex = default_executor(jobs)
+    run = ex or _InProcess()
+    try:
+        futures = [run.submit(_upgrade_cell, rep["metric"], rep["variant"], rep["properties"][p],
+                              budget, every_k) for rep, p in cells]
+        for i, ((rep, p), fut) in enumerate(zip(cells, futures, strict=True)):
+            rep["properties"][p] = fut.result()
+            if progress is not None:
+                progress(i + 1, len(cells), f"{rep['variant']}: {p}")
+    finally:
+        if ex is not None:
+            ex.shutdown(cancel_futures=True)
+    for rep in out["reports"]:
+        implied = _implied({p: result_of(d) for p, d in rep["properties"].items()})
+        rep["properties"] = {p: result_dict(r) for p, r in implied.items()}
+    return out

@@ -103,6 +103,29 @@ def _merge(status, index, sub, n):
     return np.maximum(status, out)
 
 
+def _case_screen(cases, ev, n, strict):
+    """The screen of ``loss(x) <= loss(y)`` (``<`` when strict) over the cases
+    ``(idx, x, y, ok)`` of a property (:meth:`Monotonicity.cases`): a case where
+    either value is undefined is clear."""
+    st = np.zeros(n, dtype=np.int8)
+    for idx, x, y, ok in cases:
+        d = np.where(ok, ev.orient * (x - y), -np.inf)
+        sub = _le_status(d, tolerance(np.where(ok, x, 0), np.where(ok, y, 0)), strict)
+        sub[~ok] = CLEAR
+        st = _merge(st, idx, sub, n)
+    return st
+
+
+def _case_slack(cases, ev, A, bases, strict):
+    """:meth:`Property.slack` of the same relation: the least ``loss(y) - loss(x)``
+    over a base's cases (``+inf`` where none is defined)."""
+    s = np.full(len(A), np.inf)
+    for idx, x, y, ok in cases:
+        np.minimum.at(s, idx, np.where(ok, ev.orient * (y - x), np.inf))
+    s[~bases] = np.inf
+    return s, np.full(len(A), strict)
+
+
 class Property:
     """One property of a metric (subclass it: one class per property).
 
@@ -144,6 +167,24 @@ class Property:
         """The exact check of one base matrix: None, or the witness of a violation."""
         raise NotImplementedError
 
+    #: the slack of a move property changes by about one sample's weight, ``1 / N``:
+    #: the falsifier (:mod:`analytic.properties.falsify`) climbs ``N * slack`` for it
+    per_sample = False
+
+    def slack(self, ev, A):
+        """How far each base of ``A`` is from violating the relation, in float64:
+        ``(slack, strict)``, a float array (``+inf`` where the property says
+        nothing: not a base, or the metric undefined) and a bool array.  A base
+        violates the relation when ``slack < 0``, or ``slack == 0`` where
+        ``strict``; the falsifier (:mod:`analytic.properties.falsify`) climbs
+        toward lower slack.  Generic fallback: the float screen, ``0`` for a
+        flagged base, ``1`` for a clear one (nothing to climb on).
+        """
+        st = self.screen(ev, A)
+        s = np.where(st == CLEAR, 1.0, 0.0)
+        s[~self.bases(A)] = np.inf
+        return s, np.ones(len(A), dtype=bool)
+
     def statement(self) -> str:
         """The formal statement (the class docstring, one paragraph)."""
         return " ".join((type(self).__doc__ or "").split())
@@ -172,6 +213,14 @@ class Range(Property):
             tol = tolerance(np.where(d, v, 0), b)
             st = np.maximum(st, _le_status(diff, tol, strict=False))
         return st
+
+    def slack(self, ev, A):
+        v, d = ev(A)
+        s = np.full(len(A), np.inf)
+        for b, side in zip(ev.bounds, (-1, 1), strict=True):
+            if b is not None:
+                s = np.minimum(s, np.where(d, -side * (v - b), np.inf))
+        return s, np.zeros(len(A), dtype=bool)
 
     def check(self, ctx, m):
         v = ctx.value(m)
@@ -212,6 +261,13 @@ class Identity(Property):
         st[d & ~diag & (loss <= tol)] = CANDIDATE  # must be strictly above the best
         return st
 
+    def slack(self, ev, A):
+        v, d = ev(A)
+        diag = _is_diagonal(A)
+        loss = ev.orient * (v - ev.best)
+        s = np.where(d, np.where(diag, -np.abs(loss), loss), np.inf)
+        return s, ~diag
+
     def check(self, ctx, m):
         v = ctx.value(m)
         if isinstance(v, Undefined):
@@ -240,6 +296,17 @@ class _Equality(Property):
             vb, db = _derived(ev, (self.name, label), t(A))
             st = np.maximum(st, _eq_status(va, da, vb, db))
         return st
+
+    def slack(self, ev, A):
+        va, da = ev(A)
+        s = np.full(len(A), np.inf)
+        for _, t in self.transforms(A.shape[-1]):
+            vb, db = ev(t(A))
+            both = da & db
+            s = np.minimum(s, np.where(both, -np.abs(np.where(both, va - vb, 0.0)),
+                                       np.where(da != db, -1.0, np.inf)))
+        s[~self.bases(A)] = np.inf
+        return s, np.zeros(len(A), dtype=bool)
 
     def check(self, ctx, m):
         for label, t in self.transforms(m.shape[0]):
@@ -318,11 +385,13 @@ class Monotonicity(Property):
     name, title, source, prover = ("monotonicity",
                                    "a sample moved toward the diagonal never worsens",
                                    "ordinal error", "monotonicity")
-    strict = False
+    strict, per_sample = False, True
 
-    def screen(self, ev, A):
+    def cases(self, ev, A):
+        """``(idx, after, before, ok)`` per one-step move: the bases ``idx`` that
+        have the moved cell, the values after and before the move (the
+        relation: ``loss(after) <= loss(before)``), and where both are defined."""
         va, da = ev(A)
-        st = np.zeros(len(A), dtype=np.int8)
         for i, j, t in _moves(A.shape[-1]):
             idx = np.flatnonzero(A[:, i, j] > 0)
             if not len(idx):
@@ -331,13 +400,13 @@ class Monotonicity(Property):
             M[:, i, j] -= 1
             M[:, i, t] += 1
             vm, dm = _derived(ev, ("move", i, j), M)
-            ok = da[idx] & dm
-            d = np.where(ok, ev.orient * (vm - va[idx]), -np.inf)
-            sub = _le_status(d, tolerance(np.where(ok, vm, 0), np.where(ok, va[idx], 0)),
-                             self.strict)
-            sub[~ok] = CLEAR
-            st = _merge(st, idx, sub, len(A))
-        return st
+            yield idx, vm, va[idx], da[idx] & dm
+
+    def screen(self, ev, A):
+        return _case_screen(self.cases(ev, A), ev, len(A), self.strict)
+
+    def slack(self, ev, A):
+        return _case_slack(self.cases(ev, A), ev, A, self.bases(A), self.strict)
 
     def check(self, ctx, m):
         v = ctx.value(m)
@@ -399,9 +468,15 @@ class Imbalance(Property):
         keep = np.ones(len(A), dtype=bool) if not self.populated else (n > 0).all(axis=-1)
         return keep & (A.shape[-1] >= 3)
 
-    def screen(self, ev, A):
-        st = np.zeros(len(A), dtype=np.int8)
+    per_sample = True
+
+    def cases(self, ev, A):
+        """``(idx, v1, v3, ok)`` per triple ``(c1, c2, c3)``: the bases with
+        ``n_c1 > n_c3 >= 1``, the values with a sample of ``c1`` and of ``c3``
+        moved to ``c2`` (the relation: ``loss(v1) < loss(v3)``), and where both
+        are defined."""
         n = np.diagonal(A, axis1=-2, axis2=-1)
+        parts = []
         for c1, c2, c3 in self.triples(A.shape[-1]):
             idx = np.flatnonzero((n[:, c1] > n[:, c3]) & (n[:, c3] >= 1))
             if not len(idx):
@@ -411,14 +486,22 @@ class Imbalance(Property):
             a1[:, c1, c2] += 1
             a3[:, c3, c3] -= 1
             a3[:, c3, c2] += 1
-            v1, d1 = ev(a1)
-            v3, d3 = ev(a3)
-            ok = d1 & d3
-            d = np.where(ok, ev.orient * (v1 - v3), -np.inf)
-            sub = _le_status(d, tolerance(np.where(ok, v1, 0), np.where(ok, v3, 0)), True)
-            sub[~ok] = CLEAR
-            st = _merge(st, idx, sub, len(A))
-        return st
+            parts.append((idx, a1, a3))
+        if not parts:
+            return
+        # every derived matrix in one stack: one evaluation (the evaluator splits it by N)
+        v, d = ev(np.concatenate([a for _, a1, a3 in parts for a in (a1, a3)]))
+        at = 0
+        for idx, _, _ in parts:
+            k = len(idx)
+            yield idx, v[at:at + k], v[at + k:at + 2 * k], d[at:at + k] & d[at + k:at + 2 * k]
+            at += 2 * k
+
+    def screen(self, ev, A):
+        return _case_screen(self.cases(ev, A), ev, len(A), True)
+
+    def slack(self, ev, A):
+        return _case_slack(self.cases(ev, A), ev, A, self.bases(A), True)
 
     def check(self, ctx, m):
         K = m.shape[0]

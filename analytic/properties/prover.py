@@ -129,8 +129,10 @@ class Scope:
         return f"every matrix with K = {self.K} and all cells positive"
 
     def short(self) -> str:
-        """``K=2`` (every matrix) or ``K=3+`` (all cells positive)."""
-        return f"K={self.K}" if self.kind == "every" else f"K={self.K}+"
+        """``K = 2`` (every matrix) or ``3 x 3 with every cell positive``: words that
+        cannot be read as "every K >= 3"."""
+        return (f"K = {self.K}" if self.kind == "every" else
+                f"{self.K} x {self.K} with every cell positive")
 
 
 #: the default proof scopes (:func:`scopes`, the CLI's ``--every-k``/``--positive-k``)
@@ -141,8 +143,8 @@ def scopes(every_k: int = EVERY_K, positive_k: int = POSITIVE_K) -> tuple:
     """Every matrix with ``K <= every_k``, and the all-positive matrices with
     ``every_k < K <= positive_k``.
 
-    >>> [s.short() for s in scopes(2, 4)]
-    ['K=1', 'K=2', 'K=3+', 'K=4+']
+    >>> [s.short() for s in scopes(2, 3)]
+    ['K = 1', 'K = 2', '3 x 3 with every cell positive']
     """
     if every_k < 0 or positive_k < 0:
         raise ValueError("every_k and positive_k must be non-negative")
@@ -495,17 +497,17 @@ class Proof:
         return "; ".join(s.text() for s in self.scopes)
 
     def short(self) -> str:
-        """The proved scopes in the table's notation: ``K<=2, K=3+``
-        (``K=3+``: all cells positive)."""
+        """The proved scopes in the table's words: ``K <= 2; 3 x 3 with every cell
+        positive`` (never a bare ``K=3+``, which reads as "every K >= 3")."""
         every = sorted(s.K for s in self.scopes if s.kind == "every")
         parts = []
         if every and every == list(range(1, max(every) + 1)) and len(every) > 1:
-            parts.append(f"K<={max(every)}")
+            parts.append(f"K <= {max(every)}")
         else:
-            parts += [f"K={k}" for k in every]
+            parts += [f"K = {k}" for k in every]
         parts += [s.short() for s in sorted(self.scopes, key=lambda s: s.K)
                   if s.kind == "positive"]
-        return ", ".join(parts)
+        return "; ".join(parts)
 
 
 def prove(symbolic: Callable, prop: str, *, better: str = "lower", bounds=(None, None),

@@ -23,8 +23,8 @@ import numpy as np
 
 from numeric.markdown import escape, table as markdown_table
 
-__all__ = ["TABLE_PATH", "result_dict", "report_dict", "table_dict", "load", "markdown",
-           "space_dict", "same_space", "cell", "counterexample_of"]
+__all__ = ["TABLE_PATH", "result_dict", "result_of", "report_dict", "table_dict", "load",
+           "markdown", "space_dict", "same_space", "cell", "counterexample_of"]
 
 #: the committed table (package data)
 TABLE_PATH = Path(__file__).with_name("table.json")
@@ -61,13 +61,54 @@ def _proof_json(proof):
                          "reason": why} for sc, why, kind in proof.refused]}
 
 
+def _every_k_json(e):
+    if e is None:
+        return None
+    return {"structure": e.structure, "lemma": e.lemma, "checked": e.checked}
+
+
 def result_dict(r) -> dict:
     """A :class:`analytic.properties.audit.PropertyResult` as JSON-ready data."""
     return {"property": r.property, "verdict": r.verdict, "cell": r.cell(),
             "counterexample": _counterexample_json(r), "witness": r.witness, "how": r.how,
             "minimal": r.minimal, "searched": r.searched, "checked": r.checked,
             "undefined": r.undefined, "ties": r.ties, "ties_confirmed": r.ties_confirmed,
-            "exact": r.exact, "evidence": r.evidence(), "proof": _proof_json(r.proof)}
+            "exact": r.exact, "evidence": r.evidence(), "proof": _proof_json(r.proof),
+            "every_k": _every_k_json(r.every_k), "guided": r.guided}
+
+
+def _scope_of(text):
+    """A :class:`~analytic.properties.prover.Scope` from its :meth:`text`."""
+    import re
+
+    from .prover import Scope
+
+    m = re.fullmatch(r"every matrix with K = (\d+)( and all cells positive)?", text)
+    if m is None:
+        raise ValueError(f"not a proof scope: {text!r}")
+    return Scope(int(m.group(1)), "positive" if m.group(2) else "every")
+
+
+def result_of(d):
+    """The :class:`~analytic.properties.audit.PropertyResult` of a result dict
+    (:func:`result_dict`'s inverse, but for the proofs' timings' rounding)."""
+    from .audit import PropertyResult
+    from .prover import Proof
+    from .structure import EveryK
+
+    proof = d.get("proof")
+    if proof is not None:
+        proof = Proof(d["property"], tuple(_scope_of(t) for t in proof["scope_text"].split("; ")
+                                           if t),
+                      tuple((_scope_of(x["scope_text"]), x["reason"], x["kind"])
+                            for x in proof["refused"]), proof["seconds"])
+    e = d.get("every_k")
+    return PropertyResult(
+        d["property"], d["verdict"], counterexample_of(d), d["witness"], d["searched"],
+        d["how"], d["checked"], proof, d["undefined"], d["ties"], d["ties_confirmed"],
+        d["minimal"], d["exact"],
+        None if e is None else EveryK(d["property"], e["structure"], e["lemma"], e["checked"]),
+        d.get("guided", ""))
 
 
 def report_dict(name, label, rep) -> dict:
@@ -97,12 +138,13 @@ def same_space(recorded: dict, space) -> bool:
     return searched(recorded) == searched(space_dict(space))
 
 
-def table_dict(rows, space, scopes) -> dict:
-    """The whole table: how it was searched, and every report."""
+def table_dict(rows, space, scopes, falsifier=None) -> dict:
+    """The whole table: how it was searched (``falsifier``: the guided search's
+    budget in words, :meth:`analytic.properties.falsify.Budget.text`), and every report."""
     from .catalog import PROPERTIES
 
     return {"space": space_dict(space), "space_text": space.describe(),
-            "scopes": [[s.K, s.kind] for s in scopes],
+            "scopes": [[s.K, s.kind] for s in scopes], "falsifier": falsifier,
             "properties": [{"name": p.name, "title": p.title, "source": p.source,
                             "statement": p.statement()} for p in PROPERTIES.values()],
             "reports": [report_dict(*r) for r in rows]}
@@ -169,6 +211,9 @@ def markdown(table: dict) -> str:
         "evidence": _lines(_evidence(reports, names)),
         "not_applicable": _lines(_not_applicable(reports, names)),
         "not_proved": _lines(_not_proved(reports, names, _prover)),
+        "falsifier": table.get("falsifier") or "none",
+        "summary": _lines(summary(table)),
+        "open": _lines(_open(reports, names)),
     }
     text = string.Template(TEMPLATE_PATH.read_text(encoding="utf-8")).substitute(fields)
     return text.rstrip("\n") + "\n"
@@ -239,3 +284,78 @@ def _not_proved(reports, names, _prover):
             if x["kind"] == _prover.NOT_DERIVED:
                 yield f"- **{n}**, {x['scope']}: {escape(_clip(x['reason']))}"
         yield ""
+
+
+# ---------------------------------------------------------------------------
+# how far the table is from the goal: every cell proved for every K or refuted
+# ---------------------------------------------------------------------------
+def kind(d) -> str:
+    """The kind of a cell: ``"proved (every K)"``, ``"proved (finite scopes)"``,
+    ``"unrefuted"`` (search only), ``"fails"`` or ``"n/a"``."""
+    v = d["verdict"]
+    if v == "proved":
+        return "proved (every K)" if d.get("every_k") else "proved (finite scopes)"
+    return "unrefuted" if v == "holds" else v
+
+
+KINDS = ("proved (every K)", "proved (finite scopes)", "unrefuted", "fails", "n/a")
+
+
+def summary(table: dict) -> list:
+    """One line per kind of cell, with the count (the table's distance from its goal).
+
+    >>> t = {"reports": [{"properties": {"a": {"verdict": "fails", "how": "guided search"},
+    ...                                  "b": {"verdict": "holds"}}}]}
+    >>> for line in summary(t)[2:4]:
+    ...     print(line)
+    - **unrefuted** (search only: no proof, no counterexample): 1
+    - **fails**: 1 (1 of them found by the guided search)
+    """
+    cells = [d for r in table["reports"] for d in r["properties"].values()]
+    count = {k: sum(kind(d) == k for d in cells) for k in KINDS}
+    guided = sum(d["verdict"] == "fails" and d.get("how", "").startswith("guided search")
+                 for d in cells)
+    words = {"proved (every K)": "proved for every K and N (a lemma on the declared structure)",
+             "proved (finite scopes)": "proved on finite scopes only (K <= 3, 4 x 4 with every "
+                                       "cell positive, ...), unrefuted beyond",
+             "unrefuted": "search only: no proof, no counterexample",
+             "fails": None, "n/a": "the property says nothing here"}
+    out = []
+    for k in KINDS:
+        if k == "fails":
+            out.append(f"- **fails**: {count[k]} ({guided} of them found by the guided search)")
+        else:
+            out.append(f"- **{k}** ({words[k]}): {count[k]}")
+    return out
+
+
+def _open(reports, names):
+    """The cells neither proved for every K nor refuted, with why."""
+    from .structure import structure_of
+
+    for rep in reports:
+        rows = [(n, rep["properties"][n]) for n in names
+                if kind(rep["properties"][n]) in ("unrefuted", "proved (finite scopes)")]
+        if not rows:
+            continue
+        declared = structure_of(rep["metric"], rep["variant"])
+        why = ("its declared structure's lemma does not apply" if declared is not None else
+               "no structure declared (not a mean of a per-cell kernel over samples or "
+               "classes)")
+        yield (f"- {escape(rep['variant'])} (`{rep['metric']}`), {why}: "
+               + "; ".join(f"**{n}** ({_open_reason(d)})" for n, d in rows))
+
+
+def _open_reason(d):
+    parts = []
+    proof = d.get("proof")
+    if d["verdict"] == "proved":
+        parts.append(f"proved on {proof['short']}")
+    elif proof is not None and proof["refused"]:
+        parts.append("the finite prover did not derive it")
+    elif proof is None or not proof["scopes"]:
+        parts.append("no finite proof of this property")
+    parts.append("guided search spent its budget" if d.get("guided") else "no guided search "
+                 "(a property of label-vector triples)" if d["property"] == "triangle" else
+                 "no guided search")
+    return ", ".join(parts)

@@ -233,7 +233,7 @@ def _check_property(prop):
             verdict = "holds" if r["verdict"] in ("holds", "proved") else r["verdict"]
             found[label] = verdict
             if r["verdict"] == "proved":
-                proved[label] = r["proof"]["short"]
+                proved[label] = "every K" if r.get("every_k") else r["proof"]["short"]
             elif r["verdict"] == "holds":
                 left = r["ties"] - r["ties_confirmed"]
                 searched.append(f"{label} ({r['checked']:,} checked"
@@ -245,12 +245,13 @@ def _check_property(prop):
                 if bad:
                     wrong.append(bad)
                 notes.append(f"{label} {r['cell'][len('fails '):]}"
-                             + ("" if r["minimal"] else " (random, shrunk)"))
+                             + ("" if r["minimal"] else " (guided search, shrunk)"
+                                if r["how"].startswith("guided search") else " (random, shrunk)"))
         if wrong:
             return Outcome("refuted", "; ".join(wrong))
         text = ("proved symbolically: "
                 + (", ".join(f"{lab} ({sc})" for lab, sc in proved.items()) or "none"))
-        text += f"; holds (no counterexample, no proof): {', '.join(searched) or 'none'}"
+        text += f"; unrefuted (search only: no counterexample, no proof): {', '.join(searched) or 'none'}"
         if notes:
             text += f"; counterexamples (re-checked exactly): {'; '.join(notes)}"
         na = [lab for lab, v in found.items() if v == "n/a"]
@@ -269,8 +270,9 @@ def _scope_text():
 
     return (f"On the property engine's default search ({DEFAULT_SPACE.describe()}; triangle: "
             "every triple of label vectors with K = 2, n <= 6 and K = 3, n <= 4, and 2,000 "
-            "random triples of length up to 14; \"holds\" means no counterexample there, "
-            "proved only where the evidence names a symbolic proof and its scope): ")
+            "random triples of length up to 14; then a guided search of every cell not proved for "
+            "every K; \"unrefuted\" means no counterexample there and no proof, proved only where "
+            "the evidence names a proof and its scope, every K or finite): ")
 
 
 for _prop, (_item, _statement, _) in REVIEWED.items():
