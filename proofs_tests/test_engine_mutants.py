@@ -294,17 +294,20 @@ def test_a_derived_matrix_of_another_total_is_not_looked_up_in_the_chunk():
     assert (res["scale"].checked, res["scale"].candidates) == (10, 0)
 
 
-def test_the_default_executor_of_no_jobs_asks_the_ledger_s_default(monkeypatch):
+def test_the_default_executor_of_no_jobs_asks_the_engine_s_default(monkeypatch):
     """``default_executor`` 2 (``jobs=None`` not replaced by the default number
-    of jobs, ``analytic.ledger.default_jobs``), 9, 10 (an unknown start
-    method), 14, 16 (the pool's size not given: the machine's cores): one job
-    is no pool, three a pool of three worker processes."""
+    of jobs, ``analytic.properties.pool.default_jobs``, the engine's own: issue 37
+    moved it from the ledger), 9, 10 (an unknown start method), 14, 16 (the
+    pool's size not given: the machine's cores): one job is no pool, three a
+    pool of three worker processes; the ledger's default is the engine's."""
     import analytic.ledger
+    from analytic.properties import pool
     from analytic.properties.engine import default_executor
 
-    monkeypatch.setattr(analytic.ledger, "default_jobs", lambda: 1)
+    monkeypatch.setattr(pool, "default_jobs", lambda: 1)
     assert default_executor(None) is None
-    monkeypatch.setattr(analytic.ledger, "default_jobs", lambda: 3)
+    assert analytic.ledger.default_jobs() == 1
+    monkeypatch.setattr(pool, "default_jobs", lambda: 3)
     ex = default_executor(None)
     try:
         assert ex._max_workers == 3

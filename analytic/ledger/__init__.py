@@ -388,11 +388,11 @@ def run(prefix: str | None = None, progress: Callable[[int, int, str], None] | N
 
 def default_jobs() -> int:
     """The CPUs this process may run on (its affinity mask where the OS has one):
-    the default ``jobs`` of the CLI."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+    the default ``jobs`` of the CLI (:func:`analytic.properties.pool.default_jobs`,
+    the property engine's, read here: the engine imports nothing of the ledger)."""
+    from analytic.properties.pool import default_jobs as cpus
+
+    return cpus()
 
 
 def _can_fork() -> bool:

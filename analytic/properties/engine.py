@@ -41,7 +41,6 @@ without a vectorised form is searched in exact arithmetic on every matrix
 from __future__ import annotations
 
 import functools
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -53,6 +52,7 @@ from .generators import label_vectors
 from .catalog import CANDIDATE, CLEAR, PROPERTIES, TIE, tolerance
 from .closedform import _NotExact, from_sympy
 from .rational import rational_bound, rationals
+from .pool import default_executor
 from .space import Chunk, Space
 
 __all__ = ["MetricSpec", "FloatEvaluator", "RationalEvaluator", "CallableEvaluator",
@@ -573,22 +573,8 @@ def screen_diagonal(spec: MetricSpec, names: tuple, K: int, N: int,
 
 
 # ---------------------------------------------------------------------------
-# executors
+# executors (the pool: analytic.properties.pool, default_executor re-exported)
 # ---------------------------------------------------------------------------
-def default_executor(jobs: int | None):
-    """A process pool of ``jobs`` workers (forked on Linux), or None for one job."""
-    if jobs is None:
-        from ..ledger import default_jobs
-
-        jobs = default_jobs()
-    if jobs <= 1:
-        return None
-    import multiprocessing
-
-    ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() \
-        else None
-    return ProcessPoolExecutor(jobs, mp_context=ctx)
-
 
 class _InProcess:
     """The executor protocol, run at once in this process."""
