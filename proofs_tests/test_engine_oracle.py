@@ -37,7 +37,7 @@ from analytic.properties.space import Space
 
 SEED = 37
 #: random metrics in CI (each audited three ways over its own random space)
-CASES = int(os.environ.get("ENGINE_ORACLE_CASES", "16"))
+CASES = int(os.environ.get("ENGINE_ORACLE_CASES", "20"))
 
 
 # ---------------------------------------------------------------------------
@@ -77,6 +77,8 @@ def _terms(rng):
     return {
         "error rate": (lambda f: sympy.Rational(f["E"], f["N"]),
                        lambda f: f["E"] / f["N"]),
+        "accuracy": (lambda f: sympy.Rational(f["T"], f["N"]),
+                     lambda f: f["T"] / f["N"]),
         "mean distance": (lambda f: sympy.Rational(a * f["D"] + b * f["E"], f["N"]),
                           lambda f: (a * f["D"] + b * f["E"]) / f["N"]),
         "asymmetry": (lambda f: sympy.Rational(f["U"] - f["L"], f["N"]),
@@ -91,6 +93,8 @@ def _terms(rng):
                       lambda f: np.log2(1 + f["D"]) - np.log2(1 + f["N"]) + 1),
         "first-row miss": (lambda f: sympy.Rational(f["E"] + f["C0"], f["N"] + f["R0"]),
                            lambda f: (f["E"] + f["C0"]) / (f["N"] + f["R0"])),
+        "tiny distance": (lambda f: sympy.Rational(f["D"], 10**12),
+                          lambda f: f["D"] * 1e-12),
     }
 
 
@@ -112,9 +116,16 @@ class Case:
         terms = _terms(rng)
         names = sorted(rng.sample(sorted(terms), rng.choice([1, 1, 2])))
         coef = [rng.choice([1, 1, 2]) for _ in names]
+        if rng.random() < 0.4 and "tiny distance" not in names:  # float ties, no exact ties
+            names.append("tiny distance")
+            coef.append(rng.choice([1, -1]))
         self.undefined = rng.choice(sorted(UNDEFINED))
         self.how = rng.choice(["raise", "nan", "none"])
         self.better = rng.choice(["lower", "higher"])
+        if k % 4 == 3:  # a monotone rate but for a 1e-12 term: only exact ties decide
+            self.better = rng.choice(["lower", "higher"])
+            names = ["error rate" if self.better == "lower" else "accuracy", "tiny distance"]
+            coef = [1, -1 if self.better == "lower" else 1]
         self.bounds = rng.choice([(None, None), (0, None), (0, 1), (0, 2)])
         self.text = (" + ".join(f"{c} * {n}" for c, n in zip(coef, names))
                      + f"; undefined: {self.undefined} ({self.how}); {self.better} is better; "
@@ -413,12 +424,17 @@ def test_the_engine_agrees_with_the_brute_force_oracle(k):
 def test_the_grammar_covers_what_it_promises():
     """The fixed-seed cases cover both orientations, every form of value and of
     undefinedness, and some counterexamples in random parts (not a vacuous run)."""
-    cases = [Case(k) for k in range(CASES)]
+    cases = [Case(k) for k in range(max(CASES, 20))]
     text = " ".join(c.text for c in cases)
     assert {c.better for c in cases} == {"lower", "higher"}
     assert {c.how for c in cases} == {"raise", "nan", "none"}
-    for word in ("sum of roots", "root mean square", "logarithm", "distance", "first-row miss",
-                 "undefined: nowhere", "undefined: one class", "undefined: N = 2"):
+    assert {c.better for c in cases if "tiny" in c.text} == {"lower", "higher"}
+    assert {c.better for c in cases if "rate + -1 * tiny" in c.text or
+            "accuracy + 1 * tiny" in c.text} == {"lower", "higher"}
+    for word in ("sum of roots", "root mean square", "logarithm", "normalised distance",
+                 "first-row miss", "mean distance", "asymmetry", "undefined: nowhere",
+                 "undefined: one class", "undefined: N = 2", "undefined: empty first row",
+                 "undefined: no correct prediction"):
         assert word in text, word
     assert {c.bounds for c in cases} == {(None, None), (0, None), (0, 1), (0, 2)}
     assert any(c.space.random for c in cases)
