@@ -419,6 +419,24 @@ def test_the_engine_agrees_with_the_brute_force_oracle(k):
                     assert res.verdict in ("holds", "n/a"), where
                 continue
             assert got == w, f"{where}: engine {got}, oracle {w}"
+    # no tie budget: ties left unconfirmed (all of them: 1e-12 apart or equal), so the
+    # engine may miss a counterexample that only a tie shows, and must say so
+    rep = audit(case.exact, space=case.space, better=case.better, bounds=case.bounds,
+                vectorized=case.vectorized, prove=False, tie_budget=0)
+    for name, res in rep.results.items():
+        w, where = want[name], f"case {k} ({case.text}), tie_budget=0, {name}"
+        if w is None:
+            continue
+        if res.verdict == "fails":
+            base = name.removesuffix("_populated")
+            t = res.counterexample
+            assert getattr(o, base)(t if name != "triangle" else tuple(t)), where
+            if res.minimal:  # claimed minimal: no tie before it was left unconfirmed
+                assert _engine_tuple(res)[:3] == w[:3], f"{where}: {_engine_tuple(res)}, {w}"
+            # the ties counted up to a counterexample, none confirmed: not certified minimal
+            assert not (res.minimal and res.ties > res.ties_confirmed), where
+        if _engine_tuple(res)[:2] != w[:2]:  # missed or later: only behind unconfirmed ties
+            assert res.ties > res.ties_confirmed and not res.minimal, where
 
 
 def test_the_grammar_covers_what_it_promises():
