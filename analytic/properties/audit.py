@@ -63,13 +63,14 @@ holds fails
 >>> r.results["scale"].counterexample.tolist()
 [[0, 0], [1, 0]]
 
-A metric with a bug (here a ``KeyError`` on a matrix with two classes) has no verdict:
+A metric with a bug (here a ``KeyError`` on every matrix with two classes) has no
+verdict; the first matrix that raised it, in the search order, is named:
 
 >>> def buggy(A):
 ...     return {1: 0}[len(A)]
 >>> r = audit(buggy, ["symmetry", "scale"], max_k=2, max_n=1, random=0)
 >>> print(r.results["scale"].verdict, "|", r.results["scale"].evidence())
-error | the metric raised KeyError: 2 on the count matrix [[0, 0], [0, 0]]
+error | the metric raised KeyError: 2 on the count matrix [[0, 0], [0, 1]]
 
 A registered metric's formula is also evaluated on symbolic counts:
 
