@@ -401,9 +401,13 @@ def test_the_float_evaluator_marks_undefined_matrices_and_refuses_non_numbers():
     assert calls[:3] == [2, 2, 1]     # N = 1 (both defined); N = 2 halved: [1, 1]
     v, d = ev(S[:0])
     assert v.shape == d.shape == (0,)
-    # NaN: undefined (issue 37 item 1); an infinity where defined: a broken metric
-    v, d = FloatEvaluator(lambda S: np.where(S[:, 0, 0] > 0, 0.5, np.nan), "lower", (0, 1))(S)
+    # NaN: undefined for a user's form (issue 37 item 1), an error for a registered
+    # metric (its checks mark where it is undefined); an infinity: a broken metric
+    half = lambda S: np.where(S[:, 0, 0] > 0, 0.5, np.nan)  # noqa: E731
+    v, d = FloatEvaluator(half, "lower", (0, 1), nan_undefined=True)(S)
     assert d.tolist() == [True, True, False, False, True]
+    with pytest.raises(MetricError, match=r"returned nan .* matrix \[\[0, 0\], \[1, 1\]\]"):
+        FloatEvaluator(half, "lower", (0, 1))(S)
     with pytest.raises(MetricError, match=r"the metric returned inf \(not a finite real number; "
                        r"NaN, None or UndefinedMetric where it is undefined\) on the count "
                        r"matrix \[\[1, 0\], \[0, 0\]\]"):

@@ -124,8 +124,8 @@ def _registered(spec):
 
 @functools.lru_cache(maxsize=64)
 def _evaluator(spec):
-    if spec.name is None:
-        return FloatEvaluator(spec.vectorized, spec.better, spec.bounds)
+    if spec.name is None:  # a user's vectorised form: NaN says "undefined here"
+        return FloatEvaluator(spec.vectorized, spec.better, spec.bounds, nan_undefined=True)
     fn = _registered(spec)
     return FloatEvaluator(lambda stack: fn(stack, "float"), spec.better, spec.bounds)
 
@@ -158,10 +158,12 @@ class FloatEvaluator:
     an error of :attr:`errors` from elsewhere halves the stack until it is
     isolated, and so does any other exception, down to the first matrix
     that raises it: :class:`numeric.errors.MetricError` naming the exception
-    and that matrix (the audit's verdict ``"error"``).  A NaN value means
-    undefined (a user's vectorised callable may say so); an infinite value
-    where the metric is defined is a broken metric: :class:`~numeric.errors.MetricError`.
-    :class:`RationalEvaluator` is the same evaluator over exact rationals.
+    and that matrix (the audit's verdict ``"error"``).  With ``nan_undefined``
+    (a user's vectorised callable) a NaN value means undefined; otherwise (a
+    registered metric, whose own checks mark where it is undefined) a NaN,
+    and always an infinity, where the metric is defined is a broken metric:
+    :class:`~numeric.errors.MetricError`.  :class:`RationalEvaluator` is the
+    same evaluator over exact rationals.
     """
 
     #: raised where a matrix leaves the metric undefined (isolated by halving)
@@ -170,8 +172,8 @@ class FloatEvaluator:
     dtype, missing = np.float64, np.nan
     orientation = 1.0
 
-    def __init__(self, fn, better, bounds):
-        self.fn = fn
+    def __init__(self, fn, better, bounds, nan_undefined=False):
+        self.fn, self.nan_undefined = fn, nan_undefined
         self.orient = self.orientation if better == "lower" else -self.orientation
         self.bounds = tuple(self.bound(b) for b in bounds)
         self.best = self.bounds[0] if better == "lower" else self.bounds[1]
@@ -195,8 +197,10 @@ class FloatEvaluator:
         return values, defined
 
     def check(self, stack, values, defined):
-        """Read a NaN as undefined; refuse an infinity where the metric is defined."""
-        defined &= ~np.isnan(values)
+        """Refuse a value that is not finite where the metric is defined (a NaN
+        means undefined with ``nan_undefined``)."""
+        if self.nan_undefined:
+            defined &= ~np.isnan(values)
         bad = defined & ~np.isfinite(values)
         if bad.any():
             raise MetricError.of(f"returned {values[np.argmax(bad)]} (not a finite real number; "

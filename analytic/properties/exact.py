@@ -41,8 +41,8 @@ from numeric.exact_sign import DEFAULT_POLICY, ExactPolicy
 
 from .generators import matrix_text
 
-__all__ = ["Undefined", "Value", "value_of", "signals_undefined", "compare", "exceeds_sum", "expr", "ExactContext",
-           "bound_value"]
+__all__ = ["Undefined", "Value", "value_of", "signals_undefined", "compare", "exceeds_sum", "expr",
+           "ExactContext", "bound_value"]
 
 #: digits of the approximations of irrational values (SymPy's evalf controls the error)
 _DPS = 50
@@ -136,8 +136,9 @@ def _fraction(v) -> Fraction | None:
     if isinstance(v, mpmath.mpf):
         if not mpmath.isfinite(v):
             raise ValueError(f"{v!r} is not a finite real number")
-        man, exp = v.man_exp
-        return Fraction(int(man)) * Fraction(2) ** int(exp)
+        sign, man, exp, _ = v._mpf_  # (-1)^sign * man * 2^exp, exactly
+        q = Fraction(int(man)) * Fraction(2) ** int(exp)
+        return -q if sign else q
     if isinstance(v, (numbers.Real, Decimal)) and not isinstance(v, sympy.Basic):
         # float, NumPy's floats, gmpy2's mpfr, Decimal: the exact fraction of the value
         try:
