@@ -190,7 +190,7 @@ class Metric:
         -------
         callable
             ``f(cm)`` returning the metric's value; it raises the metric's
-            ``ValueError`` where the metric is undefined.
+            :class:`~numeric.errors.UndefinedMetric` where the metric is undefined.
 
         Raises
         ------
