@@ -43,6 +43,35 @@ def test_audit_a_user_function(tmp_path, monkeypatch, capsys):
     assert "upper_share" in out and "mymetrics:upper_share" in out
 
 
+NUMPY_FRACTION_METRIC = '''
+from fractions import Fraction
+import numpy as np
+
+def upper_share(cm):
+    """As USER_METRIC's, a Fraction of NumPy integers (no int() around the sums)."""
+    cm = np.asarray(cm)
+    return Fraction(np.triu(cm, 1).sum(), cm.sum())
+'''
+
+
+def test_a_fraction_of_numpy_integers_audits_like_one_of_ints(tmp_path, monkeypatch, capsys):
+    """Issue 37 item 2: it crashed the auditor (``TypeError: numpy boolean subtract``
+    in analytic/properties/exact.py, a 32-line traceback through the CLI); now the
+    same table as USER_METRIC's (test_audit_a_user_function)."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    args = ["--bounds", "0,1", "--max-k", "2", "--max-n", "2", "--random", "0", "--no-proofs",
+            "--json", "-"]
+    tables = []
+    for name, text in (("ints_mod", USER_METRIC), ("numpy_mod", NUMPY_FRACTION_METRIC)):
+        (tmp_path / f"{name}.py").write_text(text)
+        status, out, err = _run(capsys, "audit", f"{name}:upper_share", *args)
+        assert status == 0 and "Traceback" not in err, err
+        props = json.loads(out)["reports"][0]["properties"]
+        tables.append({p: (d["verdict"], d["counterexample"]) for p, d in props.items()})
+    assert tables[0] == tables[1]
+    assert tables[1]["symmetry"] == ("fails", {"matrix": [[0, 0], [1, 0]]})
+
+
 def test_audit_module_function_errors_are_one_line(tmp_path, monkeypatch, capsys):
     monkeypatch.syspath_prepend(str(tmp_path))
     (tmp_path / "broken_mod.py").write_text("raise RuntimeError('boom')\n")
