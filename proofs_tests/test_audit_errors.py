@@ -339,3 +339,27 @@ def test_negative_values_of_every_kind_audit_like_their_fraction_twin(name):
     1/3 in an early draft of the conversion); no property adds two values here."""
     kw = dict(max_k=3, max_n=3, random=30, prove=False, bounds=(-1, 1))
     _same_verdicts(audit(SIGNED_TWINS[name], **kw), audit(_upper_minus_lower, **kw))
+
+
+def test_a_formula_failing_in_the_engine_s_rationals_switches_the_exact_screen_off():
+    """The exact re-screen of a registered metric (RationalEvaluator) is an accelerator:
+    an exception there other than UndefinedMetric switches it off (_NotExact: its ties
+    go to the per-matrix check, in SymPy's exact arithmetic, which names a broken metric
+    as MetricError); the float screen and a user's callable name the matrix at once."""
+    from analytic.properties.closedform import _NotExact
+    from analytic.properties.engine import CallableEvaluator, FloatEvaluator, RationalEvaluator
+
+    S = np.array([[[1, 0], [0, 0]], [[2, 0], [0, 0]], [[1, 1], [0, 0]]])
+
+    def fn(stack, *ctx):
+        if (np.asarray(stack)[:, 0, 0] == 2).any():
+            raise TypeError("no rationals here")
+        return np.asarray(stack)[:, 0, 1] / np.asarray(stack).sum(axis=(1, 2))
+
+    with pytest.raises(_NotExact, match=r"raised TypeError: no rationals here on \[\[2, 0\]"):
+        RationalEvaluator(fn, "lower", (0, 1))(S)
+    with pytest.raises(MetricError, match=r"raised TypeError: no rationals here on the count "
+                                          r"matrix \[\[2, 0\], \[0, 0\]\]"):
+        FloatEvaluator(fn, "lower", (0, 1))(S)
+    with pytest.raises(MetricError, match=r"on the count matrix \[\[2, 0\], \[0, 0\]\]"):
+        CallableEvaluator(lambda m: fn(m[None])[0], "lower", (0, 1))(S)

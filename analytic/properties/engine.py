@@ -196,6 +196,11 @@ class FloatEvaluator:
         self.check(stack, values, defined)
         return values, defined
 
+    def broken(self, exc, m):
+        """What an exception other than :attr:`errors` on the matrix ``m`` raises: the
+        metric is broken (:class:`~numeric.errors.MetricError`, the verdict "error")."""
+        return MetricError.of(exc, m)
+
     def check(self, stack, values, defined):
         """Refuse a value that is not finite where the metric is defined (a NaN
         means undefined with ``nan_undefined``)."""
@@ -224,7 +229,7 @@ class FloatEvaluator:
             if len(idx) == 1:
                 if isinstance(exc, self.errors):
                     return
-                raise MetricError.of(exc, stack[idx[0]]) from exc
+                raise self.broken(exc, stack[idx[0]]) from exc
             half = len(idx) // 2
             self._run(stack, idx[:half], values, defined)
             self._run(stack, idx[half:], values, defined)
@@ -259,6 +264,14 @@ class RationalEvaluator(FloatEvaluator):
 
     def bound(self, b):
         return rational_bound(b, self.ctx)
+
+    def broken(self, exc, m):
+        """A registered formula that fails in the engine's rationals switches the exact
+        screen off (:class:`_NotExact`: its ties go to the per-matrix check, whose
+        exact arithmetic names a broken metric); a user's callable is the metric
+        itself (:class:`CallableEvaluator`)."""
+        return _NotExact(f"the formula in rationals raised {type(exc).__name__}: {exc} on "
+                         f"{m.tolist()}")
 
     def evaluate(self, stack):
         return np.asarray(self.fn(stack, self.ctx), dtype=object).reshape(len(stack))
