@@ -28,6 +28,7 @@ import itertools
 import numpy as np
 
 from ._validation import collect_undefined
+from .errors import UndefinedMetric
 from .reporting import latex_escape, latex_table
 
 
@@ -51,8 +52,8 @@ def metric_on_stack(fn, stack, **kwargs):
 
     The metric's own definedness checks record which matrices leave it
     undefined (:func:`numeric._validation.collect_undefined`), so the whole
-    stack is one call; a ``ValueError`` raised elsewhere (a check that does
-    not record) falls back to halving the stack until the undefined matrices
+    stack is one call; an :class:`~numeric.errors.UndefinedMetric` raised
+    elsewhere (a check that does not record) falls back to halving the stack until the undefined matrices
     are isolated (O(u log R) calls for u of them).
 
     Returns
@@ -85,11 +86,11 @@ def metric_on_stack(fn, stack, **kwargs):
             if not ok.all() and not reason:
                 try:  # the message of the first undefined matrix, from the metric itself
                     fn(stack[lo + int(np.argmin(ok))], **kwargs, arithmetic="float")
-                except ValueError as exc:
+                except UndefinedMetric as exc:
                     reason.append(str(exc))
             values[lo:hi] = np.where(ok, out, np.nan)
             defined[lo:hi] = ok
-        except ValueError as exc:
+        except UndefinedMetric as exc:
             if hi - lo == 1:
                 reason.append(str(exc))
                 return

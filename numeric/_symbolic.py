@@ -14,6 +14,7 @@ import sympy
 from ._arith import ExactArithmetic, get_arithmetic
 from ._common import is_symbolic, prepare  # noqa: F401 (prepare: used by the doctests)
 from ._validation import check_counts
+from .errors import UndefinedMetric
 
 __all__ = ["SymbolicArithmetic", "support_from_assumptions", "check_symbolic_counts"]
 
@@ -156,9 +157,9 @@ def check_symbolic_counts(cm, support, *, min_classes=1, what="confusion matrix"
             sup[i] = 1 if out[i] > 0 else 0
     sup = sup.reshape(a.shape)
     if np.any(sup.sum(axis=(-2, -1)) == 0):
-        raise ValueError(f"{what} is all zero: it holds no samples")
+        raise UndefinedMetric(f"{what} is all zero: it holds no samples")
     K = a.shape[-1]
     if K < min_classes:
-        raise ValueError(
+        raise UndefinedMetric(
             f"{what} has {K} class{'es' if K != 1 else ''}; this metric needs at least {min_classes}")
     return sup, out.reshape(a.shape)

@@ -10,6 +10,8 @@ from numbers import Real
 
 import numpy as np
 
+from .errors import UndefinedMetric
+
 __all__ = ["check_counts", "integer_counts", "numeric_array", "check_beta", "check_gamma", "check_missing",
            "undefined_if", "collect_undefined", "unmasked", "is_real_number", "positive_integer"]
 
@@ -136,8 +138,10 @@ def check_counts(cm, *, min_classes: int = 1, what: str = "confusion matrix"):
     Raises
     ------
     ValueError
-        Not at least 2-D, not square, empty, non-finite, negative, non-integer,
-        all-zero, or fewer than ``min_classes`` classes.
+        Not at least 2-D, not square, empty, non-finite, negative, non-integer.
+    numeric.errors.UndefinedMetric
+        All zero (no sample), or fewer than ``min_classes`` classes: the
+        formula is undefined there.
     """
     a = numeric_array(cm, what)
     if a.ndim < 2:
@@ -157,14 +161,14 @@ def check_counts(cm, *, min_classes: int = 1, what: str = "confusion matrix"):
         raise ValueError(f"{what} has a total count too large for int64")
     totals = a.sum(axis=(-2, -1))
     if np.any(totals == 0):
-        if a.ndim == 2:
-            raise ValueError(f"{what} is all zero: it holds no samples")
+        if a.ndim == 2:  # every metric divides by N (or by a class count)
+            raise UndefinedMetric(f"{what} is all zero: it holds no samples")
         where = tuple(int(i) for i in np.argwhere(totals == 0)[0])
         undefined_if(totals == 0,
                      lambda: f"{what} at stack index {where} is all zero: it holds no samples")
     K = a.shape[-1]
-    if K < min_classes:
-        raise ValueError(
+    if K < min_classes:  # the formula divides by K - 1 (or by a count of class pairs)
+        raise UndefinedMetric(
             f"{what} has {K} class{'es' if K != 1 else ''}; this metric needs at least {min_classes}"
         )
     return a
@@ -175,7 +179,8 @@ _UNDEFINED = contextvars.ContextVar("numeric_undefined_masks", default=None)
 
 
 def undefined_if(mask, message):
-    """Raise ``ValueError(message())`` where a matrix of a stack leaves a metric
+    """Raise :class:`~numeric.errors.UndefinedMetric` (a ``ValueError``) with
+    ``message()`` where a matrix of a stack leaves a metric
     undefined (``mask``: one bool per matrix, the stack's lead shape) -- or,
     inside :func:`collect_undefined`, record the mask and go on (the values
     computed for those matrices are then discarded).
@@ -183,14 +188,14 @@ def undefined_if(mask, message):
     >>> undefined_if(np.array([False, True]), lambda: "undefined here")
     Traceback (most recent call last):
     ...
-    ValueError: undefined here
+    numeric.errors.UndefinedMetric: undefined here
     """
     mask = np.asarray(mask, dtype=bool)
     if not mask.any():
         return
     masks = _UNDEFINED.get()
     if masks is None or mask.ndim == 0:
-        raise ValueError(message())
+        raise UndefinedMetric(message())
     masks.append(mask)
 
 

@@ -50,7 +50,7 @@ from ._paired import (ADJUSTMENTS, COMPARISON_COLUMNS, PairRow, PairTable,  # no
                       _check_confidence, _check_names, _check_undefined_and_adjust, _holm_rows, _letters,
                       bootstrap_p_value, comparison_record, holm, metric_on_stack, percentile_interval,
                       winner_of)
-from .errors import UndefinedResampleWarning  # defined in numeric.errors, re-exported here
+from .errors import UndefinedMetric, UndefinedResampleWarning  # defined in numeric.errors, re-exported here
 from .reporting import latex_escape, latex_table  # noqa: F401 - the renderers, defined in numeric.reporting
 
 __all__ = ["Comparison", "MetricComparison", "PairTable", "comparison_record", "UndefinedResampleWarning", "compare",
@@ -299,7 +299,7 @@ def _on_data_and_resamples(m, kw, cm, stack, confidence, class_labels):
 
     try:
         point = float(m.function(cm, **kw, arithmetic="float"))
-    except ValueError as exc:
+    except UndefinedMetric as exc:
         return None, class_labels_in(str(exc), class_labels), None, np.zeros(stack.shape[0], dtype=bool), None, ""
     vals, defined, w = metric_on_stack(m.function, stack, **kw)
     ci = percentile_interval(vals[defined], confidence) if defined.any() else None

@@ -27,6 +27,7 @@ from ._common import prepare
 from ._costs import (class_counts_of, cost_weights, index_distance, max_total_cost, stack_index,
                      worst_rows)
 from ._validation import integer_counts, numeric_array
+from .errors import UndefinedMetric
 from .registry import metric
 
 __all__ = [
@@ -67,7 +68,7 @@ def check_class_counts(class_counts, *, what="class_counts", min_classes=1):
     a = _positive_counts(a, what)
     K = a.shape[-1]
     if K < min_classes:
-        raise ValueError(
+        raise UndefinedMetric(
             f"{what} has {K} class{'es' if K != 1 else ''}; this metric needs at least {min_classes}"
         )
     return a
@@ -80,7 +81,7 @@ def _positive_counts(a, what):
         where = stack_index(a == 0)
         k = where[-1]
         at = f" at stack index {where[:-1]}" if a.ndim > 1 else ""
-        raise ValueError(
+        raise UndefinedMetric(
             f"{what}{at}: class {k} has a zero count; the cost-based metrics divide by "
             "every class count (binotto2024 §1 assumes n_j > 0)"
         )

@@ -4,6 +4,16 @@ command line (:mod:`ordinal_verify`).
 Bad input raises the built-in ``ValueError`` (its message names the problem);
 the classes here are the rest, defined once, here:
 
+* :class:`UndefinedMetric` (a ``ValueError``): a metric's formula is undefined on
+  this matrix (a zero denominator of its definition, an empty class where it
+  divides); raised exactly there, by every metric of :mod:`numeric` and by a
+  user's metric that wants to say so.  The only exception read as "undefined
+  here" (by the property auditor, :func:`numeric.report`, :func:`numeric.compare`
+  and the command line); any other exception from a metric is an error;
+* :class:`MetricError` (an ``Exception``): a metric raised something other than
+  :class:`UndefinedMetric` (or returned something that is not a number) on a
+  count matrix; the property auditor turns it into the verdict ``"error"``
+  naming the exception and the matrix;
 * :class:`UndecidedError` (an ``ArithmeticError``): the base of every refusal
   to decide (never a guess), e.g. two numbers too close to order at the
   working precision (:mod:`numeric.exact_sign`, :mod:`numeric.envelope`,
@@ -18,7 +28,7 @@ the classes here are the rest, defined once, here:
   ``ordinal-verify`` command (:mod:`ordinal_verify`), a malformed matrix or label
   file or a bad option; its subclasses :class:`OutputError` (an output path that
   cannot be written) and :class:`UserFunctionError` (a user's ``module:function``
-  metric raised something other than ``ValueError``). Each is printed as one
+  failed outside a metric's evaluation). Each is printed as one
   line, exit status 2.
 
 The modules that raise or issue them re-export them under their old names
@@ -33,8 +43,58 @@ starts with ``_``), which is a signal between the functions of its module and
 never reaches a caller.
 """
 
-__all__ = ["UndecidedError", "UndecidedSign", "LabelWarning", "UndefinedResampleWarning",
+__all__ = ["UndefinedMetric", "MetricError", "UndecidedError", "UndecidedSign", "LabelWarning",
+           "UndefinedResampleWarning",
            "InputError", "OutputError", "UserFunctionError"]
+
+
+class UndefinedMetric(ValueError):
+    """A metric's formula is undefined on this confusion matrix.
+
+    Raised exactly where a definition divides by zero or needs what the matrix
+    lacks (no sample, an empty class the formula divides by, a single class
+    where it divides by ``K - 1``).  A ``ValueError`` so that callers that
+    caught ``ValueError`` keep working; but bad input (a negative count, a
+    matrix that is not square, ...) is a plain ``ValueError``, and only this
+    class means "undefined here" to the property auditor, :func:`numeric.report`,
+    :func:`numeric.compare` and the command line.  A user's metric raises it
+    (or returns NaN or None) to say it is undefined on a matrix.
+
+    >>> import numeric
+    >>> try:
+    ...     numeric.kendall_tau_b([[2, 0], [1, 0]])
+    ... except UndefinedMetric as exc:
+    ...     print(type(exc).__name__, issubclass(type(exc), ValueError))
+    UndefinedMetric True
+    """
+
+
+class MetricError(Exception):
+    """A metric raised something other than :class:`UndefinedMetric`, or returned
+    something that is not a finite real number, on a count matrix.
+
+    ``matrix`` is that matrix (nested lists), ``cause`` what happened: ``"raised"``
+    and the exception's type name and message, or ``"returned"`` and the value.  The property auditor
+    (:func:`analytic.properties.audit.audit`) gives every property the verdict
+    ``"error"`` with this text (never holds, fails or n/a on a broken metric).
+
+    >>> str(MetricError.of(KeyError("x"), [[1, 0], [0, 1]]))
+    "the metric raised KeyError: 'x' on the count matrix [[1, 0], [0, 1]]"
+    """
+
+    def __init__(self, cause, matrix):
+        super().__init__(cause, matrix)
+        self.cause, self.matrix = cause, matrix
+
+    def __str__(self):
+        return f"the metric {self.cause} on the count matrix {self.matrix}"
+
+    @classmethod
+    def of(cls, exc, matrix):
+        """The error of ``exc`` (an exception; a ``str``: what the metric did
+        instead, e.g. ``"returned inf"``) on ``matrix`` (an array or nested lists)."""
+        cause = exc if isinstance(exc, str) else f"raised {type(exc).__name__}: {exc}"
+        return cls(cause, matrix.tolist() if hasattr(matrix, "tolist") else matrix)
 
 
 class UndecidedError(ArithmeticError):
@@ -121,9 +181,9 @@ class OutputError(InputError):
 
 
 class UserFunctionError(InputError):
-    """A ``module:function`` metric (``ordinal-verify audit``) raised something
-    other than ``ValueError`` (which means "undefined here"): one line naming it,
-    exit status 2.
+    """A ``module:function`` of the ``ordinal-verify`` command failed outside the
+    metric's evaluation: one line naming it, exit status 2 (an exception of the
+    metric on a matrix is the audit's verdict ``"error"``, :class:`MetricError`).
 
     >>> issubclass(UserFunctionError, InputError)
     True

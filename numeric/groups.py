@@ -60,6 +60,8 @@ from numbers import Real
 
 import numpy as np
 
+from .errors import UndefinedMetric
+
 from ._paired import (COMPARISON_COLUMNS, PairRow, PairTable, _check_confidence, metric_on_stack,
                       percentile_interval)
 
@@ -344,7 +346,7 @@ def _per_group(m, v, stack):
         try:
             values[g] = float(m.function(cm, **v.kwargs(cm), arithmetic="float"))
             defined[g] = True
-        except ValueError as exc:
+        except UndefinedMetric as exc:
             reason = reason or str(exc)
     return values, defined, reason
 

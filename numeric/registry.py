@@ -39,6 +39,7 @@ from typing import Any
 
 import numpy as np
 
+from .errors import UndefinedMetric
 from .markdown import table as markdown_table
 
 __all__ = ["Metric", "Variant", "REGISTRY", "METRIC_MODULES", "NOT_METRICS", "metric",
@@ -189,7 +190,7 @@ class Metric:
         -------
         callable
             ``f(cm)`` returning the metric's value; it raises the metric's
-            ``ValueError`` where the metric is undefined.
+            :class:`~numeric.errors.UndefinedMetric` where the metric is undefined.
 
         Raises
         ------
@@ -460,8 +461,8 @@ class TableBeta:
         if len(shape) != 2:  # a stack's matrices may differ in N: one beta each
             raise ValueError(f"table_beta takes one K x K confusion matrix, got shape {shape}")
         N, K = int(np.asarray(cm).sum()), shape[-1]
-        if N <= 0:
-            raise ValueError(f"table_beta: beta = numerator / (N (K-1)^gamma) needs a total "
+        if N <= 0:  # beta divides by N: undefined on a matrix with no sample
+            raise UndefinedMetric(f"table_beta: beta = numerator / (N (K-1)^gamma) needs a total "
                              f"N > 0, got N = {N}")
         return self.numerator / (N * max(K - 1, 1) ** self.gamma)
 

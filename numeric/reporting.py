@@ -28,6 +28,8 @@ from typing import Any
 
 import numpy as np
 
+from .errors import UndefinedMetric
+
 __all__ = ["MetricValue", "Report", "PerClass", "report", "per_class", "format_table",
            "latex_escape", "latex_table",
            "metric_cases", "metric_rows", "variant_keys", "class_labels_in", "to_pandas",
@@ -476,7 +478,7 @@ def report(cm, y_pred=None, *, labels=None, metrics=None, arithmetic="float") ->
             if isinstance(value, np.floating):
                 value = float(value)
             note = ""
-        except ValueError as exc:
+        except UndefinedMetric as exc:  # undefined here; anything else is an error, raised
             value, note = None, class_labels_in(str(exc), class_labels)
         rows.append(MetricValue(m.name, v.label, value, m.better, m.source, note, key))
     K = int(counts.shape[0])

@@ -177,26 +177,6 @@ def load_function(spec: str):
     return fn
 
 
-def _reported(fn, spec):
-    """``fn`` whose exceptions other than ``ValueError`` become :class:`UserFunctionError`
-    naming ``spec`` and the matrix (``json:dumps`` was a TypeError traceback)."""
-    import functools
-
-    @functools.wraps(fn)
-    def call(cm):
-        try:
-            return fn(cm)
-        except ValueError:
-            raise
-        except Exception as exc:
-            raise UserFunctionError(
-                f"{spec} raised {type(exc).__name__}: {exc} on the count matrix "
-                f"{cm.tolist()}; a metric returns a number (ValueError where it is "
-                "undefined)") from None
-
-    return call
-
-
 def _bounds(text):
     if text is None:
         return None
@@ -254,7 +234,9 @@ def cmd_audit(args) -> int:
     if space is not None:
         A.check_size(space)  # before any progress line: the refusal is the only line
     if args.metric is not None and ":" in args.metric:
-        fn = _reported(load_function(args.metric), args.metric)
+        # an exception of fn on a matrix (but UndefinedMetric) is every property's
+        # verdict "error", naming it and the matrix (analytic.properties.audit)
+        fn = load_function(args.metric)
         rep = A.audit(fn, space=space, seed=args.seed if space is None else 0,
                       better=args.better or "lower", bounds=_bounds(args.bounds),
                       prove=scopes or False, jobs=args.jobs, executor=kw["executor"])

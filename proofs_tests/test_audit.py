@@ -161,12 +161,28 @@ def test_audit_claims_state_the_search_they_rest_on():
                                       "N <= 5; 20,000 random matrices"), c.id
 
 
-@pytest.mark.parametrize("result", [float("nan"), float("inf"), True, "x", 1j,
-                                    np.array([1.0]), None])
-def test_a_metric_returning_a_non_number_is_refused_not_undefined(result):
-    """A NaN (or inf, bool, str, complex, array) was taken as "undefined here", so every
-    property held on a metric that returns NaN (found in review).  It is a ValueError
-    that names the value; a ValueError raised by the metric still means undefined."""
-    with pytest.raises(ValueError, match="not a finite real number"):
-        A.audit(lambda m: result, ["range", "symmetry"], bounds=(0, 1), max_k=2, max_n=2,
+@pytest.mark.parametrize("result", [float("inf"), True, "x", 1j, np.array([1.0])])
+def test_a_metric_returning_a_non_number_is_an_error_not_undefined(result):
+    """An inf (or a bool, str, complex, array) was taken as "undefined here", so every
+    property held on such a metric (found in review); then it raised ValueError out of
+    audit.  Now (issue 37 item 1) every property's verdict is "error", naming the value
+    and the first matrix, [[0]] (K = 1, N = 0 is not searched; the order (N, K, lex)
+    starts at N = 1, K = 1)."""
+    r = A.audit(lambda m: result, ["range", "symmetry"], bounds=(0, 1), max_k=2, max_n=2,
                 random=0)
+    for res in r.results.values():
+        assert res.verdict == "error" and not res.holds
+        assert res.witness == (f"the metric returned {result!r:.60} (not a finite real number; "
+                               "NaN, None or UndefinedMetric where it is undefined) on the count "
+                               "matrix [[1]]")
+        assert res.counterexample.tolist() == [[1]] and res.cell() == "error"
+
+
+@pytest.mark.parametrize("result", [float("nan"), None, np.float64("nan")])
+def test_a_metric_returning_nan_or_none_is_undefined(result):
+    """NaN or None is how a user's callable says "undefined here" (issue 37 item 1): a
+    metric undefined everywhere is n/a, never "holds" (test_property_engine's rule)."""
+    r = A.audit(lambda m: result, ["range", "symmetry"], bounds=(0, 1), max_k=2, max_n=2,
+                random=0)
+    for res in r.results.values():
+        assert res.verdict == "n/a" and "undefined on every one of the 16" in res.witness

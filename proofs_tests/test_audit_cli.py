@@ -43,6 +43,35 @@ def test_audit_a_user_function(tmp_path, monkeypatch, capsys):
     assert "upper_share" in out and "mymetrics:upper_share" in out
 
 
+NUMPY_FRACTION_METRIC = '''
+from fractions import Fraction
+import numpy as np
+
+def upper_share(cm):
+    """As USER_METRIC's, a Fraction of NumPy integers (no int() around the sums)."""
+    cm = np.asarray(cm)
+    return Fraction(np.triu(cm, 1).sum(), cm.sum())
+'''
+
+
+def test_a_fraction_of_numpy_integers_audits_like_one_of_ints(tmp_path, monkeypatch, capsys):
+    """Issue 37 item 2: it crashed the auditor (``TypeError: numpy boolean subtract``
+    in analytic/properties/exact.py, a 32-line traceback through the CLI); now the
+    same table as USER_METRIC's (test_audit_a_user_function)."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    args = ["--bounds", "0,1", "--max-k", "2", "--max-n", "2", "--random", "0", "--no-proofs",
+            "--json", "-"]
+    tables = []
+    for name, text in (("ints_mod", USER_METRIC), ("numpy_mod", NUMPY_FRACTION_METRIC)):
+        (tmp_path / f"{name}.py").write_text(text)
+        status, out, err = _run(capsys, "audit", f"{name}:upper_share", *args)
+        assert status == 0 and "Traceback" not in err, err
+        props = json.loads(out)["reports"][0]["properties"]
+        tables.append({p: (d["verdict"], d["counterexample"]) for p, d in props.items()})
+    assert tables[0] == tables[1]
+    assert tables[1]["symmetry"] == ("fails", {"matrix": [[0, 0], [1, 0]]})
+
+
 def test_audit_module_function_errors_are_one_line(tmp_path, monkeypatch, capsys):
     monkeypatch.syspath_prepend(str(tmp_path))
     (tmp_path / "broken_mod.py").write_text("raise RuntimeError('boom')\n")
@@ -51,6 +80,42 @@ def test_audit_module_function_errors_are_one_line(tmp_path, monkeypatch, capsys
         status, out, err = _run(capsys, "audit", spec, "--max-k", "1", "--max-n", "1",
                                 "--random", "0")
         assert status == 2 and words in err and "Traceback" not in err, (spec, err)
+
+
+BUGGY_METRIC = '''
+import numpy as np
+
+def buggy(cm):
+    """The error count, with a KeyError on every matrix whose cell (1, 0) holds 1."""
+    cm = np.asarray(cm)
+    if cm.shape[0] == 2 and cm[1, 0] == 1:
+        return {}["boom"]
+    return int(cm.sum() - np.trace(cm))
+'''
+
+
+def test_a_user_function_raising_keyerror_gets_error_naming_the_matrix(tmp_path, monkeypatch,
+                                                                       capsys):
+    """Issue 37 item 1: a bug in a user's metric (a KeyError on some matrices) is no
+    "undefined" and no one-line exit: every property's verdict is "error", naming the
+    exception and the first matrix that raised it.  [[0, 0], [1, 0]] is the first
+    matrix with cell (1, 0) = 1 in the search order (N = 1, K = 2, lexicographic:
+    the flattened [0, 0, 1, 0] precedes [0, 1, 0, 0]; at N = 1, K = 1, [[1]] is fine)."""
+    (tmp_path / "buggy_mod.py").write_text(BUGGY_METRIC)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    out_json = tmp_path / "r.json"
+    status, out, err = _run(capsys, "audit", "buggy_mod:buggy", "--max-k", "2", "--max-n", "2",
+                            "--random", "0", "--no-proofs", "--json", out_json)
+    assert status == 0 and "Traceback" not in err, err
+    why = "the metric raised KeyError: 'boom' on the count matrix [[0, 0], [1, 0]]"
+    props = json.loads(out_json.read_text())["reports"][0]["properties"]
+    assert set(props) == set(T.load()["properties"][i]["name"]
+                             for i in range(len(T.load()["properties"])))
+    for name, p in props.items():
+        assert (p["verdict"], p["cell"], p["evidence"]) == ("error", "error", why), name
+        assert p["counterexample"] == {"matrix": [[0, 0], [1, 0]]}
+    rows = [line for line in out.splitlines() if line.split()[:2][-1:] == ["error"]]
+    assert len(rows) == len(props) and all(line.endswith(why) for line in rows)
 
 
 def test_audit_help_says_user_code_runs(capsys):

@@ -21,6 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
+from numeric.errors import UndefinedMetric
 import numeric
 
 from analytic.properties import audit as A
@@ -50,7 +51,7 @@ def _row0_share(A):
     """A[0, 0] over the first row: undefined (ValueError) on an empty first row."""
     s = int(A[0].sum())
     if s == 0:
-        raise ValueError("empty first row")
+        raise UndefinedMetric("empty first row")
     return Fraction(int(A[0, 0]), s)
 
 
@@ -60,7 +61,7 @@ def _row0_share_vec(S):
     S = np.asarray(S, dtype=float)
     s = S[:, 0].sum(axis=-1)
     if (s == 0).any():
-        raise ValueError("empty first row")
+        raise UndefinedMetric("empty first row")
     return S[:, 0, 0] / s
 
 
@@ -518,7 +519,7 @@ def test_a_metric_undefined_everywhere_is_not_applicable_with_its_counts():
     sp = Space(exhaustive=((1, 2), (2, 2)), random=0, triangle=(), triangle_random=0, diagonal=())
 
     def never(m):
-        raise ValueError("never defined")
+        raise UndefinedMetric("never defined")
 
     r = A.audit(never, ["scale"], space=sp, prove=False, bounds=(0, 1)).results["scale"]
     assert (r.verdict, r.checked, r.undefined) == ("n/a", 16, 16)

@@ -11,6 +11,7 @@ from itertools import product
 import numpy as np
 import pytest
 
+from numeric.errors import MetricError, UndefinedMetric
 from analytic.properties.catalog import CANDIDATE, CLEAR, TIE
 from analytic.properties.engine import MetricSpec, _screen_random_triples, screen_triples
 
@@ -45,7 +46,7 @@ _W[3, 2], _W[3, 3] = 1.9489436749377653, 1.9489436729888217
 def _d(S):
     S = np.asarray(S, dtype=float)
     if (S[:, 1, 1] > 0).any():
-        raise ValueError("d(1, 1) is undefined")
+        raise UndefinedMetric("d(1, 1) is undefined")
     return (S * _W).sum(axis=(1, 2))
 
 
@@ -293,17 +294,20 @@ def test_a_derived_matrix_of_another_total_is_not_looked_up_in_the_chunk():
     assert (res["scale"].checked, res["scale"].candidates) == (10, 0)
 
 
-def test_the_default_executor_of_no_jobs_asks_the_ledger_s_default(monkeypatch):
+def test_the_default_executor_of_no_jobs_asks_the_engine_s_default(monkeypatch):
     """``default_executor`` 2 (``jobs=None`` not replaced by the default number
-    of jobs, ``analytic.ledger.default_jobs``), 9, 10 (an unknown start
-    method), 14, 16 (the pool's size not given: the machine's cores): one job
-    is no pool, three a pool of three worker processes."""
+    of jobs, ``analytic.properties.pool.default_jobs``, the engine's own: issue 37
+    moved it from the ledger), 9, 10 (an unknown start method), 14, 16 (the
+    pool's size not given: the machine's cores): one job is no pool, three a
+    pool of three worker processes; the ledger's default is the engine's."""
     import analytic.ledger
+    from analytic.properties import pool
     from analytic.properties.engine import default_executor
 
-    monkeypatch.setattr(analytic.ledger, "default_jobs", lambda: 1)
+    monkeypatch.setattr(pool, "default_jobs", lambda: 1)
     assert default_executor(None) is None
-    monkeypatch.setattr(analytic.ledger, "default_jobs", lambda: 3)
+    assert analytic.ledger.default_jobs() == 1
+    monkeypatch.setattr(pool, "default_jobs", lambda: 3)
     ex = default_executor(None)
     try:
         assert ex._max_workers == 3
@@ -530,11 +534,12 @@ def test_the_metric_gets_count_matrices_of_int64():
         dtypes.append(S.dtype)
         return np.full(len(S), np.inf)
 
-    with pytest.raises(ValueError) as exc:
+    with pytest.raises(MetricError) as exc:
         FloatEvaluator(broken, "lower", (0, None))(np.array([[[1.0, 1.0], [0.0, 1.0]]]))
     assert dtypes == [np.dtype(np.int64)]
-    assert str(exc.value) == ("the metric returned inf on [[1, 1], [0, 1]], not a finite real number "
-                              "(raise ValueError where it is undefined)")
+    assert str(exc.value) == ("the metric returned inf (not a finite real number; NaN, None or "
+                              "UndefinedMetric where it is undefined) on the count matrix "
+                              "[[1, 1], [0, 1]]")
 
 
 def test_a_broken_value_is_named_with_its_own_matrix():
@@ -551,10 +556,11 @@ def test_a_broken_value_is_named_with_its_own_matrix():
     def broken(S):
         return np.array([0.5, np.inf])
 
-    with pytest.raises(ValueError) as exc:
+    with pytest.raises(MetricError) as exc:
         FloatEvaluator(broken, "lower", (0, None))(np.array([[[1, 1], [0, 0]], [[2, 0], [0, 0]]]))
-    assert str(exc.value) == ("the metric returned inf on [[2, 0], [0, 0]], not a finite real number "
-                              "(raise ValueError where it is undefined)")
+    assert str(exc.value) == ("the metric returned inf (not a finite real number; NaN, None or "
+                              "UndefinedMetric where it is undefined) on the count matrix "
+                              "[[2, 0], [0, 0]]")
 
 
 def test_every_mask_a_metric_records_marks_its_matrices_undefined():

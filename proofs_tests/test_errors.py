@@ -254,3 +254,61 @@ def test_old_import_locations_are_the_errors_classes(module, name):
     """The re-exports: importing from the module that issues the warning gives
     the very class of numeric.errors, so ``except``/``pytest.warns`` on either works."""
     assert getattr(importlib.import_module(module), name) is getattr(numeric.errors, name)
+
+
+def _small_matrices():
+    """Every count matrix with K <= 3 and N <= 2, and with K = 1, 2 and N = 0."""
+    import itertools
+
+    out = []
+    for K in (1, 2, 3):
+        for N in (0, 1, 2):
+            out += [np.array(c).reshape(K, K) for c in itertools.product(range(N + 1),
+                                                                        repeat=K * K)
+                    if sum(c) == N and (N or K < 3)]
+    return out
+
+
+@pytest.mark.parametrize("arithmetic", ["float", "exact"])
+def test_a_valid_matrix_raises_only_undefined_metric(arithmetic):
+    """Issue 37 item 1: on a valid count matrix a metric either has a value or raises
+    numeric.errors.UndefinedMetric (its formula undefined: no sample, an empty class it
+    divides by, one class); only that is read as "undefined" by the auditor, report and
+    compare, so a plain ValueError here would be an "error" there.  Every registered
+    metric's every report variant, on every matrix with K <= 3 and N <= 2 (and N = 0)."""
+    from numeric.errors import UndefinedMetric
+    from numeric.registry import matrix_metrics
+
+    seen = set()
+    for m in matrix_metrics():
+        for v in m.cases():
+            f = m.bind(v, arithmetic)
+            for cm in _small_matrices():
+                try:
+                    f(cm)
+                except UndefinedMetric:
+                    seen.add(m.name)
+                except Exception as exc:  # noqa: BLE001 - the test names any other
+                    raise AssertionError(f"{m.name} ({v.label}) on {cm.tolist()}: "
+                                         f"{type(exc).__name__}: {exc}") from None
+    # every metric is undefined somewhere here: at least on the all-zero matrix
+    assert seen == {m.name for m in matrix_metrics()}
+
+
+def test_undefined_and_bad_input_are_told_apart():
+    """The all-zero matrix and tau_b with one true class are undefined; a negative count
+    and a matrix that is not square are bad input (a plain ValueError)."""
+    from numeric.errors import UndefinedMetric
+
+    for call in (lambda: numeric.mae([[0, 0], [0, 0]]),
+                 lambda: numeric.kendall_tau_b([[2, 1], [0, 0]]),
+                 lambda: numeric.stc([[3]]),
+                 lambda: numeric.tc_max([0, 2]),
+                 lambda: numeric.mae(np.zeros((2, 2, 2), dtype=int))):
+        with pytest.raises(UndefinedMetric):
+            call()
+    for call in (lambda: numeric.mae([[1, -1], [0, 2]]), lambda: numeric.mae([[1, 0, 0]]),
+                 lambda: numeric.mae([[1, 0], [0, 1]], arithmetic="nope")):
+        with pytest.raises(ValueError) as exc:
+            call()
+        assert type(exc.value) is ValueError

@@ -18,6 +18,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from numeric.errors import UndefinedMetric
 import numeric  # noqa: F401  (registers every metric)
 from analytic.properties import audit as A
 from analytic.properties import engine as E
@@ -306,7 +307,7 @@ def _late(A):
     if A.shape[0] < 2 or A.sum() < 2:
         return 0
     if A[0, 1] == A[1, 0]:
-        raise ValueError("undefined on a symmetric matrix with N >= 2")
+        raise UndefinedMetric("undefined on a symmetric matrix with N >= 2")
     return int(A[0, 1])
 
 
@@ -314,7 +315,7 @@ def _late_vec(S):
     S = np.asarray(S)
     late = S.sum(axis=(1, 2)) >= 2
     if (late & (S[:, 0, 1] == S[:, 1, 0])).any():
-        raise ValueError("undefined")  # the stack is halved down to the matrices that raise
+        raise UndefinedMetric("undefined")  # the stack is halved down to the matrices that raise
     return np.where(late, S[:, 0, 1], 0).astype(float)
 
 
@@ -386,7 +387,7 @@ def test_a_callable_s_exact_values_are_read_as_the_per_matrix_check_reads_them()
     def f(m):
         n = int(m.sum())
         if n == 3:
-            raise ValueError("undefined at N = 3")
+            raise UndefinedMetric("undefined at N = 3")
         return {1: 1, 2: Fraction(1, 3), 4: 0.1, 5: sympy.sqrt(2) / 2}.get(n, sympy.Integer(n))
 
     ev = E.CallableEvaluator(f, "lower", (0, None))
@@ -396,9 +397,12 @@ def test_a_callable_s_exact_values_are_read_as_the_per_matrix_check_reads_them()
     assert d.tolist() == [True, True, False, True, True, True]
     assert [ev.ctx.fraction(x) for x in v[[0, 1, 3, 5]]] == [1, Fraction(1, 3), Fraction(0.1), 6]
     assert isinstance(v[4], ClosedForm) and v[4] * v[4] == Fraction(1, 2)
-    bad = E.CallableEvaluator(lambda m: float("nan"), "lower", (None, None))
+    bad = E.CallableEvaluator(lambda m: float("inf"), "lower", (None, None))
     with pytest.raises(_NotExact, match="not a finite real number"):
         bad(S[:1])
+    # NaN or None says "undefined" (issue 37 item 1), as to the per-matrix check
+    nan = E.CallableEvaluator(lambda m: None if m.sum() == 2 else float("nan"), "lower", (0, None))
+    assert nan(S[:3])[1].tolist() == [False, False, False]
 
 
 def test_a_callable_that_cannot_be_pickled_runs_in_this_process():

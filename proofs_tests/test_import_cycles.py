@@ -126,6 +126,9 @@ LAYERS = [
     (("analytic",), ("ordinal_verify",)),
     (("analytic.engines",), ("analytic.derivations", "analytic.properties", "analytic.ledger")),
     (("analytic.derivations",), ("analytic.properties", "analytic.ledger")),
+    # the property engine takes nothing from the claims ledger above it (issue 37: its
+    # process pool came from analytic.ledger.default_jobs)
+    (("analytic.properties",), ("analytic.ledger",)),
 ]
 
 
@@ -154,3 +157,23 @@ def test_the_check_finds_a_circle(tmp_path):
     graph = import_graph(module_files(tmp_path, ("a",)))
     assert graph == {"a": {"a.z"}, "a.x": {"a.y"}, "a.y": {"a.x"}, "a.z": set()}
     assert circles(graph) == {frozenset({"a.x", "a.y"})}
+
+
+def test_the_auditor_loads_no_derivation():
+    """``import analytic.properties.audit`` in a fresh interpreter loads no module of
+    ``analytic.derivations`` (nor ``analytic.engines`` or the ledger): the package's
+    ``__init__`` loads its exported functions on first use (issue 37; it loaded every
+    derivation, 1.9 s).  The exported names still resolve, each from its module."""
+    import subprocess
+    import sys
+
+    code = ("import sys, analytic.properties.audit\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('analytic.derivations', "
+            "'analytic.engines', 'analytic.ledger'))))\n"
+            "import analytic\n"
+            "print(all(getattr(analytic, n).__module__.startswith('analytic.derivations.') "
+            "for n in analytic.__all__))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, env={"PYTHONPATH": str(ROOT), "PATH": ""}, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == ["[]", "True"]

@@ -17,6 +17,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
+from numeric.errors import UndefinedMetric
 import numeric
 from analytic.properties.audit import audit
 from analytic.properties.catalog import CANDIDATE, CLEAR, PROPERTIES, TIE
@@ -220,7 +221,7 @@ def _f_macro(A):
     """The mean over true classes of the class's error rate: undefined with an empty row."""
     A = _grid(A)
     if any(sum(row) == 0 for row in A):
-        raise ValueError("a true class without samples")
+        raise UndefinedMetric("a true class without samples")
     return sum(Fraction(sum(row) - row[i], sum(row)) for i, row in enumerate(A)) / len(A)
 
 
@@ -672,7 +673,7 @@ def test_checks_skip_undefined_cases_and_go_on():
     move fills it, the second, (1, 0) -> (1, 1), raises -MAE from -1 to -1/2: worse."""
     def mer_unless_01(A):
         if A[0, 1]:
-            raise ValueError("cell (0, 1) filled")
+            raise UndefinedMetric("cell (0, 1) filled")
         return _f_mer(A)
 
     ctx = ExactContext(mer_unless_01, "lower", (0, 1))
@@ -681,7 +682,7 @@ def test_checks_skip_undefined_cases_and_go_on():
 
     def neg_mae_unless_00(A):
         if A[0, 0]:
-            raise ValueError("cell (0, 0) filled")
+            raise UndefinedMetric("cell (0, 0) filled")
         return _f_neg_mae(A)
 
     ctx = ExactContext(neg_mae_unless_00, "lower", (None, 0))

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
+from numeric.errors import MetricError, UndefinedMetric
 import numeric  # noqa: F401  (registers every metric)
 from analytic.properties.audit import PROPERTIES, audit, check_size, space_of
 from analytic.properties.generators import exhaustive, order_key
@@ -117,10 +118,10 @@ def test_an_empty_search_is_not_holds():
 
 
 def test_a_metric_undefined_everywhere_is_not_holds():
-    """A metric that raises ValueError on every matrix: n/a for every property it
+    """A metric that raises UndefinedMetric on every matrix: n/a for every property it
     cannot fail by being undefined (was "holds" for most)."""
     def never(A):
-        raise ValueError("undefined")
+        raise UndefinedMetric("undefined")
 
     r = audit(never, max_k=2, max_n=2, random=0, bounds=(0, 1), prove=False)
     for p, res in r.results.items():
@@ -165,8 +166,9 @@ def test_populated_twins_search_only_populated_gold_standards():
 def test_strings_are_never_evaluated(tmp_path):
     marker = tmp_path / "pwned"
     payload = f'__import__("pathlib").Path({str(marker)!r}).touch()'
-    with pytest.raises(ValueError, match="not a finite real number"):
-        audit(lambda A: payload, ["symmetry"], max_k=1, max_n=1, random=0, prove=False)
+    r = audit(lambda A: payload, ["symmetry"], max_k=1, max_n=1, random=0, prove=False)
+    assert r.results["symmetry"].verdict == "error"         # a string is no number
+    assert "(not a finite real number" in r.results["symmetry"].witness
     with pytest.raises(ValueError):
         audit(lambda A: 0, ["range"], max_k=1, max_n=1, random=0, bounds=(payload, 1),
               prove=False)
@@ -384,7 +386,7 @@ def test_the_float_evaluator_marks_undefined_matrices_and_refuses_non_numbers():
         S = np.asarray(S)
         calls.append(len(S))
         if (S[:, 0].sum(axis=-1) == 0).any():
-            raise ValueError("empty first row")
+            raise UndefinedMetric("empty first row")
         return S[:, 0, 0] / S[:, 0].sum(axis=-1)
 
     ev = FloatEvaluator(first_row_rate, "higher", (0, "1"))
@@ -399,9 +401,16 @@ def test_the_float_evaluator_marks_undefined_matrices_and_refuses_non_numbers():
     assert calls[:3] == [2, 2, 1]     # N = 1 (both defined); N = 2 halved: [1, 1]
     v, d = ev(S[:0])
     assert v.shape == d.shape == (0,)
-    with pytest.raises(ValueError, match="not a finite real number"):
-        FloatEvaluator(lambda S: np.full(len(S), np.nan), "lower", (0, 1))(S)
-    with pytest.raises(ValueError, match=r"the metric returned inf on \[\[1, 0\], \[0, 0\]\]"):
+    # NaN: undefined for a user's form (issue 37 item 1), an error for a registered
+    # metric (its checks mark where it is undefined); an infinity: a broken metric
+    half = lambda S: np.where(S[:, 0, 0] > 0, 0.5, np.nan)  # noqa: E731
+    v, d = FloatEvaluator(half, "lower", (0, 1), nan_undefined=True)(S)
+    assert d.tolist() == [True, True, False, False, True]
+    with pytest.raises(MetricError, match=r"returned nan .* matrix \[\[0, 0\], \[1, 1\]\]"):
+        FloatEvaluator(half, "lower", (0, 1))(S)
+    with pytest.raises(MetricError, match=r"the metric returned inf \(not a finite real number; "
+                       r"NaN, None or UndefinedMetric where it is undefined\) on the count "
+                       r"matrix \[\[1, 0\], \[0, 0\]\]"):
         FloatEvaluator(lambda S: 1 / (S[:, 1, 1] * 1.0), "lower", (0, 1))(S[:1])
 
 

@@ -388,11 +388,11 @@ def run(prefix: str | None = None, progress: Callable[[int, int, str], None] | N
 
 def default_jobs() -> int:
     """The CPUs this process may run on (its affinity mask where the OS has one):
-    the default ``jobs`` of the CLI."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
+    the default ``jobs`` of the CLI (:func:`analytic.properties.pool.default_jobs`,
+    the property engine's, read here: the engine imports nothing of the ledger)."""
+    from analytic.properties.pool import default_jobs as cpus
+
+    return cpus()
 
 
 def _can_fork() -> bool:
@@ -642,13 +642,27 @@ def cell_outcome(exact, printed: str, *, convention: str | None = None,
                  diagnosis: str | None = None, digits_note: str = "") -> Outcome:
     """Compare an exact value with a printed table cell (rounded half-up).
 
+    ``exact``: a SymPy number, or any number a check computes (an int of
+    Python, NumPy or gmpy2, a :class:`fractions.Fraction`, gmpy2's ``mpq``, a
+    float or mpmath's ``mpf`` -- the exact binary fraction it is, as the
+    property auditor reads it), converted once by
+    :func:`analytic.properties.exact.value_of`.
     ``convention``: the stated convention under which the value was computed
     (the verdict is then ``convention`` if it reproduces).  ``diagnosis``:
     why it does not reproduce (required for a mismatch to be informative).
+
+    >>> from fractions import Fraction
+    >>> cell_outcome(Fraction(5, 8), "0.63").verdict
+    'verified'
     """
     import sympy
 
     from numeric.rounding import matches_printed
+
+    if not isinstance(exact, sympy.Basic):  # one conversion of every other kind of number
+        from analytic.properties.exact import expr, value_of
+
+        exact = expr(value_of(exact))
 
     ok = matches_printed(exact, printed)
     approx = sympy.N(exact, 6)

@@ -2,9 +2,17 @@ r"""The property auditor: which formal properties a confusion-matrix metric has.
 
 :func:`audit` takes a metric -- a name of :data:`numeric.registry.REGISTRY`,
 a :class:`numeric.registry.Metric`, or any Python function of a count matrix
-(returning ints, :class:`fractions.Fraction`, SymPy numbers or floats, the
-latter compared as the exact binary fractions they are; a string is refused,
-never parsed) -- and decides each property of :data:`PROPERTIES`
+returning a number: an int, a rational (:class:`fractions.Fraction`, gmpy2's
+``mpq``, SymPy's ``Rational``), a float (Python's, NumPy's, mpmath's ``mpf``,
+compared as the exact binary fraction it is) or a SymPy number, each
+converted once (:func:`analytic.properties.exact.value_of`); a string is
+refused, never parsed.  The function says it is **undefined** on a matrix
+by raising :class:`numeric.errors.UndefinedMetric` (a ``ValueError``) or
+returning NaN or None; any other exception (a ``KeyError``, a plain
+``ValueError``, a ``ZeroDivisionError``), or a value that is not a finite
+real number, is a **broken metric**: every property gets the verdict
+``"error"`` naming the exception and the first matrix that raised it -- and
+decides each property of :data:`PROPERTIES`
 (:mod:`analytic.properties.catalog`, one class per property, where each
 formal statement is) by
 
@@ -36,7 +44,12 @@ Verdicts, each with what it rests on (:meth:`PropertyResult.evidence`):
     the property says nothing here, with the reason: it does not apply
     (no bounds, not distance-like, ...), the search met no matrix the
     property speaks of, or the metric is undefined on every searched matrix.
-    Never "holds" on an empty search.
+    Never "holds" on an empty search;
+``"error"``
+    the metric raised an exception other than :class:`~numeric.errors.UndefinedMetric`
+    (or returned something that is not a number) on a matrix: no verdict
+    rests on it.  The witness names the exception and the matrix (also in
+    ``counterexample``), every property has it.
 
 Properties are oriented by the metric's ``better`` direction: the "loss" is
 the value for a lower-is-better metric and minus the value otherwise.
@@ -49,6 +62,15 @@ Examples
 holds fails
 >>> r.results["scale"].counterexample.tolist()
 [[0, 0], [1, 0]]
+
+A metric with a bug (here a ``KeyError`` on every matrix with two classes) has no
+verdict; the first matrix that raised it, in the search order, is named:
+
+>>> def buggy(A):
+...     return {1: 0}[len(A)]
+>>> r = audit(buggy, ["symmetry", "scale"], max_k=2, max_n=1, random=0)
+>>> print(r.results["scale"].verdict, "|", r.results["scale"].evidence())
+error | the metric raised KeyError: 2 on the count matrix [[0, 0], [0, 1]]
 
 A registered metric's formula is also evaluated on symbolic counts:
 
@@ -75,6 +97,8 @@ from .generators import matrix_text
 from .catalog import PROPERTIES, Property
 from .engine import (FIRST_MATRIX, FIRST_TRIPLE, TIE_BUDGET, MetricSpec, default_executor,
                      search_matrices, search_triples)
+from numeric.errors import MetricError
+
 from .exact import ExactContext, compare
 from .space import DEFAULT_SPACE, SMALL_SPACE, Space
 from .shrink import shrink
@@ -194,8 +218,8 @@ def check_size(space: Space):
 class PropertyResult:
     """The verdict on one property.
 
-    ``verdict`` is ``"proved"``, ``"holds"``, ``"fails"`` or ``"n/a"`` (see
-    the module docstring); ``searched`` says over what, ``checked`` how many
+    ``verdict`` is ``"proved"``, ``"holds"``, ``"fails"``, ``"n/a"`` or
+    ``"error"`` (see the module docstring); ``searched`` says over what, ``checked`` how many
     base matrices (or triples), ``undefined`` how many of them leave the
     metric undefined; ``ties`` the float ties met before the verdict and
     ``ties_confirmed`` how many were decided exactly; ``minimal`` whether the
@@ -228,8 +252,8 @@ class PropertyResult:
         """The verdict as shown, in words that say what it rests on: ``proved
         (every K)`` (a lemma, :mod:`analytic.properties.structure`), ``proved (K <= 3;
         4 x 4 with every cell positive)`` (the finite prover's scopes), ``unrefuted
-        (searched ...)`` for ``"holds"`` (search only, with its count), ``fails`` or
-        ``n/a``."""
+        (searched ...)`` for ``"holds"`` (search only, with its count), ``fails``,
+        ``n/a`` or ``error``."""
         if self.verdict == "proved":
             return "proved (every K)" if self.every_k is not None else \
                 f"proved ({self.proof.short()})"
@@ -600,7 +624,7 @@ def _run(spec, exact_f, label, better, bounds, names, space, symbolic, scopes, *
         res = _verdict(PROPERTIES[p], found[p], space, ctx)
         res = _with_every_k(res, structure, better, bounds, checked)
         res = _with_proof(prover, ctx, res, better, bounds, space.seed)
-        fspec = spec if spec is not None else _exact_spec(exact_f, better, bounds)
+        fspec = spec if spec is not None else _exact_spec(ctx, better, bounds)
         rep.results[p] = _falsified(PROPERTIES[p], res, fspec, ctx, falsify)
     rep.results = _implied({p: rep.results[p] for p in names})
     rep.evaluations = len(ctx.cache)
@@ -617,15 +641,43 @@ def _raising(ctx):
     return f
 
 
-def _exact_spec(f, better, bounds):
-    """A float form of a callable without one (the falsifier's screen): its
-    exact value per matrix, as a float."""
-    from .exact import value_of
+def _exact_spec(ctx, better, bounds):
+    """A float form of a callable without one (the falsifier's screen): its exact
+    value per matrix (:meth:`ExactContext.value`, cached), as a float;
+    :class:`numeric.errors.UndefinedMetric` where it is undefined."""
+    from numeric.errors import UndefinedMetric
+
+    from .exact import Undefined
 
     def vectorized(stack):
-        vs = [value_of(f(m.copy())) for m in stack]
-        return np.array([float(v.q) if v.q is not None else float(v.approx) for v in vs])
+        out = []
+        for m in stack:
+            v = ctx.value(m)
+            if isinstance(v, Undefined):
+                raise UndefinedMetric(v.message)
+            out.append(float(v.q) if v.q is not None else float(v.approx))
+        return np.array(out)
     return MetricSpec(vectorized=vectorized, better=better, bounds=bounds)
+
+
+def _or_error(label, better, names, space, run) -> AuditReport:
+    """``run()``, or, when the metric is broken (:class:`numeric.errors.MetricError`),
+    the report giving every property of ``names`` the verdict ``"error"``."""
+    try:
+        return run()
+    except MetricError as exc:
+        m = np.array(exc.matrix, dtype=np.int64)
+        rep = AuditReport(label=label, better=better, space=space)
+        rep.results = {p: PropertyResult(p, "error", counterexample=m, witness=str(exc))
+                       for p in (list(PROPERTIES) if names is None else names)}
+        return rep
+
+
+def _listed(names):
+    """``properties`` as a list (an iterator is read once), else as given (checked later)."""
+    if names is None or isinstance(names, str) or not isinstance(names, Iterable):
+        return names
+    return list(names)
 
 
 def _can_pickle(spec):
@@ -661,8 +713,9 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
     ----------
     metric : str, numeric.registry.Metric or callable
         A registry name (``"uoc"``), a registry record, or a function of a
-        ``K x K`` ``int64`` count matrix returning a number (``ValueError``
-        where it is undefined).
+        ``K x K`` ``int64`` count matrix returning a number (raising
+        :class:`numeric.errors.UndefinedMetric`, or returning NaN or None,
+        where it is undefined; any other exception gives the verdict ``"error"``).
     properties : iterable of str, optional
         Names of :data:`PROPERTIES` (default: all).
     space : Space, optional
@@ -685,8 +738,9 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
         For a callable metric: the same metric on a matrix of SymPy counts.
     vectorized : callable, optional
         For a callable metric: the metric on a ``(B, K, K)`` stack in float64,
-        raising ``ValueError`` where a matrix leaves it undefined (the stack
-        is then halved); enables the float screen.
+        NaN where a matrix leaves it undefined, or raising
+        :class:`numeric.errors.UndefinedMetric` (the stack is then halved);
+        enables the float screen.
     jobs : int or None
         Worker processes of the screen (None: the usable CPUs).
     executor : concurrent.futures.Executor, optional
@@ -763,10 +817,12 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
         if structure is None and every_k:
             _, _, _, st, checked = _registered_parts(m.name, v.label, True)
             structure = None if st is None else (st, checked)
-        return _run(spec, m.bind(v, "exact"), v.label, better or m.better, bnds,
-                    properties, sp, symbolic or m.bind(v, SymbolicArithmetic()), _scopes(prove),
-                    executor=executor, jobs=jobs, tie_budget=tie_budget, exact=exact,
-                    exact_ties=exact_ties, falsify=falsify, structure=structure)
+        properties = _listed(properties)
+        return _or_error(v.label, better or m.better, properties, sp, lambda: _run(
+            spec, m.bind(v, "exact"), v.label, better or m.better, bnds,
+            properties, sp, symbolic or m.bind(v, SymbolicArithmetic()), _scopes(prove),
+            executor=executor, jobs=jobs, tie_budget=tie_budget, exact=exact,
+            exact_ties=exact_ties, falsify=falsify, structure=structure))
     if not callable(metric):
         raise ValueError(f"metric must be a registry name, a Metric or a callable, got {metric!r}")
     default = DEFAULT_SPACE if vectorized is not None else CALLABLE_SPACE
@@ -775,10 +831,12 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
     spec = None if vectorized is None else MetricSpec(
         vectorized=vectorized, better=better or "lower", bounds=bnds,
         exact=metric if exact_ties else None)
-    return _run(spec, metric, getattr(metric, "__name__", "metric"), better or "lower", bnds,
-                properties, sp, symbolic, _scopes(prove), executor=executor, jobs=jobs,
-                tie_budget=tie_budget, exact=exact, exact_ties=exact_ties, falsify=falsify,
-                structure=structure)
+    label = getattr(metric, "__name__", "metric")
+    properties = _listed(properties)
+    return _or_error(label, better or "lower", properties, sp, lambda: _run(
+        spec, metric, label, better or "lower", bnds, properties, sp, symbolic,
+        _scopes(prove), executor=executor, jobs=jobs, tie_budget=tie_budget, exact=exact,
+        exact_ties=exact_ties, falsify=falsify, structure=structure))
 
 
 @functools.lru_cache(maxsize=None)

@@ -20,7 +20,8 @@ with a generic fallback):
   (None: search only).
 
 Notation: ``A`` a ``K x K`` count matrix (rows = true class, columns =
-predicted), ``f`` the metric, "undefined" a ``ValueError``; the *loss* is
+predicted), ``f`` the metric, "undefined" a :class:`numeric.errors.UndefinedMetric`
+raised (or NaN or None returned); the *loss* is
 ``f`` for a lower-is-better metric and ``-f`` otherwise.
 
 Amigó et al. 2020 (ACL), §3, state ordinal monotonicity, ordinal invariance

@@ -41,7 +41,7 @@ theorem is known, and the policy decides or refuses.
 What leaves these forms (a root of a sum of radicals, a logarithm of an
 irrational, a root of a negative number is undefined) raises
 :class:`_NotExact` (the metric's ties are then left to the per-matrix check)
-or ``ValueError`` (undefined, as in float64).
+or :class:`numeric.errors.UndefinedMetric` (undefined, as in float64).
 
 >>> r = power(12, Fraction(1, 2)); r            # sqrt(12) = 2 sqrt(3)
 2*3^(1/2)
@@ -65,6 +65,7 @@ import mpmath
 import sympy
 
 from numeric import exact_sign
+from numeric.errors import UndefinedMetric
 
 try:
     from gmpy2 import mpq as Q
@@ -485,7 +486,7 @@ def _reciprocal(num: dict, den: dict | None):
 def power(x, e):
     """``x ** e`` for a rational ``x >= 0`` (or a positive monomial free of
     logarithms) and a rational exponent ``e``; a negative base with a
-    fractional exponent is undefined (``ValueError``).
+    fractional exponent is undefined (:class:`numeric.errors.UndefinedMetric`).
 
     >>> power(Fraction(3, 4), Fraction(1, 3)), power(8, Fraction(2, 3)) == 4
     (1/2*2^(1/3)*3^(1/3), True)
@@ -499,7 +500,7 @@ def power(x, e):
         (m, c), = x.num.items()
         if m[1]:
             raise _NotExact(f"a power of a logarithm: ({x!r:.60})**{e}")
-        out = power(c, e)  # ValueError for c < 0 (e is not an integer here)
+        out = power(c, e)  # UndefinedMetric for c < 0 (e is not an integer here)
         atoms = {}
         for p, a in m[0]:
             atoms[p] = a * e
@@ -516,7 +517,7 @@ def _rational_power(c, e):
     if e.denominator == 1:
         return c ** int(e) if c or e >= 0 else _zero_division()
     if c < 0:
-        raise ValueError(f"a root of a negative number: ({c})**{e}")
+        raise UndefinedMetric(f"a root of a negative number: ({c})**{e}")
     if not c:
         if e < 0:
             return _zero_division()
@@ -547,7 +548,7 @@ def _prime_powers(atoms: dict):
 
 def log2(x):
     """``log2(x)`` of a positive rational, over the logarithms of its primes;
-    ``log2(0)`` and a negative ``x`` are undefined (``ValueError``).
+    ``log2(0)`` and a negative ``x`` are undefined (:class:`numeric.errors.UndefinedMetric`).
 
     >>> log2(24), log2(Fraction(1, 8)) == -3
     (3 + log2(3), True)
@@ -561,7 +562,7 @@ def log2(x):
 @functools.lru_cache(maxsize=1 << 16)
 def _rational_log2(c):
     if c <= 0:
-        raise ValueError(f"log2 of {c}, not a positive number")
+        raise UndefinedMetric(f"log2 of {c}, not a positive number")
     poly = {}
     for n, s in ((c.numerator, 1), (c.denominator, -1)):
         for p, v in _factors(n):

@@ -41,18 +41,18 @@ without a vectorised form is searched in exact arithmetic on every matrix
 from __future__ import annotations
 
 import functools
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 
 import numpy as np
 
-from numeric.errors import UndecidedError
+from numeric.errors import MetricError, UndecidedError, UndefinedMetric
 
 from .generators import label_vectors
 from .catalog import CANDIDATE, CLEAR, PROPERTIES, TIE, tolerance
 from .closedform import _NotExact, from_sympy
 from .rational import rational_bound, rationals
+from .pool import default_executor
 from .space import Chunk, Space
 
 __all__ = ["MetricSpec", "FloatEvaluator", "RationalEvaluator", "CallableEvaluator",
@@ -61,6 +61,9 @@ __all__ = ["MetricSpec", "FloatEvaluator", "RationalEvaluator", "CallableEvaluat
 
 #: ties (float values within the tolerance) decided exactly per property, the first in order
 TIE_BUDGET = 1000
+#: exceptions that pass through an evaluator unchanged: a metric already named broken, the
+#: engine's own signals (a value beyond the exact forms, a sign left undecided), no memory
+_PASSED_ON = (MetricError, _NotExact, UndecidedError, MemoryError)
 #: flagged bases a chunk sends back per property (candidates and ties, in order)
 _FLAGGED = 2000
 #: tied bases decided exactly at once, and exact values a worker keeps (memory)
@@ -121,8 +124,8 @@ def _registered(spec):
 
 @functools.lru_cache(maxsize=64)
 def _evaluator(spec):
-    if spec.name is None:
-        return FloatEvaluator(spec.vectorized, spec.better, spec.bounds)
+    if spec.name is None:  # a user's vectorised form: NaN says "undefined here"
+        return FloatEvaluator(spec.vectorized, spec.better, spec.bounds, nan_undefined=True)
     fn = _registered(spec)
     return FloatEvaluator(lambda stack: fn(stack, "float"), spec.better, spec.bounds)
 
@@ -153,19 +156,24 @@ class FloatEvaluator:
     ``K`` and ``N``, e.g. cardoso2011's table beta).  Undefined matrices are
     marked by the metric's own checks (:func:`numeric._validation.collect_undefined`);
     an error of :attr:`errors` from elsewhere halves the stack until it is
-    isolated.  A value that is NaN or infinite where the metric says it is
-    defined is a broken metric: ``ValueError``.  :class:`RationalEvaluator`
-    is the same evaluator over exact rationals.
+    isolated, and so does any other exception, down to the first matrix
+    that raises it: :class:`numeric.errors.MetricError` naming the exception
+    and that matrix (the audit's verdict ``"error"``).  With ``nan_undefined``
+    (a user's vectorised callable) a NaN value means undefined; otherwise (a
+    registered metric, whose own checks mark where it is undefined) a NaN,
+    and always an infinity, where the metric is defined is a broken metric:
+    :class:`~numeric.errors.MetricError`.  :class:`RationalEvaluator` is the
+    same evaluator over exact rationals.
     """
 
     #: raised where a matrix leaves the metric undefined (isolated by halving)
-    errors = (ValueError,)
+    errors = (UndefinedMetric,)
     #: the values' dtype, and the value kept where the metric is undefined
     dtype, missing = np.float64, np.nan
     orientation = 1.0
 
-    def __init__(self, fn, better, bounds):
-        self.fn = fn
+    def __init__(self, fn, better, bounds, nan_undefined=False):
+        self.fn, self.nan_undefined = fn, nan_undefined
         self.orient = self.orientation if better == "lower" else -self.orientation
         self.bounds = tuple(self.bound(b) for b in bounds)
         self.best = self.bounds[0] if better == "lower" else self.bounds[1]
@@ -188,13 +196,21 @@ class FloatEvaluator:
         self.check(stack, values, defined)
         return values, defined
 
+    def broken(self, exc, m):
+        """What an exception other than :attr:`errors` on the matrix ``m`` raises: the
+        metric is broken (:class:`~numeric.errors.MetricError`, the verdict "error")."""
+        return MetricError.of(exc, m)
+
     def check(self, stack, values, defined):
-        """Refuse what the metric returned where it says it is defined."""
+        """Refuse a value that is not finite where the metric is defined (a NaN
+        means undefined with ``nan_undefined``)."""
+        if self.nan_undefined:
+            defined &= ~np.isnan(values)
         bad = defined & ~np.isfinite(values)
         if bad.any():
-            m = stack[np.argmax(bad)]
-            raise ValueError(f"the metric returned {values[np.argmax(bad)]} on {m.tolist()}, "
-                             "not a finite real number (raise ValueError where it is undefined)")
+            raise MetricError.of(f"returned {values[np.argmax(bad)]} (not a finite real number; "
+                                 "NaN, None or UndefinedMetric where it is undefined)",
+                                 stack[np.argmax(bad)])
 
     def _run(self, stack, idx, values, defined):
         from numeric._validation import collect_undefined
@@ -207,9 +223,13 @@ class FloatEvaluator:
                 ok &= ~np.broadcast_to(mask, ok.shape)
             values[idx] = np.where(ok, out, self.missing)
             defined[idx] = ok
-        except self.errors:
+        except _PASSED_ON:
+            raise
+        except Exception as exc:  # undefined (self.errors), or an error: isolate the matrix
             if len(idx) == 1:
-                return
+                if isinstance(exc, self.errors):
+                    return
+                raise self.broken(exc, stack[idx[0]]) from exc
             half = len(idx) // 2
             self._run(stack, idx[:half], values, defined)
             self._run(stack, idx[half:], values, defined)
@@ -233,7 +253,7 @@ class RationalEvaluator(FloatEvaluator):
     logarithms of rationals) or is defined on other matrices than in float64.
     """
 
-    errors = (ValueError, ZeroDivisionError)
+    errors = (UndefinedMetric, ZeroDivisionError)
     dtype, missing = object, 0
     orientation = 1
 
@@ -244,6 +264,14 @@ class RationalEvaluator(FloatEvaluator):
 
     def bound(self, b):
         return rational_bound(b, self.ctx)
+
+    def broken(self, exc, m):
+        """A registered formula that fails in the engine's rationals switches the exact
+        screen off (:class:`_NotExact`: its ties go to the per-matrix check, whose
+        exact arithmetic names a broken metric); a user's callable is the metric
+        itself (:class:`CallableEvaluator`)."""
+        return _NotExact(f"the formula in rationals raised {type(exc).__name__}: {exc} on "
+                         f"{m.tolist()}")
 
     def evaluate(self, stack):
         return np.asarray(self.fn(stack, self.ctx), dtype=object).reshape(len(stack))
@@ -273,16 +301,28 @@ class CallableEvaluator(RationalEvaluator):
     the binary fraction it is, a SymPy number is exact); an irrational SymPy
     number becomes a closed form
     (:func:`analytic.properties.closedform.from_sympy`), beyond them
-    :class:`_NotExact`.  ``ValueError`` from the callable: undefined."""
+    :class:`_NotExact`.  :class:`~numeric.errors.UndefinedMetric` from the
+    callable, or a NaN or None returned: undefined; any other exception:
+    :class:`~numeric.errors.MetricError` naming the matrix."""
 
     def __init__(self, f, better, bounds, ctx=None, floats=None):
         self.f = f
-        super().__init__(self._values, better, bounds, ctx, floats)
+        super().__init__(None, better, bounds, ctx, floats)
 
-    def _values(self, stack, ctx):
-        out = np.empty(len(stack), dtype=object)
-        out[:] = [self.f(m.copy()) for m in stack]
-        return out
+    def _run(self, stack, idx, values, defined):
+        from .exact import signals_undefined
+
+        for i in idx:
+            try:
+                v = self.f(stack[i].copy())
+            except UndefinedMetric:
+                continue
+            except _PASSED_ON:
+                raise
+            except Exception as exc:
+                raise MetricError.of(exc, stack[i]) from exc
+            if not signals_undefined(v):
+                values[i], defined[i] = v, True
 
     def exact_value(self, v):
         from .exact import value_of
@@ -550,22 +590,8 @@ def screen_diagonal(spec: MetricSpec, names: tuple, K: int, N: int,
 
 
 # ---------------------------------------------------------------------------
-# executors
+# executors (the pool: analytic.properties.pool, default_executor re-exported)
 # ---------------------------------------------------------------------------
-def default_executor(jobs: int | None):
-    """A process pool of ``jobs`` workers (forked on Linux), or None for one job."""
-    if jobs is None:
-        from ..ledger import default_jobs
-
-        jobs = default_jobs()
-    if jobs <= 1:
-        return None
-    import multiprocessing
-
-    ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() \
-        else None
-    return ProcessPoolExecutor(jobs, mp_context=ctx)
-
 
 class _InProcess:
     """The executor protocol, run at once in this process."""

@@ -1,9 +1,16 @@
 r"""Exact values of a metric and their comparison: the property engine's reference.
 
-A metric's value on a count matrix is taken exactly: an int, a
-:class:`fractions.Fraction`, a SymPy number (``sympify(strict=True)``: a
-string or an unknown object is refused, never parsed), or a float, compared
-as the exact binary fraction it is.  :func:`compare` decides the sign of a
+A metric's value on a count matrix is taken exactly, converted once here
+(:func:`value_of`): an int (Python, NumPy, gmpy2), a rational
+(:class:`fractions.Fraction` whatever its integers, gmpy2's ``mpq``, a SymPy
+``Rational``), a binary floating-point number (``float``, NumPy's, mpmath's
+``mpf``, gmpy2's ``mpfr``, SymPy's ``Float``; each the exact binary fraction
+it is), a ``Decimal`` (the exact decimal fraction), or a SymPy number
+(``sympify(strict=True)``: a string or an unknown object is refused, never
+parsed).  A metric says it is undefined on a matrix by raising
+:class:`numeric.errors.UndefinedMetric` or returning NaN or None
+(:func:`signals_undefined`); any other exception, or a value that is none of
+these numbers, is :class:`numeric.errors.MetricError`.  :func:`compare` decides the sign of a
 difference by the one rule of :mod:`numeric.exact_sign` (issue 22 item 2):
 rationals exactly; otherwise interval enclosures (each value keeps one at
 the policy's first precision, so most comparisons evaluate nothing), then a
@@ -19,7 +26,9 @@ vocabulary (:meth:`~ExactContext.value`, :meth:`~ExactContext.loss_cmp`,
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass
+from decimal import Decimal
 from fractions import Fraction
 
 import mpmath
@@ -27,19 +36,22 @@ import numpy as np
 import sympy
 
 from numeric import exact_sign
+from numeric.errors import MetricError, UndecidedError, UndefinedMetric
 from numeric.exact_sign import DEFAULT_POLICY, ExactPolicy
 
 from .generators import matrix_text
 
-__all__ = ["Undefined", "Value", "value_of", "compare", "exceeds_sum", "expr", "ExactContext",
-           "bound_value"]
+__all__ = ["Undefined", "Value", "value_of", "signals_undefined", "compare", "exceeds_sum", "expr",
+           "ExactContext", "bound_value"]
 
 #: digits of the approximations of irrational values (SymPy's evalf controls the error)
 _DPS = 50
 
 
 class Undefined:
-    """The metric raised ``ValueError`` on a matrix (the message is kept)."""
+    """The metric is undefined on a matrix: it raised
+    :class:`numeric.errors.UndefinedMetric` (the message is kept) or returned
+    NaN or None."""
 
     def __init__(self, message):
         self.message = message
@@ -68,11 +80,20 @@ class Value:
 def value_of(v) -> Value:
     """The :class:`Value` of a number a metric returned.
 
-    Raises ``ValueError`` for anything that is not a finite real number (a
-    NaN, an infinity, a complex number, a bool, a string -- never parsed).
+    Every kind of number is converted here, once (the module docstring lists
+    them): a rational or a binary or decimal floating-point number becomes the
+    exact :class:`~fractions.Fraction` it is (with Python integers, whatever
+    integers it was built from), anything else a SymPy number.  Raises
+    ``ValueError`` for anything that is not a finite real number (a NaN, an
+    infinity, a complex number, a bool, a string -- never parsed).
 
     >>> str(value_of(0.5)), str(value_of(Fraction(1, 3))), str(value_of(sympy.sqrt(2)))
     ('1/2', '1/3', 'sqrt(2)')
+    >>> q = value_of(Fraction(np.int64(2), np.int64(6))).q   # NumPy integers inside
+    >>> q, type(q.numerator)
+    (Fraction(1, 3), <class 'int'>)
+    >>> str(value_of(mpmath.mpf(0.25))), str(value_of(sympy.Float(0.5)))
+    ('1/4', '1/2')
     >>> value_of("1/2")
     Traceback (most recent call last):
     ...
@@ -80,14 +101,8 @@ def value_of(v) -> Value:
     """
     if isinstance(v, (bool, np.bool_)) or isinstance(v, (str, bytes)):
         raise ValueError(f"{v!r:.60} is not a finite real number")
-    if isinstance(v, Fraction):
-        return Value(v, v, None)
-    if isinstance(v, (int, np.integer)):
-        return Value(Fraction(int(v)), Fraction(int(v)), None)
-    if isinstance(v, (float, np.floating)):
-        if not np.isfinite(v):
-            raise ValueError(f"{v!r} is not a finite real number")
-        q = Fraction(float(v))  # the exact binary fraction of the float
+    q = _fraction(v)
+    if q is not None:
         return Value(q, q, None)
     try:
         e = sympy.sympify(v, strict=True)
@@ -98,11 +113,60 @@ def value_of(v) -> Value:
     if e.is_Rational:
         q = Fraction(int(e.p), int(e.q))
         return Value(q, q, None)
+    if e.is_Float:  # a binary floating-point number: the exact fraction it is
+        r = sympy.Rational(e)
+        q = Fraction(int(r.p), int(r.q))
+        return Value(q, q, None)
     if not e.is_real or e.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo):
         raise ValueError(f"{e} is not a finite real number")
     with mpmath.workdps(_DPS):
         approx = mpmath.mpf(sympy.N(e, _DPS)._mpf_)
     return Value(e, None, approx, exact_sign.enclose(e, DEFAULT_POLICY.start_dps))
+
+
+def _fraction(v) -> Fraction | None:
+    """``v`` as an exact Fraction of Python integers when it is an integer, a
+    rational or a binary or decimal floating-point number (else None; a NaN
+    or an infinity: ``ValueError``)."""
+    if isinstance(v, (int, np.integer)) or (isinstance(v, numbers.Integral)
+                                            and not isinstance(v, sympy.Basic)):
+        return Fraction(int(v))
+    if isinstance(v, numbers.Rational) and not isinstance(v, sympy.Basic):  # Fraction, mpq
+        return Fraction(int(v.numerator), int(v.denominator))
+    if isinstance(v, mpmath.mpf):
+        if not mpmath.isfinite(v):
+            raise ValueError(f"{v!r} is not a finite real number")
+        sign, man, exp, _ = v._mpf_  # (-1)^sign * man * 2^exp, exactly
+        q = Fraction(int(man)) * Fraction(2) ** int(exp)
+        return -q if sign else q
+    if isinstance(v, (numbers.Real, Decimal)) and not isinstance(v, sympy.Basic):
+        # float, NumPy's floats, gmpy2's mpfr, Decimal: the exact fraction of the value
+        try:
+            n, d = v.as_integer_ratio()
+        except (OverflowError, ValueError):  # an infinity, a NaN
+            raise ValueError(f"{v!r} is not a finite real number") from None
+        except AttributeError:  # a Real without the method: not taken here
+            return None
+        return Fraction(int(n), int(d))
+    return None
+
+
+def signals_undefined(v) -> bool:
+    """Whether a metric's returned value ``v`` says "undefined here": None or a NaN.
+
+    >>> signals_undefined(None), signals_undefined(float("nan")), signals_undefined(mpmath.nan)
+    (True, True, True)
+    >>> signals_undefined(sympy.nan), signals_undefined(0.5), signals_undefined(float("inf"))
+    (True, False, False)
+    """
+    if v is None or v is sympy.nan:
+        return True
+    if isinstance(v, (numbers.Real, Decimal, mpmath.mpf)) and not isinstance(v, sympy.Basic):
+        try:
+            return bool(v != v)
+        except (TypeError, ValueError, ArithmeticError):
+            return False
+    return False
 
 
 def bound_value(b, what="bound") -> Value | None:
@@ -178,7 +242,10 @@ class ExactContext:
     Parameters
     ----------
     f : callable
-        The metric on an ``int64`` count matrix; ``ValueError`` means undefined.
+        The metric on an ``int64`` count matrix; :class:`numeric.errors.UndefinedMetric`
+        raised, or NaN or None returned, means undefined; any other exception
+        (or a value that is not a finite real number) is
+        :class:`numeric.errors.MetricError` naming the matrix.
     better : {"lower", "higher"}
     bounds : (lo, hi)
         Values (numbers, or strings read by :func:`numeric.parsing.parse_number`) or None.
@@ -205,17 +272,23 @@ class ExactContext:
         if k not in self.cache:
             try:
                 v = self.f(m.copy())
-            except ValueError as exc:  # the metric is undefined on this matrix
+            except UndefinedMetric as exc:  # the metric is undefined on this matrix
                 self.cache[k] = Undefined(str(exc))
-            else:
-                # a NaN, an infinity or a non-number is a broken metric, not an
-                # undefined value: every property would "hold" on it
-                try:
-                    self.cache[k] = value_of(v)
-                except ValueError:
-                    raise ValueError(
-                        f"the metric returned {v!r:.60} on {m.tolist()}, not a finite real "
-                        "number (raise ValueError where it is undefined)") from None
+                return self.cache[k]
+            except (MetricError, UndecidedError, MemoryError):  # not the metric's own error
+                raise
+            except Exception as exc:  # a broken metric: no verdict rests on it
+                raise MetricError.of(exc, m) from exc
+            if signals_undefined(v):
+                self.cache[k] = Undefined(f"the metric returned {v!r}")
+                return self.cache[k]
+            # an infinity or a non-number is a broken metric, not an undefined value
+            try:
+                self.cache[k] = value_of(v)
+            except ValueError:
+                raise MetricError.of(f"returned {v!r:.60} (not a finite real number; NaN, "
+                                     "None or UndefinedMetric where it is undefined)",
+                                     m) from None
         return self.cache[k]
 
     def exact(self, m):

@@ -56,7 +56,7 @@ class _Rationals(FractionArithmetic):
     >>> _Rationals().sqrt(np.array([Fraction(-1)], dtype=object))
     Traceback (most recent call last):
     ...
-    ValueError: a root of a negative number: (-1)**1/2
+    numeric.errors.UndefinedMetric: a root of a negative number: (-1)**1/2
     """
 
     name = "rational"

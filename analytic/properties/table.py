@@ -229,11 +229,14 @@ def _heading(rep) -> list:
 
 
 def _counterexamples(reports, names):
+    """The counterexamples, and a broken metric's errors (verdict ``"error"``)."""
     for rep in reports:
-        fails = [rep["properties"][n] for n in names if rep["properties"][n]["verdict"] == "fails"]
+        fails = [rep["properties"][n] for n in names
+                 if rep["properties"][n]["verdict"] in ("fails", "error")]
         if fails:
             yield from _heading(rep)
-            yield from (f"- **{r['property']}**: {escape(r['evidence'])}" for r in fails)
+            yield from (f"- **{r['property']}**{' (error)' if r['verdict'] == 'error' else ''}: "
+                        f"{escape(r['evidence'])}" for r in fails)
             yield ""
 
 

@@ -17,6 +17,7 @@ import numpy as np
 import sympy
 
 import numeric
+from numeric.errors import UndefinedMetric
 from numeric.rounding import matches_printed
 
 from analytic.ledger import Outcome, cell_outcome, claim, register
@@ -128,7 +129,7 @@ def _table2_cell(key, row):
     if row == "tau_b" and printed == "NA":
         try:
             numeric.kendall_tau_b(m, **EX)
-        except ValueError as exc:
+        except UndefinedMetric as exc:
             return Outcome("verified", f"tau_b undefined ({exc}); printed NA")
         return Outcome("refuted", "tau_b is defined, but NA is printed")
     value = {

@@ -6,6 +6,7 @@ import numpy as np
 import sympy
 
 import numeric
+from numeric.errors import UndefinedMetric
 
 from analytic.engines._rowkinds import matrix_rows, path_weights
 from analytic.ledger import Outcome, claim
@@ -123,7 +124,7 @@ def _range():
         for f in (numeric.spearman_rs, numeric.kendall_tau_b, numeric.r_int):
             try:
                 v = f(m, arithmetic="exact")
-            except ValueError:
+            except UndefinedMetric:
                 continue
             if not (-1 <= v <= 1):
                 return Outcome("refuted", f"{f.__name__} = {v} for {m.tolist()}")
