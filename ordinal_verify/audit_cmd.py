@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 
 from numeric.errors import UserFunctionError
 
-from .outputs import check_outputs, write_text
+from .outputs import check_outputs, module_sources, write_text
 from .table import format_table
 
 __all__ = ["add_parsers", "cmd_audit", "load_function", "UserFunctionError"]
@@ -244,8 +245,10 @@ def cmd_audit(args) -> int:
     from analytic.properties import table as T
     from numeric.registry import REGISTRY, matrix_metrics
 
-    outs = check_outputs({"--json": args.json, "--markdown": args.markdown},
-                         _module_files(args.metric), stdout_ok=("--json",))
+    out_paths = {"--json": args.json, "--markdown": args.markdown}
+    user = args.metric if args.metric is not None and ":" in args.metric else None
+    outs = check_outputs(out_paths, stdout_ok=("--json",),
+                         sources=module_sources(user) if user else ())
     scopes = scopes_from_args(args)
     kw = dict(jobs=args.jobs, executor=_executor(args), exact_ties=args.exact_ties)
     if args.tie_budget is not None:
@@ -254,7 +257,11 @@ def cmd_audit(args) -> int:
     if space is not None:
         A.check_size(space)  # before any progress line: the refusal is the only line
     if args.metric is not None and ":" in args.metric:
-        fn = _reported(load_function(args.metric), args.metric)
+        fn = load_function(args.metric)
+        # the module ran: the files that define fn are known now, still before the audit
+        outs = check_outputs(out_paths, stdout_ok=("--json",),
+                             sources=module_sources(user) + _defining_files(fn))
+        fn = _reported(fn, args.metric)
         rep = A.audit(fn, space=space, seed=args.seed if space is None else 0,
                       better=args.better or "lower", bounds=_bounds(args.bounds),
                       prove=scopes or False, jobs=args.jobs, executor=kw["executor"])
@@ -397,14 +404,18 @@ def _audit_cases(cases, space, scopes, kw, show):
     return rows
 
 
-def _module_files(metric):
-    """The source file of a ``module:function`` metric (an input: never an output)."""
-    if metric is None or ":" not in metric:
-        return ()
-    import importlib.util
+def _defining_files(fn) -> tuple:
+    """The source files of the loaded function ``fn`` and of its module, and the folders
+    of their top-level packages (:func:`~numeric.outputs.module_sources`)."""
+    import inspect
 
-    try:
-        spec = importlib.util.find_spec(metric.partition(":")[0])
-    except (ImportError, ValueError):
-        return ()
-    return (spec.origin,) if spec is not None and spec.origin else ()
+    files = set()
+    for obj in (fn, inspect.getmodule(fn)):
+        try:
+            f = inspect.getsourcefile(obj) if obj is not None else None
+        except TypeError:  # a builtin
+            f = None
+        if f:
+            files.add(os.path.realpath(f))
+    name = getattr(fn, "__module__", None)
+    return tuple(sorted(files)) + (module_sources(name) if isinstance(name, str) else ())
