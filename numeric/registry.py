@@ -517,7 +517,7 @@ def readme_block() -> str:
 
 
 def write_readme(path) -> None:
-    """Replace the generated block of ``path`` (between the markers ``<!-- registry:begin -->``
+    r"""Replace the generated block of ``path`` (between the markers ``<!-- registry:begin -->``
     and ``<!-- registry:end -->``).
 
     The path is checked first and the file is replaced atomically, by the
