@@ -110,9 +110,15 @@ def _stdout_to_devnull():
 
 
 def main(argv=None) -> int:
+    from numeric._common import unlimited_int_digits
+
     args = _parse(argv)
     try:
-        return _run(args)
+        # exact values the command computed may print with over 4,300 digits (an A_UOC of
+        # 100 classes of 14-digit counts); a user's matrix or label file is read under the
+        # default limit (matrix_cmds.load_matrices), its other texts are short options
+        with unlimited_int_digits():
+            return _run(args)
     except KeyboardInterrupt:  # the user's Ctrl-C, in any command: one line, no traceback
         print("ordinal-verify: interrupted", file=sys.stderr)
         return 130
