@@ -517,6 +517,8 @@ def _outcome(c: Claim, contain=BaseException) -> tuple:
         # again: an Outcome changed after construction, or a subclass, is checked too,
         # and its fields are checked as exact str (a str subclass may equal anything)
         _check_fields(out.verdict, out.evidence, out.closed_form)
+        for field in (out.verdict, out.evidence, out.closed_form):
+            str(field)  # a subclass whose str() raises is an error, as it always was
         verdict, evidence = _plain(out.verdict), _plain(out.evidence)
         closed_form = None if out.closed_form is None else _plain(out.closed_form)
         _check_fields(verdict, evidence, closed_form)
