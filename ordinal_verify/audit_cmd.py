@@ -14,7 +14,8 @@ committed table is printed.
 The searched space is :data:`analytic.properties.space.DEFAULT_SPACE` unless
 ``--max-k``/``--max-n``/``--random`` give another; it runs on ``--jobs``
 local processes, or on a Dask cluster (``--scheduler ADDRESS``, the
-``dask`` extra).  The symbolic proofs (:mod:`analytic.properties.prover`) cover every
+``dask`` extra; the results come back as pickles, which run code when
+unpickled: give only a scheduler you trust).  The symbolic proofs (:mod:`analytic.properties.prover`) cover every
 matrix with ``K <= --every-k`` and the all-positive matrices with
 ``--every-k < K <= --positive-k``; ``--no-proofs`` searches only.
 """
@@ -117,7 +118,9 @@ def add_parsers(sub) -> None:
                    help="worker processes of the float screen (default: the usable CPUs; at "
                         "most 4 per usable CPU)")
     p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="run the search on a Dask cluster (needs the 'dask' extra)")
+                   help="run the search on a Dask cluster (needs the 'dask' extra); the "
+                        "results are unpickled from the cluster, which can run code here: "
+                        "give only a scheduler you trust")
     p.add_argument("--tie-budget", type=_nonneg, default=None,
                    help="float ties decided exactly per property by the per-matrix check "
                         "(default 1000)")

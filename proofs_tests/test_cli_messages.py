@@ -118,3 +118,13 @@ def test_bad_option_values_of_the_other_commands_are_one_line(capsys):
         assert exc.value.code == 2
         line = _one_line(capsys.readouterr().err)
         assert line.startswith(f"{prog}: error: ") and line.endswith(f"(see '{prog} --help')"), line
+
+
+def test_scheduler_help_says_results_are_unpickled(capsys):
+    """Dask returns results as pickles (its documentation: a worker's results are
+    serialised with pickle), which run code when loaded: the help says so."""
+    with pytest.raises(SystemExit):
+        main(["audit", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("results are unpickled from the cluster, which can run code here: give only a "
+            "scheduler you trust") in text
