@@ -123,7 +123,7 @@ def geometric_mean_sensitivity(cm, *, missing="ignore", arithmetic="float"):
     counts 0, so GM = 0; imbalanced-learn gives this with ``labels`` listing
     an absent class, and, without ``labels``, whenever a class is predicted
     but never true).  Exact arithmetic keeps the root exact: SymPy's canonical
-    form while it is small, and beyond :data:`GM_CANONICAL_BITS` the product of
+    form while it is small, and beyond ``GM_CANONICAL_BITS`` (4,096) bits the product of
     per-class roots :math:`\prod_k S_k^{1/K'}` (unevaluated), whose size stays
     linear in the digits of the counts.  Not symmetric.
 

@@ -140,7 +140,7 @@ AUOC_SECONDS_PER_CELL = 2.5e-4
 
 def digits_factor(digits) -> float:
     """How much slower the exact metrics are on counts of ``digits`` decimal digits than
-    on the counts of :data:`EXACT_SECONDS_PER_CELL`'s measurement (0..19, 2 digits):
+    on the counts of ``EXACT_SECONDS_PER_CELL``'s measurement (0..19, 2 digits):
     ``1 + (digits - 2) / 3``, at least 1.  Measured on K = 50, every exact metric
     (2026-12-07, a loaded 2-core host): counts 0..19 3.9 s, 14-digit counts 19.2 s
     (x 4.9; the formula gives 5): the exact numbers (logarithms, roots, products)

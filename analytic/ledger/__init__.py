@@ -278,7 +278,7 @@ def load_claims(path) -> list[Claim]:
     registered, in id order.
 
     On Linux each file is imported first in a forked worker process
-    (:func:`_probe_import`), then here: a module that ends the process at
+    (``_probe_import``), then here: a module that ends the process at
     import (``os._exit(0)``, a signal) raises ``ValueError`` instead of ending
     the caller with exit status 0 and no table (a module's import code runs
     twice).  A module that replaces ``sys.stdout`` or ``sys.stderr`` with
