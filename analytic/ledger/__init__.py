@@ -492,11 +492,12 @@ def _plain(text: str) -> str:
 
 def _streams_broken() -> str | None:
     """The name of ``sys.stdout`` or ``sys.stderr`` when a check or a claims module
-    replaced it with something that cannot be written to (``None``); it is put back."""
+    replaced it with something that cannot be written to (``None``); it is put back.
+    A process started without the stream (``sys.__stdout__`` is ``None``) is not flagged."""
     for name in ("stdout", "stderr"):
-        stream = getattr(sys, name)
-        if stream is None or not callable(getattr(stream, "write", None)):
-            setattr(sys, name, getattr(sys, f"__{name}__"))
+        stream, original = getattr(sys, name), getattr(sys, f"__{name}__")
+        if original is not None and (stream is None or not callable(getattr(stream, "write", None))):
+            setattr(sys, name, original)
             return f"sys.{name}"
     return None
 
