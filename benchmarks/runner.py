@@ -10,7 +10,9 @@ import subprocess
 import sys
 import time
 
+from numeric.errors import OutputError
 from numeric.markdown import table as markdown_table
+from numeric.outputs import check_outputs, write_text
 
 from .timing import Config, Row, Timing, compare, fmt_seconds, time_one
 from .workloads import WORKLOADS
@@ -142,6 +144,11 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=Config.seed, help="random seed of the data")
     ap.add_argument("-q", "--silent", action="store_true", help="no progress lines on stderr")
     args = ap.parse_args(argv)
+    try:  # the project's output rule, before minutes of work (numeric.outputs)
+        out = check_outputs({"--output": args.output}).get("--output")
+    except OutputError as exc:
+        print(f"python -m benchmarks: {exc}", file=sys.stderr)
+        return 2
 
     def progress(msg):
         print(msg, file=sys.stderr, flush=True)
@@ -155,9 +162,12 @@ def main(argv=None) -> int:
     info["benchmark wall time"] = f"{time.perf_counter() - t0:.0f} s"
     table = render(rows, info=info, quick=args.quick)
     print(table, end="")
-    if args.output:
-        with open(args.output, "w", encoding="utf-8") as fh:
-            fh.write(table)
+    if out is not None:
+        try:
+            write_text(out, table)  # atomically: a failed write leaves the previous file
+        except OutputError as exc:
+            print(f"python -m benchmarks: {exc}", file=sys.stderr)
+            return 2
     failed = [r for r in rows if r.agree is False]
     for r in failed:
         print(f"AGREEMENT FAILED: {r.workload} [{r.case}]: {r.check}", file=sys.stderr)

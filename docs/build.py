@@ -28,17 +28,22 @@ and offers the student notebooks, without outputs, for download.
 The output folder is never emptied blindly (the rule of the former
 ``notebooks/site.py``, kept): the builder writes only into a new or empty
 folder, or into one it wrote before, which holds the marker file
-``.ordinal-verify-site`` listing what the previous build wrote; only those
-entries are replaced (a file the user added is left alone).  Any other
-folder (``--output .`` in a checkout) is refused with a one-line message and
-exit status 2 before anything is built.  Sphinx builds into a temporary
-folder first, so a failed build leaves the previous book as it was.
+``.ordinal-verify-site`` listing every file and folder the previous build
+wrote; only those files are replaced or removed (a file the user added is
+left alone, at any depth: a note in the book's ``notebooks/`` or ``_static/``
+stays).  Any other folder (``--output .`` in a checkout) is refused with a
+one-line message and exit status 2 before anything is built.  Sphinx builds
+into a temporary folder first, so a failed build leaves the previous book as
+it was.  ``--log FILE`` follows the project's output rule
+(:mod:`numeric.outputs`): checked before the build (not an input such as
+``CHANGELOG.md``, not a source file, not a folder), written atomically.
 """
 
 from __future__ import annotations
 
 import argparse
 import base64
+import contextlib
 import copy
 import importlib.util
 import json
@@ -55,6 +60,12 @@ import nbformat
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
+if str(ROOT) not in sys.path:  # run as a script from a checkout: its numeric, as Sphinx's
+    sys.path.insert(0, str(ROOT))
+
+from numeric.errors import OutputError  # noqa: E402
+from numeric.outputs import check_outputs, write_text  # noqa: E402
+
 NOTEBOOKS = ROOT / "notebooks"
 OUTPUT = ROOT / "build" / "book"
 STUDENT_OUTPUT = ROOT / "build" / "book-student"
@@ -85,9 +96,21 @@ class SiteOutputError(ValueError):
     """The output folder cannot be used: one line on stderr, exit status 2."""
 
 
-def _owned_entries(output):
-    """The entries a previous build wrote into ``output``, from its marker file
-    (``None`` when there is no marker)."""
+def _relative(e) -> bool:
+    """Whether ``e`` is a clean relative path inside the folder (no ``..``, not absolute)."""
+    parts = e.split("/") if isinstance(e, str) else [None]
+    return bool(e) and all(isinstance(x, str) and x not in ("", ".", "..") for x in parts) \
+        and not e.startswith("/") and "\\" not in e and e != MARKER
+
+
+def _owned(output):
+    """What a previous build wrote into ``output``, from its marker file: ``(files,
+    folders, legacy)`` as relative POSIX paths (``None`` when there is no marker).
+
+    A marker of an older builder lists only the top-level ``entries``: the
+    files inside its folders are then unknown, and those folders are
+    ``legacy``: a file in one of them is replaced when the new build writes
+    the same path, and never removed otherwise."""
     marker = output / MARKER
     if not marker.is_file():
         return None
@@ -95,21 +118,27 @@ def _owned_entries(output):
         data = json.loads(marker.read_text(encoding="utf-8"))
         entries = data["entries"]
         assert data.get("kind") == _MARKER_KIND and isinstance(entries, list)
-        assert all(isinstance(e, str) and e and e == Path(e).name and e not in (".", "..", MARKER)
-                   for e in entries)
+        assert all(isinstance(e, str) and e == Path(e).name and _relative(e) for e in entries)
+        files, folders, legacy = data.get("files"), data.get("folders", []), []
+        if files is None:  # an older marker: the top-level files it lists
+            files = [e for e in entries if (output / e).is_file() or (output / e).is_symlink()]
+            legacy = folders = [e for e in entries if e not in files]
+        assert isinstance(files, list) and isinstance(folders, list)
+        assert all(_relative(e) for e in files + folders)
     except (OSError, ValueError, KeyError, TypeError, AssertionError):
         raise SiteOutputError(
             f"{output}: the marker file {MARKER} is damaged, so what the previous build wrote "
             "is not known; remove the folder yourself or give another --output") from None
-    return entries
+    return files, folders, legacy
 
 
 def check_output(output):
     """Check that the book may be written into ``output``, before any work.
 
     ``output`` may be missing, an empty folder, or a folder holding the
-    :data:`MARKER` file of a previous build; returns the entries that build
-    wrote (to remove before writing), ``[]`` otherwise.
+    :data:`MARKER` file of a previous build; returns what that build wrote,
+    ``(files, folders, legacy)`` (to replace or remove, see :func:`install`),
+    ``([], [], [])`` otherwise.
 
     Raises
     ------
@@ -120,7 +149,7 @@ def check_output(output):
     --------
     >>> d = Path(tempfile.mkdtemp())
     >>> check_output(d / "new"), check_output(d)
-    ([], [])
+    (([], [], []), ([], [], []))
     >>> _ = (d / "mine.txt").write_text("keep me")
     >>> check_output(d)  # doctest: +IGNORE_EXCEPTION_DETAIL
     Traceback (most recent call last):
@@ -128,12 +157,12 @@ def check_output(output):
     """
     output = Path(output)
     if not output.exists() and not output.is_symlink():
-        return []
+        return [], [], []
     if not output.is_dir():
         raise SiteOutputError(f"{output}: not a folder; give a new or empty folder for the book")
-    entries = _owned_entries(output)
-    if entries is not None:
-        return entries
+    owned = _owned(output)
+    if owned is not None:
+        return owned
     try:
         empty = not any(os.scandir(output))
     except OSError as exc:
@@ -142,43 +171,79 @@ def check_output(output):
         raise SiteOutputError(
             f"{output}: not empty and not written by this builder (no {MARKER} file); "
             "nothing was changed. Give a new or empty folder")
-    return []
+    return [], [], []
 
 
-def _write_marker(output, entries):
-    (output / MARKER).write_text(
-        json.dumps({"kind": _MARKER_KIND, "entries": sorted(entries)}, indent=1) + "\n",
-        encoding="utf-8")
+def _write_marker(output, files, folders):
+    files, folders = sorted(set(files)), sorted(set(folders))
+    entries = sorted({e.split("/")[0] for e in files + folders})
+    write_text(output / MARKER, json.dumps({"kind": _MARKER_KIND, "entries": entries,
+                                            "files": files, "folders": folders}, indent=1) + "\n")
 
 
-def _remove(path):
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
-    elif path.exists() or path.is_symlink():
-        path.unlink()
+def _listing(built):
+    """The files (and symbolic links) and the folders under ``built``, as relative POSIX paths."""
+    files, folders = [], []
+    for path in sorted(Path(built).rglob("*")):
+        rel = path.relative_to(built).as_posix()
+        (folders if path.is_dir() and not path.is_symlink() else files).append(rel)
+    return files, folders
 
 
 def install(built, output, previous):
-    """Move the entries of the finished build ``built`` into ``output``.
+    """Move the files of the finished build ``built`` into ``output``.
 
-    The marker first lists the previous build's entries and the new ones
-    (so an interrupted install is still cleaned by the next build), then the
-    previous entries are removed, the new ones moved in, and the marker lists
-    the new ones only.  An entry the builder did not write is never touched.
+    ``previous`` is ``(files, folders, legacy)`` that the previous build wrote
+    (:func:`check_output`; a file under a ``legacy`` folder, from an older
+    marker, may be replaced but is never removed).  The marker first lists the previous build's files and the new
+    ones (so an interrupted install is still cleaned by the next build), the
+    new files are moved in (replacing the previous build's), the previous
+    files that the new build does not write are removed, then the folders left
+    empty that a build created, and the marker lists the new files only.  A
+    file or folder the builder did not write is never touched, at any depth
+    (a note the user put in ``notebooks/`` stays), and a user's file where the
+    book needs to write is refused before anything changes.
     """
-    ours = sorted(p.name for p in Path(built).iterdir())
-    clash = [e for e in ours if e not in previous and (output / e).exists()]
-    if clash:  # a user's file where the build puts one of its own: refuse, change nothing
-        raise SiteOutputError(f"{output}: {clash[0]} was not written by this builder and the book "
-                              "needs that name; nothing was changed. Move it or give another --output")
+    old_files, old_folders, legacy = previous
+    files, folders = _listing(built)
+    mine = set(old_files) | {f for f in files if f.split("/")[0] in legacy}
+    file_set, folder_set = set(files), set(folders)
+    for rel in files + [f + "/_" for f in folders]:
+        parts = rel.split("/")
+        for i in range(1, len(parts)):  # a user's file where the book needs a folder
+            p = output.joinpath(*parts[:i])
+            if (p.is_file() or p.is_symlink()) and "/".join(parts[:i]) not in mine:
+                raise SiteOutputError(f"{output}: {'/'.join(parts[:i])} was not written by this builder "
+                                      "and the book needs that name; nothing was changed. "
+                                      "Move it or give another --output")
+        p = output / rel
+        if rel in file_set and (p.exists() or p.is_symlink()) and (rel not in mine or p.is_dir()):
+            raise SiteOutputError(f"{output}: {rel} was not written by this builder and the book "
+                                  "needs that name; nothing was changed. Move it or give another --output")
     output.mkdir(parents=True, exist_ok=True)
-    _write_marker(output, set(previous) | set(ours))
-    for name in previous:
-        _remove(output / name)
-    for name in ours:
-        shutil.move(str(Path(built) / name), str(output / name))
-    _write_marker(output, ours)
-    return ours
+    _write_marker(output, set(old_files) | set(files), set(old_folders) | set(folders))
+    for rel in folders + files:
+        parts = rel.split("/")
+        for i in range(1, len(parts) + (rel in folder_set)):  # a previous build's file where a folder goes
+            _remove_file(output.joinpath(*parts[:i]))
+        if rel in folder_set:
+            (output / rel).mkdir(parents=True, exist_ok=True)
+        else:
+            shutil.move(str(Path(built) / rel), str(output / rel))
+    for rel in set(old_files) - set(files):
+        _remove_file(output / rel)
+    every = set(old_folders) | set(folders)
+    for rel in sorted(every - set(folders), key=lambda r: -r.count("/")):
+        with contextlib.suppress(OSError):  # not empty: it holds the user's files
+            (output / rel).rmdir()
+    _write_marker(output, files, [f for f in every if (output / f).is_dir()])
+    return files
+
+
+def _remove_file(path):
+    """Remove ``path`` if it is a file or a symbolic link (never a folder)."""
+    if path.is_symlink() or path.is_file():
+        path.unlink()
 
 
 def png_width(b64):
@@ -229,6 +294,13 @@ def page_notebook(nb, stem, *, student=False):
     cell["id"] = f"{stem[:2]}-download"
     nb.cells.insert(1 if nb.cells and nb.cells[0].cell_type == "markdown" else 0, cell)
     return nb
+
+
+def inputs():
+    """The files the book is built from (never an output: ``--log CHANGELOG.md`` is refused)."""
+    found = [ROOT / "CHANGELOG.md", ROOT / "CONTRIBUTING.md"]
+    found += [p for p in sorted(HERE.rglob("*")) if p.is_file()]
+    return [str(p) for p in found + [p for _, p in lessons()]]
 
 
 def lessons():
@@ -286,12 +358,17 @@ def build_book(output=None, *, student=False, api=True, jobs="auto", warnings_as
     """Build the book into ``output`` (default :data:`OUTPUT`, :data:`STUDENT_OUTPUT`
     with ``student``); return ``(output, seconds, warnings)``.
 
-    ``output`` is checked first (:func:`check_output`); Sphinx then builds in a
-    temporary folder and the result is moved in (:func:`install`).  Raises
-    :class:`SiteOutputError` for a folder that cannot be used and
+    ``output`` and ``log`` are checked first (:func:`check_output`, and the
+    project's output rule, :func:`numeric.outputs.check_outputs`: the log is
+    not one of the book's :func:`inputs`, a source file or a folder); Sphinx
+    then builds in a temporary folder and the result is moved in
+    (:func:`install`); the log is written atomically.  Raises
+    :class:`SiteOutputError` for a folder that cannot be used,
+    :class:`~numeric.errors.OutputError` for a log that cannot be written and
     :class:`RuntimeError` (with Sphinx's messages) when the build fails.
     """
     output = Path(output if output is not None else (STUDENT_OUTPUT if student else OUTPUT))
+    log = check_outputs({"--log": log}, inputs()).get("--log")
     previous = check_output(output)
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="ordinal-verify-book-") as tmp:
@@ -304,8 +381,8 @@ def build_book(output=None, *, student=False, api=True, jobs="auto", warnings_as
                              cwd=tmp, env=env, capture_output=True, text=True)
         messages = (res.stdout + res.stderr).replace(str(src) + os.sep, "")
         warnings = [line for line in messages.splitlines() if "WARNING" in line or "ERROR" in line]
-        if log:
-            Path(log).write_text(messages, encoding="utf-8")
+        if log is not None:
+            write_text(log, messages)
         if res.returncode != 0:
             raise RuntimeError(f"sphinx failed (exit status {res.returncode}):\n{messages[-4000:]}")
         install(out, output, previous)
@@ -328,7 +405,7 @@ def main(argv=None):
     try:
         output, seconds, warnings = build_book(args.output, student=args.student, api=args.api, jobs=args.jobs,
                                                warnings_as_errors=args.strict, log=args.log)
-    except SiteOutputError as exc:
+    except (SiteOutputError, OutputError) as exc:
         print(f"docs/build.py: {exc}", file=sys.stderr)
         return 2
     except RuntimeError as exc:

@@ -58,6 +58,12 @@ import jupytext
 import nbformat
 
 HERE = Path(__file__).resolve().parent
+if str(HERE.parent) not in sys.path:  # run as a script from a checkout: its numeric
+    sys.path.insert(0, str(HERE.parent))
+
+from numeric.errors import OutputError  # noqa: E402
+from numeric.outputs import check_outputs, writing  # noqa: E402
+
 SRC = HERE / "src"
 KERNEL = "python3"
 TIMEOUT = 300  # seconds per cell
@@ -236,11 +242,24 @@ def student(nb, *, outputs=False):
 
 
 def write(nb, name, folder=HERE):
+    """Write ``nb`` to ``folder/name.ipynb`` with the project's output rule
+    (:mod:`numeric.outputs`): into a temporary file moved into place, so that
+    a failed write leaves the previous notebook as it was."""
     folder.mkdir(parents=True, exist_ok=True)
     out = folder / f"{name}.ipynb"
     nb.metadata.pop("widgets", None)
-    nbformat.write(nb, str(out))
+    with writing(str(out)) as fh:
+        nbformat.write(nb, fh)
     return out
+
+
+def check(todo, folder):
+    """Check every notebook's output path before any is built or executed
+    (:func:`numeric.outputs.check_outputs`: not a folder, not a source, a folder
+    that exists and is writable); ``todo`` is ``[(name, source path), ...]``."""
+    folder.mkdir(parents=True, exist_ok=True)
+    check_outputs({name: str(folder / f"{name}.ipynb") for name, _ in todo},
+                  inputs=[str(path) for _, path in todo])
 
 
 def main(argv=None):
@@ -254,19 +273,24 @@ def main(argv=None):
     if not todo:
         print("no notebook source matches", args.only, file=sys.stderr)
         return 1
-    for name, path in todo:
-        nb = build(path)
-        t0 = time.perf_counter()
-        if args.student:
-            nb = student(nb)
-            out = write(nb, name, STUDENT_DIR)
-            print(f"{out}: {len(nb.cells)} cells, {sum(is_self_check(c) for c in nb.cells)} self-checks "
-                  "(student version)")
-            continue
-        if not args.no_execute:
-            execute(nb)
-        out = write(nb, name)
-        print(f"{out.relative_to(HERE.parent)}: {len(nb.cells)} cells, {time.perf_counter() - t0:.1f} s")
+    try:
+        check(todo, STUDENT_DIR if args.student else HERE)
+        for name, path in todo:
+            nb = build(path)
+            t0 = time.perf_counter()
+            if args.student:
+                nb = student(nb)
+                out = write(nb, name, STUDENT_DIR)
+                print(f"{out}: {len(nb.cells)} cells, {sum(is_self_check(c) for c in nb.cells)} "
+                      "self-checks (student version)")
+                continue
+            if not args.no_execute:
+                execute(nb)
+            out = write(nb, name)
+            print(f"{out.relative_to(HERE.parent)}: {len(nb.cells)} cells, {time.perf_counter() - t0:.1f} s")
+    except (OutputError, OSError) as exc:  # the previous notebook is left as it was
+        print(f"notebooks/build.py: {exc}", file=sys.stderr)
+        return 2
     return 0
 
 

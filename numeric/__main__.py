@@ -1,12 +1,19 @@
 """``python -m numeric``: print README's metric tables from the registry;
-``python -m numeric --write-readme README.md`` rewrites them in place."""
+``python -m numeric --write-readme README.md`` rewrites them in place (checked
+first and replaced atomically: :func:`numeric.registry.write_readme`).  An
+error is one line on stderr and exit status 2."""
 
 import sys
 
+from numeric.errors import InputError
 from numeric.registry import markdown_tables, write_readme
 
 if sys.argv[1:2] == ["--write-readme"] and len(sys.argv) == 3:
-    write_readme(sys.argv[2])
+    try:
+        write_readme(sys.argv[2])
+    except (InputError, ValueError, OSError) as exc:
+        print(f"python -m numeric: {exc}", file=sys.stderr)
+        sys.exit(2)
 elif len(sys.argv) == 1:
     print(markdown_tables())
 else:

@@ -17,6 +17,7 @@ that 0/1 support, not counts: a formula that needs the size of a count
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import sys
 from dataclasses import dataclass
@@ -236,3 +237,43 @@ def stack(cm, arithmetic="float", *, min_classes=1) -> Stack:
     counts = check_counts(cm, min_classes=min_classes)
     K = counts.shape[-1]
     return Stack(counts.reshape(-1, K, K), counts.shape[:-2], ctx)
+
+
+@contextlib.contextmanager
+def int_str_digits(limit):
+    """Python's limit on the digits of an ``int`` converted to or from ``str``
+    (``sys.set_int_max_str_digits``; 0: none) set to ``limit`` inside the block, and
+    restored after it (Python < 3.11 has no limit: nothing is done)."""
+    get = getattr(sys, "get_int_max_str_digits", None)
+    if get is None:
+        yield
+        return
+    before = get()
+    sys.set_int_max_str_digits(limit)
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(before)
+
+
+#: Python's default limit (``sys.int_info.default_max_str_digits``, 4,300)
+DEFAULT_INT_STR_DIGITS = getattr(sys.int_info, "default_max_str_digits", 4300)
+
+
+def unlimited_int_digits():
+    """Lift Python's limit on the digits of an ``int`` converted to or from ``str``
+    (4,300 by default) inside the block, and restore it.
+
+    For the text of an exact value this package *computed* (an A_UOC of 100
+    classes of 14-digit counts has a denominator of over 4,300 digits): the cost
+    of printing it is polynomial in its size, which is polynomial in the input's.
+    A user's text is read under the default limit (the command line's readers
+    run inside ``int_str_digits(DEFAULT_INT_STR_DIGITS)``).
+
+    Examples
+    --------
+    >>> with unlimited_int_digits():
+    ...     len(str(10**5000))
+    5001
+    """
+    return int_str_digits(0)

@@ -518,10 +518,38 @@ def readme_block() -> str:
 
 
 def write_readme(path) -> None:
-    """Replace the generated block of ``path`` (between the markers)."""
+    r"""Replace the generated block of ``path`` (between the markers ``<!-- registry:begin -->``
+    and ``<!-- registry:end -->``).
+
+    The path is checked first and the file is replaced atomically, by the
+    project's output rule (:mod:`numeric.outputs`): a failed write leaves it as
+    it was.
+
+    Raises
+    ------
+    OutputError
+        ``path`` cannot be written (a folder, a source file, a missing folder).
+    ValueError
+        ``path`` does not hold the two markers, in order (nothing is written).
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "R.md")
+    >>> _ = open(p, "w").write("intro\n" + _BEGIN + "\nold\n" + _END + "\nend\n")
+    >>> write_readme(p)
+    >>> text = open(p).read()
+    >>> text.startswith("intro\n<!-- registry:begin -->\n| function |"), text.endswith("end\n")
+    (True, True)
+    """
+    from numeric.outputs import check_outputs, write_text
+
+    out = check_outputs({"--write-readme": path})["--write-readme"]
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
-    start, end = text.index(_BEGIN), text.index(_END) + len(_END)
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text[:start] + readme_block() + text[end:])
+    start, end = text.find(_BEGIN), text.find(_END)
+    if start < 0 or end < start:
+        raise ValueError(f"{path}: no generated block ({_BEGIN} ... {_END}, in this order) to "
+                         "replace; add the two markers where the tables go")
+    write_text(out, text[:start] + readme_block() + text[end + len(_END):])
 

@@ -28,6 +28,7 @@ from typing import Any
 
 import numpy as np
 
+from ._common import unlimited_int_digits
 from .errors import UndefinedMetric
 
 __all__ = ["MetricValue", "Report", "PerClass", "report", "per_class", "format_table",
@@ -320,7 +321,8 @@ class MetricValue:
         is the closed form of an exact value (``None`` for a float)."""
         exact = None
         if self.value is not None and not isinstance(self.value, (float, np.floating)):
-            exact = str(self.value)
+            with unlimited_int_digits():  # a computed value, not a user's text
+                exact = str(self.value)
         return {"metric": self.key or self.name, "name": self.name, "label": self.label,
                 "value": None if self.value is None else float(self.value), "exact": exact,
                 "better": self.better, "source": self.source, "note": self.note}

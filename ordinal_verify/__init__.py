@@ -53,8 +53,19 @@ from .inputs import read_matrix
 __all__ = ["main", "build_parser", "read_matrix"]
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser whose errors are one line (``ordinal-verify audit: error: argument
+    --max-k: must be >= 1, got -1 (see 'ordinal-verify audit --help')``), exit status 2,
+    instead of the usage block and the message; the subcommands' parsers are of this
+    class too (``add_subparsers`` makes them of its parser's class)."""
+
+    def error(self, message):
+        message = " ".join(str(message).split())
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _Parser(
         prog="ordinal-verify",
         description="Verify the claims of the ordinal-metric papers, or compute the metrics of a "
                     "matrix.  Without a subcommand it runs the claims ledger (as 'ordinal-verify "
@@ -99,7 +110,21 @@ def _stdout_to_devnull():
 
 
 def main(argv=None) -> int:
+    from numeric._common import unlimited_int_digits
+
     args = _parse(argv)
+    try:
+        # exact values the command computed may print with over 4,300 digits (an A_UOC of
+        # 100 classes of 14-digit counts); a user's matrix or label file is read under the
+        # default limit (matrix_cmds.load_matrices), its other texts are short options
+        with unlimited_int_digits():
+            return _run(args)
+    except KeyboardInterrupt:  # the user's Ctrl-C, in any command: one line, no traceback
+        print("ordinal-verify: interrupted", file=sys.stderr)
+        return 130
+
+
+def _run(args) -> int:
     try:
         with warnings.catch_warnings():
             warnings.showwarning = _show_warning

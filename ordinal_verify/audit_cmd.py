@@ -14,7 +14,8 @@ committed table is printed.
 The searched space is :data:`analytic.properties.space.DEFAULT_SPACE` unless
 ``--max-k``/``--max-n``/``--random`` give another; it runs on ``--jobs``
 local processes, or on a Dask cluster (``--scheduler ADDRESS``, the
-``dask`` extra).  The symbolic proofs (:mod:`analytic.properties.prover`) cover every
+``dask`` extra; the results come back as pickles, which run code when
+unpickled: give only a scheduler you trust).  The symbolic proofs (:mod:`analytic.properties.prover`) cover every
 matrix with ``K <= --every-k`` and the all-positive matrices with
 ``--every-k < K <= --positive-k``; ``--no-proofs`` searches only.
 """
@@ -23,11 +24,12 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 
 from numeric.errors import UserFunctionError
 
-from .outputs import check_outputs, write_text
+from .outputs import check_outputs, module_sources, write_text
 from .table import format_table
 
 __all__ = ["add_parsers", "cmd_audit", "load_function", "UserFunctionError"]
@@ -116,7 +118,9 @@ def add_parsers(sub) -> None:
                    help="worker processes of the float screen (default: the usable CPUs; at "
                         "most 4 per usable CPU)")
     p.add_argument("--scheduler", metavar="ADDRESS",
-                   help="run the search on a Dask cluster (needs the 'dask' extra)")
+                   help="run the search on a Dask cluster (needs the 'dask' extra); the "
+                        "results are unpickled from the cluster, which can run code here: "
+                        "give only a scheduler you trust")
     p.add_argument("--tie-budget", type=_nonneg, default=None,
                    help="float ties decided exactly per property by the per-matrix check "
                         "(default 1000)")
@@ -224,8 +228,10 @@ def cmd_audit(args) -> int:
     from analytic.properties import table as T
     from numeric.registry import REGISTRY, matrix_metrics
 
-    outs = check_outputs({"--json": args.json, "--markdown": args.markdown},
-                         _module_files(args.metric), stdout_ok=("--json",))
+    out_paths = {"--json": args.json, "--markdown": args.markdown}
+    user = args.metric if args.metric is not None and ":" in args.metric else None
+    outs = check_outputs(out_paths, stdout_ok=("--json",),
+                         sources=module_sources(user) if user else ())
     scopes = scopes_from_args(args)
     kw = dict(jobs=args.jobs, executor=_executor(args), exact_ties=args.exact_ties)
     if args.tie_budget is not None:
@@ -234,9 +240,12 @@ def cmd_audit(args) -> int:
     if space is not None:
         A.check_size(space)  # before any progress line: the refusal is the only line
     if args.metric is not None and ":" in args.metric:
+        fn = load_function(args.metric)
+        # the module ran: the files that define fn are known now, still before the audit
+        outs = check_outputs(out_paths, stdout_ok=("--json",),
+                             sources=module_sources(user) + _defining_files(fn))
         # an exception of fn on a matrix (but UndefinedMetric) is every property's
         # verdict "error", naming it and the matrix (analytic.properties.audit)
-        fn = load_function(args.metric)
         rep = A.audit(fn, space=space, seed=args.seed if space is None else 0,
                       better=args.better or "lower", bounds=_bounds(args.bounds),
                       prove=scopes or False, jobs=args.jobs, executor=kw["executor"])
@@ -379,14 +388,18 @@ def _audit_cases(cases, space, scopes, kw, show):
     return rows
 
 
-def _module_files(metric):
-    """The source file of a ``module:function`` metric (an input: never an output)."""
-    if metric is None or ":" not in metric:
-        return ()
-    import importlib.util
+def _defining_files(fn) -> tuple:
+    """The source files of the loaded function ``fn`` and of its module, and the folders
+    of their top-level packages (:func:`~numeric.outputs.module_sources`)."""
+    import inspect
 
-    try:
-        spec = importlib.util.find_spec(metric.partition(":")[0])
-    except (ImportError, ValueError):
-        return ()
-    return (spec.origin,) if spec is not None and spec.origin else ()
+    files = set()
+    for obj in (fn, inspect.getmodule(fn)):
+        try:
+            f = inspect.getsourcefile(obj) if obj is not None else None
+        except TypeError:  # a builtin
+            f = None
+        if f:
+            files.add(os.path.realpath(f))
+    name = getattr(fn, "__module__", None)
+    return tuple(sorted(files)) + (module_sources(name) if isinstance(name, str) else ())

@@ -11,7 +11,7 @@ import numpy as np
 from numeric.errors import InputError
 
 __all__ = ["InputError", "read_matrix", "read_text", "MAX_BYTES", "MAX_CLASSES",
-           "ANNOUNCE_SECONDS", "announce_cost"]
+           "ANNOUNCE_SECONDS", "announce_cost", "digits_factor"]
 
 
 # ---------------------------------------------------------------------------
@@ -138,12 +138,27 @@ RESAMPLE_SECONDS_PER_CELL = 5e-6
 AUOC_SECONDS_PER_CELL = 2.5e-4
 
 
+def digits_factor(digits) -> float:
+    """How much slower the exact metrics are on counts of ``digits`` decimal digits than
+    on the counts of ``EXACT_SECONDS_PER_CELL``'s measurement (0..19, 2 digits):
+    ``1 + (digits - 2) / 3``, at least 1.  Measured on K = 50, every exact metric
+    (2026-12-07, a loaded 2-core host): counts 0..19 3.9 s, 14-digit counts 19.2 s
+    (x 4.9; the formula gives 5): the exact numbers (logarithms, roots, products)
+    grow with the digits of the counts.
+
+    >>> digits_factor(2), digits_factor(14)
+    (1.0, 5.0)
+    """
+    return max(1.0, 1 + (int(digits) - 2) / 3)
+
+
 def announce_cost(K, *, matrices=1, resamples=0, per_cell=EXACT_SECONDS_PER_CELL,
-                  what="every metric in exact arithmetic", stream=None):
+                  what="every metric in exact arithmetic", stream=None, digits=None):
     """Print one line on ``stream`` (stderr) when ``what`` for ``matrices``
-    K x K matrices (``per_cell`` seconds per cell each) and ``resamples`` paired
-    bootstrap resamples of each pair after the first are estimated to take over
-    :data:`ANNOUNCE_SECONDS`; return whether it did.
+    K x K matrices (``per_cell`` seconds per cell each, times :func:`digits_factor`
+    of ``digits``, the decimal digits of the largest count, when given) and
+    ``resamples`` paired bootstrap resamples of each pair after the first are
+    estimated to take over :data:`ANNOUNCE_SECONDS`; return whether it did.
 
     >>> import io
     >>> s = io.StringIO()
@@ -151,12 +166,17 @@ def announce_cost(K, *, matrices=1, resamples=0, per_cell=EXACT_SECONDS_PER_CELL
     (False, '')
     >>> announce_cost(250, stream=s), s.getvalue()[:52]
     (True, 'ordinal-verify: 250 classes: every metric in exact a')
+    >>> announce_cost(100, stream=s), announce_cost(100, digits=14, stream=io.StringIO())
+    (False, True)
     """
+    if digits is not None:
+        per_cell = per_cell * digits_factor(digits)
     seconds = K * K * (matrices * per_cell
                        + resamples * max(matrices - 1, 0) * RESAMPLE_SECONDS_PER_CELL)
     if seconds <= ANNOUNCE_SECONDS:
         return False
-    print(f"ordinal-verify: {K} classes: {what}"
+    large = f" of counts up to {digits} digits" if digits is not None and digits > 2 else ""
+    print(f"ordinal-verify: {K} classes{large}: {what}"
           f"{' and the bootstrap' if resamples and matrices > 1 else ''}, about "
           f"{seconds:.0f} s on one core ...", file=stream or sys.stderr, flush=True)
     return True

@@ -146,6 +146,11 @@ def cmd_ledger(args) -> int:
             return 2
     else:
         todo = ledger.claims()
+    if args.only is not None and not any(c.id.startswith(args.only) for c in todo):
+        # "0 claims" and exit status 0 read as success: a misspelt prefix is an error
+        keys = sorted({c.id.split(":", 1)[0] for c in todo})
+        raise ValueError(f"--only {args.only!r}: no claim id starts with it (the ids start with "
+                         f"{', '.join(k + ':' for k in keys[:12])}{', ...' if len(keys) > 12 else ''})")
     try:
         entries = ledger.run(prefix=args.only, progress=progress, only=todo,
                              jobs=ledger.default_jobs() if args.jobs is None else args.jobs,

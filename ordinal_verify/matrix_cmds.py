@@ -79,7 +79,18 @@ def _float(v) -> str:
 
 
 def load_matrices(args):
-    """``(names, {name: cm}, label_columns or None)`` from a matrix file or label columns."""
+    """``(names, {name: cm}, label_columns or None)`` from a matrix file or label columns.
+
+    The user's text is read under Python's default limit of 4,300 digits for an
+    ``int`` read from ``str`` (:func:`ordinal_verify.main` lifts it for printing
+    the exact values the command computes)."""
+    from numeric._common import DEFAULT_INT_STR_DIGITS, int_str_digits
+
+    with int_str_digits(DEFAULT_INT_STR_DIGITS):
+        return _load_matrices(args)
+
+
+def _load_matrices(args):
     if args.true is None:
         if args.pred:
             raise InputError("--pred needs --true (the column of true labels)")
@@ -248,7 +259,8 @@ def cmd_metrics(args) -> int:
     if cols is not None and len(names) > 1 and not grouped:
         _check_resamples(args, cols)
     announce_cost(len(cms[names[0]]), matrices=len(names),
-                  resamples=args.resamples if cols is not None and not grouped else 0)
+                  resamples=args.resamples if cols is not None and not grouped else 0,
+                  digits=max(len(str(int(cms[n].max()))) for n in names))
     if cols is None:
         reports = {n: numeric.report(cms[n], metrics=metrics, arithmetic="exact") for n in names}
     else:

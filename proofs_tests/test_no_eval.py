@@ -238,3 +238,103 @@ def test_every_module_is_read():
 def test_finder(source, unsafe):
     """The walker finds what it must (so the tests above can fail) and passes the safe forms."""
     assert find_unsafe(source) == unsafe
+
+
+# ---------------------------------------------------------------------------
+# SymPy calls that convert a string implicitly (issue 38, item 5)
+# ---------------------------------------------------------------------------
+#: SymPy functions that sympify a string argument without ``strict`` (SymPy 1.14: each
+#: runs the payload below; checked by the first test, so the list stays true)
+IMPLICIT = {
+    "Max": lambda s: __import__("sympy").Max(s, 1),
+    "Abs": lambda s: __import__("sympy").Abs(s),
+    "Matrix": lambda s: __import__("sympy").Matrix([[s]]),
+    ".subs": lambda s: (__import__("sympy").Symbol("x") + 1).subs("x", s),
+    "nsimplify": lambda s: __import__("sympy").nsimplify(s),
+}
+
+
+def _payload(marker):
+    return f'__import__("pathlib").Path({str(marker)!r}).touch() or 1'
+
+
+@pytest.mark.parametrize("name", sorted(IMPLICIT))
+def test_these_sympy_calls_do_evaluate_a_string(name, tmp_path):
+    """The reason for the sweep below: each of these SymPy calls evaluates a string it
+    is given (it sympifies it), so a user value must never reach one unparsed."""
+    marker = tmp_path / "pwned"
+    IMPLICIT[name](_payload(marker))
+    assert marker.exists(), f"{name} no longer evaluates a string: update IMPLICIT"
+
+
+def test_no_public_function_passes_a_user_string_to_sympy():
+    """Every public function of :mod:`numeric` and :mod:`analytic`, given the payload in
+    every required parameter, and in each optional one in turn (224 calls), refuses it
+    or ignores it: the marker file is never created.  A user string must go through
+    :func:`numeric.parsing.parse_number` before any call of :data:`IMPLICIT` (or
+    ``sympify``) sees it.  A call is stopped after 20 s (none takes so long today)."""
+    import inspect
+    import signal
+    import tempfile
+
+    import analytic
+    import numeric
+
+    marker = Path(tempfile.mkdtemp()) / "pwned"
+    payload = _payload(marker)
+
+    class _Stop(BaseException):
+        pass
+
+    def stop(*args):
+        raise _Stop
+
+    previous = signal.signal(signal.SIGALRM, stop)
+    evaluated, calls = [], 0
+    try:
+        for pkg in (numeric, analytic):
+            for name in sorted(pkg.__all__):
+                f = getattr(pkg, name)
+                if not callable(f) or inspect.isclass(f):
+                    continue
+                params = [p for p in inspect.signature(f).parameters.values()
+                          if p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
+                required = [p for p in params if p.default is p.empty]
+                for extra in [None] + [p for p in params if p.default is not p.empty]:
+                    args = [payload for p in required if p.kind != p.KEYWORD_ONLY]
+                    kwargs = {p.name: payload for p in required if p.kind == p.KEYWORD_ONLY}
+                    if extra is not None:
+                        kwargs[extra.name] = payload
+                    if not args and not kwargs:
+                        continue
+                    calls += 1
+                    signal.setitimer(signal.ITIMER_REAL, 20)
+                    try:
+                        f(*args, **kwargs)
+                    except (Exception, _Stop):  # a refusal (ValueError, TypeError, ...) is right
+                        pass
+                    finally:
+                        signal.setitimer(signal.ITIMER_REAL, 0)
+                    if marker.exists():
+                        evaluated.append(f"{pkg.__name__}.{name}({extra.name if extra else ''})")
+                        marker.unlink()
+    finally:
+        signal.signal(signal.SIGALRM, previous)
+    assert calls > 200
+    assert not evaluated, evaluated
+
+
+@pytest.mark.parametrize("module", ["cardoso2011", "binotto2024"])
+def test_the_sources_parse_helpers_read_only_their_own_strings(module, tmp_path):
+    """``analytic.ledger.sources.*.parse`` read the papers' transcribed formulas with
+    sympify (listed in ALLOWED as trusted input); any other string is refused before it,
+    so a caller cannot hand them a user's text."""
+    import importlib
+
+    src = importlib.import_module(f"analytic.ledger.sources.{module}")
+    marker = tmp_path / "pwned"
+    with pytest.raises(ValueError, match="reads only the printed formulas of this module"):
+        src.parse(_payload(marker))
+    with pytest.raises(ValueError, match="trusted input"):
+        src.parse("x + 1")
+    assert not marker.exists()

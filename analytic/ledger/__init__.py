@@ -55,11 +55,18 @@ of the package takes about 25 s).  A check that raises (any exception,
 ``KeyboardInterrupt`` and ``SystemExit`` included), returns a malformed
 outcome, runs past the timeout or ends its worker (``os._exit``, a signal)
 gets the verdict ``error``; the other claims still run, in a new worker when
-the old one is gone.  Where processes cannot be forked (not Linux) the checks
-run in the calling process: an exception or ``sys.exit`` of a check is still
-an ``error`` entry, but a ``KeyboardInterrupt`` stops the run (it cannot be
-told from the user's Ctrl-C), the timeout is not enforced, and ``os._exit``
-or a signal ends the caller.
+the old one is gone.  A verdict, an evidence and a closed form cross from the
+worker to the ledger as exact :class:`str` in JSON (a ``str`` subclass may
+compare equal to any verdict, or run code when unpickled: nothing a check
+made is unpickled by the ledger), and a check that leaves ``sys.stdout`` or
+``sys.stderr`` set to ``None`` gets the verdict ``error``.  A user's claims
+module is imported in a forked worker first (:func:`load_claims`).
+
+Where processes cannot be forked (not Linux) the checks run in the calling
+process: an exception or ``sys.exit`` of a check is still an ``error`` entry,
+but a ``KeyboardInterrupt`` stops the run (it cannot be told from the user's
+Ctrl-C), the timeout is not enforced, and ``os._exit`` or a signal ends the
+caller.
 
 Claims of your own
 ------------------
@@ -83,6 +90,7 @@ Outcome(verdict='verified', evidence='0 counterexamples', closed_form=None)
 from __future__ import annotations
 
 import importlib
+import json
 import math
 import multiprocessing
 import multiprocessing.connection
@@ -92,6 +100,7 @@ import pkgutil
 import signal
 import sys
 import time
+import dataclasses
 from collections import deque
 from dataclasses import asdict, dataclass
 from typing import Callable, Iterable
@@ -268,8 +277,16 @@ def load_claims(path) -> list[Claim]:
     (sorted, names starting with ``_`` skipped); returns the claims they
     registered, in id order.
 
+    On Linux each file is imported first in a forked worker process
+    (``_probe_import``), then here: a module that ends the process at
+    import (``os._exit(0)``, a signal) raises ``ValueError`` instead of ending
+    the caller with exit status 0 and no table (a module's import code runs
+    twice).  A module that replaces ``sys.stdout`` or ``sys.stderr`` with
+    ``None`` at import has the stream put back and each of its claims gets the
+    verdict ``error`` naming it.
+
     Raises ``ValueError`` naming the path when it is missing, not Python,
-    or registers no claim.
+    registers no claim, or ends the process at import.
     """
     import importlib.util
     import sys
@@ -286,6 +303,8 @@ def load_claims(path) -> list[Claim]:
     for f in files:
         key = str(f.resolve())
         if key not in _LOADED:  # a file is imported once; its claims are remembered
+            if _can_fork():
+                _probe_import(f)  # in a forked worker first: an os._exit there ends only it
             before = set(_REGISTRY)
             name = f"ordinal_verify_user_claims_{len(_LOADED)}_{f.stem}"
             spec = importlib.util.spec_from_file_location(name, f)
@@ -294,11 +313,19 @@ def load_claims(path) -> list[Claim]:
             try:
                 spec.loader.exec_module(mod)
             except BaseException:  # sys.exit and Ctrl-C at import too
+                _streams_broken()
                 del sys.modules[name]
                 for k in set(_REGISTRY) - before:  # a half-imported module leaves nothing
                     del _REGISTRY[k]
                 raise
-            _LOADED[key] = sorted(set(_REGISTRY) - before)
+            new = sorted(set(_REGISTRY) - before)
+            broken = _streams_broken()
+            if broken:  # its claims are error entries, and the ledger still prints its table
+                reason = (f"importing its claims module {f.name} replaced {broken} with "
+                          "something that cannot be written to (None)")
+                for k in new:
+                    _REGISTRY[k] = dataclasses.replace(_REGISTRY[k], check=_Broken(reason))
+            _LOADED[key] = new
         out += _LOADED[key]
     if not out:
         raise ValueError(f"{path}: registers no claim")
@@ -307,6 +334,63 @@ def load_claims(path) -> list[Claim]:
 
 #: resolved path of a user's claims file -> the ids it registered
 _LOADED: dict[str, list[str]] = {}
+
+
+class _Broken:
+    """The check of a claim whose module broke the process at import: raises ``reason``."""
+
+    def __init__(self, reason: str):
+        self.reason = reason
+
+    def __call__(self):
+        raise RuntimeError(self.reason)
+
+
+def _probe_child(conn, path: str) -> None:
+    """In a forked worker: import the claims file ``path`` and send how it went, as JSON."""
+    import importlib.util
+
+    try:
+        spec = importlib.util.spec_from_file_location("ordinal_verify_claims_probe", path)
+        spec.loader.exec_module(importlib.util.module_from_spec(spec))
+        report = ["ok", ""]
+    except BaseException as exc:  # what the parent's own import will raise, and say
+        report = [type(exc).__name__, _short(exc)]
+    try:
+        conn.send_bytes(json.dumps(report).encode("utf-8"))
+    finally:
+        os._exit(0)
+
+
+def _probe_import(f) -> None:
+    """Import the claims file ``f`` in a forked worker before this process does: a
+    module that ends the process at import (``os._exit(0)``, a signal) ends only the
+    worker, and is a ``ValueError`` here instead of a run that exits 0 without its table.
+
+    An exception at import is left to this process's own import, which raises it
+    (the command line names it)."""
+    ctx = multiprocessing.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    for stream in (sys.stdout, sys.stderr):  # not printed twice by the child
+        try:
+            stream.flush()
+        except (AttributeError, OSError, ValueError):
+            pass
+    proc = ctx.Process(target=_probe_child, args=(child, str(f)), name="ordinal-verify claims import")
+    proc.start()
+    child.close()
+    try:
+        report = json.loads(parent.recv_bytes().decode("utf-8"))
+    except (EOFError, OSError, ValueError):
+        report = None
+    finally:
+        proc.join()
+        parent.close()
+    if report is None:
+        code = proc.exitcode
+        how = (f"was killed by signal {signal.Signals(-code).name}" if code is not None and code < 0
+               else f"ended the process (exit status {code}, e.g. by os._exit)")
+        raise ValueError(f"{f}: importing the claims {how} before it finished; no claim was run")
 
 
 def mismatches(entries: Iterable[Entry], todo: Iterable[Claim]) -> list[str]:
@@ -400,20 +484,51 @@ def _can_fork() -> bool:
     return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
 
 
+def _plain(text: str) -> str:
+    """``text`` as an exact :class:`str` (a copy of a subclass's characters): a subclass
+    may compare equal to anything, or run code when it is unpickled."""
+    return str.__str__(text)
+
+
+def _streams_broken() -> str | None:
+    """The name of ``sys.stdout`` or ``sys.stderr`` when a check or a claims module
+    replaced it with something that cannot be written to (``None``); it is put back.
+    A process started without the stream (``sys.__stdout__`` is ``None``) is not flagged."""
+    for name in ("stdout", "stderr"):
+        stream, original = getattr(sys, name), getattr(sys, f"__{name}__")
+        if original is not None and (stream is None or not callable(getattr(stream, "write", None))):
+            setattr(sys, name, original)
+            return f"sys.{name}"
+    return None
+
+
 def _outcome(c: Claim, contain=BaseException) -> tuple:
-    """``(verdict, evidence, closed_form)`` of a check; ``("error", reason, None)``
-    when the check raises (``contain`` and ``SystemExit``) or returns no valid Outcome."""
+    """``(verdict, evidence, closed_form)`` of a check, as exact :class:`str` (they
+    cross a process boundary); ``("error", reason, None)`` when the check raises
+    (``contain`` and ``SystemExit``), returns no valid Outcome, or leaves
+    ``sys.stdout`` or ``sys.stderr`` broken (set to ``None``)."""
     try:
         out = c.check()
+        broken = _streams_broken()
+        if broken:
+            return _error(f"the check replaced {broken} with something that cannot be "
+                          "written to (None)")
         if not isinstance(out, Outcome):
             return _error(f"the check returned {type(out).__name__}, not Outcome")
-        # again: an Outcome changed after construction, or a subclass, is checked too
+        # again: an Outcome changed after construction, or a subclass, is checked too,
+        # and its fields are checked as exact str (a str subclass may equal anything)
         _check_fields(out.verdict, out.evidence, out.closed_form)
-        return out.verdict, str(out.evidence), (
-            None if out.closed_form is None else str(out.closed_form))
+        for field in (out.verdict, out.evidence, out.closed_form):
+            str(field)  # a subclass whose str() raises is an error, as it always was
+        verdict, evidence = _plain(out.verdict), _plain(out.evidence)
+        closed_form = None if out.closed_form is None else _plain(out.closed_form)
+        _check_fields(verdict, evidence, closed_form)
+        return verdict, evidence, closed_form
     except SystemExit as exc:
+        _streams_broken()
         return _error(f"the check called sys.exit({_short(exc.code)})")
     except contain as exc:
+        _streams_broken()
         return _error(f"the check raised {_short(exc, 400)}")
 
 
@@ -467,13 +582,28 @@ def _worker_main(conn, parent_end, parent_pid: int) -> None:
             return
         for i in task:
             out = _outcome(todo[i])
-            try:
-                conn.send((i, out))
+            try:  # JSON of exact str: the parent unpickles nothing a check made
+                conn.send_bytes(json.dumps([i, *out]).encode("utf-8"))
             except (EOFError, OSError):  # the parent is gone
                 return
-            except Exception as exc:  # pragma: no cover - the fields are checked str
+            except Exception as exc:  # pragma: no cover - the fields are exact str
                 reason = f"the outcome could not be sent to the ledger: {_short(exc)}"
-                conn.send((i, _error(reason)))
+                conn.send_bytes(json.dumps([i, *_error(reason)]).encode("utf-8"))
+
+
+def _decode(message: bytes) -> tuple:
+    """``(index, (verdict, evidence, closed_form))`` from a worker's JSON message; a
+    message of another shape raises ``ValueError`` (the worker is then treated as gone)."""
+    data = json.loads(message.decode("utf-8"))
+    if not (isinstance(data, list) and len(data) == 4 and type(data[0]) is int):
+        raise ValueError("not an outcome")
+    verdict, evidence, closed_form = data[1:]
+    if verdict == "error":
+        if not isinstance(evidence, str) or closed_form is not None:
+            raise ValueError("not an outcome")
+    else:
+        _check_fields(verdict, evidence, closed_form)
+    return data[0], (verdict, evidence, closed_form)
 
 
 class _Worker:
@@ -515,8 +645,8 @@ class _Worker:
         got = []
         try:
             while self.conn.poll():
-                got.append(self.conn.recv())
-        except Exception:  # EOF, or a message cut short by the worker's death
+                got.append(_decode(self.conn.recv_bytes()))
+        except Exception:  # EOF, a message cut short by the worker's death, or not an outcome
             return got, True
         return got, not alive
 

@@ -56,13 +56,40 @@ H = sympy.Symbol("h", integer=True, positive=True)
 _NAMES = {"x": x, "L": L, "r": r, "h": H}
 
 
+def _own_strings(value):
+    """Every string held by ``value`` (nested in dicts, tuples and lists)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _own_strings(v)
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            yield from _own_strings(v)
+
+
+def _check_own(expr):
+    """``ValueError`` unless ``expr`` is one of this module's own transcribed strings:
+    :func:`parse` reads them with :func:`sympy.sympify`, which evaluates its text
+    (``test_no_eval.py`` lists the call as trusted input), so it refuses any other."""
+    if not isinstance(expr, str) or not any(
+            expr == s for k, v in globals().items() if k.isupper() for s in _own_strings(v)):
+        raise ValueError(f"parse reads only the printed formulas of this module (trusted input), "
+                         f"not {expr!r:.60}; parse a user's text with numeric.parsing.parse_number")
+
+
 def parse(expr, **subs):
     """A printed binotto2024 string as a SymPy expression in ``x``, ``L``, ``r``
     (:mod:`analytic.symbols`) and ``h``; ``subs`` substitutes values by name.
 
+    Trusted input only: ``expr`` is read with :func:`sympy.sympify` (which
+    evaluates its text), so it must be one of this module's own transcribed
+    strings; any other raises ``ValueError``.
+
     >>> parse(TOY_PRINTED["TC_A"], x=2)
     26/15
     """
+    _check_own(expr)  # trusted input only: sympify evaluates its string
     e = sympy.sympify(expr, locals={**_NAMES, "Max": sympy.Max})
     return e.subs({_NAMES[k]: v for k, v in subs.items()}) if subs else e
 

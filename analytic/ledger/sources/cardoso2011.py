@@ -179,13 +179,40 @@ APPENDIX_A_BOUND = "(N - 1)/((N + 1)*(N + 2))"
 _NAMES = {"N": N, "beta": beta, "d": d}
 
 
+def _own_strings(value):
+    """Every string held by ``value`` (nested in dicts, tuples and lists)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _own_strings(v)
+    elif isinstance(value, (tuple, list)):
+        for v in value:
+            yield from _own_strings(v)
+
+
+def _check_own(expr):
+    """``ValueError`` unless ``expr`` is one of this module's own transcribed strings:
+    :func:`parse` reads them with :func:`sympy.sympify`, which evaluates its text
+    (``test_no_eval.py`` lists the call as trusted input), so it refuses any other."""
+    if not isinstance(expr, str) or not any(
+            expr == s for k, v in globals().items() if k.isupper() for s in _own_strings(v)):
+        raise ValueError(f"parse reads only the printed formulas of this module (trusted input), "
+                         f"not {expr!r:.60}; parse a user's text with numeric.parsing.parse_number")
+
+
 def parse(expr, **subs):
     """A printed cardoso2011 formula as a SymPy expression in ``N``, ``beta``, ``d``
     (:mod:`analytic.symbols`); ``subs`` substitutes values by name.
 
+    Trusted input only: ``expr`` is read with :func:`sympy.sympify` (which
+    evaluates its text), so it must be one of this module's own transcribed
+    strings; any other raises ``ValueError``.
+
     >>> parse(SINGLE_SAMPLE_OC, d=1, beta=0)
     1/2
     """
+    _check_own(expr)  # trusted input only: sympify evaluates its string
     e = sympy.sympify(expr, locals=_NAMES)
     return e.subs({_NAMES[k]: v for k, v in subs.items()}) if subs else e
 
