@@ -318,6 +318,9 @@ NOT_METRICS = {
                       "means, corrected t or group-bootstrap intervals (reads this registry)",
     "ordinal_scorer": "a scikit-learn scorer of a registered metric, negated when lower is better",
     "scorer_names": "the names ordinal_scorer accepts (neg_ for lower-is-better metrics)",
+    "study": "several methods over many datasets: every metric per dataset (mean over folds), "
+             "ranks, Friedman, Iman-Davenport, Nemenyi, Holm and Wilcoxon (demsar2006; reads "
+             "this registry)",
 }
 
 
