@@ -313,3 +313,135 @@ def test_unreliable_cases_are_stated():
     big = rank_tests(_random_scores(7, N=12, k=6))
     assert big.friedman.reliable and "want N > 10" not in big.caption()
     assert "commensurable" in big.to_markdown() and "commensurable" in big.to_latex()
+
+
+# ---------------------------------------------------------------------------
+# the tables papers print
+# ---------------------------------------------------------------------------
+def _oracle_marks(values, better, decimals):
+    """2 for the best printed value, 1 for the second distinct one (plain Python)."""
+    printed = [round(float(v), decimals) for v in values]
+    distinct = sorted(set(printed), reverse=(better == "higher"))
+    return [2 if v == distinct[0] else 1 if len(distinct) > 1 and v == distinct[1] else 0
+            for v in printed]
+
+
+def _md_rows(text):
+    lines = [ln for ln in text.splitlines() if ln.startswith("| ")]
+    return [[c.strip() for c in ln.strip("|").split(" | ")] for ln in lines[1:]]
+
+
+def _md_mark(cell):
+    return 2 if cell.startswith("**") else 1 if cell.startswith("<u>") else 0
+
+
+@pytest.fixture(scope="module")
+def small_study():
+    return numeric.study(_long(3, datasets=5, methods=(("A", 0.3), ("B", 0.35), ("C", 0.3),
+                                                       ("D", 0.6))),
+                         metrics=["mae", "cohen_kappa_quadratic"])
+
+
+def test_markdown_dataset_table_marks_the_oracle_best(small_study):
+    s = small_study
+    for key, decimals in (("mae", 3), ("cohen_kappa_quadratic", 2)):
+        text = s.table(key, decimals=decimals).to_markdown()
+        rows = _md_rows(text)
+        assert [r[0] for r in rows] == [*s.datasets, "average rank"]
+        for r, means in zip(rows, [*s.means[key], s[key].average_ranks]):
+            better = "lower" if r[0] == "average rank" else s.better[key]
+            assert [_md_mark(c) for c in r[1:]] == _oracle_marks(means, better, decimals), r
+            numbers = re.findall(r"-?\d+\.\d+", " ".join(r[1:]))
+            assert numbers and all(len(x.split(".")[1]) == decimals for x in numbers), r
+            printed = [float(re.findall(r"-?\d+\.\d+", c)[0]) for c in r[1:]]
+            np.testing.assert_allclose(printed, np.round(means, decimals), atol=10 ** -decimals / 2 + 1e-12)
+        assert "±" in rows[0][1] and "±" not in rows[-1][1]  # the rank row has no sd
+        assert "Friedman chi2_F" in text and "Nemenyi CD" in text
+
+
+def test_markdown_metric_table(small_study):
+    s = small_study
+    rows = _md_rows(s.summary_table().to_markdown())
+    assert [r[0] for r in rows] == ["MAE", "quadratic weighted kappa", "mean average rank"]
+    for r, key in zip(rows, s.metrics):
+        means = s.means[key].mean(axis=0)
+        assert [_md_mark(c) for c in r[1:]] == _oracle_marks(means, s.better[key], 3)
+        sd = float(r[1].split("±")[1])
+        assert sd == pytest.approx(np.std(s.means[key][:, 0], ddof=1), abs=5e-4)
+    mean_rank = np.mean([s[k].average_ranks for k in s.metrics], axis=0)
+    assert [float(re.sub(r"[*<u>/]", "", c)) for c in rows[-1][1:]] == pytest.approx(mean_rank, abs=5e-4)
+
+
+def _latex_rows(text):
+    body = text.split("\\midrule", 1)[1].split("\\bottomrule")[0]
+    return [ln.rstrip(" \\").split(" & ") for ln in body.splitlines()
+            if "&" in ln and not ln.startswith("\\")]
+
+
+def _latex_mark(cell):
+    return 2 if "\\mathbf{" in cell else 1 if "\\underline{" in cell else 0
+
+
+@pytest.mark.parametrize("layout", ["narrow", "wide"])
+def test_latex_tables(small_study, layout):
+    s = small_study
+    text = s.to_latex("mae", layout=layout)
+    env = "table" if layout == "narrow" else "table*"
+    assert f"\\begin{{{env}}}" in text and f"\\end{{{env}}}" in text
+    assert text.count("\\toprule") == text.count("\\bottomrule") == 1
+    assert "\\begin{tabular}{lcccc}" in text
+    rows = _latex_rows(text)
+    assert [r[0] for r in rows] == [*s.datasets, "average rank"]
+    for r, means in zip(rows, [*s.means["mae"], s["mae"].average_ranks]):
+        assert [_latex_mark(c) for c in r[1:]] == _oracle_marks(means, "lower", 3)  # MAE, ranks
+        first = re.findall(r"-?\d*\.\d+", r[1])[0]
+        if r[0] != "average rank":  # MAE < 1: the narrow layout drops "0."
+            assert first.startswith(".") == (layout == "narrow")
+    assert ("\\shortstack" in text) == (layout == "narrow")
+    assert "Friedman" in text and "\\caption{" in text
+
+
+def test_latex_narrow_refuses_seven_methods_and_pandas():
+    pd = pytest.importorskip("pandas")
+    rows = _long(5, datasets=2, methods=tuple((m, 0.3) for m in "ABCDEFG"), folds=2, n=30)
+    s = numeric.study(rows, metrics=["mae"])
+    with pytest.raises(ValueError, match="at most 6 methods"):
+        s.to_latex("mae", layout="narrow")
+    assert "\\begin{table*}" in s.to_latex("mae", layout="wide")
+    frame = s.table("mae").to_pandas()
+    assert isinstance(frame, pd.DataFrame) and frame.shape == (3, 7)
+    assert list(frame.index) == ["set0", "set1", "average rank"]
+    assert frame.iloc[0, 0] == f"{s.means['mae'][0, 0]:.3f} ± {s.sds['mae'][0, 0]:.3f}"
+
+
+# ---------------------------------------------------------------------------
+# the critical-difference diagram
+# ---------------------------------------------------------------------------
+def test_cd_diagram_elements_and_formats(tmp_path):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from numeric.cd_diagram import plot_cd
+
+    R = [1.2, 2.5, 3.1, 3.9, 4.4, 5.9, 6.0]
+    names = list("ABCDEFG")
+    ax = plot_cd(average_ranks=R, methods=names, cd=1.5)
+    # the groups by hand: {A, B} (1.3 < 1.5), {B, C, D} (1.4), {C, D, E} (1.3), {F, G}
+    assert sum(1 for ln in ax.lines if ln.get_gid() == "clique") == 4
+    assert sorted(t.get_text() for t in ax.texts if t.get_gid() == "method") == names
+    assert [t.get_text() for t in ax.texts if t.get_gid() == "cd-label"] == ["CD = 1.50"]
+    cd_bar = [ln for ln in ax.lines if ln.get_gid() == "cd"][0]
+    assert np.ptp(cd_bar.get_xdata()) == pytest.approx(1.5)
+    assert ax.get_xlim()[0] > ax.get_xlim()[1]  # the axis turned: the best rank on the right
+    by_name = {t.get_text(): t for t in ax.texts if t.get_gid() == "method"}
+    assert by_name["A"].get_position()[0] < by_name["G"].get_position()[0]  # A on the right side
+    for ext, magic in (("svg", b"<?xml"), ("pdf", b"%PDF"), ("png", b"\x89PNG")):
+        path = tmp_path / f"cd.{ext}"
+        ax.figure.savefig(path)
+        assert path.read_bytes()[:5].startswith(magic)
+    plt.close("all")
+    t = rank_tests(DEMSAR_AUC, methods=DEMSAR_METHODS)
+    ax = plot_cd(t)
+    assert sum(1 for ln in ax.lines if ln.get_gid() == "clique") == len(t.nemenyi.cliques) == 1
+    plt.close("all")
