@@ -5,7 +5,7 @@ ranks, turned so that the best (lowest) ranks are on the right; each method
 is a line from its average rank to its name, the better half on the right,
 the others on the left; the critical difference is a bar above the axis,
 and thick bars under it join the groups of methods no two of which differ
-significantly (:func:`numeric.studies.cliques`).  matplotlib is imported
+significantly (:func:`cliques`).  matplotlib is imported
 when :func:`plot_cd` is called, never by ``import numeric``.
 """
 
@@ -15,7 +15,41 @@ import math
 
 import numpy as np
 
-__all__ = ["plot_cd"]
+__all__ = ["plot_cd", "cliques"]
+
+
+def cliques(average, cd):
+    r"""The maximal groups of methods whose average ranks differ by less than ``cd``.
+
+    The bars of Demšar's critical-difference diagram (demsar2006 §3.2.2,
+    Fig. 1): methods sorted by average rank; from each method, the run of
+    those within ``cd`` of it; runs inside another run and single methods
+    are dropped.
+
+    Returns
+    -------
+    tuple of tuple of int
+        Indices into ``average``, each group in rank order, the groups by their first member.
+
+    Examples
+    --------
+    >>> cliques([3.143, 2.0, 2.893, 1.964], 1.25)  # demsar2006's example: one group
+    ((3, 1, 2, 0),)
+    >>> cliques([3.143, 2.0, 2.893, 1.964], 1.0)
+    ((3, 1, 2), (2, 0))
+    """
+    r = np.asarray(average, dtype=np.float64)
+    order = np.argsort(r, kind="stable")
+    s = r[order]
+    groups, last = [], -1
+    for i in range(s.size):
+        j = i
+        while j + 1 < s.size and s[j + 1] - s[i] < cd:
+            j += 1
+        if j > i and j > last:
+            groups.append(tuple(int(x) for x in order[i:j + 1]))
+            last = j
+    return tuple(groups)
 
 
 def plot_cd(tests=None, ax=None, *, average_ranks=None, methods=None, cd=None, title=None):
@@ -56,8 +90,6 @@ def plot_cd(tests=None, ax=None, *, average_ranks=None, methods=None, cd=None, t
     except ImportError:
         raise ImportError("plot_cd needs matplotlib, which is not installed: "
                           "pip install \"ordinal-verify[plot]\"") from None
-    from .studies import cliques
-
     if tests is not None:
         average_ranks, methods, cd = tests.average_ranks, tests.methods, tests.nemenyi.cd
         title = title if title is not None else tests.metric

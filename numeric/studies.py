@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ._paired import holm
+from .cd_diagram import cliques
 
 __all__ = ["study", "Study", "rank_tests", "RankTests", "Friedman", "Nemenyi", "ControlTest",
            "WilcoxonPairs", "average_ranks", "rank_rows", "cliques", "STUDY_INSTALL",
@@ -276,40 +277,6 @@ class WilcoxonPairs:
     p: np.ndarray = field(repr=False)
     p_holm: np.ndarray = field(repr=False)
     rejected: np.ndarray = field(repr=False)
-
-
-def cliques(average, cd):
-    r"""The maximal groups of methods whose average ranks differ by less than ``cd``.
-
-    The bars of Demšar's critical-difference diagram (demsar2006 §3.2.2,
-    Fig. 1): methods sorted by average rank; from each method, the run of
-    those within ``cd`` of it; runs inside another run and single methods
-    are dropped.
-
-    Returns
-    -------
-    tuple of tuple of int
-        Indices into ``average``, each group in rank order, the groups by their first member.
-
-    Examples
-    --------
-    >>> cliques([3.143, 2.0, 2.893, 1.964], 1.25)  # demsar2006's example: one group
-    ((3, 1, 2, 0),)
-    >>> cliques([3.143, 2.0, 2.893, 1.964], 1.0)
-    ((3, 1, 2), (2, 0))
-    """
-    r = np.asarray(average, dtype=np.float64)
-    order = np.argsort(r, kind="stable")
-    s = r[order]
-    groups, last = [], -1
-    for i in range(s.size):
-        j = i
-        while j + 1 < s.size and s[j + 1] - s[i] < cd:
-            j += 1
-        if j > i and j > last:
-            groups.append(tuple(int(x) for x in order[i:j + 1]))
-            last = j
-    return tuple(groups)
 
 
 def _reliability(N, k, alpha, friedman_p):
