@@ -32,6 +32,9 @@ from .groups import GroupComparison, GroupMetricComparison, compare_groups
 from .scorers import ordinal_scorer, scorer_names
 from .studies import Study, study
 from .errors import LabelWarning, UndefinedResampleWarning
+# numeric.weights.balanced_weights is the workaround the refusal of fractional sample_weight
+# names (numeric.registry.FRACTIONAL_WEIGHTS): reachable after a plain ``import numeric``
+from . import weights  # noqa: F401
 
 __all__ = [
     # a confusion matrix from label vectors
