@@ -619,7 +619,7 @@ class Study:
     n_folds : tuple of int
         The folds of each dataset.
     tests : dict
-        key -> :class:`RankTests` of the means.
+        key -> :class:`numeric.studies.RankTests` of the means.
     """
 
     datasets: tuple
@@ -738,7 +738,7 @@ def study(data, *, metrics=None, control=None, alpha=0.05, columns=None, tie_cor
     every label seen on that dataset, sorted), each metric's value on it, and
     per dataset and method the mean over the folds (the number papers
     print) and its standard deviation.  Per metric the means go to
-    :func:`rank_tests`: ranks (ties averaged; the registry's ``better``
+    :func:`numeric.studies.rank_tests`: ranks (ties averaged; the registry's ``better``
     decides the direction), average ranks, Friedman's :math:`\chi^2_F` and
     Iman-Davenport's :math:`F_F`, Nemenyi's critical difference and all-pairs
     p-values, Holm against ``control`` and Wilcoxon per pair with Holm
@@ -760,9 +760,9 @@ def study(data, *, metrics=None, control=None, alpha=0.05, columns=None, tie_cor
         Holm's control method (default: the best average rank of each metric).
     alpha : float, default 0.05
     columns : dict, optional
-        Other column names, e.g. ``{"fold": "seed"}`` (keys of :data:`DEFAULT_COLUMNS`).
+        Other column names, e.g. ``{"fold": "seed"}`` (keys of :data:`numeric.studies.DEFAULT_COLUMNS`).
     tie_correction : bool, default False
-        See :func:`rank_tests`.
+        See :func:`numeric.studies.rank_tests`.
 
     Returns
     -------

@@ -25,7 +25,8 @@ import numpy as np
 
 from .reporting import latex_escape
 
-__all__ = ["StudyTable", "dataset_table", "metric_table", "marks", "NARROW_MAX_METHODS"]
+__all__ = ["StudyTable", "dataset_table", "metric_table", "marks", "latex_caption",
+           "NARROW_MAX_METHODS"]
 
 #: the most methods the narrow LaTeX layout takes (one column of a two-column paper)
 NARROW_MAX_METHODS = 6
@@ -38,6 +39,19 @@ def _fmt(x, decimals, drop_zero=False):
     if drop_zero and s.lstrip("-").startswith("0."):
         s = s.replace("0.", ".", 1)
     return s
+
+
+def latex_caption(text) -> str:
+    r"""A caption's plain text as LaTeX: escaped, with the statistics' symbols in math.
+
+    >>> print(latex_caption("Friedman chi2_F = 9.28; F_F = 3.69; 0.1 ± 0.2 (§3.2.2)"))
+    Friedman $\chi^2_F$ = 9.28; $F_F$ = 3.69; 0.1 $\pm$ 0.2 (\S{}3.2.2)
+    """
+    out = latex_escape(text)
+    for plain, tex in (("chi2\\_F", "$\\chi^2_F$"), ("F\\_F", "$F_F$"), ("±", "$\\pm$"),
+                       ("§", "\\S{}")):
+        out = out.replace(plain, tex)
+    return out
 
 
 def marks(values, better, decimals):
@@ -159,7 +173,7 @@ class StudyTable:
         out = ["% needs \\usepackage{booktabs}", f"\\begin{{{env}}}[htbp]", "\\centering"]
         if narrow:
             out += ["\\footnotesize", "\\setlength{\\tabcolsep}{3pt}"]
-        out += [f"\\caption{{{latex_escape(self.caption)}}}"]
+        out += [f"\\caption{{{latex_caption(self.caption)}}}"]
         if label:
             out.append(f"\\label{{{label}}}")
         first = "dataset" if self.kind == "datasets" else "metric"
