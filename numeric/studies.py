@@ -731,7 +731,58 @@ def _plain(v):
     return v.item() if hasattr(v, "item") else v
 
 
-def study(data, *, metrics=None, control=None, alpha=0.05, columns=None, tie_correction=False) -> Study:
+def _class_indices(yt, yp, labels, dataset):
+    """The 0-based class indices of the true and predicted labels of one dataset, and K.
+
+    ``labels``: None (the observed numeric labels, sorted; a :class:`numeric.LabelWarning`
+    when integers are not contiguous), a sequence in ordinal order, or a mapping
+    dataset -> sequence.
+    """
+    if isinstance(labels, Mapping):
+        if dataset not in labels:
+            raise ValueError(f"study: labels has no classes for dataset {dataset!r}")
+        labels = labels[dataset]
+    both = np.concatenate([yt, yp])
+    if labels is None:
+        if both.dtype.kind not in "iuf":
+            raise ValueError(f"study: dataset {dataset!r} has labels that are not numbers "
+                             f"(e.g. {_plain(both[0])!r}); give the classes in ordinal order "
+                             "with labels=")
+        order = np.unique(both)
+        if both.dtype.kind in "iu" and order.size != int(order[-1]) - int(order[0]) + 1:
+            import warnings
+
+            from .errors import LabelWarning
+
+            warnings.warn(LabelWarning(
+                f"study: dataset {dataset!r}: the observed integer labels are not contiguous "
+                f"({', '.join(map(str, order.tolist()[:10]))}); a class absent from the dataset is "
+                "dropped. Pass labels= in ordinal order"), stacklevel=3)
+        return np.searchsorted(order, yt), np.searchsorted(order, yp), order.size
+    lab = np.asarray(list(labels))
+    if lab.ndim != 1 or lab.size == 0:
+        raise ValueError("study: labels must be a non-empty sequence of classes in ordinal order")
+    try:
+        perm = np.argsort(lab, kind="stable")
+        srt = lab[perm]
+        if np.any(srt[1:] == srt[:-1]):
+            raise ValueError(f"study: labels names a class twice ({_plain(srt[1:][srt[1:] == srt[:-1]][0])!r})")
+        out = []
+        for y in (yt, yp):
+            pos = np.clip(np.searchsorted(srt, y), 0, srt.size - 1)
+            bad = srt[pos] != y
+            if np.any(bad):
+                raise ValueError(f"study: dataset {dataset!r} has the label {_plain(y[bad][0])!r}, "
+                                 "which is not one of labels")
+            out.append(perm[pos])
+    except TypeError:
+        raise ValueError(f"study: the labels of dataset {dataset!r} and labels= cannot be "
+                         "compared (use one type)") from None
+    return out[0], out[1], lab.size
+
+
+def study(data, *, metrics=None, control=None, alpha=0.05, columns=None, labels=None,
+          tie_correction=False) -> Study:
     r"""Several methods over several datasets: every metric per dataset, ranks and the tests of Demšar (2006).
 
     Each ``(dataset, method, fold)`` gives one confusion matrix (classes:
@@ -761,6 +812,12 @@ def study(data, *, metrics=None, control=None, alpha=0.05, columns=None, tie_cor
     alpha : float, default 0.05
     columns : dict, optional
         Other column names, e.g. ``{"fold": "seed"}`` (keys of :data:`numeric.studies.DEFAULT_COLUMNS`).
+    labels : sequence or mapping, optional
+        The classes in ordinal order, for every dataset, or a mapping dataset
+        -> its classes.  Default: the labels seen on each dataset (true or
+        predicted), which must be numbers, sorted by value; integers that are
+        not contiguous give a :class:`numeric.LabelWarning` (a class no
+        sample shows is dropped and the ordinal distances after it shrink).
     tie_correction : bool, default False
         See :func:`numeric.studies.rank_tests`.
 
@@ -771,7 +828,8 @@ def study(data, *, metrics=None, control=None, alpha=0.05, columns=None, tie_cor
     Raises
     ------
     ValueError
-        A missing column, a method missing from a dataset, a method missing a
+        A missing column, labels that are not numbers without ``labels=``, a
+        label not in ``labels``, a method missing from a dataset, a method missing a
         fold another has, a metric undefined on some fold (named: leave it
         out with ``metrics=``), fewer than 2 datasets or methods.
     ImportError
@@ -833,13 +891,7 @@ def study(data, *, metrics=None, control=None, alpha=0.05, columns=None, tie_cor
         fs, fi = _first_seen(cols["fold"][sel])
         F = len(fs)
         n_folds.append(F)
-        try:
-            labels = np.unique(np.concatenate([yt, yp]))
-        except TypeError:
-            raise ValueError(f"study: dataset {_plain(ds[i])!r} has labels that cannot be sorted "
-                             "together") from None
-        K = labels.size
-        t, p = np.searchsorted(labels, yt), np.searchsorted(labels, yp)
+        t, p, K = _class_indices(yt, yp, labels, _plain(ds[i]))
         cell = mi * F + fi
         counts = np.bincount(cell, minlength=k * F)
         if not counts.all():

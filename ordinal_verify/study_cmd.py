@@ -101,7 +101,8 @@ def cmd_study(args) -> int:
     metrics = None if args.metrics is None else [m.strip() for m in args.metrics.split(",") if m.strip()]
     labels = None if args.labels is None else parse_labels(args.labels)
     data = read_predictions(args.files, _columns_option(args.columns or ""), labels)
-    s = numeric.study(data, metrics=metrics, control=args.control, alpha=args.alpha)
+    s = numeric.study(data, metrics=metrics, control=args.control, alpha=args.alpha,
+                      labels=None if labels is None else list(range(len(labels))))
     print(s.summary_table(decimals=args.decimals).to_markdown())
     for key in s.metrics:
         print(f"### {s.labels[key]}\n\n{s.tests[key].to_markdown()}")

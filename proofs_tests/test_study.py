@@ -445,3 +445,27 @@ def test_cd_diagram_elements_and_formats(tmp_path):
     ax = plot_cd(t)
     assert sum(1 for ln in ax.lines if ln.get_gid() == "clique") == len(t.nemenyi.cliques) == 1
     plt.close("all")
+
+
+def test_labels_order_and_absent_classes():
+    """Words need their order (labels=); the order given is the one used; a class no sample
+    of a dataset shows keeps its place with labels= (and is warned about without)."""
+    rows = _long(6, datasets=2, folds=2, n=30)
+    words = np.array(["none", "mild", "moderate", "severe"])  # alphabetical order is not ordinal
+    named = dict(rows, y_true=words[rows["y_true"]].tolist(), y_pred=words[rows["y_pred"]].tolist())
+    with pytest.raises(ValueError, match="not numbers.*labels="):
+        numeric.study(named, metrics=["mae"])
+    a = numeric.study(named, metrics=["mae"], labels=list(words))
+    b = numeric.study(rows, metrics=["mae"])
+    np.testing.assert_array_equal(a.means["mae"], b.means["mae"])
+    per = numeric.study(named, metrics=["mae"], labels={"set0": list(words), "set1": list(words)})
+    np.testing.assert_array_equal(per.means["mae"], b.means["mae"])
+    with pytest.raises(ValueError, match="the label 'severe', which is not one of labels"):
+        numeric.study(named, metrics=["mae"], labels=list(words[:3]))
+    # class 2 never seen: 1 -> 3 is an error of 2 classes, not 1
+    gap = {"dataset": ["a"] * 4 + ["b"] * 4, "method": ["A", "A", "B", "B"] * 2,
+           "fold": [0] * 8, "y_true": [1, 3, 1, 3] * 2, "y_pred": [3, 3, 1, 1] * 2}
+    with pytest.warns(numeric.LabelWarning, match="not contiguous"):
+        dropped = numeric.study(gap, metrics=["mae"])
+    kept = numeric.study(gap, metrics=["mae"], labels=[1, 2, 3])
+    assert dropped.means["mae"][0].tolist() == [0.5, 0.5] and kept.means["mae"][0].tolist() == [1.0, 1.0]
