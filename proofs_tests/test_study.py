@@ -116,6 +116,27 @@ def test_nemenyi_agrees_with_scikit_posthocs(seed):
     np.testing.assert_allclose(t.nemenyi.p_values, expected, rtol=1e-9, atol=1e-12)
 
 
+@pytest.mark.parametrize("better, order, k", [("higher", "descending", 6), ("lower", "ascending", 4)])
+def test_ranks_friedman_and_cd_agree_with_autorank(better, order, k):
+    """autorank (nonparametric mode): mean ranks, Friedman's p (scipy's tie-corrected
+    statistic) and Nemenyi's CD, whose q comes from statsmodels' qsturng (Gleason's 1999
+    approximation of the studentized range, hence rel 1e-4, not scipy's exact quantile)."""
+    autorank = pytest.importorskip("autorank")
+    pd = pytest.importorskip("pandas")
+    x = _random_scores(20 + k, N=14, k=k, ties=True)
+    names = list("ABCDEF"[:k])
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        r = autorank.autorank(pd.DataFrame(x, columns=names), alpha=0.05, order=order,
+                              force_mode="nonparametric")
+    t = rank_tests(x, methods=names, better=better, tie_correction=True)
+    assert r.omnibus == "friedman" and t.friedman.chi2_p == pytest.approx(r.pvalue, rel=1e-10)
+    assert dict(zip(t.methods, t.average_ranks)) == pytest.approx(r.rankdf["meanrank"].to_dict(), rel=1e-12)
+    assert t.nemenyi.cd == pytest.approx(r.cd, rel=1e-4)
+
+
 def test_wilcoxon_holm_agrees_with_scikit_posthocs_and_scipy():
     sp = pytest.importorskip("scikit_posthocs")
     x = _random_scores(4, N=14, k=4)
