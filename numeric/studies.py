@@ -692,6 +692,24 @@ class Study:
         t = self.summary_table(decimals=decimals) if metric == "all" else self.table(metric, decimals=decimals)
         return t.to_latex(layout=layout)
 
+    def bayesian_signed_rank(self, metric, a, b, rope, **kwargs):
+        """Benavoli et al.'s (2017) Bayesian signed-rank test of methods ``a`` and ``b`` on one
+        metric (:func:`numeric.bayesian.bayesian_signed_rank`), ``rope`` in the metric's units.
+
+        The scores are negated for a lower-is-better metric, so ``p_left`` is always the
+        probability that ``a`` is practically better, ``p_right`` that ``b`` is.
+        """
+        from .bayesian import bayesian_signed_rank
+
+        key = self._key(metric)
+        for m in (a, b):
+            if m not in self.methods:
+                raise ValueError(f"{m!r} is not one of the methods {list(self.methods)}")
+        sign = 1.0 if self.better[key] == "higher" else -1.0
+        x = sign * self.means[key][:, self.methods.index(a)]
+        y = sign * self.means[key][:, self.methods.index(b)]
+        return bayesian_signed_rank(x, y, rope, **kwargs)
+
     def plot_cd(self, metric=None, ax=None, **kwargs):
         """Demšar's critical-difference diagram of one metric (:func:`numeric.cd_diagram.plot_cd`)."""
         from .cd_diagram import plot_cd

@@ -490,3 +490,38 @@ def test_labels_order_and_absent_classes():
         dropped = numeric.study(gap, metrics=["mae"])
     kept = numeric.study(gap, metrics=["mae"], labels=[1, 2, 3])
     assert dropped.means["mae"][0].tolist() == [0.5, 0.5] and kept.means["mae"][0].tolist() == [1.0, 1.0]
+
+
+# ---------------------------------------------------------------------------
+# the Bayesian signed-rank test (benavoli2017)
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("rope", [0.0, 0.01, 0.05])
+def test_bayesian_signed_rank_agrees_with_baycomp(rope):
+    """baycomp.SignedRankTest draws its Dirichlet weights from RandomState(random_state):
+    with the same seed the posterior probabilities are the same numbers."""
+    baycomp = pytest.importorskip("baycomp")
+    from numeric.bayesian import bayesian_signed_rank
+
+    rng = np.random.default_rng(int(rope * 1000))
+    x = rng.random(12)
+    y = np.round(x + rng.normal(0.02, 0.05, 12), 2)  # rounded: zero differences and ties
+    ours = bayesian_signed_rank(x, y, rope, nsamples=5000, seed=3)
+    theirs = baycomp.SignedRankTest.probs(x, y, rope, nsamples=5000, random_state=3)
+    if rope > 0:
+        assert (ours.p_left, ours.p_rope, ours.p_right) == pytest.approx(theirs, abs=1e-12)
+    else:
+        assert (ours.p_left, ours.p_right) == pytest.approx(theirs, abs=1e-12) and ours.p_rope == 0
+
+
+def test_bayesian_signed_rank_in_a_study():
+    from numeric.bayesian import bayesian_signed_rank
+
+    s = numeric.study(_long(7, datasets=6, folds=2, n=40), metrics=["mae"])
+    r = s.bayesian_signed_rank("mae", "C", "A", rope=0.01, nsamples=4000)
+    assert r.p_right > 0.9  # A (least noise, lower MAE) is practically better than C
+    same = bayesian_signed_rank(-s.means["mae"][:, 2], -s.means["mae"][:, 0], 0.01, nsamples=4000)
+    assert same == r
+    with pytest.raises(ValueError, match="rope must be a finite number >= 0"):
+        s.bayesian_signed_rank("mae", "C", "A", rope=-1)
+    with pytest.raises(ValueError, match="'Z' is not one of the methods"):
+        s.bayesian_signed_rank("mae", "Z", "A", rope=0.01)
