@@ -53,7 +53,7 @@ def cliques(average, cd):
 
 
 def plot_cd(tests=None, ax=None, *, average_ranks=None, methods=None, cd=None, title=None):
-    r"""Draw the critical-difference diagram of a :class:`numeric.studies.RankTests`.
+    r"""Draw the critical-difference diagram of a :class:`numeric.rank_stats.RankTests`.
 
     .. math:: CD = q_\alpha \sqrt{\frac{k(k+1)}{6N}}
 

@@ -212,7 +212,7 @@ def _check_decimals(decimals):
 
 
 def dataset_table(s, key, *, decimals=3) -> StudyTable:
-    """One metric of a :class:`numeric.studies.Study`: datasets x methods, mean ± sd over the folds."""
+    """One metric of a :class:`numeric.Study`: datasets x methods, mean ± sd over the folds."""
     decimals = _check_decimals(decimals)
     t = s.tests[key]
     return StudyTable("datasets", s.datasets, s.methods, s.means[key], s.sds[key],
@@ -222,7 +222,7 @@ def dataset_table(s, key, *, decimals=3) -> StudyTable:
 
 
 def metric_table(s, keys, *, decimals=3) -> StudyTable:
-    """Metrics x methods of a :class:`numeric.studies.Study`: mean ± sd over the datasets of
+    """Metrics x methods of a :class:`numeric.Study`: mean ± sd over the datasets of
     each dataset's mean; the last row the average over the metrics of each method's average rank."""
     decimals = _check_decimals(decimals)
     means = np.array([s.means[k].mean(axis=0) for k in keys])

@@ -95,7 +95,7 @@ def cmd_study(args) -> int:
     outs = check_outputs({"--latex": args.latex, "--markdown": args.markdown, "--plot": args.plot},
                          inputs=args.files, stdout_ok=())
     import numeric
-    from numeric.studies import _stats
+    from numeric.rank_stats import _stats
 
     _stats()  # scipy missing: an error before any work
     metrics = None if args.metrics is None else [m.strip() for m in args.metrics.split(",") if m.strip()]

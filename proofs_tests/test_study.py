@@ -1,4 +1,4 @@
-"""numeric.study and numeric.studies.rank_tests: Demšar's worked example, peers, an oracle.
+"""numeric.study and numeric.rank_stats.rank_tests: Demšar's worked example, peers, an oracle.
 
 Sources of the expected values:
 
@@ -22,7 +22,8 @@ import numpy as np
 import pytest
 
 import numeric
-from numeric.studies import cliques, rank_rows, rank_tests
+from numeric.cd_diagram import cliques
+from numeric.rank_stats import rank_rows, rank_tests
 
 stats = pytest.importorskip("scipy.stats")  # the test extra installs scipy
 
@@ -155,7 +156,7 @@ def test_wilcoxon_holm_agrees_with_scikit_posthocs_and_scipy():
 def test_wilcoxon_with_ties_and_zeros_agrees_with_scipy(n):
     """With ties or zeros and N <= 13 scipy runs its exact permutation test (about a second
     a pair at N = 13); numeric enumerates the same 2^N sign flips at once."""
-    from numeric.studies import _wilcoxon
+    from numeric.rank_stats import _wilcoxon
 
     rng = np.random.default_rng(n)
     for _ in range(3):
