@@ -393,8 +393,14 @@ class RankTests:
                  "control" if r["z"] is None else f"{r['z']:.2f}",
                  "" if r["p"] is None else _fmt_p(r["p"]),
                  "" if r["p_holm"] is None else _fmt_p(r["p_holm"])] for r in self.records()]
-        return latex_table(["method", "average rank", "$z$", "$p$", "Holm $p$"], "lrrrr", rows,
+        text = latex_table(["method", "average rank", "$z$", "$p$", "Holm $p$"], "lrrrr", rows,
                            [], self.caption(), legend="Assumptions: " + ASSUMPTIONS + ".")
+        # as numeric.study_tables: scaled down to the column only when wider (graphicx)
+        text = text.replace("% needs \\usepackage{booktabs}",
+                            "% needs \\usepackage{booktabs} and \\usepackage{graphicx}")
+        text = text.replace("\\begin{tabular}", "\\sbox0{%\n\\begin{tabular}", 1)
+        return text.replace("\\end{tabular}", "\\end{tabular}}%\n\\ifdim\\wd0>\\columnwidth"
+                            "\\resizebox{\\columnwidth}{!}{\\usebox0}\\else\\usebox0\\fi", 1)
 
     def __str__(self) -> str:
         return self.to_markdown()

@@ -12,9 +12,9 @@ Friedman and post-hoc results and when they are unreliable.
 
 Renderers: :meth:`StudyTable.to_markdown` (bold ``**x**``, underline
 ``<u>x</u>``), :meth:`StudyTable.to_latex` (booktabs; ``layout="narrow"``
-fits one column of a two-column paper for up to 6 methods: the sd under
-the mean in a smaller font, leading zeros dropped; ``"wide"`` spans the page,
-``table*``) and :meth:`StudyTable.to_pandas` (the printed cells).
+for one column of a two-column paper, up to 6 methods: the sd under the mean
+in a smaller font, leading zeros dropped, scaled down to the column only if
+still wider; ``"wide"`` spans the page, ``table*``) and :meth:`StudyTable.to_pandas` (the printed cells).
 """
 
 from __future__ import annotations
@@ -153,8 +153,13 @@ class StudyTable:
 
         The narrow layout sets the sd under the mean in ``\scriptsize`` and
         drops leading zeros (``.763``), at ``\footnotesize`` with
-        ``\tabcolsep`` 3pt: about 30pt per method, so 6 methods and a
-        dataset name fit a 241pt column.  Needs ``\usepackage{booktabs}``.
+        ``\tabcolsep`` 3pt.  Whether that fits depends on the names: six
+        methods named like ORCA's (``SVOREX``, ``REDSVM``) and datasets like
+        ``winequality-red`` measured 294pt in pdflatex, over a 229.5pt
+        column; so the tabular is set in a box and scaled down to
+        ``\columnwidth`` (``\textwidth`` for ``"wide"``) only when it is
+        wider, and never scaled up.  Needs ``\usepackage{booktabs}`` and
+        ``\usepackage{graphicx}`` (``\resizebox``).
         """
         if layout not in ("narrow", "wide"):
             raise ValueError(f"layout must be 'narrow' or 'wide', got {layout!r}")
@@ -170,21 +175,25 @@ class StudyTable:
             pm = (lambda v, s: f"${v} \\pm {s}$")  # noqa: E731
         lines = self._cells(num, lambda v: f"\\mathbf{{{v}}}", lambda v: f"\\underline{{{v}}}", pm)
         env = "table" if narrow else "table*"
-        out = ["% needs \\usepackage{booktabs}", f"\\begin{{{env}}}[htbp]", "\\centering"]
+        out = ["% needs \\usepackage{booktabs} and \\usepackage{graphicx}",
+               f"\\begin{{{env}}}[htbp]", "\\centering"]
         if narrow:
             out += ["\\footnotesize", "\\setlength{\\tabcolsep}{3pt}"]
         out += [f"\\caption{{{latex_caption(self.caption)}}}"]
         if label:
             out.append(f"\\label{{{label}}}")
         first = "dataset" if self.kind == "datasets" else "metric"
-        out += [f"\\begin{{tabular}}{{l{'c' * k}}}", "\\toprule",
+        width = "\\columnwidth" if narrow else "\\textwidth"
+        out += ["\\sbox0{%", f"\\begin{{tabular}}{{l{'c' * k}}}", "\\toprule",
                 " & ".join([first, *map(latex_escape, self.methods)]) + " \\\\", "\\midrule"]
         for n, (row_label, cells) in enumerate(lines):
             if n == len(lines) - 1:
                 out.append("\\midrule")
             cells = [c if c.startswith("\\shortstack") or c.startswith("$") else f"${c}$" for c in cells]
             out.append(" & ".join([latex_escape(row_label), *cells]) + " \\\\")
-        out += ["\\bottomrule", "\\end{tabular}", f"\\end{{{env}}}"]
+        out += ["\\bottomrule", "\\end{tabular}}%",
+                f"\\ifdim\\wd0>{width}\\resizebox{{{width}}}{{!}}{{\\usebox0}}\\else\\usebox0\\fi",
+                f"\\end{{{env}}}"]
         return "\n".join(out) + "\n"
 
     def to_pandas(self):

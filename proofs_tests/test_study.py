@@ -420,6 +420,11 @@ def test_latex_tables(small_study, layout):
         if r[0] != "average rank":  # MAE < 1: the narrow layout drops "0."
             assert first.startswith(".") == (layout == "narrow")
     assert ("\\shortstack" in text) == (layout == "narrow")
+    # scaled down to the column (the page) only when wider: checked with pdflatex in a
+    # two-column article (no overfull box, six ORCA-like names over a 229.5pt column)
+    width = "\\columnwidth" if layout == "narrow" else "\\textwidth"
+    assert f"\\ifdim\\wd0>{width}\\resizebox{{{width}}}{{!}}{{\\usebox0}}\\else\\usebox0\\fi" in text
+    assert text.index("\\sbox0{%") < text.index("\\begin{tabular}") < text.index("\\end{tabular}}%")
     assert "Friedman" in text and "\\caption{" in text
 
 
