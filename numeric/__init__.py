@@ -30,7 +30,11 @@ from .plot import plot_uoc
 from .reporting import MetricValue, Report, report
 from .groups import GroupComparison, GroupMetricComparison, compare_groups
 from .scorers import ordinal_scorer, scorer_names
+from .studies import Study, study
 from .errors import LabelWarning, UndefinedResampleWarning
+# numeric.weights.balanced_weights is the workaround the refusal of fractional sample_weight
+# names (numeric.registry.FRACTIONAL_WEIGHTS): reachable after a plain ``import numeric``
+from . import weights  # noqa: F401
 
 __all__ = [
     # a confusion matrix from label vectors
@@ -57,6 +61,9 @@ __all__ = [
     "report", "Report", "MetricValue", "compare", "Comparison", "MetricComparison",
     "compare_groups", "GroupComparison", "GroupMetricComparison", "plot_uoc",
     "ordinal_scorer", "scorer_names",
+    # several methods over many datasets: ranks, Friedman and post-hoc tests (demsar2006),
+    # the tables papers print and the critical-difference diagram
+    "study", "Study",
     # the arithmetic contexts ("float", "exact", "mp")
     "get_arithmetic",
     # warnings (numeric.errors)

@@ -12,7 +12,8 @@ import numpy as np
 
 from .errors import UndefinedMetric
 
-__all__ = ["check_counts", "integer_counts", "numeric_array", "check_beta", "check_gamma", "check_missing",
+__all__ = ["check_counts", "integer_counts", "fractional_counts", "numeric_array", "check_beta",
+           "check_gamma", "check_missing",
            "undefined_if", "collect_undefined", "unmasked", "is_real_number", "positive_integer"]
 
 
@@ -92,6 +93,30 @@ def _finite(v):
         return True
 
 
+#: True inside :func:`fractional_counts`: :func:`integer_counts` keeps float counts
+_FRACTIONAL = contextvars.ContextVar("numeric_fractional_counts", default=False)
+
+
+@contextlib.contextmanager
+def fractional_counts():
+    """Within the block, :func:`check_counts` accepts non-negative finite float
+    counts that are not whole numbers, and returns them as ``float64``.
+
+    Only for the metrics registered with ``fractional=True`` (defined on a
+    matrix of weighted counts, computed in float arithmetic), called with a
+    fractional ``sample_weight`` (:mod:`numeric.registry`).
+
+    >>> with fractional_counts():
+    ...     check_counts([[0.5, 1.0], [0.0, 2.25]]).dtype
+    dtype('float64')
+    """
+    token = _FRACTIONAL.set(True)
+    try:
+        yield
+    finally:
+        _FRACTIONAL.reset(token)
+
+
 def integer_counts(a, what):
     """Elementwise checks of an array of counts, returned as ``int64``.
 
@@ -115,6 +140,8 @@ def integer_counts(a, what):
             raise ValueError(f"{what} contains NaN or infinite values")
         if np.any(a < 0):
             raise ValueError(f"{what} must be non-negative")
+        if _FRACTIONAL.get():  # fractional sample_weight of a metric that takes them (float arithmetic)
+            return a.astype(np.float64, copy=False)
         if np.any(a != np.floor(a)):
             raise ValueError(f"{what} must hold integer counts")
         if np.any(a >= 2.0**63):

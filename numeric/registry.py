@@ -20,7 +20,10 @@ sample_weight=None)``, counts them with :func:`numeric.confusion_matrix`
 first.  ``sample_weight`` are frequency weights: non-negative integers, a
 weight of 3 counting its sample three times (the metrics are defined on
 counts), so integer weights and repeated rows give the same matrix and the
-same value.
+same value.  The metrics registered with ``fractional=True`` (:data:`FRACTIONAL_METRICS`:
+MER, MAE, MSE, RMSE and kappa, whose formulas are weighted means of a matrix
+of weighted counts) also take fractional weights, in float arithmetic, as
+scikit-learn does.
 
 >>> from numeric.registry import REGISTRY
 >>> REGISTRY["mae"].better, REGISTRY["mae"].symmetric, REGISTRY["mae"].source
@@ -42,7 +45,7 @@ import numpy as np
 from .errors import UndefinedMetric
 from .markdown import table as markdown_table
 
-__all__ = ["Metric", "Variant", "REGISTRY", "METRIC_MODULES", "NOT_METRICS", "metric",
+__all__ = ["Metric", "Variant", "REGISTRY", "METRIC_MODULES", "NOT_METRICS", "FRACTIONAL_METRICS", "metric",
            "matrix_metrics", "TableBeta", "table_beta", "consecutive_lengths"]
 
 #: what a metric takes: a confusion matrix (or label vectors), possibly with a
@@ -97,6 +100,9 @@ class Metric:
         Functions of other libraries that compute the same value.
     variants : tuple of Variant
         The parameterisations shown in reports (default: one, no parameters).
+    fractional : bool
+        True when the metric takes fractional ``sample_weight`` (a matrix of
+        weighted counts, in float arithmetic; checked against scikit-learn).
     """
 
     name: str
@@ -109,6 +115,7 @@ class Metric:
     source: str
     peers: tuple = ()
     variants: tuple = ()
+    fractional: bool = False
 
     def __post_init__(self):
         if self.better not in ("lower", "higher"):
@@ -319,6 +326,9 @@ NOT_METRICS = {
                       "means, corrected t or group-bootstrap intervals (reads this registry)",
     "ordinal_scorer": "a scikit-learn scorer of a registered metric, negated when lower is better",
     "scorer_names": "the names ordinal_scorer accepts (neg_ for lower-is-better metrics)",
+    "study": "several methods over many datasets: every metric per dataset (mean over folds), "
+             "ranks, Friedman, Iman-Davenport, Nemenyi, Holm and Wilcoxon (demsar2006; reads "
+             "this registry)",
 }
 
 
@@ -327,7 +337,8 @@ FRACTIONAL_WEIGHTS = (
     "{name}: sample_weight must hold whole numbers (frequency weights: a weight of 3 counts its "
     "sample three times): the metrics are defined on a confusion matrix of counts (their exact "
     "arithmetic and the optimal paths of OC/UOC need integer cells), so fractional weights are "
-    "refused. For scikit-learn's class_weight='balanced', pass "
+    "refused (MER, MAE, MSE, RMSE and kappa take them, in float arithmetic). For scikit-learn's "
+    "class_weight='balanced', pass "
     "sample_weight=numeric.weights.balanced_weights(y_true) (whole numbers proportional to scikit-learn's: "
     "the same value for every metric unchanged by scaling the matrix), or use the class-averaged "
     "metric (AMAE is MAE with balanced weights); other rational weights: multiply them by a "
@@ -350,8 +361,19 @@ def _describe(x):
     return f"a scalar ({x!r:.40})" if shape == () else f"of shape {shape}"
 
 
-def _accept_labels(fn):
-    """``fn(cm, ...)`` also as ``fn(y_true, y_pred, ..., labels=None)``."""
+#: the metrics that take fractional ``sample_weight`` (in float arithmetic; each checked
+#: against scikit-learn's weighted metric in proofs_tests/test_fractional_weights.py)
+FRACTIONAL_METRICS = ("mer", "mae", "mse", "rmse", "cohen_kappa")
+
+#: a fractional ``sample_weight`` with another arithmetic than float
+FRACTIONAL_FLOAT_ONLY = (
+    "{name}: fractional sample_weight is taken in float arithmetic only (arithmetic='float'); "
+    "for exact values, multiply rational weights by a common denominator (whole numbers)")
+
+
+def _accept_labels(fn, fractional=False):
+    """``fn(cm, ...)`` also as ``fn(y_true, y_pred, ..., labels=None)``; with ``fractional``,
+    a fractional ``sample_weight`` gives a float matrix of weighted counts (float arithmetic)."""
     sig = inspect.signature(fn)
 
     @functools.wraps(fn)
@@ -360,9 +382,16 @@ def _accept_labels(fn):
             from .confusion import confusion_matrix
 
             cm = confusion_matrix(cm, args[0], labels=labels, sample_weight=sample_weight)
-            if cm.dtype.kind == "f":  # weights that are not whole numbers
-                raise ValueError(FRACTIONAL_WEIGHTS.format(name=fn.__name__))
             args = args[1:]
+            if cm.dtype.kind == "f":  # weights that are not whole numbers
+                if not fractional:
+                    raise ValueError(FRACTIONAL_WEIGHTS.format(name=fn.__name__))
+                if kwargs.get("arithmetic", "float") != "float":
+                    raise ValueError(FRACTIONAL_FLOAT_ONLY.format(name=fn.__name__))
+                from ._validation import fractional_counts
+
+                with fractional_counts():
+                    return fn(cm, *args, **kwargs)
         elif args and _is_label_vector(cm):
             raise ValueError(
                 f"{fn.__name__}(y_true, y_pred, ...) needs two 1-D label vectors of the same "
@@ -384,7 +413,7 @@ def _accept_labels(fn):
 
 
 def metric(*, label: str, better: str, symmetric: bool, bounds: tuple, source: str,
-           input: str = "matrix", peers: tuple = (), variants: tuple = ()):
+           input: str = "matrix", peers: tuple = (), variants: tuple = (), fractional: bool = False):
     """Mark the decorated function as a metric with its :class:`Metric` record.
 
     :data:`REGISTRY` collects the marked functions (their attribute
@@ -405,11 +434,11 @@ def metric(*, label: str, better: str, symmetric: bool, bounds: tuple, source: s
     """
 
     def deco(fn):
-        wrapped = fn if input == "probabilities" else _accept_labels(fn)
+        wrapped = fn if input == "probabilities" else _accept_labels(fn, fractional)
         setattr(wrapped, _RECORD, Metric(
             name=fn.__name__, function=wrapped, label=label, input=input, better=better,
             symmetric=symmetric, bounds=tuple(bounds), source=source, peers=tuple(peers),
-            variants=tuple(variants)))
+            variants=tuple(variants), fractional=bool(fractional)))
         return wrapped
 
     return deco

@@ -2,7 +2,9 @@ r"""Whole-number sample weights for the "balanced" class weighting of scikit-lea
 
 The metrics are defined on a confusion matrix of counts (their validation,
 exact arithmetic and the optimal paths of OC and UOC need integer cells), so
-``sample_weight`` must hold whole numbers (frequency weights).
+``sample_weight`` must hold whole numbers (frequency weights) for every
+metric but MER, MAE, MSE, RMSE and kappa (which take fractional weights in
+float arithmetic, :data:`numeric.registry.FRACTIONAL_METRICS`).
 scikit-learn's ``class_weight="balanced"`` /
 ``compute_sample_weight("balanced", y)`` gives the fractional weights
 :math:`w_i = N / (K\,n_{y_i})`.  :func:`balanced_weights` gives whole numbers

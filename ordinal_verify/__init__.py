@@ -12,6 +12,10 @@
     the formal properties of a registered metric (or the property table of
     all): a wide float64 search whose candidates are decided in exact
     arithmetic, and symbolic proofs (:mod:`analytic.properties`).
+``ordinal-verify study FILE...``
+    several methods over many datasets from long-format predictions: the
+    table papers print, average ranks, Friedman, Nemenyi, Holm and Wilcoxon
+    (:func:`numeric.study`), ``--latex``, ``--markdown``, ``--plot``.
 ``ordinal-verify --claims PATH``
     the ledger of a user's claims module or folder.
 
@@ -45,7 +49,7 @@ import warnings
 
 from numeric.errors import InputError, OutputError  # noqa: F401 (OutputError: importable here)
 
-from . import audit_cmd, ledger_cmd, matrix_cmds
+from . import audit_cmd, ledger_cmd, matrix_cmds, study_cmd
 from .inputs import read_matrix
 
 # InputError and OutputError are importable here too, as they were from analytic.cli;
@@ -77,6 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     ledger_cmd.add_parser(sub)
     matrix_cmds.add_parsers(sub)
     audit_cmd.add_parsers(sub)
+    study_cmd.add_parsers(sub)
     return p
 
 
