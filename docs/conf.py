@@ -52,6 +52,10 @@ suppress_warnings = ["myst.header"]  # generated tables start at ## (ledger, pro
 nb_execution_mode = "off"          # the committed, executed notebooks are rendered as they are
 nb_ipywidgets_js = {}              # no widget manager from a CDN (docs/build.py replaces the views)
 nb_merge_streams = True
+# a text/markdown output (a table, $$ display math with \\ row breaks) is parsed as the
+# pages are (MyST with the extensions below), as JupyterLab renders it; myst-nb's default,
+# "commonmark", knows neither tables nor dollar math and showed them as raw text (issue 40)
+nb_render_markdown_format = "myst"
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
 myst_dmath_double_inline = True
 myst_heading_anchors = 3           # [text](page.md#a-heading) links resolve
