@@ -350,21 +350,52 @@ def _describe(x):
 
 
 def _accept_labels(fn):
-    """``fn(cm, ...)`` also as ``fn(y_true, y_pred, ..., labels=None)``."""
+    """``fn(cm, ...)`` also as ``fn(y_true, y_pred, ..., labels=None, sample_weight=None)``.
+
+    The wrapper's signature tells both call forms (``inspect.signature(f).bind``
+    accepts each): the first parameter is the matrix ``cm`` or, positionally,
+    ``y_true``; the second ``y_pred`` (omitted with a matrix); ``y_true=`` and
+    ``y_pred=`` may also be given by keyword.  The wrapped metric's own
+    positional parameters (``beta`` of OC, ``lengths`` of interval TC) follow,
+    with ``None`` as their default in the signature only (Python allows no
+    required parameter after an optional one): the metric still needs them.
+    """
     sig = inspect.signature(fn)
+    params = list(sig.parameters.values())
+    name = fn.__name__
 
     @functools.wraps(fn)
-    def wrapper(cm, *args, labels=None, sample_weight=None, **kwargs):
+    def wrapper(*args, **kwargs):
+        args = list(args)
+        cm, y_true, y_pred = (kwargs.pop(k, None) for k in ("cm", "y_true", "y_pred"))
+        labels, sample_weight = kwargs.pop("labels", None), kwargs.pop("sample_weight", None)
+        if y_true is not None or y_pred is not None:   # the label form by keyword
+            if cm is not None:
+                raise TypeError(f"{name}() takes a matrix cm or label vectors y_true and y_pred, not both")
+            if y_true is None:
+                if not args:
+                    raise TypeError(f"{name}() got y_pred= but no y_true")
+                y_true = args.pop(0)
+            elif args and _is_label_vector(args[0]) and y_pred is None:
+                raise TypeError(f"{name}() got y_true= and a positional y_pred: give both by keyword")
+            if y_pred is None:
+                raise TypeError(f"{name}() got y_true= but no y_pred")
+            cm, args = y_true, [y_pred, *args]
+        elif cm is None:
+            if not args:
+                raise TypeError(f"{name}() missing the confusion matrix cm (or the label vectors "
+                                "y_true and y_pred)")
+            cm = args.pop(0)
         if args and _is_label_vector(cm) and _is_label_vector(args[0]):
             from .confusion import confusion_matrix
 
             cm = confusion_matrix(cm, args[0], labels=labels, sample_weight=sample_weight)
             if cm.dtype.kind == "f":  # weights that are not whole numbers
-                raise ValueError(FRACTIONAL_WEIGHTS.format(name=fn.__name__))
+                raise ValueError(FRACTIONAL_WEIGHTS.format(name=name))
             args = args[1:]
         elif args and _is_label_vector(cm):
             raise ValueError(
-                f"{fn.__name__}(y_true, y_pred, ...) needs two 1-D label vectors of the same "
+                f"{name}(y_true, y_pred, ...) needs two 1-D label vectors of the same "
                 f"length: y_true has {len(cm)} labels but y_pred is {_describe(args[0])}. Pass "
                 "y_pred, or a K x K confusion matrix as the first argument")
         elif labels is not None:
@@ -374,11 +405,17 @@ def _accept_labels(fn):
                              "f(y_true, y_pred, sample_weight=...)")
         return fn(cm, *args, **kwargs)
 
-    params = list(sig.parameters.values())
-    first = params[0].replace(name="cm")
-    extra = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None)
-             for name in ("labels", "sample_weight")]
-    wrapper.__signature__ = sig.replace(parameters=[first, *params[1:], *extra])
+    P = inspect.Parameter
+    positional = [p.replace(default=None) if p.default is P.empty else p
+                  for p in params[1:] if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)]
+    keyword = [p for p in params[1:] if p.kind is P.KEYWORD_ONLY]
+    wrapper.__signature__ = sig.replace(parameters=[
+        P("cm", P.POSITIONAL_OR_KEYWORD, default=None),
+        P("y_pred", P.POSITIONAL_OR_KEYWORD, default=None),
+        *(p.replace(kind=P.POSITIONAL_OR_KEYWORD) for p in positional),
+        P("y_true", P.KEYWORD_ONLY, default=None),
+        *keyword,
+        *(P(k, P.KEYWORD_ONLY, default=None) for k in ("labels", "sample_weight"))])
     return wrapper
 
 

@@ -141,7 +141,7 @@ def ordinal_scorer(metric, *, labels=None, n_classes=None, **params):
     m = _record(metric)
     if "arithmetic" in params:
         raise ValueError("a scorer computes in float: do not pass arithmetic=")
-    sig = inspect.signature(m.function)
+    sig = inspect.signature(inspect.unwrap(m.function))  # the metric's own (cm, ...), not the label form's
     accepted = [p for p in list(sig.parameters)[1 if m.takes_matrix else 2:]
                 if p not in ("arithmetic", "labels", "sample_weight")]
     unknown = sorted(set(params) - set(accepted))
