@@ -32,6 +32,7 @@ from __future__ import annotations
 import functools
 import inspect
 import numbers
+import textwrap
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -349,6 +350,90 @@ def _describe(x):
     return f"a scalar ({x!r:.40})" if shape == () else f"of shape {shape}"
 
 
+#: the Parameters entries every metric of a matrix shares (numpydoc), written into its
+#: docstring by :func:`metric` where the docstring does not document the name itself
+SHARED_PARAMETERS = {
+    "cm": ("cm : array_like, shape (K, K) or (..., K, K)",
+           "Counts, ``cm[i, j]``: true class ``i`` predicted as ``j`` (a stack of matrices "
+           "along the leading axes).  Or, with ``y_pred``, the true labels ``y_true``."),
+    "y_pred": ("y_pred : array_like, shape (n_samples,), optional",
+               "The predicted labels, after the true labels: ``f(y_true, y_pred)`` counts them "
+               "into a matrix (:func:`numeric.confusion_matrix`, rows the true class)."),
+    "y_true": ("y_true : array_like, shape (n_samples,), optional",
+               "The true labels by keyword: ``f(y_true=..., y_pred=...)``."),
+    "arithmetic": ('arithmetic : {"float", "exact", "mp"}, default "float"',
+                   "The number system (:func:`numeric.get_arithmetic`): float64, exact "
+                   "rationals (SymPy where a root is needed), or mpmath at its precision."),
+    "labels": ("labels : array_like, optional",
+               "With label vectors only: the classes, in order (the matrix's rows and "
+               "columns; a class never seen is kept).  Default: the sorted labels seen."),
+    "sample_weight": ("sample_weight : array_like of whole numbers, optional",
+                      "With label vectors only: frequency weights (a weight of 3 counts its "
+                      "sample three times)."),
+}
+
+_SECTION_ORDER = ("Parameters", "Returns", "Yields", "Raises", "Warns", "Warnings", "See Also",
+                  "Notes", "References", "Examples")
+
+
+def _sections(lines):
+    """``{title: line index}`` of the numpydoc section headers in ``lines``."""
+    return {lines[i].strip(): i for i in range(len(lines) - 1)
+            if lines[i].strip() in _SECTION_ORDER and lines[i + 1].strip()
+            and set(lines[i + 1].strip()) == {"-"}}
+
+
+def _insert_section(lines, title, body):
+    """``lines`` with the section ``title`` (its ``body`` lines) before the first later section."""
+    found = _sections(lines)
+    later = [found[t] for t in _SECTION_ORDER[_SECTION_ORDER.index(title) + 1:] if t in found]
+    at = min(later) if later else len(lines)
+    block = [title, "-" * len(title), *body, ""]
+    if at and lines[at - 1].strip():
+        block.insert(0, "")
+    return lines[:at] + block + lines[at:]
+
+
+def _document_call_forms(doc, sig, record):
+    """The metric's docstring with the Parameters entries of :data:`SHARED_PARAMETERS` it lacks
+    (in the signature's order) and, when it has none, a Returns section from ``record``."""
+    lines = inspect.cleandoc(doc or "").splitlines()
+    found = _sections(lines)
+    entries, start, end = {}, None, None
+    if "Parameters" in found:
+        start = found["Parameters"] + 2
+        later = [i for i in found.values() if i > found["Parameters"]]
+        end = min(later) if later else len(lines)
+        name = None
+        for line in lines[start:end]:
+            if line and not line[0].isspace():
+                name = line.split(":")[0].strip()
+                entries[name] = [line]
+            elif name is not None:
+                entries[name].append(line)
+        lines = lines[:start - 2] + lines[end:]
+    for entry in entries.values():
+        while entry and not entry[-1].strip():
+            entry.pop()
+    body = []
+    for name in sig.parameters:
+        entry = entries.pop(name, [])
+        if len(entry) < 2 and name in SHARED_PARAMETERS:  # not documented, or a type alone
+            head, text = SHARED_PARAMETERS[name]
+            entry = [head, *textwrap.wrap(text, 76, initial_indent="    ", subsequent_indent="    ")]
+        body += entry
+    for rest in entries.values():  # documented but not in the signature: kept, numpydoc names it
+        body += rest
+    lines = _insert_section(lines, "Parameters", body)
+    if "Returns" not in _sections(lines):
+        lo = "-inf" if record.bounds[0] is None else record.bounds[0]
+        hi = "inf" if record.bounds[1] is None else record.bounds[1]
+        lines = _insert_section(lines, "Returns", [
+            "value : float, or the arithmetic's number; an array for a stack",
+            f"    {record.label} in [{lo}, {hi}]; {record.better} is better."])
+    return "\n".join(lines).rstrip() + "\n"
+
+
 def _accept_labels(fn):
     """``fn(cm, ...)`` also as ``fn(y_true, y_pred, ..., labels=None, sample_weight=None)``.
 
@@ -442,10 +527,13 @@ def metric(*, label: str, better: str, symmetric: bool, bounds: tuple, source: s
 
     def deco(fn):
         wrapped = fn if input == "probabilities" else _accept_labels(fn)
-        setattr(wrapped, _RECORD, Metric(
+        record = Metric(
             name=fn.__name__, function=wrapped, label=label, input=input, better=better,
             symmetric=symmetric, bounds=tuple(bounds), source=source, peers=tuple(peers),
-            variants=tuple(variants)))
+            variants=tuple(variants))
+        setattr(wrapped, _RECORD, record)
+        if wrapped is not fn:  # the call forms the wrapper adds, documented once, here
+            wrapped.__doc__ = _document_call_forms(fn.__doc__, inspect.signature(wrapped), record)
         return wrapped
 
     return deco

@@ -58,6 +58,13 @@ def scorer_name(metric: str) -> str:
 def scorer_names() -> list:
     """Every name :func:`ordinal_scorer` accepts with the ``neg_`` prefix where lower is better.
 
+    Returns
+    -------
+    list of str
+        The registered metrics' names, ``neg_`` before those where lower is better.
+
+    Examples
+    --------
     >>> "neg_mae" in scorer_names() and "cohen_kappa" in scorer_names()
     True
     """

@@ -91,6 +91,12 @@ def minimum_sensitivity(cm, *, missing="ignore", arithmetic="float"):
     classes with an unobserved one counting 0 (``missing="zero"``; see the
     module docstring).  Not symmetric.
 
+    Parameters
+    ----------
+    missing : {"ignore", "zero"}, default "ignore"
+        A class without true samples: left out of the minimum (``"ignore"``),
+        or counted with sensitivity 0 (``"zero"``).
+
     Examples
     --------
     >>> minimum_sensitivity([[3, 1], [1, 1]], arithmetic="exact")
@@ -122,6 +128,12 @@ def geometric_mean_sensitivity(cm, *, missing="ignore", arithmetic="float"):
     counts 0, so GM = 0; imbalanced-learn gives this with ``labels`` listing
     an absent class, and, without ``labels``, whenever a class is predicted
     but never true).  Exact arithmetic keeps the root exact.  Not symmetric.
+
+    Parameters
+    ----------
+    missing : {"ignore", "zero"}, default "ignore"
+        A class without true samples: left out of the mean (``"ignore"``), or
+        counted with sensitivity 0 (``"zero"``, so the mean is 0).
 
     Examples
     --------
