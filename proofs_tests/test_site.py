@@ -8,7 +8,14 @@ reader sees: the page loads, every formula is typeset by the bundled MathJax 3
 without an error, every figure loads and has an alt text, no request leaves the
 machine, search finds "kappa" and "A_UOC", the API entry of ``numeric.a_uoc``
 shows its signature and formula, a wide table scrolls at 1,280 px, and a
-figure stays readable at 390 px (it opens alone at full size).
+figure stays readable at 390 px (it opens alone at full size).  Issue 40: each
+lesson's Markdown outputs (tables, display math with ``\\`` row breaks) are
+rendered, never shown as raw text, at 1,280 px and 375 px, with a screenshot
+of each (``OV_SCREENSHOTS=DIR`` keeps them); no page of documents is wider than
+a 375 px phone (the document's ``scrollWidth`` against the viewport); one
+search box per page, the public ``numeric.a_uoc`` first in a search for
+A_UOC; the Install and How-to-cite pages, the version in the header, the
+``[source]`` links and the favicon.
 
 Without a Chromium the browser tests fail (they are not skipped): install it
 with ``apt-get install chromium`` or point ``CHROMIUM`` at a binary.
@@ -21,6 +28,7 @@ from __future__ import annotations
 
 import doctest
 import functools
+import html
 import http.server
 import importlib.util
 import json
@@ -163,6 +171,52 @@ def test_the_book_fetches_nothing_from_the_network(book):
     for css in (book / "_static").rglob("*.css"):
         for url in re.findall(r"url\(\s*['\"]?([^'\")]+)", css.read_text(encoding="utf-8", errors="replace")):
             assert urlsplit(url).scheme in ("", "data"), f"{css.name}: loads {url}"
+
+
+def test_install_cite_version_source_links_and_favicon(book):
+    """Issue 40: an Install page with the README's two commands and every extra of
+    pyproject.toml; a How-to-cite page whose BibTeX carries CITATION.cff's title and version;
+    the version in the header of every page; a [source] link beside each API entry; a
+    favicon that is a file of the book."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    install = (book / "docs" / "install.html").read_text(encoding="utf-8")
+    commands = [line.strip() for line in readme.splitlines() if line.startswith("    ") and "python3 -m venv" in line]
+    assert len(commands) == 2
+    install_text = _text_of(install)
+    for command in commands:
+        assert command in install_text, command[:60]
+    for extra in project["optional-dependencies"]:
+        cell = f'<td><p><code class="docutils literal notranslate"><span class="pre">{extra}</span>'
+        assert cell in install, extra
+    cff = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
+    version = re.search(r'^version: "([^"]+)"', cff, re.M).group(1)
+    title = re.search(r'^title: "([^"]+)"', cff, re.M).group(1)
+    assert version == project["version"]
+    cite = (book / "docs" / "cite.html").read_text(encoding="utf-8")
+    assert "@software" in cite and f"{version}" in cite and title in cite
+    for key in ("cardoso2011", "silva2018", "george2016", "binotto2024", "macroblog"):
+        assert key in cite and key in cff
+    for path in ("docs/index.html", "notebooks/01_tour.html", "docs/api/generated/numeric.html"):
+        page = (book / path).read_text(encoding="utf-8")
+        assert re.search(rf'class="title logo__title">ordinal-verify {re.escape(version)}<', page), path
+        icons = re.findall(r'<link rel="icon" href="([^"]+)"', page)
+        assert icons and all((book / path).parent.joinpath(unquote(i)).resolve().is_file() for i in icons), path
+    api = (book / "docs/api/generated/numeric.html").read_text(encoding="utf-8")
+    source = re.search(r'<dt class="sig sig-object py" id="numeric.a_uoc">.*?</dt>', api, re.S).group(0)
+    link = re.search(r'<a class="reference internal" href="([^"]+)"><span class="viewcode-link">', source)
+    assert link, "no [source] link beside numeric.a_uoc"
+    target, anchor = link.group(1).split("#")
+    code = (book / "docs/api/generated" / target).resolve()
+    assert code.is_file() and f'id="{anchor}"' in code.read_text(encoding="utf-8")
+    assert "def a_uoc(" in _text_of(code.read_text(encoding="utf-8"))
+
+
+def _text_of(page):
+    """The text of an HTML page: its tags removed, its entities decoded."""
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
 
 
 def test_every_internal_link_and_anchor_resolves(book):
@@ -435,10 +489,12 @@ _STATE = """(width) => {
 }"""
 
 
-def test_every_page_loads_with_its_math_and_figures(browser, served, book):
+def test_every_page_loads_with_its_math_and_figures(browser, served, book, screenshots):
     """Every page of the book, one after the other in a tab: loads, typesets, shows its
-    images, stays local."""
-    pages = _pages(book)
+    images, stays local; a lesson shows its Markdown outputs rendered (:func:`_lesson_problems`,
+    with a screenshot at 1,280 px)."""
+    # the [source] pages (sphinx.ext.viewcode) are highlighted code: checked as files (links)
+    pages = [p for p in _pages(book) if not p.startswith("_modules/")]
     assert len(pages) > 80
     failures = []
     tab = _Tab(browser, served)
@@ -459,11 +515,14 @@ def test_every_page_loads_with_its_math_and_figures(browser, served, book):
                 figures = [i for i in state["images"] if "/_images/" in i["src"]]
                 assert len(figures) == _png_outputs(stem), "figures missing"
                 assert all(len(i["alt"]) > 30 for i in figures), "a figure without alt text"
+                problems = _lesson_problems(tab.page, stem, tab.width, screenshots)
+                assert not problems, "; ".join(problems)
             assert state["wide"] <= 0, f"the page is {state['wide']} px wider than the window"
         except AssertionError as exc:
             failures.append(f"{path}: {str(exc).splitlines()[0]}")
     tab.page.close()
     assert not failures, "\n".join(failures)
+    assert sorted(p.name for p in screenshots.glob("*-1280px.png")) == [f"{s}-1280px.png" for s in LESSONS]
 
 
 # --- lesson outputs rendered as in JupyterLab (issue 40) ------------------------
@@ -519,45 +578,54 @@ def screenshots(tmp_path_factory):
     return tmp_path_factory.mktemp("screenshots")
 
 
-def test_lesson_outputs_render_as_in_jupyterlab(browser, served, screenshots):
-    """Every lesson at 1,280 px and at 375 px (a phone): no Markdown table, ``$$`` or
-    ``\begin`` shown as raw text, no MathJax error, each table of a Markdown output rendered
-    as a table, each formula of one typeset with its ``\\`` row breaks (a matrix that lost
-    them collapses into one line), the document no wider than the viewport; a screenshot of
-    the page's top at each width (kept in ``OV_SCREENSHOTS`` when set)."""
-    failures, shots = [], []
-    for width in (1280, 375):
-        tab = _Tab(browser, served, width=width, height=900)
-        for stem in LESSONS:
-            outputs = _markdown_outputs(stem)
-            tables = sum(len(_MD_TABLE_RULE.findall(md)) for md in outputs)
-            formulas = {(a or b).strip() for md in outputs for a, b in _MD_MATH.findall(md)}
-            try:
-                page = tab.open(f"notebooks/{stem}.html")
-                state = page.evaluate(_RAW, width)
-                shot = screenshots / f"{stem}-{width}px.png"
-                page.screenshot(path=str(shot))
-                shots.append((shot, width))
-                tab.check()
-                assert not state["raw"], f"raw Markdown or LaTeX on the page: {state['raw'][:3]}"
-                assert state["errors"] == 0, f"{state['errors']} MathJax errors"
-                assert state["tables"] >= tables, f"{tables} tables in the outputs, {state['tables']} on the page"
-                # Sphinx wraps a display formula holding \\ in a split environment
-                typeset = {_SPLIT.sub(r"\1", tex).strip() for tex in state["tex"]}
-                missing = sorted(formulas - typeset)
-                assert not missing, f"{len(missing)} formulas of the outputs not typeset as written: {missing[0][:80]}"
-                assert state["wide"] <= 0, f"the page is {state['wide']} px wider than the window"
-            except AssertionError as exc:
-                failures.append(f"{stem} at {width} px: {str(exc).splitlines()[0]}")
-        tab.page.close()
+def _lesson_problems(page, stem, width, screenshots):
+    """What is wrong with lesson ``stem`` open in ``page`` at ``width`` px (a list, empty when
+    nothing is): raw Markdown or LaTeX outside math and code, a MathJax error, a table or a
+    formula of its Markdown outputs not rendered as written (a matrix that lost its ``\\``
+    row breaks collapses into one line), the document wider than the viewport.  Takes a
+    screenshot of the page's top into ``screenshots`` and checks it is one."""
+    outputs = _markdown_outputs(stem)
+    tables = sum(len(_MD_TABLE_RULE.findall(md)) for md in outputs)
+    formulas = {(a or b).strip() for md in outputs for a, b in _MD_MATH.findall(md)}
+    state = page.evaluate(_RAW, width)
+    shot = screenshots / f"{stem}-{width}px.png"
+    page.screenshot(path=str(shot))
+    problems = []
+    if state["raw"]:
+        problems.append(f"raw Markdown or LaTeX on the page: {state['raw'][:3]}")
+    if state["errors"]:
+        problems.append(f"{state['errors']} MathJax errors")
+    if state["tables"] < tables:
+        problems.append(f"{tables} tables in the outputs, {state['tables']} on the page")
+    # Sphinx wraps a display formula holding \\ in a split environment
+    missing = sorted(formulas - {_SPLIT.sub(r"\1", tex).strip() for tex in state["tex"]})
+    if missing:
+        problems.append(f"{len(missing)} formulas of the outputs not typeset as written: {missing[0][:80]}")
+    if state["wide"] > 0:
+        problems.append(f"the page is {state['wide']} px wider than the window")
+    if _png_size(shot) != tuple(page.viewport_size.values()):
+        problems.append(f"the screenshot {shot} is not of the window")
+    return problems
+
+
+def test_lesson_outputs_render_on_a_phone(browser, served, screenshots):
+    """Every lesson at 375 px (at 1,280 px: in the test of every page): no Markdown table,
+    ``$$`` or ``\begin`` shown as raw text, no MathJax error, each table and formula of the
+    Markdown outputs rendered as written, the document no wider than the viewport, and a
+    screenshot (kept in ``OV_SCREENSHOTS`` when set)."""
+    failures = []
+    tab = _Tab(browser, served, width=375, height=900)
+    for stem in LESSONS:
+        page = tab.open(f"notebooks/{stem}.html")
+        tab.check()
+        failures += [f"{stem} at 375 px: {p}" for p in _lesson_problems(page, stem, 375, screenshots)]
+    tab.close()
     assert not failures, "\n".join(failures)
-    # what the test looked for is there: the lessons hold tables and matrices with row breaks
+    assert sorted(p.name for p in screenshots.glob("*-375px.png")) == [f"{s}-375px.png" for s in LESSONS]
+    # what the checks look for is there: the lessons hold tables and matrices with row breaks
     every = [md for stem in LESSONS for md in _markdown_outputs(stem)]
     assert sum(len(_MD_TABLE_RULE.findall(md)) for md in every) >= 13
     assert sum("\\\\" in (a or b) for md in every for a, b in _MD_MATH.findall(md)) >= 10
-    assert len(shots) == 2 * len(LESSONS)
-    for shot, width in shots:
-        assert _png_size(shot) == (width, 900), shot
 
 
 def test_no_page_is_wider_than_a_phone(browser, served, book):
@@ -592,6 +660,23 @@ def test_search_finds(browser, served, query, expected):
     hrefs = page.evaluate("() => [...document.querySelectorAll('#search-results li a')].map(a => a.href)")
     tab.close()
     assert any(urlsplit(h).path.endswith(expected) for h in hrefs), f"{query}: {hrefs[:10]}"
+    if query == "A_UOC":   # the public function first, before any internal module's a_uoc (issue 40)
+        assert urlsplit(hrefs[0]).path.endswith(expected) and urlsplit(hrefs[0]).fragment == "numeric.a_uoc", hrefs[:5]
+
+
+def test_one_search_box_per_page(browser, served):
+    """One search control visible on a page, at 1,280 px and on a phone (it had two: the
+    sidebar's field and the header's button); it opens the search."""
+    for width in (1280, 375):
+        tab = _Tab(browser, served, width=width, height=800)
+        page = tab.open("docs/ledger.html")
+        visible = page.evaluate("""() => [...document.querySelectorAll(
+            '.search-button__button, .search-button-field, form.bd-search input')]
+          .filter(e => { const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+                         return r.width > 0 && r.height > 0 && s.visibility !== 'hidden'
+                                && r.right > 0 && r.left < window.innerWidth; }).length""")
+        tab.close()
+        assert visible == 1, f"{visible} search controls visible at {width} px"
 
 
 def test_api_entry_of_a_uoc_shows_its_signature_and_formula(browser, served):
