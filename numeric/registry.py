@@ -8,7 +8,7 @@ metric takes, which direction is better, whether it is symmetric (unchanged
 when the confusion matrix is transposed), its range, its source and its
 peers in other libraries; :meth:`Metric.bind` fixes a report variant and an
 arithmetic (a function of one matrix).  The CLI's
-``metrics`` table, :func:`numeric.report`, README's metric table, the test
+``metrics`` table, :func:`numeric.report`, the metric table of docs/metrics.md, the test
 suite's property, error and arithmetic parametrisations and the property
 auditor all iterate over :data:`REGISTRY`; a test fails when a public
 function of :mod:`numeric` is neither registered nor listed in
@@ -223,7 +223,7 @@ class Metric:
 
 
 #: the modules of :mod:`numeric` that define metrics, in the order of the
-#: registry (README's table, reports): a metric is registered by its
+#: registry (docs/metrics.md's table, reports): a metric is registered by its
 #: :func:`metric` decorator in one of these modules, and a test fails when a
 #: module of :mod:`numeric` decorates a metric but is not listed here
 METRIC_MODULES = ("classical", "paths", "ranking", "cost", "intervals", "agreement",
@@ -612,13 +612,13 @@ def table_beta(numerator, *, gamma: int = 1) -> TableBeta:
 
 
 # ---------------------------------------------------------------------------
-# README's tables, generated (``python -m numeric --write-readme README.md``)
+# the metric tables of docs/metrics.md, generated (``python -m numeric --write docs/metrics.md``)
 # ---------------------------------------------------------------------------
 _BEGIN, _END = "<!-- registry:begin -->", "<!-- registry:end -->"
 
 
 def markdown_tables() -> str:
-    """README's metric table and its table of the other public functions."""
+    """The metric table of docs/metrics.md and its table of the other public functions."""
     import numeric
 
     def fmt_bounds(b):
@@ -637,15 +637,25 @@ def markdown_tables() -> str:
 
 
 def readme_block() -> str:
-    """The generated block, with its markers, as it stands in README.md."""
+    """The generated block, with its markers, as it stands in docs/metrics.md."""
     return f"{_BEGIN}\n{markdown_tables()}\n{_END}"
 
 
 def write_readme(path) -> None:
-    """Replace the generated block of ``path`` (between the markers)."""
+    """Replace the generated block of ``path`` (between the markers), through a temporary
+    file in the same folder moved into place (an interrupted write leaves ``path`` whole)."""
+    import os
+    import tempfile
+
     with open(path, encoding="utf-8") as fh:
         text = fh.read()
     start, end = text.index(_BEGIN), text.index(_END) + len(_END)
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text[:start] + readme_block() + text[end:])
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(os.path.abspath(path)), suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text[:start] + readme_block() + text[end:])
+        os.replace(tmp, path)
+    except BaseException:
+        os.unlink(tmp)
+        raise
 
