@@ -214,6 +214,25 @@ def test_install_cite_version_source_links_and_favicon(book):
     assert "def a_uoc(" in _text_of(code.read_text(encoding="utf-8"))
 
 
+def test_gallery_shows_each_example_with_its_picture_and_script(book):
+    """Issue 40: the gallery page shows every script of docs/gallery/, run at build time on
+    small inputs: its figure (a PNG the run wrote, with an alt text), its code, a download of
+    the script as it is in the repository."""
+    scripts = sorted(p for p in (ROOT / "docs" / "gallery").glob("*.py") if not p.name.startswith("_"))
+    assert len(scripts) >= 5
+    page = _parse(book / "docs" / "gallery.html")
+    text = _text_of((book / "docs" / "gallery.html").read_text(encoding="utf-8"))
+    for script in scripts:
+        images = [i for i in page.images if i.get("src", "").endswith(f"/{script.stem}.png")]
+        assert len(images) == 1 and len(images[0].get("alt", "")) > 30, script.name
+        png = (book / "docs" / unquote(images[0]["src"])).resolve()
+        assert png.is_file() and _png_size(png)[0] >= 500, script.name
+        downloads = [h for h in page.links if h.endswith(f"/{script.name}")]
+        assert len(downloads) == 1, script.name
+        assert (book / "docs" / unquote(downloads[0])).resolve().read_bytes() == script.read_bytes()
+        assert script.read_text(encoding="utf-8").splitlines()[0].strip('"') in text   # the code is shown
+
+
 def _text_of(page):
     """The text of an HTML page: its tags removed, its entities decoded."""
     return html.unescape(re.sub(r"<[^>]+>", "", page))
