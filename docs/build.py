@@ -14,6 +14,9 @@ lessons and documents work as they do on a repository page:
 * ``docs/`` as it is (the guides, ``ledger.md``, ``properties.md``, ...);
 * ``CHANGELOG.md`` (included by ``docs/changelog.md``) and ``CONTRIBUTING.md``
   (included by ``docs/contributing.md``);
+* the gallery's figures: each example ``docs/gallery/NAME.py`` is run
+  (:func:`run_gallery`) and writes ``NAME.png`` beside its staged copy, which
+  ``docs/gallery.md`` shows with the code;
 * ``notebooks/NN_name.ipynb``: each committed, executed lesson, **not run
   again**, prepared for the page (:func:`page_notebook`): the ``alt``
   metadata of a figure cell becomes the alt text of its image, an ipywidgets
@@ -320,6 +323,7 @@ def stage(src, *, student=False, api=True):
     without ``api`` the API index is a stub and no module page is generated."""
     src = Path(src)
     shutil.copytree(HERE, src / "docs", ignore=lambda d, names: [n for n in names if n in _NOT_PAGES])
+    run_gallery(src / "docs" / "gallery")
     if not api:
         (src / "docs" / "api" / "index.md").write_text(API_STUB, encoding="utf-8")
     shutil.copy2(ROOT / "CHANGELOG.md", src / "CHANGELOG.md")
@@ -336,6 +340,23 @@ def stage(src, *, student=False, api=True):
             download, shown = nb, nb
         nbformat.write(download, str(nbdir / "download" / f"{stem}.ipynb"))
         nbformat.write(page_notebook(shown, stem, student=student), str(nbdir / f"{stem}.ipynb"))
+
+
+def run_gallery(folder):
+    """Run each example of the gallery (``docs/gallery/*.py``, copied into ``folder``), all at
+    once, each writing its figure ``NAME.png`` beside it; an example that fails fails the build
+    with its error output."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+           "MPLBACKEND": "Agg"}
+    scripts = sorted(p for p in Path(folder).glob("*.py") if not p.name.startswith("_"))
+    runs = [(p, subprocess.Popen([sys.executable, str(p), str(p.with_suffix(".png"))], cwd=folder, env=env,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+            for p in scripts]
+    for path, proc in runs:
+        _, err = proc.communicate()
+        if proc.returncode != 0:
+            raise RuntimeError(f"the gallery example {path.name} failed:\n{err[-2000:]}")
+    return [p.with_suffix(".png") for p in scripts]
 
 
 def sphinx_command(src, out, *, student=False, api=True, jobs="auto", warnings_as_errors=False):

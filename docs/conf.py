@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import sys
+import tomllib
 import types
 from pathlib import Path
 
@@ -32,7 +33,10 @@ STUDENT = tags.has("student")  # noqa: F821 (``tags`` is given by Sphinx)
 project = "ordinal-verify"
 author = "the ordinal-verify authors"
 copyright = "the ordinal-verify authors, BSD 3-Clause"
-html_title = "ordinal-verify" + (" (student version)" if STUDENT else "")
+# the version of this checkout, from pyproject.toml (one place; CITATION.cff states it too)
+with open(ROOT / "pyproject.toml", "rb") as _fh:
+    release = version = tomllib.load(_fh)["project"]["version"]
+html_title = f"ordinal-verify {version}" + (" (student version)" if STUDENT else "")
 root_doc = "docs/index"
 
 extensions = [
@@ -40,10 +44,14 @@ extensions = [
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
     "sphinx.ext.mathjax",
+    "sphinx.ext.viewcode",          # [source] beside each API entry: the code, as a page of the book
     "numpydoc",
 ]
+# intersphinx (links into the NumPy, SciPy, SymPy, mpmath and scikit-learn documentation) is
+# left out: it needs each project's objects.inv, which no package on PyPI ships and which
+# the build (offline, issue 24) cannot fetch
 templates_path = [str(HERE / "_templates")]
-exclude_patterns = ["CHANGELOG.md", "CONTRIBUTING.md", "notebooks/download/**",
+exclude_patterns = ["CHANGELOG.md", "CONTRIBUTING.md", "notebooks/download/**", "docs/search-scorer.js",
                     "docs/_templates/**", "docs/_static/**", "docs/_extra/**",
                     "**/.ipynb_checkpoints"]
 suppress_warnings = ["myst.header"]  # generated tables start at ## (ledger, properties)
@@ -52,6 +60,10 @@ suppress_warnings = ["myst.header"]  # generated tables start at ## (ledger, pro
 nb_execution_mode = "off"          # the committed, executed notebooks are rendered as they are
 nb_ipywidgets_js = {}              # no widget manager from a CDN (docs/build.py replaces the views)
 nb_merge_streams = True
+# a text/markdown output (a table, $$ display math with \\ row breaks) is parsed as the
+# pages are (MyST with the extensions below), as JupyterLab renders it; myst-nb's default,
+# "commonmark", knows neither tables nor dollar math and showed them as raw text (issue 40)
+nb_render_markdown_format = "myst"
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist"]
 myst_dmath_double_inline = True
 myst_heading_anchors = 3           # [text](page.md#a-heading) links resolve
@@ -80,6 +92,11 @@ html_theme = "sphinx_book_theme"
 html_static_path = [str(HERE / "_static"), str(MATHJAX_STATIC)]
 html_extra_path = [str(HERE / "_extra")]
 html_css_files = ["ordinal-verify.css"]
+html_favicon = str(HERE / "_static" / "favicon.svg")
+# one search box per page: the header's search button (on a phone too), not also the sidebar's
+html_sidebars = {"**": ["navbar-logo.html", "icon-links.html", "sbt-sidebar-nav.html"]}
+# search ranks the public API (numeric.a_uoc) above internal modules' names of the same object
+html_search_scorer = str(HERE / "search-scorer.js")
 html_copy_source = False
 html_show_sourcelink = False
 html_last_updated_fmt = None
@@ -173,5 +190,63 @@ def _link_figures(app, pagename, templatename, context, doctree):
             r'<a class="ov-zoom" href="\2" title="open the figure at full size">\1</a>', body)
 
 
+_BACKLINK = re.compile(r'(<a class="viewcode-back" href=")([^"#]+)\.html#([^"]+)(")')
+
+
+def _fix_viewcode_backlinks(app, pagename, templatename, context, doctree):
+    """The [docs] links of a [source] page point at the entry's anchor.
+
+    sphinx.ext.viewcode writes every back-link of a module's code page with the first name
+    under which one of its objects was documented (Sphinx issue 6651): the code of
+    ``analytic.derivations.families`` linked ``analytic.derivations.families.html#analytic.Conjecture``,
+    an anchor that page does not have (it documents
+    ``analytic.derivations.families.Conjecture``), and a class documented under its
+    package's name (``numeric.MetricValue``) was linked by its canonical name
+    (``#numeric.reporting.MetricValue``).  Each link is pointed at the anchor of the Python
+    domain's entry on the linked page: the entry of that name, or the one entry whose name
+    ends with the object's.
+    """
+    body = context.get("body")
+    if not pagename.startswith("_modules/") or not body or "viewcode-back" not in body:
+        return
+    import posixpath
+
+    objects = app.env.get_domain("py").objects
+    if getattr(app, "_ov_by_doc", None) is None:   # the entries of each page, once per build
+        app._ov_by_doc = {}
+        for name, e in objects.items():
+            if not e.aliased:
+                app._ov_by_doc.setdefault(e.docname, []).append(name)
+
+    def fix(m):
+        href, anchor = m.group(2), m.group(3)
+        docname = posixpath.normpath(posixpath.join(posixpath.dirname(pagename), href))
+        entry = objects.get(anchor)
+        if entry is not None and entry.docname == docname:  # a canonical name: its entry's anchor
+            return f"{m.group(1)}{href}.html#{entry.node_id}{m.group(4)}"
+        parts = anchor.split(".")
+        for k in range(1, len(parts)):
+            tail = "." + ".".join(parts[k:])
+            found = [name for name in app._ov_by_doc.get(docname, ()) if name.endswith(tail)]
+            if len(found) == 1:
+                return f"{m.group(1)}{href}.html#{found[0]}{m.group(4)}"
+        return m.group(0)
+
+    context["body"] = _BACKLINK.sub(fix, body)
+
+
+def _follow_imported(app, modname, attribute):
+    """The module whose code viewcode shows for ``modname.attribute``: where it is defined
+    when that is a module of this toolkit; else the documenting module (a value of a built-in
+    type or of another library, such as a dict or a NumPy ufunc, has no code here: without
+    this the code pages took in builtins, pathlib and numpy, and linked a missing builtins page)."""
+    from sphinx.ext.viewcode import _get_full_modname
+
+    full = _get_full_modname(modname, attribute)
+    return full if full and full.split(".")[0] in ("numeric", "analytic", "ordinal_verify") else modname
+
+
 def setup(app):
+    app.connect("viewcode-follow-imported", _follow_imported)
     app.connect("html-page-context", _link_figures)
+    app.connect("html-page-context", _fix_viewcode_backlinks)

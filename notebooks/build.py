@@ -79,14 +79,16 @@ EXERCISES_NOTE = (
     "with the link at the top of the page and open it in JupyterLab).  Run the lesson's cells "
     "first: the exercises use its names.  Write each answer in a new cell after its question "
     "and store the result in the names that its self-check reads (*Self-checks*, at the end), "
-    "then run that self-check: it is silent when the answer is right and raises an "
-    "`AssertionError` when it is not."
+    "then run that self-check.  It does not give the answer away (it compares a fingerprint "
+    "of yours, or a property of it): a right answer passes (`name: right.`), a wrong one "
+    "stops with a hint saying what to reread."
 )
 SELF_CHECKS_HEADING = (
     "## Self-checks\n\n"
-    "One cell per exercise.  Each reads the names your answer stores and says nothing when "
-    "the answer is right; an `AssertionError` (or a `NameError`: a name not stored yet) means "
-    "it is not.  The worked answers are in the teacher's version of the lesson."
+    "One cell per exercise.  Each reads the names your answer stores and passes when the "
+    "answer is right; an error with a hint (or a `NameError`: a name not stored yet) means "
+    "it is not.  A check does not contain the answer; the worked answers are in the "
+    "teacher's version of the lesson."
 )
 
 

@@ -1,14 +1,14 @@
-"""``python -m numeric``: print README's metric tables from the registry;
-``python -m numeric --write-readme README.md`` rewrites them in place (checked
-first and replaced atomically: :func:`numeric.registry.write_readme`).  An
-error is one line on stderr and exit status 2."""
+"""``python -m numeric``: print the metric tables of docs/metrics.md from the registry;
+``python -m numeric --write docs/metrics.md`` rewrites them in place (``--write-readme``, the
+former name, still works; checked first and replaced atomically:
+:func:`numeric.registry.write_readme`).  An error is one line on stderr and exit status 2."""
 
 import sys
 
 from numeric.errors import InputError
 from numeric.registry import markdown_tables, write_readme
 
-if sys.argv[1:2] == ["--write-readme"] and len(sys.argv) == 3:
+if sys.argv[1:2] in (["--write"], ["--write-readme"]) and len(sys.argv) == 3:
     try:
         write_readme(sys.argv[2])
     except (InputError, ValueError, OSError) as exc:
@@ -17,4 +17,4 @@ if sys.argv[1:2] == ["--write-readme"] and len(sys.argv) == 3:
 elif len(sys.argv) == 1:
     print(markdown_tables())
 else:
-    sys.exit("usage: python -m numeric [--write-readme README.md]")
+    sys.exit("usage: python -m numeric [--write docs/metrics.md]")

@@ -662,6 +662,19 @@ def quiet_objects(*arrays):
 def get_arithmetic(arithmetic) -> Arithmetic:
     """Return the context named ``"float"``, ``"exact"`` or ``"mp"``.
 
+    Parameters
+    ----------
+    arithmetic : {"float", "exact", "mp"} or Arithmetic
+        The number system: float64, exact (SymPy rationals and radicals), or
+        mpmath at its working precision; a context is returned as it is.
+
+    Returns
+    -------
+    Arithmetic
+        The context whose operations the metrics use.
+
+    Examples
+    --------
     >>> get_arithmetic("exact").number(0.25)
     1/4
     """

@@ -164,6 +164,12 @@ def mmae(cm, *, missing="ignore", arithmetic="float"):
     unobserved class contributes 0, which never changes the maximum; the
     keyword exists for symmetry with :func:`amae`.
 
+    Parameters
+    ----------
+    missing : {"ignore", "zero"}, default "ignore"
+        A class without true samples: left out (``"ignore"``), or counted
+        with the value 0 of its per-class term (``"zero"``).
+
     Examples
     --------
     >>> mmae([[0, 4, 0], [0, 6, 0], [1, 0, 1]], arithmetic="exact")
@@ -185,6 +191,12 @@ def macro_rmse(cm, *, missing="ignore", arithmetic="float"):
 
     The square root is taken of the class average of the per-class MSE
     (macroblog; Baccianella et al. 2009).
+
+    Parameters
+    ----------
+    missing : {"ignore", "zero"}, default "ignore"
+        A class without true samples: left out (``"ignore"``), or counted
+        with the value 0 of its per-class term (``"zero"``).
 
     Examples
     --------

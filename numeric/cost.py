@@ -190,6 +190,8 @@ def tc_max(class_counts, *, arithmetic="float"):
     ----------
     class_counts : array_like, shape (..., r)
         Positive class counts ``n_1, ..., n_r``.
+    arithmetic : {"float", "exact", "mp"}, default "float"
+        The number system (:func:`numeric.get_arithmetic`).
 
     Returns
     -------
@@ -223,6 +225,11 @@ def tc_max_matrix(class_counts):
     ``i_j = argmax_l |l - j| / n_l`` (the first maximiser; any maximiser gives
     the same TC, Remark 3).  Rows = true class: the transpose of the paper's
     ``A_max``.  The maximiser is chosen with exact rational comparisons.
+
+    Parameters
+    ----------
+    class_counts : array_like, shape (..., r)
+        Positive class counts ``n_1, ..., n_r`` (a stack along the leading axes).
 
     Returns
     -------

@@ -149,6 +149,12 @@ def mean_extreme_sensitivity(cm, *, missing="raise", arithmetic="float"):
     unlike GMSEC it does not drop to 0 when one extreme is never recognised.
     ``missing`` as for :func:`gmsec`.
 
+    Parameters
+    ----------
+    missing : {"raise", "zero"}, default "raise"
+        An extreme class without true samples: ``ValueError``, or sensitivity
+        0 (as for :func:`gmsec`).
+
     Examples
     --------
     >>> mean_extreme_sensitivity([0, 0, 1, 2, 3, 0, 0], [0, 1, 1, 2, 3, 0, 1], arithmetic="exact")

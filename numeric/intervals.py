@@ -139,6 +139,19 @@ def hausdorff_distances(lengths, *, arithmetic="float"):
     The distances are homogeneous in the lengths: they are computed on the
     lengths scaled by a power of two (:func:`_unit_lengths`) and rescaled.
 
+    Parameters
+    ----------
+    lengths : array_like, shape (K,)
+        Positive, finite lengths ``l_k`` of the consecutive class intervals.
+    arithmetic : {"float", "exact", "mp"}, default "float"
+        The number system (:func:`numeric.get_arithmetic`).
+
+    Returns
+    -------
+    ndarray, shape (K, K)
+        ``d(I_i, I_j)``, symmetric, zero on the diagonal (in the arithmetic's
+        numbers).
+
     Raises
     ------
     ValueError
@@ -171,6 +184,20 @@ def interval_cost_matrix(class_counts, lengths, *, arithmetic="float"):
               \delta_k = \frac{n_k}{\ell_k},\ \Delta = \sum_k \delta_k
 
     binotto2024 Remark 4 (eqs. 7-9), transposed to rows = true class.
+
+    Parameters
+    ----------
+    class_counts : array_like, shape (K,)
+        Positive class counts ``n_1, ..., n_K`` (the true classes' row sums).
+    lengths : array_like, shape (K,)
+        Positive, finite lengths ``l_k`` of the consecutive class intervals.
+    arithmetic : {"float", "exact", "mp"}, default "float"
+        The number system (:func:`numeric.get_arithmetic`).
+
+    Returns
+    -------
+    ndarray, shape (K, K)
+        The costs ``m_tp``, rows = true class (in the arithmetic's numbers).
 
     Examples
     --------
@@ -237,6 +264,20 @@ def interval_tc_max(class_counts, lengths, *, arithmetic="float"):
 
     binotto2024 Prop. 4; for r = 2 it is ``max(l_1, l_2)`` (Prop. 5).
 
+    Parameters
+    ----------
+    class_counts : array_like, shape (K,)
+        Positive class counts ``n_1, ..., n_K`` (the true classes' row sums).
+    lengths : array_like, shape (K,)
+        Positive, finite lengths ``l_k`` of the consecutive class intervals.
+    arithmetic : {"float", "exact", "mp"}, default "float"
+        The number system (:func:`numeric.get_arithmetic`).
+
+    Returns
+    -------
+    float, sympy number or mpmath.mpf
+        The largest interval TC over the matrices with these row sums.
+
     Examples
     --------
     >>> interval_tc_max([4, 9], [2, 5], arithmetic="exact")
@@ -263,6 +304,11 @@ def interval_stc(cm, lengths, *, arithmetic="float"):
 
     binotto2024 Definition 3, with ``TC_max`` of Prop. 4 for the row sums of
     ``cm``.
+
+    Parameters
+    ----------
+    lengths : array_like, shape (..., K)
+        Positive lengths ``l_k`` of the class intervals, in order.
 
     Examples
     --------
@@ -447,6 +493,8 @@ def last_length_pieces(class_counts, lengths, *, arithmetic="float"):
         Positive class counts, r >= 2.
     lengths : array_like, shape (r - 1,)
         Lengths of the first r - 1 intervals.
+    arithmetic : {"float", "exact", "mp"}, default "float"
+        The number system (:func:`numeric.get_arithmetic`).
 
     Returns
     -------
@@ -509,6 +557,8 @@ def optimal_last_length(class_counts, lengths, *, arithmetic="float"):
         the lower end of the unbounded interval).
     lengths : array_like, shape (r - 1,)
         Lengths of the first r - 1 intervals.
+    arithmetic : {"float", "exact", "mp"}, default "float"
+        The number system (:func:`numeric.get_arithmetic`).
 
     Returns
     -------

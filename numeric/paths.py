@@ -359,6 +359,16 @@ def uoc(cm, beta, *, gamma=1, arithmetic="float"):
     ``gamma`` and ``arithmetic`` as in :func:`oc` (same ranges, with ``K`` for
     ``K - 1``).
 
+    Parameters
+    ----------
+    beta : float or array_like
+        The weight of the path's cost, as written (the recast
+        ``N beta -> beta`` of silva2018 eq. 22); for a stack, broadcast
+        against its leading shape.
+    gamma : float, default 1
+        ``gamma > 0``, the exponent of the distance ``|r - c|``; its ranges
+        per arithmetic as in :func:`oc` (with ``K`` for ``K - 1``).
+
     Examples
     --------
     >>> uoc([[0, 4, 0, 0], [0, 0, 6, 0], [0, 0, 5, 0], [0, 0, 0, 3]], 0.25,
@@ -824,6 +834,8 @@ def path_envelope(cm, *, metric="uoc", gamma=1, beta_max=None, arithmetic="exact
         search certifies a float64 dynamic programme), else a ValueError.
     beta_max : number or None
         Right end of the range; ``None`` for ``[0, inf)``.
+    arithmetic : {"float", "exact", "mp"}, default "exact"
+        The number system (:func:`numeric.get_arithmetic`).
 
     Returns
     -------
@@ -875,13 +887,13 @@ def a_uoc(cm, *, arithmetic="float"):
     silva2018 eq. 23 with eq. 28 (gamma = 1).  UOC is the lower envelope of
     one line per path; the integral is taken exactly over the envelope's
     pieces, whose breakpoints come from a parametric search (see
-    :func:`path_envelope`), not on a grid of beta values.  The matrices of a
-    stack are searched together, one batched DP per round.  Exact: in int64
-    over each matrix's common denominator, integrated line by line into one
-    rational per matrix (``_a_uoc_int64``; a matrix whose numbers might
-    leave int64: in Python integers, ``_exact_areas``).  Float and mp: in
-    the context's numbers, in blocks (float64: about ``2**20`` cells each,
-    bounded temporaries).
+    :func:`path_envelope`), not on a grid of beta values.
+
+    Notes
+    -----
+    With ``arithmetic="exact"`` the value is the exact rational, for counts
+    of any size.  The matrices of a stack are computed together (one search
+    for all of them).
 
     Examples
     --------
@@ -889,6 +901,11 @@ def a_uoc(cm, *, arithmetic="float"):
     ...       arithmetic="exact")
     5/9
     """
+    # How: the matrices of a stack are searched together, one batched DP per round.  Exact:
+    # in int64 over each matrix's common denominator, integrated line by line into one
+    # rational per matrix (_a_uoc_int64); a matrix whose numbers might leave int64 goes the
+    # general way, in Python integers (_exact_areas).  Float and mp: in the context's numbers,
+    # in blocks (float64: about 2**20 cells each, bounded temporaries).
     ctx = get_arithmetic(arithmetic)
     wctx = ctx.rationals()  # gamma = 1: the weights are rational
     one, zero = ctx.number(1), ctx.number(0)

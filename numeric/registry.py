@@ -8,7 +8,7 @@ metric takes, which direction is better, whether it is symmetric (unchanged
 when the confusion matrix is transposed), its range, its source and its
 peers in other libraries; :meth:`Metric.bind` fixes a report variant and an
 arithmetic (a function of one matrix).  The CLI's
-``metrics`` table, :func:`numeric.report`, README's metric table, the test
+``metrics`` table, :func:`numeric.report`, the metric table of docs/metrics.md, the test
 suite's property, error and arithmetic parametrisations and the property
 auditor all iterate over :data:`REGISTRY`; a test fails when a public
 function of :mod:`numeric` is neither registered nor listed in
@@ -35,6 +35,7 @@ from __future__ import annotations
 import functools
 import inspect
 import numbers
+import textwrap
 from collections.abc import Callable, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -230,7 +231,7 @@ class Metric:
 
 
 #: the modules of :mod:`numeric` that define metrics, in the order of the
-#: registry (README's table, reports): a metric is registered by its
+#: registry (docs/metrics.md's table, reports): a metric is registered by its
 #: :func:`metric` decorator in one of these modules, and a test fails when a
 #: module of :mod:`numeric` decorates a metric but is not listed here
 METRIC_MODULES = ("classical", "paths", "ranking", "cost", "intervals", "agreement",
@@ -371,13 +372,130 @@ FRACTIONAL_FLOAT_ONLY = (
     "for exact values, multiply rational weights by a common denominator (whole numbers)")
 
 
+#: the Parameters entries every metric of a matrix shares (numpydoc), written into its
+#: docstring by :func:`metric` where the docstring does not document the name itself
+SHARED_PARAMETERS = {
+    "cm": ("cm : array_like, shape (K, K) or (..., K, K)",
+           "Counts, ``cm[i, j]``: true class ``i`` predicted as ``j`` (a stack of matrices "
+           "along the leading axes).  Or, with ``y_pred``, the true labels ``y_true``."),
+    "y_pred": ("y_pred : array_like, shape (n_samples,), optional",
+               "The predicted labels, after the true labels: ``f(y_true, y_pred)`` counts them "
+               "into a matrix (:func:`numeric.confusion_matrix`, rows the true class)."),
+    "y_true": ("y_true : array_like, shape (n_samples,), optional",
+               "The true labels by keyword: ``f(y_true=..., y_pred=...)``."),
+    "arithmetic": ('arithmetic : {"float", "exact", "mp"}, default "float"',
+                   "The number system (:func:`numeric.get_arithmetic`): float64, exact "
+                   "rationals (SymPy where a root is needed), or mpmath at its precision."),
+    "labels": ("labels : array_like, optional",
+               "With label vectors only: the classes, in order (the matrix's rows and "
+               "columns; a class never seen is kept).  Default: the sorted labels seen."),
+    "sample_weight": ("sample_weight : array_like, optional",
+                      "With label vectors only: frequency weights (a weight of 3 counts its "
+                      "sample three times); whole numbers, or fractional ones for the metrics "
+                      "of ``FRACTIONAL_METRICS`` in float arithmetic."),
+}
+
+_SECTION_ORDER = ("Parameters", "Returns", "Yields", "Raises", "Warns", "Warnings", "See Also",
+                  "Notes", "References", "Examples")
+
+
+def _sections(lines):
+    """``{title: line index}`` of the numpydoc section headers in ``lines``."""
+    return {lines[i].strip(): i for i in range(len(lines) - 1)
+            if lines[i].strip() in _SECTION_ORDER and lines[i + 1].strip()
+            and set(lines[i + 1].strip()) == {"-"}}
+
+
+def _insert_section(lines, title, body):
+    """``lines`` with the section ``title`` (its ``body`` lines) before the first later section."""
+    found = _sections(lines)
+    later = [found[t] for t in _SECTION_ORDER[_SECTION_ORDER.index(title) + 1:] if t in found]
+    at = min(later) if later else len(lines)
+    block = [title, "-" * len(title), *body, ""]
+    if at and lines[at - 1].strip():
+        block.insert(0, "")
+    return lines[:at] + block + lines[at:]
+
+
+def _document_call_forms(doc, sig, record):
+    """The metric's docstring with the Parameters entries of :data:`SHARED_PARAMETERS` it lacks
+    (in the signature's order) and, when it has none, a Returns section from ``record``."""
+    lines = inspect.cleandoc(doc or "").splitlines()
+    found = _sections(lines)
+    entries, start, end = {}, None, None
+    if "Parameters" in found:
+        start = found["Parameters"] + 2
+        later = [i for i in found.values() if i > found["Parameters"]]
+        end = min(later) if later else len(lines)
+        name = None
+        for line in lines[start:end]:
+            if line and not line[0].isspace():
+                name = line.split(":")[0].strip()
+                entries[name] = [line]
+            elif name is not None:
+                entries[name].append(line)
+        lines = lines[:start - 2] + lines[end:]
+    for entry in entries.values():
+        while entry and not entry[-1].strip():
+            entry.pop()
+    body = []
+    for name in sig.parameters:
+        entry = entries.pop(name, [])
+        if len(entry) < 2 and name in SHARED_PARAMETERS:  # not documented, or a type alone
+            head, text = SHARED_PARAMETERS[name]
+            entry = [head, *textwrap.wrap(text, 76, initial_indent="    ", subsequent_indent="    ")]
+        body += entry
+    for rest in entries.values():  # documented but not in the signature: kept, numpydoc names it
+        body += rest
+    lines = _insert_section(lines, "Parameters", body)
+    if "Returns" not in _sections(lines):
+        lo = "-inf" if record.bounds[0] is None else record.bounds[0]
+        hi = "inf" if record.bounds[1] is None else record.bounds[1]
+        lines = _insert_section(lines, "Returns", [
+            "value : float, or the arithmetic's number; an array for a stack",
+            f"    {record.label} in [{lo}, {hi}]; {record.better} is better."])
+    return "\n".join(lines).rstrip() + "\n"
+
+
 def _accept_labels(fn, fractional=False):
-    """``fn(cm, ...)`` also as ``fn(y_true, y_pred, ..., labels=None)``; with ``fractional``,
-    a fractional ``sample_weight`` gives a float matrix of weighted counts (float arithmetic)."""
+    """``fn(cm, ...)`` also as ``fn(y_true, y_pred, ..., labels=None, sample_weight=None)``;
+    with ``fractional``, a fractional ``sample_weight`` gives a float matrix of weighted
+    counts (float arithmetic).
+
+    The wrapper's signature tells both call forms (``inspect.signature(f).bind``
+    accepts each): the first parameter is the matrix ``cm`` or, positionally,
+    ``y_true``; the second ``y_pred`` (omitted with a matrix); ``y_true=`` and
+    ``y_pred=`` may also be given by keyword.  The wrapped metric's own
+    positional parameters (``beta`` of OC, ``lengths`` of interval TC) follow,
+    with ``None`` as their default in the signature only (Python allows no
+    required parameter after an optional one): the metric still needs them.
+    """
     sig = inspect.signature(fn)
+    params = list(sig.parameters.values())
+    name = fn.__name__
 
     @functools.wraps(fn)
-    def wrapper(cm, *args, labels=None, sample_weight=None, **kwargs):
+    def wrapper(*args, **kwargs):
+        args = list(args)
+        cm, y_true, y_pred = (kwargs.pop(k, None) for k in ("cm", "y_true", "y_pred"))
+        labels, sample_weight = kwargs.pop("labels", None), kwargs.pop("sample_weight", None)
+        if y_true is not None or y_pred is not None:   # the label form by keyword
+            if cm is not None:
+                raise TypeError(f"{name}() takes a matrix cm or label vectors y_true and y_pred, not both")
+            if y_true is None:
+                if not args:
+                    raise TypeError(f"{name}() got y_pred= but no y_true")
+                y_true = args.pop(0)
+            elif args and _is_label_vector(args[0]) and y_pred is None:
+                raise TypeError(f"{name}() got y_true= and a positional y_pred: give both by keyword")
+            if y_pred is None:
+                raise TypeError(f"{name}() got y_true= but no y_pred")
+            cm, args = y_true, [y_pred, *args]
+        elif cm is None:
+            if not args:
+                raise TypeError(f"{name}() missing the confusion matrix cm (or the label vectors "
+                                "y_true and y_pred)")
+            cm = args.pop(0)
         if args and _is_label_vector(cm) and _is_label_vector(args[0]):
             from .confusion import confusion_matrix
 
@@ -394,7 +512,7 @@ def _accept_labels(fn, fractional=False):
                     return fn(cm, *args, **kwargs)
         elif args and _is_label_vector(cm):
             raise ValueError(
-                f"{fn.__name__}(y_true, y_pred, ...) needs two 1-D label vectors of the same "
+                f"{name}(y_true, y_pred, ...) needs two 1-D label vectors of the same "
                 f"length: y_true has {len(cm)} labels but y_pred is {_describe(args[0])}. Pass "
                 "y_pred, or a K x K confusion matrix as the first argument")
         elif labels is not None:
@@ -404,11 +522,17 @@ def _accept_labels(fn, fractional=False):
                              "f(y_true, y_pred, sample_weight=...)")
         return fn(cm, *args, **kwargs)
 
-    params = list(sig.parameters.values())
-    first = params[0].replace(name="cm")
-    extra = [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None)
-             for name in ("labels", "sample_weight")]
-    wrapper.__signature__ = sig.replace(parameters=[first, *params[1:], *extra])
+    P = inspect.Parameter
+    positional = [p.replace(default=None) if p.default is P.empty else p
+                  for p in params[1:] if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)]
+    keyword = [p for p in params[1:] if p.kind is P.KEYWORD_ONLY]
+    wrapper.__signature__ = sig.replace(parameters=[
+        P("cm", P.POSITIONAL_OR_KEYWORD, default=None),
+        P("y_pred", P.POSITIONAL_OR_KEYWORD, default=None),
+        *(p.replace(kind=P.POSITIONAL_OR_KEYWORD) for p in positional),
+        P("y_true", P.KEYWORD_ONLY, default=None),
+        *keyword,
+        *(P(k, P.KEYWORD_ONLY, default=None) for k in ("labels", "sample_weight"))])
     return wrapper
 
 
@@ -435,10 +559,13 @@ def metric(*, label: str, better: str, symmetric: bool, bounds: tuple, source: s
 
     def deco(fn):
         wrapped = fn if input == "probabilities" else _accept_labels(fn, fractional)
-        setattr(wrapped, _RECORD, Metric(
+        record = Metric(
             name=fn.__name__, function=wrapped, label=label, input=input, better=better,
             symmetric=symmetric, bounds=tuple(bounds), source=source, peers=tuple(peers),
-            variants=tuple(variants), fractional=bool(fractional)))
+            variants=tuple(variants), fractional=bool(fractional))
+        setattr(wrapped, _RECORD, record)
+        if wrapped is not fn:  # the call forms the wrapper adds, documented once, here
+            wrapped.__doc__ = _document_call_forms(fn.__doc__, inspect.signature(wrapped), record)
         return wrapped
 
     return deco
@@ -517,13 +644,13 @@ def table_beta(numerator, *, gamma: int = 1) -> TableBeta:
 
 
 # ---------------------------------------------------------------------------
-# README's tables, generated (``python -m numeric --write-readme README.md``)
+# the metric tables of docs/metrics.md, generated (``python -m numeric --write docs/metrics.md``)
 # ---------------------------------------------------------------------------
 _BEGIN, _END = "<!-- registry:begin -->", "<!-- registry:end -->"
 
 
 def markdown_tables() -> str:
-    """README's metric table and its table of the other public functions."""
+    """The metric table of docs/metrics.md and its table of the other public functions."""
     import numeric
 
     def fmt_bounds(b):
@@ -542,7 +669,7 @@ def markdown_tables() -> str:
 
 
 def readme_block() -> str:
-    """The generated block, with its markers, as it stands in README.md."""
+    """The generated block, with its markers, as it stands in docs/metrics.md."""
     return f"{_BEGIN}\n{markdown_tables()}\n{_END}"
 
 

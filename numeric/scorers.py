@@ -59,6 +59,13 @@ def scorer_name(metric: str) -> str:
 def scorer_names() -> list:
     """Every name :func:`ordinal_scorer` accepts with the ``neg_`` prefix where lower is better.
 
+    Returns
+    -------
+    list of str
+        The registered metrics' names, ``neg_`` before those where lower is better.
+
+    Examples
+    --------
     >>> "neg_mae" in scorer_names() and "cohen_kappa" in scorer_names()
     True
     """
@@ -142,7 +149,7 @@ def ordinal_scorer(metric, *, labels=None, n_classes=None, **params):
     m = _record(metric)
     if "arithmetic" in params:
         raise ValueError("a scorer computes in float: do not pass arithmetic=")
-    sig = inspect.signature(m.function)
+    sig = inspect.signature(inspect.unwrap(m.function))  # the metric's own (cm, ...), not the label form's
     accepted = [p for p in list(sig.parameters)[1 if m.takes_matrix else 2:]
                 if p not in ("arithmetic", "labels", "sample_weight")]
     unknown = sorted(set(params) - set(accepted))

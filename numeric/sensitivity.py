@@ -92,6 +92,12 @@ def minimum_sensitivity(cm, *, missing="ignore", arithmetic="float"):
     classes with an unobserved one counting 0 (``missing="zero"``; see the
     module docstring).  Not symmetric.
 
+    Parameters
+    ----------
+    missing : {"ignore", "zero"}, default "ignore"
+        A class without true samples: left out of the minimum (``"ignore"``),
+        or counted with sensitivity 0 (``"zero"``).
+
     Examples
     --------
     >>> minimum_sensitivity([[3, 1], [1, 1]], arithmetic="exact")
@@ -126,6 +132,12 @@ def geometric_mean_sensitivity(cm, *, missing="ignore", arithmetic="float"):
     form while it is small, and beyond ``GM_CANONICAL_BITS`` (4,096) bits the product of
     per-class roots :math:`\prod_k S_k^{1/K'}` (unevaluated), whose size stays
     linear in the digits of the counts.  Not symmetric.
+
+    Parameters
+    ----------
+    missing : {"ignore", "zero"}, default "ignore"
+        A class without true samples: left out of the mean (``"ignore"``), or
+        counted with sensitivity 0 (``"zero"``, so the mean is 0).
 
     Examples
     --------

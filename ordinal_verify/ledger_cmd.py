@@ -120,6 +120,29 @@ def _write_json(out, entries):
         fh.write("\n")
 
 
+def legend(entries, *, cut=False) -> str:
+    """The lines under the table: what each verdict word of ``entries`` means, and where the
+    full ledger is (the table shows each evidence cut at 100 characters when ``cut``).
+
+    Examples
+    --------
+    >>> from analytic.ledger import Entry
+    >>> lines = legend([Entry("a:b", "s", "s", "m", "verified", "exact 1", None)]).splitlines()
+    >>> lines[0], lines[1].split(":")[0], "docs/ledger.md" in lines[2]
+    ('', 'verified', True)
+    """
+    from analytic.ledger import VERDICT_MEANINGS, VERDICTS
+
+    seen = {e.verdict for e in entries}
+    lines = [""] + [f"{v}: {VERDICT_MEANINGS[v]}" for v in VERDICTS if v in seen]
+    where = ("The full ledger, each claim with its source, statement, method and "
+             + ("whole " if cut else "") + "evidence: docs/ledger.md "
+             "(write it anew with --markdown FILE; --json FILE for a program).")
+    if cut:
+        where = "Evidence is cut at 100 characters above. " + where
+    return "\n".join(lines + [where])
+
+
 def cmd_ledger(args) -> int:
     from analytic import ledger
     from analytic.ledger import DEFAULT_TIMEOUT
@@ -169,6 +192,7 @@ def cmd_ledger(args) -> int:
             rows.append((e.id, e.verdict, ev))
         print(format_table(("id", "verdict", "evidence"), rows))
         print(ledger.summary_line(entries))
+        print(legend(entries, cut=any(len(e.evidence) > 100 for e in entries)))
         if args.json:
             _write_json(outs["--json"], entries)
     if args.markdown:

@@ -113,7 +113,12 @@ def test_cli_json_schema_and_summary(tmp_path):
         assert d["verdict"] in ledger.VERDICTS
     n = len(expected_ids)
     verified = sum(d["verdict"] == "verified" for d in data)
-    assert out.stdout.strip().splitlines()[-1].startswith(f"{n} claims: {verified} verified")
+    lines = out.stdout.strip().splitlines()
+    summary = next(i for i, line in enumerate(lines) if line.startswith(f"{n} claims: {verified} verified"))
+    # then the legend: one line per verdict word shown, and where the full ledger is (issue 40)
+    shown = [v for v in ledger.VERDICTS if any(d["verdict"] == v for d in data)]
+    assert lines[summary + 1:] == ["", *(f"{v}: {ledger.VERDICT_MEANINGS[v]}" for v in shown), lines[-1]]
+    assert "docs/ledger.md" in lines[-1] and "--markdown FILE" in lines[-1]
     out = _cli("--only", prefix, "--no-progress", "--json", "-")
     assert [d["id"] for d in json.loads(out.stdout)] == expected_ids
 

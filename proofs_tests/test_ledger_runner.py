@@ -102,14 +102,18 @@ def test_cli_misbehaving_check_is_an_error_row(tmp_path, name, jobs):
                "--json", str(tmp_path / "l.json"), "--markdown", str(tmp_path / "l.md"))
     assert out.returncode == 2, (out.returncode, out.stdout, out.stderr)
     assert "Traceback" not in out.stderr
-    rows = {line.split()[0]: line for line in out.stdout.splitlines()[2:-1]}
+    lines = out.stdout.splitlines()
+    summary = next(i for i, line in enumerate(lines) if line.startswith("4 claims: "))
+    rows = {line.split()[0]: line for line in lines[2:summary]}
     assert list(rows) == ["aaa:before", "bad:1", "bad:2-after", "zzz:after"]
     for cid, verdict, evidence in WELL_BEHAVED:
         assert rows[cid].split(None, 2)[1:] == [verdict, evidence]
     assert rows["bad:1"].split(None, 2)[1] == "error"
     assert f"ordinal-verify: claim 'bad:1': {reason}" in out.stderr
-    assert out.stdout.splitlines()[-1] == (
-        "4 claims: 1 verified, 1 refuted, 0 not reproduced, 1 convention, 1 error")
+    assert lines[summary] == "4 claims: 1 verified, 1 refuted, 0 not reproduced, 1 convention, 1 error"
+    # the legend: the four verdict words shown, in the ledger's order, then where the ledger is
+    assert [line.split(":")[0] for line in lines[summary + 2:-1]] == ["verified", "refuted", "convention", "error"]
+    assert "docs/ledger.md" in lines[-1]
     # the JSON and Markdown outputs hold the same entries, with string fields only
     data = json.loads((tmp_path / "l.json").read_text())
     assert [(d["id"], d["verdict"]) for d in data] == [
@@ -135,7 +139,10 @@ def test_cli_timeout_is_per_claim(tmp_path):
     '''))
     out = _cli("--claims", str(f), "--jobs", "1", "--timeout", "1", "--no-progress")
     assert out.returncode == 0, out.stderr
-    assert out.stdout.splitlines()[-1].startswith("2 claims: 2 verified")
+    lines = out.stdout.splitlines()
+    assert any(line.startswith("2 claims: 2 verified") for line in lines)
+    # the job ends with the legend of the verdicts shown and where the full ledger is (issue 40)
+    assert lines[-2].startswith("verified: the claim holds") and "docs/ledger.md" in lines[-1]
     helptext = build_parser().format_help()
     assert "--timeout SECONDS" in helptext and "(default: 600;" in " ".join(helptext.split())
 

@@ -160,8 +160,10 @@ def test_student_version_keeps_the_questions_and_drops_the_answers(name):
     assert not [c for c in student.cells if "solution" in c.metadata.get("tags", [])]
     start = next(i for i, c in enumerate(student.cells) if re.search(r"^## \d+\. Exercises", c.source, re.M))
     checks = [c for c in student.cells[start:] if c.cell_type == "code"]
+    # a check is a cell of asserts, or one tagged self-check (issue 40: selfcheck.check calls)
     teacher_checks = [c.source for c in nb.cells if "solution" in c.metadata.get("tags", [])
-                      and c.cell_type == "code" and re.search(r"^assert ", c.source, re.M)]
+                      and c.cell_type == "code" and (re.search(r"^assert ", c.source, re.M)
+                                                     or "self-check" in c.metadata.get("tags", []))]
     # every kept code cell is a self-check of the teacher's notebook, verbatim (so it passes there)
     assert [c.source for c in checks] == teacher_checks, f"{name}: a code cell of the exercises is not a self-check"
     assert all(c.metadata["tags"] == ["self-check"] and not c.outputs for c in checks), name

@@ -100,8 +100,10 @@ def test_record_is_well_formed(name):
 
 
 def test_readme_tables_are_generated_from_the_registry():
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert readme_block() in text, "README's metric table is stale: python -m numeric --write-readme README.md"
+    """The metric tables of docs/metrics.md (moved from README, issue 40) are the registry's."""
+    text = (ROOT / "docs" / "metrics.md").read_text(encoding="utf-8")
+    assert readme_block() in text, "docs/metrics.md's tables are stale: python -m numeric --write docs/metrics.md"
+    assert "registry:begin" not in (ROOT / "README.md").read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("name", MATRIX_NAMES)
@@ -154,6 +156,57 @@ def test_labels_form_equals_matrix_form(name):
             m.function(y_true, y_pred, **kwargs, labels=labels, arithmetic="exact")
         return
     assert m.function(y_true, y_pred, **kwargs, labels=labels, arithmetic="exact") == expected
+
+
+@pytest.mark.parametrize("name", MATRIX_NAMES)
+def test_signature_binds_both_call_forms(name):
+    """The signature tells the truth (issue 40): ``inspect.signature(f).bind`` accepts every call
+    form the metric accepts (a matrix; two label vectors, positional or by keyword, with
+    ``labels=`` and ``sample_weight=``), and each form gives the matrix form's value (the
+    expected value: ``f(confusion_matrix(y_true, y_pred, labels, sample_weight))``)."""
+    f = REGISTRY[name].function
+    sig = inspect.signature(f)
+    y_true = np.array([1, 1, 2, 2, 3, 3, 3, 4])
+    y_pred = np.array([1, 2, 2, 3, 3, 1, 4, 4])
+    labels, weights = [1, 2, 3, 4], [1, 2, 1, 1, 3, 1, 1, 2]
+    cm = numeric.confusion_matrix(y_true, y_pred, labels=labels, sample_weight=weights)
+    extra = REGISTRY[name].cases()[0].kwargs(cm)      # beta of OC, lengths of interval TC
+    positional = list(extra.values())
+    calls = [((cm, *positional), {}), ((cm,), extra), ((), {"cm": cm, **extra}),
+             ((y_true, y_pred, *positional), {"labels": labels, "sample_weight": weights}),
+             ((y_true, y_pred), {**extra, "labels": labels, "sample_weight": weights}),
+             ((), {"y_true": y_true, "y_pred": y_pred, **extra, "labels": labels,
+                   "sample_weight": weights})]
+    for args, kwargs in calls:
+        sig.bind(*args, **kwargs)        # raises TypeError when the signature would refuse the call
+    try:
+        expected = f(cm, **extra, arithmetic="exact")
+    except ValueError as exc:             # a value the metric refuses is refused in every form
+        for args, kwargs in calls:
+            with pytest.raises(ValueError, match=re.escape(str(exc)[:30])):
+                f(*args, **kwargs, arithmetic="exact")
+        return
+    for args, kwargs in calls:
+        assert f(*args, **kwargs, arithmetic="exact") == expected, (args, kwargs)
+    # the documented parameters are the signature's, in its order
+    names = list(sig.parameters)
+    assert names[:2] == ["cm", "y_pred"] and {"y_true", "labels", "sample_weight", "arithmetic"} <= set(names)
+
+
+def test_mae_by_keywords_and_the_call_forms_it_refuses():
+    """``numeric.mae(y_true=..., y_pred=...)`` works (it said ``missing 'cm'``); a call that
+    mixes the forms or leaves one half out is refused with a message naming what is missing."""
+    y_true, y_pred = [0, 1, 2, 2], [0, 2, 2, 1]
+    assert numeric.mae(y_true=y_true, y_pred=y_pred) == numeric.mae(y_true, y_pred) == 0.5  # 2 errors of 1 in 4
+    assert numeric.mae(y_true, y_pred=y_pred) == 0.5
+    for kwargs, message in (({}, "missing the confusion matrix cm"),
+                            ({"y_true": y_true}, "got y_true= but no y_pred"),
+                            ({"y_pred": y_pred}, "got y_pred= but no y_true"),
+                            ({"cm": [[1, 0], [0, 1]], "y_true": y_true, "y_pred": y_pred}, "not both")):
+        with pytest.raises(TypeError, match=message):
+            numeric.mae(**kwargs)
+    assert inspect.signature(numeric.ranked_probability_score).bind(
+        y_true=[0], proba=[[1.0, 0.0]], labels=[0, 1], sample_weight=[1])
 
 
 def test_labels_keyword_needs_label_vectors():

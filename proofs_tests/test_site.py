@@ -8,7 +8,14 @@ reader sees: the page loads, every formula is typeset by the bundled MathJax 3
 without an error, every figure loads and has an alt text, no request leaves the
 machine, search finds "kappa" and "A_UOC", the API entry of ``numeric.a_uoc``
 shows its signature and formula, a wide table scrolls at 1,280 px, and a
-figure stays readable at 390 px (it opens alone at full size).
+figure stays readable at 390 px (it opens alone at full size).  Issue 40: each
+lesson's Markdown outputs (tables, display math with ``\\`` row breaks) are
+rendered, never shown as raw text, at 1,280 px and 375 px, with a screenshot
+of each (``OV_SCREENSHOTS=DIR`` keeps them); no page of documents is wider than
+a 375 px phone (the document's ``scrollWidth`` against the viewport); one
+search box per page, the public ``numeric.a_uoc`` first in a search for
+A_UOC; the Install and How-to-cite pages, the version in the header, the
+``[source]`` links and the favicon.
 
 Without a Chromium the browser tests fail (they are not skipped): install it
 with ``apt-get install chromium`` or point ``CHROMIUM`` at a binary.
@@ -21,6 +28,7 @@ from __future__ import annotations
 
 import doctest
 import functools
+import html
 import http.server
 import importlib.util
 import json
@@ -163,6 +171,71 @@ def test_the_book_fetches_nothing_from_the_network(book):
     for css in (book / "_static").rglob("*.css"):
         for url in re.findall(r"url\(\s*['\"]?([^'\")]+)", css.read_text(encoding="utf-8", errors="replace")):
             assert urlsplit(url).scheme in ("", "data"), f"{css.name}: loads {url}"
+
+
+def test_install_cite_version_source_links_and_favicon(book):
+    """Issue 40: an Install page with the README's two commands and every extra of
+    pyproject.toml; a How-to-cite page whose BibTeX carries CITATION.cff's title and version;
+    the version in the header of every page; a [source] link beside each API entry; a
+    favicon that is a file of the book."""
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    install = (book / "docs" / "install.html").read_text(encoding="utf-8")
+    commands = [line.strip() for line in readme.splitlines() if line.startswith("    ") and "python3 -m venv" in line]
+    assert len(commands) == 2
+    install_text = _text_of(install)
+    for command in commands:
+        assert command in install_text, command[:60]
+    for extra in project["optional-dependencies"]:
+        cell = f'<td><p><code class="docutils literal notranslate"><span class="pre">{extra}</span>'
+        assert cell in install, extra
+    cff = (ROOT / "CITATION.cff").read_text(encoding="utf-8")
+    version = re.search(r'^version: "([^"]+)"', cff, re.M).group(1)
+    title = re.search(r'^title: "([^"]+)"', cff, re.M).group(1)
+    assert version == project["version"]
+    cite = (book / "docs" / "cite.html").read_text(encoding="utf-8")
+    assert "@software" in cite and f"{version}" in cite and title in cite
+    for key in ("cardoso2011", "silva2018", "george2016", "binotto2024", "macroblog"):
+        assert key in cite and key in cff
+    for path in ("docs/index.html", "notebooks/01_tour.html", "docs/api/generated/numeric.html"):
+        page = (book / path).read_text(encoding="utf-8")
+        assert re.search(rf'class="title logo__title">ordinal-verify {re.escape(version)}<', page), path
+        icons = re.findall(r'<link rel="icon" href="([^"]+)"', page)
+        assert icons and all((book / path).parent.joinpath(unquote(i)).resolve().is_file() for i in icons), path
+    api = (book / "docs/api/generated/numeric.html").read_text(encoding="utf-8")
+    source = re.search(r'<dt class="sig sig-object py" id="numeric.a_uoc">.*?</dt>', api, re.S).group(0)
+    link = re.search(r'<a class="reference internal" href="([^"]+)"><span class="viewcode-link">', source)
+    assert link, "no [source] link beside numeric.a_uoc"
+    target, anchor = link.group(1).split("#")
+    code = (book / "docs/api/generated" / target).resolve()
+    assert code.is_file() and f'id="{anchor}"' in code.read_text(encoding="utf-8")
+    assert "def a_uoc(" in _text_of(code.read_text(encoding="utf-8"))
+
+
+def test_gallery_shows_each_example_with_its_picture_and_script(book):
+    """Issue 40: the gallery page shows every script of docs/gallery/, run at build time on
+    small inputs: its figure (a PNG the run wrote, with an alt text), its code, a download of
+    the script as it is in the repository."""
+    scripts = sorted(p for p in (ROOT / "docs" / "gallery").glob("*.py") if not p.name.startswith("_"))
+    assert len(scripts) >= 5
+    page = _parse(book / "docs" / "gallery.html")
+    text = _text_of((book / "docs" / "gallery.html").read_text(encoding="utf-8"))
+    for script in scripts:
+        images = [i for i in page.images if i.get("src", "").endswith(f"/{script.stem}.png")]
+        assert len(images) == 1 and len(images[0].get("alt", "")) > 30, script.name
+        png = (book / "docs" / unquote(images[0]["src"])).resolve()
+        assert png.is_file() and _png_size(png)[0] >= 500, script.name
+        downloads = [h for h in page.links if h.endswith(f"/{script.name}")]
+        assert len(downloads) == 1, script.name
+        assert (book / "docs" / unquote(downloads[0])).resolve().read_bytes() == script.read_bytes()
+        assert script.read_text(encoding="utf-8").splitlines()[0].strip('"') in text   # the code is shown
+
+
+def _text_of(page):
+    """The text of an HTML page: its tags removed, its entities decoded."""
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
 
 
 def test_every_internal_link_and_anchor_resolves(book):
@@ -377,7 +450,7 @@ class _Tab:
     """A browser tab that lets requests to the book through and records (and aborts) any other."""
 
     def __init__(self, browser, origin, width=1280, height=900):
-        self.origin, self.foreign, self.problems = origin, [], []
+        self.origin, self.foreign, self.problems, self.width = origin, [], [], width
         self.page = browser.new_page(viewport={"width": width, "height": height})
         self.page.on("console", lambda m: m.type == "error" and self.problems.append(f"console: {m.text}"))
         self.page.on("pageerror", lambda e: self.problems.append(f"page error: {e}"))
@@ -414,7 +487,12 @@ class _Tab:
         self.check()
 
 
-_STATE = """() => {
+#: how far the document reaches beyond the viewport, in CSS px: the document's scrollWidth
+#: against the width the tab was opened with (``window.innerWidth`` is no yardstick: on a
+#: phone-sized viewport it may grow with the page)
+_OVERFLOW = "(width) => document.documentElement.scrollWidth - width"
+
+_STATE = """(width) => {
   const math = [...document.querySelectorAll('.math, span.math, div.math')];
   const fonts = [...document.fonts].filter(f => f.status === 'error').map(f => f.family);
   return {
@@ -425,21 +503,23 @@ _STATE = """() => {
     leftover: math.filter(e => !e.querySelector('mjx-container')).map(e => e.textContent).slice(0, 3),
     images: [...document.images].map(i => ({ok: i.complete && i.naturalWidth > 0, alt: i.alt, src: i.src})),
     fontErrors: fonts,
-    wide: document.documentElement.scrollWidth - window.innerWidth,
+    wide: document.documentElement.scrollWidth - width,
   };
 }"""
 
 
-def test_every_page_loads_with_its_math_and_figures(browser, served, book):
+def test_every_page_loads_with_its_math_and_figures(browser, served, book, screenshots):
     """Every page of the book, one after the other in a tab: loads, typesets, shows its
-    images, stays local."""
-    pages = _pages(book)
+    images, stays local; a lesson shows its Markdown outputs rendered (:func:`_lesson_problems`,
+    with a screenshot at 1,280 px)."""
+    # the [source] pages (sphinx.ext.viewcode) are highlighted code: checked as files (links)
+    pages = [p for p in _pages(book) if not p.startswith("_modules/")]
     assert len(pages) > 80
     failures = []
     tab = _Tab(browser, served)
     for path in pages:
         try:
-            state = tab.open(path).evaluate(_STATE)
+            state = tab.open(path).evaluate(_STATE, tab.width)
             tab.check()
             assert state["title"], "no title"
             assert state["typeset"] == state["math"], \
@@ -454,11 +534,133 @@ def test_every_page_loads_with_its_math_and_figures(browser, served, book):
                 figures = [i for i in state["images"] if "/_images/" in i["src"]]
                 assert len(figures) == _png_outputs(stem), "figures missing"
                 assert all(len(i["alt"]) > 30 for i in figures), "a figure without alt text"
+                problems = _lesson_problems(tab.page, stem, tab.width, screenshots)
+                assert not problems, "; ".join(problems)
             assert state["wide"] <= 0, f"the page is {state['wide']} px wider than the window"
         except AssertionError as exc:
             failures.append(f"{path}: {str(exc).splitlines()[0]}")
     tab.page.close()
     assert not failures, "\n".join(failures)
+    assert sorted(p.name for p in screenshots.glob("*-1280px.png")) == [f"{s}-1280px.png" for s in LESSONS]
+
+
+# --- lesson outputs rendered as in JupyterLab (issue 40) ------------------------
+
+#: what a reader sees of a lesson page outside code and typeset math: the text nodes that
+#: look like Markdown or LaTeX left unrendered (a table row, its |---| rule, which Sphinx's
+#: smart quotes turn into |—|, $$ or \begin), the MathJax errors, the TeX of every typeset
+#: formula, the tables of the outputs, and how far the document reaches beyond the viewport
+_RAW = r"""(width) => {
+  const skip = 'pre, code, script, style, textarea, .math, mjx-container, .cell_input';
+  const raw = /\|\s*:?(-{3,}|[\u2013\u2014]+):?\s*\||^\s*\|.*\|\s*$|\$\$|\\begin\b/m;
+  const walker = document.createTreeWalker(document.querySelector('main') || document.body,
+                                           NodeFilter.SHOW_TEXT);
+  const found = [];
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    if (raw.test(n.textContent) && !n.parentElement.closest(skip)) found.push(n.textContent.trim().slice(0, 80));
+  }
+  const tex = window.MathJax && MathJax.startup.document
+    ? Array.from(MathJax.startup.document.math, m => m.math.trim()) : [];
+  return {raw: found, tex,
+          errors: document.querySelectorAll('mjx-merror, [data-mjx-error], .MathJax_Error').length,
+          tables: document.querySelectorAll('.cell_output table').length,
+          wide: document.documentElement.scrollWidth - width};
+}"""
+
+_MD_TABLE_RULE = re.compile(r"^\|(\s*:?-{3,}:?\s*\|)+\s*$", re.M)
+_MD_MATH = re.compile(r"\$\$(.+?)\$\$|\$(.+?)\$", re.S)
+_SPLIT = re.compile(r"^\\begin\{split\}(.*)\\end\{split\}$", re.S)
+
+
+@functools.lru_cache(maxsize=None)
+def _markdown_outputs(stem):
+    """The lesson's ``text/markdown`` outputs (as the committed notebook holds them)."""
+    nb = nbformat.read(str(NB_DIR / f"{stem}.ipynb"), as_version=4)
+    return [o["data"]["text/markdown"] for c in nb.cells if c.cell_type == "code"
+            for o in c.outputs if "text/markdown" in o.get("data", {})]
+
+
+def _png_size(path):
+    data = Path(path).read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", f"{path}: not a PNG"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+@pytest.fixture(scope="module")
+def screenshots(tmp_path_factory):
+    """Where the lesson screenshots go: ``OV_SCREENSHOTS`` when set (to look at them), else a
+    temporary folder."""
+    folder = os.environ.get("OV_SCREENSHOTS")
+    if folder:
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        return Path(folder)
+    return tmp_path_factory.mktemp("screenshots")
+
+
+def _lesson_problems(page, stem, width, screenshots):
+    """What is wrong with lesson ``stem`` open in ``page`` at ``width`` px (a list, empty when
+    nothing is): raw Markdown or LaTeX outside math and code, a MathJax error, a table or a
+    formula of its Markdown outputs not rendered as written (a matrix that lost its ``\\``
+    row breaks collapses into one line), the document wider than the viewport.  Takes a
+    screenshot of the page's top into ``screenshots`` and checks it is one."""
+    outputs = _markdown_outputs(stem)
+    tables = sum(len(_MD_TABLE_RULE.findall(md)) for md in outputs)
+    formulas = {(a or b).strip() for md in outputs for a, b in _MD_MATH.findall(md)}
+    state = page.evaluate(_RAW, width)
+    shot = screenshots / f"{stem}-{width}px.png"
+    page.screenshot(path=str(shot))
+    problems = []
+    if state["raw"]:
+        problems.append(f"raw Markdown or LaTeX on the page: {state['raw'][:3]}")
+    if state["errors"]:
+        problems.append(f"{state['errors']} MathJax errors")
+    if state["tables"] < tables:
+        problems.append(f"{tables} tables in the outputs, {state['tables']} on the page")
+    # Sphinx wraps a display formula holding \\ in a split environment
+    missing = sorted(formulas - {_SPLIT.sub(r"\1", tex).strip() for tex in state["tex"]})
+    if missing:
+        problems.append(f"{len(missing)} formulas of the outputs not typeset as written: {missing[0][:80]}")
+    if state["wide"] > 0:
+        problems.append(f"the page is {state['wide']} px wider than the window")
+    if _png_size(shot) != tuple(page.viewport_size.values()):
+        problems.append(f"the screenshot {shot} is not of the window")
+    return problems
+
+
+def test_lesson_outputs_render_on_a_phone(browser, served, screenshots):
+    """Every lesson at 375 px (at 1,280 px: in the test of every page): no Markdown table,
+    ``$$`` or ``\begin`` shown as raw text, no MathJax error, each table and formula of the
+    Markdown outputs rendered as written, the document no wider than the viewport, and a
+    screenshot (kept in ``OV_SCREENSHOTS`` when set)."""
+    failures = []
+    tab = _Tab(browser, served, width=375, height=900)
+    for stem in LESSONS:
+        page = tab.open(f"notebooks/{stem}.html")
+        tab.check()
+        failures += [f"{stem} at 375 px: {p}" for p in _lesson_problems(page, stem, 375, screenshots)]
+    tab.close()
+    assert not failures, "\n".join(failures)
+    assert sorted(p.name for p in screenshots.glob("*-375px.png")) == [f"{s}-375px.png" for s in LESSONS]
+    # what the checks look for is there: the lessons hold tables and matrices with row breaks
+    every = [md for stem in LESSONS for md in _markdown_outputs(stem)]
+    assert sum(len(_MD_TABLE_RULE.findall(md)) for md in every) >= 13
+    assert sum("\\\\" in (a or b) for md in every for a, b in _MD_MATH.findall(md)) >= 10
+
+
+def test_no_page_is_wider_than_a_phone(browser, served, book):
+    """The pages written as documents (guides, ledger, property table, mutation report...) at
+    375 px: the document is no wider than the viewport (a wide table scrolls in its box, a long
+    word breaks).  The lessons are measured above, the API pages at 1,280 px."""
+    pages = [p for p in _pages(book) if p.startswith("docs/") and not p.startswith("docs/api/generated/")]
+    assert len(pages) >= 10
+    tab = _Tab(browser, served, width=375, height=800)
+    wide = {}
+    for path in pages:
+        overflow = tab.open(path).evaluate(_OVERFLOW, tab.width)
+        if overflow > 0:
+            wide[path] = overflow
+    tab.close()
+    assert not wide, f"px wider than a 375 px window: {wide}"
 
 
 @pytest.mark.parametrize("query, expected", [
@@ -477,6 +679,23 @@ def test_search_finds(browser, served, query, expected):
     hrefs = page.evaluate("() => [...document.querySelectorAll('#search-results li a')].map(a => a.href)")
     tab.close()
     assert any(urlsplit(h).path.endswith(expected) for h in hrefs), f"{query}: {hrefs[:10]}"
+    if query == "A_UOC":   # the public function first, before any internal module's a_uoc (issue 40)
+        assert urlsplit(hrefs[0]).path.endswith(expected) and urlsplit(hrefs[0]).fragment == "numeric.a_uoc", hrefs[:5]
+
+
+def test_one_search_box_per_page(browser, served):
+    """One search control visible on a page, at 1,280 px and on a phone (it had two: the
+    sidebar's field and the header's button); it opens the search."""
+    for width in (1280, 375):
+        tab = _Tab(browser, served, width=width, height=800)
+        page = tab.open("docs/ledger.html")
+        visible = page.evaluate("""() => [...document.querySelectorAll(
+            '.search-button__button, .search-button-field, form.bd-search input')]
+          .filter(e => { const r = e.getBoundingClientRect(), s = getComputedStyle(e);
+                         return r.width > 0 && r.height > 0 && s.visibility !== 'hidden'
+                                && r.right > 0 && r.left < window.innerWidth; }).length""")
+        tab.close()
+        assert visible == 1, f"{visible} search controls visible at {width} px"
 
 
 def test_api_entry_of_a_uoc_shows_its_signature_and_formula(browser, served):
@@ -491,7 +710,9 @@ def test_api_entry_of_a_uoc_shows_its_signature_and_formula(browser, served):
               display: dd.querySelectorAll('mjx-container[display="true"]').length};
     }""")
     tab.close()
-    signature = r"numeric\.a_uoc\(cm, \*, arithmetic='float', labels=None, sample_weight=None\)"
+    # both call forms (issue 40): a matrix, or label vectors positionally or by keyword
+    signature = (r"numeric\.a_uoc\(cm=None, y_pred=None, \*, y_true=None, arithmetic='float', "
+                 r"labels=None, sample_weight=None\)")
     assert re.match(signature, entry["sig"]), entry["sig"]
     assert "Area under the UOC curve" in entry["text"] and "Examples" in entry["text"]
     assert entry["math"] >= 2 and entry["display"] >= 1 and entry["errors"] == 0  # the integral, typeset
@@ -513,7 +734,7 @@ def test_wide_tables_scroll_instead_of_being_cut(browser, served):
       return {wide: box.scrollWidth > box.clientWidth, scrolls: true,
               lastRight: last.right, boxRight: box.getBoundingClientRect().right + 1};
     })""")
-    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    overflow = page.evaluate(_OVERFLOW, tab.width)
     tab.close()
     assert tables and any(t["wide"] for t in tables), "no wide table to check"
     for t in tables:
@@ -530,7 +751,7 @@ def test_figures_are_readable_on_a_phone(browser, served, book):
     figures = page.evaluate("""() => [...document.querySelectorAll('img.ov-figure')].map(i => ({
       w: i.getBoundingClientRect().width, natural: i.naturalWidth, right: i.getBoundingClientRect().right,
       link: i.closest('a') ? i.closest('a').href : null}))""")
-    overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    overflow = page.evaluate(_OVERFLOW, tab.width)
     assert figures and overflow <= 0
     for f in figures:
         assert f["right"] <= 390 and f["link"], f

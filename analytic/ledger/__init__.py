@@ -108,7 +108,7 @@ from typing import Callable, Iterable
 from numeric.markdown import escape, table as markdown_table
 
 __all__ = [
-    "VERDICTS", "CHECK_VERDICTS", "DEFAULT_TIMEOUT", "SEEDS", "Claim", "Outcome", "Entry",
+    "VERDICTS", "CHECK_VERDICTS", "VERDICT_MEANINGS", "DEFAULT_TIMEOUT", "SEEDS", "Claim", "Outcome", "Entry",
     "claim", "register", "claims", "run", "default_jobs", "cell_outcome", "source",
     "load_claims", "mismatches",
 ]
@@ -117,6 +117,16 @@ __all__ = [
 CHECK_VERDICTS = ("verified", "refuted", "not reproduced", "convention")
 #: every verdict of an entry: a check's, or the runner's ``error``
 VERDICTS = CHECK_VERDICTS + ("error",)
+#: what each verdict word means, in one line (the legend under ``ordinal-verify``'s table)
+VERDICT_MEANINGS = {
+    "verified": "the claim holds: reproduced exactly, proved, or no counterexample in the "
+                "stated search (the method says which)",
+    "refuted": "the claim is false: the evidence gives the counterexample or the exact value",
+    "not reproduced": "the printed value is not obtained: the evidence gives the exact value "
+                      "and a diagnosis (a slip, a missing detail)",
+    "convention": "reproduces only under a stated convention, which the evidence names",
+    "error": "the check did not finish (it raised or ran past the timeout): the evidence says why",
+}
 
 #: seconds a check may run (:func:`run`, ``ordinal-verify --timeout``): the
 #: slowest claim of the package (``audit:empty-class``) takes about 25 s

@@ -450,10 +450,15 @@ tau_B = numeric.kendall_tau_b(cm_B, arithmetic="exact")
 notices = "MER"      # "MER" or "tau_b"
 mer_B, tau_B
 
-# %% tags=["solution"]
-assert mer_B == sp.Rational(10, 13)
-assert tau_B == 1
-assert notices == "MER"
+# %% tags=["solution", "self-check"]
+from selfcheck import check   # compares a fingerprint of each answer: the check does not tell it
+
+check("mer_B", mer_B, "82fd9931d868ef04", "MER is the share of wrong samples (section 1); "
+      "use numeric.mer(..., arithmetic=\"exact\") on cardoso2011.MATRICES[\"B\"]")
+check("tau_B", tau_B, "d96363b310b0db1b", "reread section 2: what tau_b measures, and how "
+      "it ranks CM(B)")
+check("notices", notices, "c71c4fce8aa39855", "which of your two values moves away from a "
+      "perfect score when ten samples are wrong? (section 2)")
 
 # %% [markdown] tags=["solution"]
 # **Answer 2.**
@@ -462,8 +467,14 @@ assert notices == "MER"
 same_for_D_and_F = {c for c in SCOLS if sp.simplify(silva_values["D"][c] - silva_values["F"][c]) == 0}
 same_for_D_and_F
 
-# %% tags=["solution"]
-assert same_for_D_and_F == {"MMAE", "AMAE", "UOC_beta1", "UOC_beta2", "A_UOC"}
+# %% tags=["solution", "self-check"]
+from selfcheck import check
+
+assert isinstance(same_for_D_and_F, set) and same_for_D_and_F <= set(SCOLS), \
+    "same_for_D_and_F: a set of column names of SCOLS (section 4)"
+check("same_for_D_and_F", same_for_D_and_F, "80753bc0abc3e35c", f"{len(same_for_D_and_F)} "
+      "columns is not the right set: compare silva_values[\"D\"][c] and silva_values[\"F\"][c] "
+      "exactly (sp.simplify of the difference), for every c in SCOLS (section 4)")
 
 # %% [markdown] tags=["solution"]
 # **Answer 3.**
@@ -474,9 +485,11 @@ cm_trick = np.array([[0, 3, 0],
                      [0, 0, 0]])
 
 # %% tags=["solution"]
-assert cm_trick.shape == (3, 3) and cm_trick.sum() == 6
-assert numeric.mer(cm_trick, arithmetic="exact") == 1
-assert numeric.kendall_tau_b(cm_trick, arithmetic="exact") == 1
+assert np.shape(cm_trick) == (3, 3) and np.sum(cm_trick) == 6, "cm_trick: a 3 x 3 matrix of 6 samples"
+assert numeric.mer(cm_trick, arithmetic="exact") == 1, \
+    "some sample is on the diagonal (classified right): MER = 1 needs every one off it"
+assert numeric.kendall_tau_b(cm_trick, arithmetic="exact") == 1, \
+    "tau_b < 1: the predictions must rise with the true classes, never fall (section 1; the hint)"
 
 # %% [markdown] tags=["solution"]
 # **Answer 4.**
@@ -489,7 +502,13 @@ convention = "zero"      # "ignore" or "zero"
 amae_ignore, amae_zero
 
 # %% tags=["solution"]
+from selfcheck import check
+
 printed = silva2018.TABLE_I["E"][SCOLS.index("AMAE")]
-assert (amae_ignore, amae_zero) == (sp.Rational(2, 3), sp.Rational(1, 2))
-assert matches_printed({"ignore": amae_ignore, "zero": amae_zero}[convention], printed)
+check("(amae_ignore, amae_zero)", (amae_ignore, amae_zero), "49c7955343bb8a82",
+      "compute both exactly with numeric.amae(cm_E, missing=..., arithmetic=\"exact\"); "
+      "section 4 says how each convention averages")
+assert convention in ("ignore", "zero"), 'convention: "ignore" or "zero"'
+assert matches_printed({"ignore": amae_ignore, "zero": amae_zero}[convention], printed), \
+    f"AMAE under {convention!r} does not round to the printed {printed}: try the other convention"
 assert not matches_printed({"ignore": amae_zero, "zero": amae_ignore}[convention], printed)

@@ -483,9 +483,12 @@ plt.show()
 n_paths = [len(consistent_paths(K)) for K in range(1, 7)]
 n_paths
 
-# %% tags=["solution"]
-assert n_paths == [sum(sp.binomial(K - 1, k) ** 2 * 2 ** k for k in range(K)) for K in range(1, 7)]
-assert n_paths[3] == 63
+# %% tags=["solution", "self-check"]
+from selfcheck import check   # compares a fingerprint of each answer: the check does not tell it
+
+assert len(n_paths) == 6, "n_paths: one count for each K = 1, ..., 6"
+check("n_paths", [int(n) for n in n_paths], "eeef67fef92d1565", "count the consistent paths "
+      "of section 1 (steps right, down or diagonal from (1,1) to (K,K)) for each K")
 
 # %% [markdown] tags=["solution"]
 # **Answer 2.**
@@ -495,8 +498,11 @@ beta_diag = env.breakpoints[-2]
 beta_diag
 
 # %% tags=["solution"]
+from selfcheck import check
+
 diagonal = [(k, k) for k in range(4)]
-assert beta_diag == sp.Rational(4, 7)
+check("beta_diag", beta_diag, "f3031e7ae5697269", "read the breakpoints of UOC's envelope for "
+      "CM_C (section 4): at which one does the optimal path become the diagonal?")
 assert numeric.optimal_path(cm_C, beta_diag + sp.Rational(1, 100)) == diagonal
 assert numeric.optimal_path(cm_C, beta_diag - sp.Rational(1, 100)) != diagonal
 
@@ -507,9 +513,12 @@ assert numeric.optimal_path(cm_C, beta_diag - sp.Rational(1, 100)) != diagonal
 A_by_hand = sp.integrate(uoc_C, (beta, 0, 1))
 A_by_hand
 
-# %% tags=["solution"]
+# %% tags=["solution", "self-check"]
 from numeric.rounding import matches_printed
-assert A_by_hand == numeric.a_uoc(cm_C, arithmetic="exact") == sp.Rational(32, 49)
+from selfcheck import check
+
+check("A_by_hand", A_by_hand, "f6f2ebb3321b757b", "integrate the piecewise UOC of CM_C "
+      "(section 4) over beta from 0 to 1 with sp.integrate, exactly")
 assert matches_printed(A_by_hand, silva2018.TABLE_I["C"][silva2018.TABLE_I_COLUMNS.index("A_UOC")])
 
 # %% [markdown] tags=["solution"]
@@ -523,8 +532,11 @@ same_uoc = uoc_piecewise(cm_B7) == uoc_piecewise(cm_B)
 same_oc = numeric.path_envelope(cm_B7, metric="oc") == numeric.path_envelope(cm_B, metric="oc")
 same_uoc, same_oc
 
-# %% tags=["solution"]
-assert same_uoc and not same_oc
+# %% tags=["solution", "self-check"]
+from selfcheck import check
+
+check("(same_uoc, same_oc)", (bool(same_uoc), bool(same_oc)), "2d8707923e54bdd3", "compare "
+      "the whole envelopes, not one value; section 2 says which index normalises each row")
 assert numeric.optimal_path(cm_B7, B1) == numeric.optimal_path(cm_B, B1)
 
 # %% [markdown] tags=["solution"]
@@ -534,7 +546,10 @@ assert numeric.optimal_path(cm_B7, B1) == numeric.optimal_path(cm_B, B1)
 beta_mer = sp.solve(sp.Eq(single.oc.args[0][0].subs(d, 1), 1), beta)[0]
 beta_mer
 
-# %% tags=["solution"]
-assert beta_mer == sp.Rational(1, 2)
+# %% tags=["solution", "self-check"]
+from selfcheck import check
+
+check("beta_mer", beta_mer, "08a5aec455987723", "section 5: solve OC(beta) = 1 for the "
+      "single sample at distance d = 1, exactly (sp.solve)")
 assert all(numeric.oc(one_sample(k), beta_mer, arithmetic="exact") == 1 for k in range(1, 9))
 assert numeric.oc(one_sample(1), beta_mer - sp.Rational(1, 100), arithmetic="exact") < 1

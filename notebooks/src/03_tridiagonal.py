@@ -300,7 +300,8 @@ uoc_7 = forms.uoc.subs({K: 7, beta: sp.Rational(1, 3)})
 uoc_7
 
 # %% tags=["solution"]
-assert uoc_7 == numeric.uoc(cardoso2011.tridiagonal(7), sp.Rational(1, 3), arithmetic="exact")
+assert uoc_7 == numeric.uoc(cardoso2011.tridiagonal(7), sp.Rational(1, 3), arithmetic="exact"), \
+    "substitute K = 7 and beta = 1/3 (an exact sp.Rational) into forms.uoc (section 1)"
 
 # %% [markdown] tags=["solution"]
 # **Answer 2.**
@@ -310,8 +311,10 @@ first_K_above = int(Ks[np.argmax(correlations["tau_b"] > 0.9)])
 first_K_above
 
 # %% tags=["solution"]
-assert correlations["tau_b"][list(Ks).index(first_K_above)] > 0.9
-assert correlations["tau_b"][list(Ks).index(first_K_above) - 1] <= 0.9
+assert correlations["tau_b"][list(Ks).index(first_K_above)] > 0.9, \
+    "at first_K_above tau_b is not above 0.9 yet: look further along correlations[\"tau_b\"]"
+assert correlations["tau_b"][list(Ks).index(first_K_above) - 1] <= 0.9, \
+    "tau_b is already above 0.9 before first_K_above: the first K is smaller (section 2)"
 assert all(curves["MER = MAE"] < 2 / 3)          # ...while MER stays below, and tends to, 2/3
 
 # %% [markdown] tags=["solution"]
@@ -322,9 +325,13 @@ decreasing = {bb: bool(np.all(np.diff(at_K(forms.oc, b=bb)) < 0)) for bb in (0.2
 increasing = {bb: bool(np.all(np.diff(at_K(forms.oc, b=bb)) > 0)) for bb in (0.25, 0.75)}
 decreasing, increasing
 
-# %% tags=["solution"]
-assert decreasing == {0.25: False, 0.75: True}
-assert increasing == {0.25: True, 0.75: False}
+# %% tags=["solution", "self-check"]
+from selfcheck import check   # compares a fingerprint of the answer: the check does not tell it
+
+answer = tuple(bool(x[bb]) for x in (decreasing, increasing) for bb in (0.25, 0.75))
+check("decreasing and increasing", answer, "6e5b40c945bbe563", "evaluate forms.oc at "
+      "K = 2, ..., 40 for each b (section 1's closed form) and test the sign of every "
+      "consecutive difference")
 
 # %% [markdown] tags=["solution"]
 # **Answer 4.**
@@ -334,5 +341,9 @@ general_branch = forms.a_uoc.args[-1][0]     # the (expression, True) branch
 a_limit = sp.limit(general_branch, K, sp.oo)
 a_limit
 
-# %% tags=["solution"]
-assert a_limit == lim["a_uoc"] == sp.Rational(37, 50)
+# %% tags=["solution", "self-check"]
+from selfcheck import check
+
+check("a_limit", a_limit, "02ac1c3f3b6c0892", "take sp.limit(..., K, sp.oo) of the last "
+      "(general) branch of forms.a_uoc (section 1)")
+assert a_limit == lim["a_uoc"], "your limit differs from forms.limits[\"a_uoc\"]"

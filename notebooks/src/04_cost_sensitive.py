@@ -477,7 +477,8 @@ binary_maxima = {numeric.tc_max([a, b], arithmetic="exact") for a in range(1, 13
 binary_maxima
 
 # %% tags=["solution"]
-assert binary_maxima == {1}
+assert binary_maxima == {1}, \
+    f"{len(binary_maxima)} distinct values: compute numeric.tc_max([n1, n2], arithmetic=\"exact\") (section 2)"
 
 # %% [markdown] tags=["solution"]
 # **Answer 2.**
@@ -492,9 +493,10 @@ stc_of_worst = numeric.stc(worst_lung, arithmetic="exact")
 stc_of_worst, max(random_stc)
 
 # %% tags=["solution"]
-assert (worst_lung.sum(axis=1) == lung_counts).all()
-assert stc_of_worst == 1
-assert max(random_stc) <= 1
+assert (worst_lung.sum(axis=1) == lung_counts).all(), \
+    "the worst matrix keeps the class sizes: its row sums are lung_counts (numeric.tc_max_matrix)"
+assert stc_of_worst == 1, "compute STC of the worst matrix exactly (arithmetic=\"exact\", section 2)"
+assert max(random_stc) <= 1, "an STC above 1: draw each row with its class size (rng.multinomial)"
 
 # %% [markdown] tags=["solution"]
 # **Answer 3.**
@@ -507,9 +509,13 @@ prefers = {
 }
 prefers
 
-# %% tags=["solution"]
+# %% tags=["solution", "self-check"]
+from selfcheck import check   # compares a fingerprint of the answer: the check does not tell it
+
 assert values["Sig24"]["Accuracy"] == values["Shuffle24"]["Accuracy"]
-assert prefers == {"d": "Sig24", "AMAE": "Shuffle24", "tau_b": "Sig24"}
+assert set(prefers) == {"d", "AMAE", "tau_b"}, "prefers: a dict with the keys d, AMAE, tau_b"
+check("prefers", prefers, "27d9c909b266f215", "lower d and AMAE are better, higher tau_b is "
+      "better: compare values[\"Sig24\"] and values[\"Shuffle24\"] (section 5)")
 
 # %% [markdown] tags=["solution"]
 # **Answer 4.**
@@ -520,8 +526,11 @@ tc_wrong = numeric.tc(george2016.PRINTED["Sig24"], arithmetic="exact")
 same = tc_right == tc_wrong
 tc_right, tc_wrong
 
-# %% tags=["solution"]
-assert not same
+# %% tags=["solution", "self-check"]
+from selfcheck import check
+
+check("same", bool(same), "60a33e6cf5151f2d", "compute TC of george2016.MATRICES[\"Sig24\"] "
+      "(rows = true) and of the printed matrix used as it is, exactly (section 1)")
 assert tc_right == numeric.tc(np.asarray(george2016.PRINTED["Sig24"]).T, arithmetic="exact")
 
 # %% [markdown] tags=["solution"]
@@ -533,5 +542,6 @@ first_above_100 = next(q for q in range(1, 100) if tcmax_r.subs(r, q) > 100)
 agree, first_above_100
 
 # %% tags=["solution"]
-assert agree
-assert tcmax_r.subs(r, first_above_100) > 100 >= tcmax_r.subs(r, first_above_100 - 1)
+assert agree, "the closed form and numeric.tc_max differ for some r: substitute r exactly"
+assert tcmax_r.subs(r, first_above_100) > 100 >= tcmax_r.subs(r, first_above_100 - 1), \
+    "first_above_100 is not the smallest r with TC_max > 100 (section 2's closed form)"

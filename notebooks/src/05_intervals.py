@@ -434,7 +434,8 @@ tc_plain = numeric.tc(CA, arithmetic="exact")
 tc_equal, tc_plain
 
 # %% tags=["solution"]
-assert tc_equal == 3 * tc_plain
+assert tc_equal == 3 * tc_plain, \
+    "compute both exactly: numeric.interval_tc(CA, [3, 3, 3], ...) and numeric.tc(CA, ...) (section 2)"
 
 # %% [markdown] tags=["solution"]
 # **Answer 2.**
@@ -445,7 +446,8 @@ prop5 = [(numeric.interval_tc_max(n, l, arithmetic="exact"), max(l)) for n, l in
 prop5
 
 # %% tags=["solution"]
-assert all(a == b for a, b in prop5)
+assert prop5 and all(a == b for a, b in prop5), \
+    "prop5: pairs (interval_tc_max(n, l) exact, max(l)) for two-class n and l (section 2)"
 
 # %% [markdown] tags=["solution"]
 # **Answer 3.**
@@ -459,7 +461,8 @@ gaps = [stc_gap(xv) for xv in (sp.Rational(3, 5), 1 / sp.sqrt(2), sp.Rational(4,
 [float(g) for g in gaps]
 
 # %% tags=["solution"]
-assert gaps[1] > gaps[0] and gaps[1] > gaps[2]
+assert gaps[1] > gaps[0] and gaps[1] > gaps[2], \
+    "the gap at 1/sqrt(2) is not the largest: compute each STC exactly, x as sp.Rational or 1/sp.sqrt(2)"
 assert sp.simplify(gaps[1] - printed(binotto2024.TOY_PRINTED["STC_B_minus_STC_A"])) == 0
 
 # %% [markdown] tags=["solution"]
@@ -470,5 +473,8 @@ x4 = numeric.optimal_last_length([1, 1, 1], [1, 4], arithmetic="exact").x
 x9 = numeric.optimal_last_length([1, 1, 1], [1, 9], arithmetic="exact").x
 x4, x9
 
-# %% tags=["solution"]
-assert (x4, x9) == (2, 3)
+# %% tags=["solution", "self-check"]
+from selfcheck import check   # compares a fingerprint of the answer: the check does not tell it
+
+check("(x4, x9)", (x4, x9), "4d65111bd4864e32", "the .x of numeric.optimal_last_length([1, 1, 1], "
+      "[1, L], arithmetic=\"exact\") at L = 4 and 9 (section 4)")

@@ -1004,8 +1004,12 @@ unchanged = [label for name, label in VARIANTS
              if exact_sign(metric_of(name, label)(made_up) - metric_of(name, label)(scaled)) == 0]
 unchanged
 
-# %% tags=["solution"]
-assert unchanged == ["MS (observed classes)", "MS (missing = zero)", "GM (observed classes)", "GM (missing = zero)"]
+# %% tags=["solution", "self-check"]
+from selfcheck import check   # compares a fingerprint of the answer: the check does not tell it
+
+check("unchanged", list(unchanged), "d53186054b7518e4", "compare each variant of VARIANTS on "
+      "made_up and on scaled exactly (exact_sign of the difference), in VARIANTS' order; "
+      "section 1 says which metrics look at recalls only")
 
 # %% [markdown] tags=["solution"]
 # **Answer 4.**  A single sample one class off costs nothing, so identity
@@ -1031,10 +1035,16 @@ print("searched:", lenient.space.describe())
 
 # %% tags=["solution"]
 assert lenient.space == CALLABLE_SPACE and all(r.exact for r in lenient.results.values())
-assert lenient.results["monotonicity"].verdict == "holds"
+from selfcheck import check
+
+verdicts = tuple(lenient.results[p].verdict for p in ("identity", "monotonicity", "ordinal_monotonicity"))
+check("the three verdicts", verdicts, "59be00962002d0d4", "audit lenient_mae on the three "
+      "properties (section 4 shows how); a verdict is \"holds\", \"fails\" or \"proved\"")
 for p in ("identity", "ordinal_monotonicity"):
-    assert lenient.results[p].verdict == "fails" and lenient.results[p].minimal
-    assert lenient.results[p].counterexample.tolist() == [[0, 0], [1, 0]]
+    assert lenient.results[p].minimal, f"{p}: ask the audit for its minimal counterexample"
+    check(f"the counterexample of {p}", np.asarray(lenient.results[p].counterexample),
+          "cb8461ab8548634b", "the smallest matrix with one misclassified sample that "
+          "lenient_mae scores 0 (section 5 draws such counterexamples)")
 
 # %% [markdown] tags=["solution"]
 # **Answer 5.**  No: every move improves CEM-ORD, by at least the amount
