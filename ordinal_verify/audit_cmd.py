@@ -135,6 +135,15 @@ def add_parsers(sub) -> None:
                    help=f"prove on the all-positive matrices up to this K (default "
                         f"{SHOWN_POSITIVE_K}, at most {MAX_POSITIVE_K})")
     p.add_argument("--no-proofs", action="store_true", help="search only, no symbolic proofs")
+    p.add_argument("--falsify", type=_nonneg, default=None, metavar="MATRICES",
+                   help="the guided search's budget per property (matrices evaluated; 0: "
+                        "none; default 400,000 with --all or --upgrade, none otherwise)")
+    p.add_argument("--no-lemmas", action="store_true",
+                   help="no proofs for every K from the metrics' declared structures")
+    p.add_argument("--upgrade", action="store_true",
+                   help="apply the lemmas for every K and the guided search to the committed "
+                        "table (its search results and finite proofs kept), with --json and "
+                        "--markdown to write it: minutes, not the search's hours")
     p.add_argument("--better", choices=("lower", "higher"),
                    help="module:function only: which direction is better (default lower)")
     p.add_argument("--bounds", metavar="LO,HI",
@@ -233,7 +242,16 @@ def cmd_audit(args) -> int:
     outs = check_outputs(out_paths, stdout_ok=("--json",),
                          sources=module_sources(user) if user else ())
     scopes = scopes_from_args(args)
-    kw = dict(jobs=args.jobs, executor=_executor(args), exact_ties=args.exact_ties)
+    from analytic.properties.falsify import DEFAULT_BUDGET, Budget
+
+    if args.falsify is not None:
+        budget = Budget(evaluations=args.falsify) if args.falsify else None
+    else:
+        budget = DEFAULT_BUDGET if (args.all or args.upgrade) else None
+    kw = dict(jobs=args.jobs, executor=_executor(args), exact_ties=args.exact_ties,
+              falsify=budget, every_k=not args.no_lemmas)
+    if args.upgrade and (args.metric is not None or args.all):
+        raise ValueError("--upgrade works on the committed table: give no METRIC and no --all")
     if args.tie_budget is not None:
         kw["tie_budget"] = args.tie_budget
     space = _space(args)
@@ -248,7 +266,8 @@ def cmd_audit(args) -> int:
         # verdict "error", naming it and the matrix (analytic.properties.audit)
         rep = A.audit(fn, space=space, seed=args.seed if space is None else 0,
                       better=args.better or "lower", bounds=_bounds(args.bounds),
-                      prove=scopes or False, jobs=args.jobs, executor=kw["executor"])
+                      prove=scopes or False, jobs=args.jobs, executor=kw["executor"],
+                      falsify=budget)
         rows = [(args.metric, rep.label, rep)]
         space = rep.space
     elif args.metric is not None or args.all:
@@ -268,9 +287,12 @@ def cmd_audit(args) -> int:
         rows = _audit_cases(cases, space, scopes, kw, show)
     else:
         table = T.load()
+        if args.upgrade:
+            table = A.upgrade_table(table, falsify=budget, every_k=not args.no_lemmas,
+                                    jobs=args.jobs, progress=_progress())
         names = [p["name"] for p in table["properties"]]
         print(format_table(("metric",) + tuple(names),
-                           [(r["variant"],) + tuple(r["properties"][n]["verdict"] for n in names)
+                           [(r["variant"],) + tuple(T.kind(r["properties"][n]) for n in names)
                             for r in table["reports"]]))
         print(f"(the committed table, searched over {table['space_text']}; "
               "`ordinal-verify audit METRIC` for the evidence)")
@@ -279,7 +301,7 @@ def cmd_audit(args) -> int:
         if args.json:
             write_text(outs["--json"], json.dumps(table, indent=1) + "\n")
         return 0
-    data = T.table_dict(rows, space, scopes)
+    data = T.table_dict(rows, space, scopes, falsifier=None if budget is None else budget.text())
     if args.json == "-":
         write_text(outs["--json"], json.dumps(data, indent=1) + "\n")
     elif len(rows) == 1 or args.metric is not None:

@@ -16,9 +16,10 @@
 #   2020's three — and how the toolkit decides them: a wide search in
 #   floating point, confirmed in exact arithmetic, and a symbolic proof where
 #   it can make one.
-# * What the verdicts **proved**, **holds**, **fails** and **n/a** each rest
-#   on — in particular why "holds" (no counterexample found) is not a
-#   theorem — and how to re-check a counterexample yourself.
+# * What the verdicts **proved (every K)**, **proved (K ≤ 3; …)**,
+#   **unrefuted**, **fails** and **n/a** each rest on — in particular why
+#   "unrefuted" (no counterexample found) is not a theorem — and how to
+#   re-check a counterexample yourself.
 # * How to audit a metric of your own.
 #
 # Lessons 1–5 checked the metrics of four papers against the numbers those
@@ -298,8 +299,9 @@ md_table(["property", "what it asks", "source", "searched on"],
 # `*_populated`: the same property, searched only on the matrices whose
 # true classes all have a sample (for imbalance: the diagonal matrices whose
 # counts are all positive) — their setting.  That makes fourteen properties.
-# The twins are searched only: the prover has no proof for them, so they
-# read "holds" or "fails", never "proved".  The formal statements of the
+# The twins have no proof of their own: a twin is the same relation on fewer
+# matrices, so it takes its property's proof when there is one, and is
+# otherwise searched only.  The formal statements of the
 # three, as the catalog states them:
 
 # %%
@@ -360,12 +362,21 @@ display(Markdown("\n".join(f"* `{p.name}`: {p.statement()}" for p in AMIGO)))
 #
 # ### What a verdict rests on
 #
-# * **proved (scope)** — a symbolic proof for every matrix of the scope,
-#   and no counterexample in the search.  Outside its scope a "proved" says
-#   no more than "holds".
-# * **holds** — the search found no counterexample, and there is no proof.
-#   It rests on the searched matrices *only*: it is **not** a theorem, and a
-#   larger matrix may break it (§5 shows one that does).
+# * **proved (every K)** — a lemma proves the property for every number of
+#   classes and every N from the metric's declared structure (a mean of a
+#   per-cell cost of the distance |i − j|, over the samples or per class):
+#   the declaration is checked against the metric first, and each fact of
+#   the kernel the lemma uses is certified for every distance.
+# * **proved (K ≤ 3; 4 × 4 with every cell positive)** — a symbolic proof
+#   for every matrix of those scopes only, and no counterexample in the
+#   search.  Outside its scopes it says no more than "unrefuted".
+# * **unrefuted (searched S + guided G)** — neither the search (S matrices)
+#   nor a *guided* search (G matrices: it climbs toward a violation, from
+#   the shapes where violations live) found a counterexample, and there is
+#   no proof.  It rests on the searched matrices *only*: it is **not** a
+#   theorem, and a larger matrix may break it (§5 shows one that does; the
+#   guided search broke three cells that the search alone had left
+#   standing).  In code, such a cell's `verdict` is `"holds"`.
 # * **fails M** — a matrix M (or, for the triangle inequality, three label
 #   vectors) on which the property is violated, confirmed in exact
 #   arithmetic.  One matrix is a proof of failure, and anyone can re-check
@@ -414,12 +425,14 @@ assert {key for key in table if key[0] in LESSON_METRICS} == set(VARIANTS)      
 
 
 def verdict(label, p):
-    """The verdict of the table's cell: "proved", "holds", "fails" or "n/a"."""
+    """The verdict of the table's cell: "proved", "holds" (shown as "unrefuted"), "fails" or
+    "n/a"."""
     return BY_LABEL[label][p]["verdict"]
 
 
 def short(cell):
-    """A cell without its counterexample: "proved (scope)", "holds", "fails" or "n/a"."""
+    """A cell without its counterexample: "proved (every K)", "proved (K <= 3; ...)",
+    "unrefuted (searched ...)", "fails" or "n/a"."""
     return "fails" if cell["verdict"] == "fails" else cell["cell"]
 
 
@@ -442,15 +455,15 @@ md_table(["property", "verdict", "what it rests on"],
 # this lesson's below it.  The columns of Amigó et al.'s properties are
 # labelled in blue, each followed by its `populated` twin.
 
-# %% tags=["figure:property-map", "hide-input"] alt="A grid with one row per registered metric variant, the metrics of lessons 1 to 5 above a line and this lesson's new metrics below it, and one column for each of the fourteen properties, Amigó et al.'s three each followed by its twin on matrices whose true classes are all populated; each cell is marked proved (dark green, double check mark), holds without a proof (light green, check mark), fails (red, cross) or not applicable (grey, dash)."
-STYLE = {"proved": ("#74c476", "✓✓"), "holds": ("#c7e9c0", "✓"), "fails": ("#fcbba1", "✗"),
-         "n/a": ("#e5e5e5", "–")}
+# %% tags=["figure:property-map", "hide-input"] alt="A grid with one row per registered metric variant, the metrics of lessons 1 to 5 above a line and this lesson's new metrics below it, and one column for each of the fourteen properties, Amigó et al.'s three each followed by its twin on matrices whose true classes are all populated; each cell is marked proved for every K (darkest green, three check marks), proved on finite scopes (dark green, double check mark), unrefuted without a proof (light green, check mark), fails (red, cross) or not applicable (grey, dash)."
+STYLE = {"proved (every K)": ("#31a354", "✓✓✓"), "proved (finite scopes)": ("#74c476", "✓✓"),
+         "unrefuted": ("#c7e9c0", "✓"), "fails": ("#fcbba1", "✗"), "n/a": ("#e5e5e5", "–")}
 PROPS = list(PROPERTIES)
 keys = list(table)
 fig, ax = plt.subplots(figsize=(12, 12.6))
 for i, key in enumerate(keys):
     for j, p in enumerate(PROPS):
-        colour, mark = STYLE[table[key][p]["verdict"]]
+        colour, mark = STYLE[property_table.kind(table[key][p])]
         ax.add_patch(plt.Rectangle((j - 0.5, i - 0.5), 1, 1, facecolor=colour, edgecolor="white", lw=2))
         ax.text(j, i, mark, ha="center", va="center", fontsize=11)
 ax.set_xlim(-0.5, len(PROPS) - 0.5)
@@ -468,7 +481,9 @@ ax.tick_params(length=0)
 for side in ax.spines.values():
     side.set_visible(False)
 ax.legend(handles=[plt.Rectangle((0, 0), 1, 1, facecolor=c) for c, _ in STYLE.values()],
-          labels=["✓✓ proved: a symbolic proof on a scope", "✓ holds: no counterexample in the search",
+          labels=["✓✓✓ proved for every K: a lemma on the declared structure",
+                  "✓✓ proved on finite scopes (K ≤ 3; 4 × 4 all positive)",
+                  "✓ unrefuted: no counterexample in the searches, no proof",
                   "✗ fails: a counterexample, confirmed exactly", "– not applicable"],
           loc="upper center", bbox_to_anchor=(0.45, -0.01), ncol=2, frameon=False)
 fig.tight_layout()
@@ -504,8 +519,8 @@ assert all(verdict(label, "unobserved_class") == "fails" for label in
 
 # %% [markdown]
 # Which of the new metrics keep the properties of Amigó et al., and which
-# are defined with an unobserved class, is read from the table (a "holds"
-# is no more than the search, see above):
+# are defined with an unobserved class, is read from the table (an
+# "unrefuted" is no more than the searches, see above):
 
 # %%
 def variants_with(p, verdicts, *, which=True):
@@ -514,7 +529,7 @@ def variants_with(p, verdicts, *, which=True):
                      if verdict(label, p) in verdicts) or "none"
 
 
-md_table(["property", "no counterexample found (proved or holds)", "fails"],
+md_table(["property", "no counterexample found (proved or unrefuted)", "fails"],
          [[p.replace("_", " "), variants_with(p, ("proved", "holds")), variants_with(p, ("fails",), which=False)]
           for p in ["ordinal_monotonicity", "ordinal_monotonicity_populated", "ordinal_invariance",
                     "ordinal_invariance_populated", "imbalance", "imbalance_populated",
@@ -791,7 +806,7 @@ perfect, frequent_error, rare_error = draw_counterexample("cem_ord", "CEM-ORD", 
 assert perfect == 1 and exact_sign(frequent_error - rare_error) == 0
 
 # %% [markdown]
-# **A "holds" that stops at five classes.**  Why did the two errors cost
+# **An "unrefuted" that stops at five classes.**  Why did the two errors cost
 # the same?  The error of one sample of class $c$ sent to class $c_2$
 # replaces its closeness $\mathrm{prox}(c, c) = -\log_2 \frac{n_c}{2N}$ by
 # $\mathrm{prox}(c_2, c) = -\log_2 \frac{n_{c_2}/2 + B + n_c}{N}$, with $B$
@@ -846,7 +861,7 @@ assert (c1, c2, c3) == (4, 2, 0) and n[c1] > n[c3]
 assert all(abs((perfect - err - drop(c)).evalf(60)) < 1e-50 for err, c in ((frequent_error, c1), (rare_error, c3)))
 
 # %% [markdown]
-# A search up to four classes would have reported "holds", and read as a
+# A search up to four classes would have reported "unrefuted", and read as a
 # property of CEM-ORD; it is not one.  What the property table says
 # depends on how far *its* search went — its cell, and what it rests on:
 
@@ -880,9 +895,9 @@ assert (before, after) == (1, 0)
 #   every violation confirmed in exact arithmetic, and a symbolic proof on
 #   every matrix with $K \le 3$ and every all-positive $4 \times 4$ one.
 # * A **fails** rests on one matrix, which anyone can re-check; a
-#   **proved** on a proof, within its scope; a **holds** only on the
-#   searched matrices — CEM-ORD's imbalance in Amigó et al.'s setting holds
-#   up to four classes and fails at five.
+#   **proved** on a proof, for every K or within its finite scopes; an
+#   **unrefuted** only on the searched matrices — CEM-ORD's imbalance in
+#   Amigó et al.'s setting holds up to four classes and fails at five.
 # * A property depends on the matrices it speaks of: CEM-ORD fails ordinal
 #   monotonicity on a matrix with empty true classes, and the table finds no
 #   counterexample when every true class is populated (Exercise 5 proves
@@ -1015,7 +1030,7 @@ check("unchanged", list(unchanged), "d53186054b7518e4", "compare each variant of
 # **Answer 4.**  A single sample one class off costs nothing, so identity
 # and ordinal monotonicity fail on the smallest matrix with an error,
 # $\begin{pmatrix}0&0\\1&0\end{pmatrix}$ (one sample of class 2 predicted
-# as class 1).  Monotonicity "holds": no counterexample among the matrices
+# as class 1).  Monotonicity is "unrefuted": no counterexample among the matrices
 # printed below, searched in exact arithmetic — by itself no more than
 # that.  Here a one-line argument makes it a theorem: a move toward the
 # diagonal lowers $|r - c|$ by one, so $\max(|r-c| - 1, 0)$ never grows,
@@ -1057,7 +1072,7 @@ for p in ("identity", "ordinal_monotonicity"):
 # every class populated that is positive, so the closeness, and CEM-ORD
 # (whose denominator does not change), strictly grow; the same holds for
 # $i < j$ by symmetry.  So in Amigó et al.'s setting CEM-ORD has ordinal
-# monotonicity on every matrix — a theorem, which the table's "holds"
+# monotonicity on every matrix — a theorem, which the table's "unrefuted"
 # alone could not give; and with $n_j = n_{j+1} = 0$ the move changes
 # nothing, the counterexample of §5.
 

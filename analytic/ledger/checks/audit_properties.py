@@ -67,10 +67,11 @@ REVIEWED = {
                      + _COST},
                   **{k: "n/a" for k in _RANKS + _TIE}}),
     "monotonicity": ("monotonicity", "Moving one sample toward the diagonal never worsens MER, "
-                     "MAE, MSE, RMSE, AMAE, MMAE, macro RMSE and UOC; it can worsen OC, A_UOC, "
-                     "the rank correlations, TC, STC, George's d and tie-break",
+                     "MAE, MSE, RMSE, AMAE, MMAE, macro RMSE and UOC at beta = 0.75; it can "
+                     "worsen OC, UOC at beta = 0.25, A_UOC, the rank correlations, TC, STC, "
+                     "George's d and tie-break",
                      {k: "fails" for k in ("OC, beta=0.25/(N(K-1))", "OC, beta=0.75/(N(K-1))",
-                                           "A_UOC") + _RANKS + _COST + _TIE}),
+                                           "UOC, beta=0.25", "A_UOC") + _RANKS + _COST + _TIE}),
     "ordinal_monotonicity": (
         "ordinal-monotonicity", "Amigó et al. 2020's ordinal monotonicity (every move of a "
         "prediction toward its class strictly improves) holds for MAE, MSE, RMSE, AMAE and "
@@ -91,13 +92,14 @@ REVIEWED = {
         {k: "fails" for k in _ALL if k not in ("MER",) + _RANKS}),
     "imbalance": (
         "imbalance", "Amigó et al. 2020's class imbalance (an error in a more frequent class "
-        "costs strictly less) holds for the class-normalised metrics (AMAE, MMAE, macro RMSE, "
-        "UOC, A_UOC) and TC, STC, George's d, and fails for MER, MAE, MSE, RMSE, OC, the rank "
-        "correlations and George's tie-break",
-        {k: "fails" for k in _NOT_IMBALANCE}),
+        "costs strictly less) holds for the class-normalised metrics AMAE, MMAE, macro RMSE "
+        "and UOC at beta = 0.75, and TC, STC, George's d, and fails for MER, MAE, MSE, RMSE, "
+        "OC, UOC at beta = 0.25, A_UOC, the rank correlations and George's tie-break",
+        {k: "fails" for k in _NOT_IMBALANCE + ("UOC, beta=0.25", "A_UOC")}),
     "imbalance_populated": (
         "imbalance-populated", "On gold standards whose classes are all populated, class "
-        "imbalance holds and fails for the same seed metrics as on every diagonal matrix",
+        "imbalance holds and fails for the same seed metrics as on every diagonal matrix, but "
+        "for UOC at beta = 0.25 and A_UOC, whose counterexamples need an empty class",
         {k: "fails" for k in _NOT_IMBALANCE}),
     "scale": ("scale", "Every seed metric is unchanged when all counts are doubled, except "
               "r_int, undefined with one sample and defined with two",
@@ -145,6 +147,12 @@ CHANGED = {
     "counterexample)",
     ("ordinal_invariance", "OC, beta=0.75/(N(K-1))"): "still fails; minimal now N = 1 "
     "([[0,0,0],[0,0,0],[0,1,0]], was [[0,0],[1,1]])",
+    ("monotonicity", "UOC, beta=0.25"): "was holds after the default search; the guided search "
+    "(issue 41) refutes it at K = 4, N = 17 (met at N = 221), beyond every exhaustive space",
+    ("imbalance", "UOC, beta=0.25"): "was holds after the default search; the guided search "
+    "refutes it on a diagonal matrix with K = 5, N = 24 and two empty classes",
+    ("imbalance", "A_UOC"): "was holds after the default search; the guided search refutes it "
+    "on a diagonal matrix with K = 5, N = 48 and two empty classes",
 }
 
 _SOURCE = ("analytic.properties.audit (the ordinal-verify property engine), run on the metrics of "
