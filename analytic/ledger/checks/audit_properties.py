@@ -171,7 +171,10 @@ def _method():
             "metric's exact values as rationals, or closed forms of roots and logarithms of "
             "rationals; each claim's evidence counts any left), the minimal counterexample in the "
             "order (N, K, "
-            "lexicographic), and where not refuted a symbolic proof (analytic.properties.prover) on "
+            "lexicographic), then the guided search (analytic.properties.falsify, "
+            + str(table.get("falsifier")) + " per cell not proved for every K), and where not "
+            "refuted a lemma for every K on the metric's declared structure "
+            "(analytic.properties.structure) or a symbolic proof (analytic.properties.prover) on "
             + "; ".join(f"K={K} ({kind})" for K, kind in table["scopes"])
             + "; at run time every counterexample is re-checked in exact arithmetic and the "
             "table's space and scopes are compared with the code's")
