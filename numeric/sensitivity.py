@@ -196,6 +196,9 @@ def _exact_gm(sens, k):
             continue
         root = sympy.Rational(1, int(kv))
         prod = sympy.Mul(*row)
+        if not prod.is_Rational:  # symbolic counts (analytic's families): the canonical form
+            out[i] = prod ** root
+            continue
         bits = prod.p.bit_length() + (kv - 1) * prod.q.bit_length()
         if bits <= GM_CANONICAL_BITS:
             out[i] = prod ** root

@@ -49,7 +49,9 @@ DEFAULT_COLUMNS = {"dataset": "dataset", "method": "method", "fold": "fold",
 class Study:
     """Every metric of several methods over several datasets, and their rank tests (:func:`study`).
 
-    Attributes
+    Made by :func:`study`; its fields are the study's data.
+
+    Parameters
     ----------
     datasets, methods : tuple of str
         In the order of their first appearance in the data.
@@ -67,6 +69,16 @@ class Study:
         The folds of each dataset.
     tests : dict
         key -> :class:`numeric.rank_stats.RankTests` of the means.
+    alpha : float
+        The significance level of the tests and of the critical difference.
+
+    Examples
+    --------
+    >>> rows = {"dataset": ["a"] * 4 + ["b"] * 4, "method": ["m", "m", "n", "n"] * 2,
+    ...         "fold": [0] * 8, "y_true": [0, 1, 0, 1] * 2, "y_pred": [0, 1, 1, 1] * 2}
+    >>> s = study(rows, metrics=["mae"])
+    >>> s.methods, s.means["mae"].tolist()
+    (('m', 'n'), [[0.0, 0.5], [0.0, 0.5]])
     """
 
     datasets: tuple

@@ -322,6 +322,13 @@ def cmd_audit(args) -> int:
         write_text(outs["--json"], json.dumps(data, indent=1) + "\n")
     if args.markdown:
         write_text(outs["--markdown"], T.markdown(data))
+    broken = [(name, r) for name, _, rep in rows for r in rep.results.values()
+              if r.verdict == "error"]
+    if broken:  # the verdicts are printed; the exit status says the metric is broken
+        name, r = broken[0]
+        print(f"ordinal-verify: audit: {name}: the metric raised (verdict error): {r.witness}",
+              file=sys.stderr)
+        return 2
     return 0
 
 

@@ -156,10 +156,14 @@ def test_toy_example_from_prop6():
 # ---------------------------------------------------------------------------
 #: counts -> the case boundaries of this derivation (new closed forms: the source
 #: is the derivation itself; the values are held against numeric below).
+#: the derived case boundaries, pinned (SymPy numbers, not strings: binotto2024.parse reads
+#: only the paper's own transcribed formulas)
 NEW_BOUNDARIES = {
-    (1, 2, 3): ["1/8", "1", "(1 + sqrt(7))/3", "1 + sqrt(7)", "4"],
-    (3, 2, 1): ["4/5", "1", "(1 + sqrt(7))/3", "CRootOf(L**3 - L**2 - 2*L - 1, 0)"],
-    (2, 1, 1): ["1/3", "1", "(1 + sqrt(5))/2", "(3 + sqrt(5))/2"],
+    (1, 2, 3): [sp.Rational(1, 8), sp.Integer(1), (1 + sp.sqrt(7)) / 3, 1 + sp.sqrt(7),
+                sp.Integer(4)],
+    (3, 2, 1): [sp.Rational(4, 5), sp.Integer(1), (1 + sp.sqrt(7)) / 3,
+                sp.CRootOf(L**3 - L**2 - 2 * L - 1, 0)],
+    (2, 1, 1): [sp.Rational(1, 3), sp.Integer(1), (1 + sp.sqrt(5)) / 2, (3 + sp.sqrt(5)) / 2],
 }
 
 COUNTS = [(1, 1, 1), (5, 5, 5), (1, 2, 3), (3, 2, 1), (2, 1, 1), (1, 3, 2)]
@@ -206,7 +210,7 @@ def test_new_forms_boundaries_and_continuity(counts):
     across each (80-digit evaluation from both sides of the boundary)."""
     d = derive_optimal_last_length(counts)
     uppers = [o.upper for o in d.optima[:-1]]
-    expected = [printed(b) for b in NEW_BOUNDARIES[counts]]
+    expected = NEW_BOUNDARIES[counts]
     assert len(uppers) == len(expected)
     for mine, e in zip(uppers, expected, strict=True):
         assert abs(sp.N(mine - e, 80)) < 1e-70, (mine, e)

@@ -106,8 +106,10 @@ def test_a_user_function_raising_keyerror_gets_error_naming_the_matrix(tmp_path,
     out_json = tmp_path / "r.json"
     status, out, err = _run(capsys, "audit", "buggy_mod:buggy", "--max-k", "2", "--max-n", "2",
                             "--random", "0", "--no-proofs", "--json", out_json)
-    assert status == 0 and "Traceback" not in err, err
     why = "the metric raised KeyError: 'boom' on the count matrix [[0, 0], [1, 0]]"
+    # the verdicts are printed and written; the exit status and one line say it is broken
+    assert status == 2 and "Traceback" not in err, err
+    assert err.strip() == f"ordinal-verify: audit: buggy_mod:buggy: the metric raised (verdict error): {why}"
     props = json.loads(out_json.read_text())["reports"][0]["properties"]
     assert set(props) == set(T.load()["properties"][i]["name"]
                              for i in range(len(T.load()["properties"])))

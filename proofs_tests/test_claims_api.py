@@ -174,7 +174,9 @@ def test_cli_claims_module_prints_the_users_claims(tmp_path):
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert any(line.startswith("mine:mer-le-mae") and "verified" in line for line in lines)
-    assert lines[-1] == "1 claims: 1 verified, 0 refuted, 0 not reproduced, 0 convention"
+    # the summary, then the legend of the verdict words printed (ledger_cmd.legend)
+    assert "1 claims: 1 verified, 0 refuted, 0 not reproduced, 0 convention" in lines
+    assert lines[-1].startswith("The full ledger")
     # JSON and Markdown as for the package's ledger; a folder loads each module
     (tmp_path / "more.py").write_text(USER_WRONG)
     out = _cli("--claims", str(tmp_path), "--no-progress", "--json", "-")

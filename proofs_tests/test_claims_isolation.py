@@ -17,6 +17,8 @@ Each claims module here is a small fake written for the case.
 
 from __future__ import annotations
 
+import re
+
 import os
 import signal
 import subprocess
@@ -58,6 +60,8 @@ def _table(out):
     """``{id: (verdict, evidence)}`` of the printed table."""
     rows = {}
     for line in out.splitlines()[2:]:
+        if re.match(r"\d+ claims: ", line):  # the summary, then the legend of the verdicts
+            break
         parts = line.split(None, 2)
         if len(parts) >= 2 and ":" in parts[0]:
             rows[parts[0]] = (parts[1], parts[2] if len(parts) > 2 else "")

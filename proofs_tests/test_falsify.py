@@ -30,7 +30,7 @@ from analytic.properties.engine import MetricSpec
 from analytic.properties.exact import ExactContext
 from analytic.properties.space import Space
 
-SMALL = Budget(evaluations=60_000, max_k=4, max_n=200)
+SMALL = Budget(evaluations=150_000, max_k=4, max_n=200)
 
 
 def _mae_exact(A):
@@ -78,7 +78,7 @@ def test_the_falsifier_finds_the_planted_violation():
     assert m.sum() > 40 and 4 * m[0, 1] > 3 * m.sum() and m[0, 0] and m[1, 1]  # the plant
     ctx = ExactContext(planted, "lower", (None, None))
     assert PROPERTIES["monotonicity"].check(ctx, m)  # confirmed exactly
-    assert res.how.startswith("guided search (seed 0, 60,000 matrices, K <= 4, N <= 200)")
+    assert res.how.startswith("guided search (seed 0, 150,000 matrices, K <= 4, N <= 200)")
     assert res.cell().startswith("fails ")
 
 
@@ -88,7 +88,7 @@ def test_a_shrunk_counterexample_stays_in_the_property_setting():
                        (0, 1))
     spec = MetricSpec(name="uoc", variant="UOC, beta=0.25", better="lower", bounds=(0, 1))
     prop = PROPERTIES["imbalance"]
-    r, _ = falsify_spec(spec, ctx, prop, Budget(evaluations=20_000))
+    r, _ = falsify_spec(spec, ctx, prop, Budget(evaluations=40_000))
     m = r.matrix
     assert np.count_nonzero(m - np.diag(np.diag(m))) == 0
     assert prop.check(ctx, m) and r.witness == prop.check(ctx, m)

@@ -144,16 +144,16 @@ def _guard_process_pools(limit=16):
     """A safety net of the worker: a process pool of more than ``limit`` workers
     is refused (RuntimeError, a crash in the counts) instead of forked (the fork
     start method launches every worker at once)."""
-    from analytic.properties import engine
+    from analytic.properties import pool
 
-    real = engine.ProcessPoolExecutor
+    real = pool.ProcessPoolExecutor
 
     def guarded(max_workers=None, **kw):
         if max_workers is not None and max_workers > limit:
             raise RuntimeError(f"the fuzz test refused a pool of {max_workers} processes")
         return real(max_workers, **kw)
 
-    engine.ProcessPoolExecutor = guarded
+    pool.ProcessPoolExecutor = guarded
 
 
 class Sandbox:

@@ -258,23 +258,37 @@ def test_proved_verdicts_hold_beyond_the_search():
         samples = {(k, "every"): random_matrices(k, 9, 1, seed=1) + random_matrices(k, 12, 1, seed=2)
                    for k in (1, 2, 3)}
         samples[4, "positive"] = [rng.integers(1, 10, size=(4, 4)).astype(np.int64)]
+        # a proof for every K (a lemma of analytic.properties.structure): K = 6 too, and a
+        # diagonal matrix with unequal counts (the imbalance properties' bases)
+        samples[6, "every"] = random_matrices(6, 15, 2, seed=3) + [
+            np.diag([5, 1, 3, 2, 7, 4]).astype(np.int64)]
         for r in proved:
             prop = A.PROPERTIES[r["property"]]
-            for K, kind in r["proof"]["scopes"]:
+            scopes = [] if r["proof"] is None else r["proof"]["scopes"]
+            if r.get("every_k"):
+                scopes = [(1, "every"), (2, "every"), (3, "every"), (4, "positive"), (6, "every")]
+            if prop.region == "triples":  # label vectors (test_structure.py searches them)
+                continue
+            for K, kind in scopes:
                 for mat in samples[K, kind]:
                     if prop.bases(mat[None])[0]:
                         assert not prop.check(ctx, mat), (rep["variant"], r["property"], mat)
                     checked[K, kind] += 1
     # every scope kind of the table's proofs was re-checked
-    assert set(checked) == {(1, "every"), (2, "every"), (3, "every"), (4, "positive")}, checked
+    assert set(checked) == {(1, "every"), (2, "every"), (3, "every"), (4, "positive"),
+                            (6, "every")}, checked
     assert sum(checked.values()) > 100
 
 
 def test_properties_md_states_the_evidence():
     """The rendered table explains its verdicts and shows proof scopes."""
     text = (Path(__file__).resolve().parents[1] / "docs" / "properties.md").read_text("utf-8")
-    assert "- **proved (scope)**" in text and "- **holds**" in text and "- **fails M**" in text
-    assert "| MAE (`mae`) | proved (K<=3, K=4+) |" in text
+    assert "- **proved (every K)**" in text and "- **unrefuted (searched S + guided G)**" in text
+    assert "- **proved (K <= 3; 4 x 4 with every cell positive)**" in text
+    assert "- **fails M**" in text and "K=4+" not in text and "**holds**" not in text
+    assert "| MAE (`mae`) | proved (every K) |" in text
+    assert "| kappa (`cohen_kappa`) | proved (K <= 3; 4 x 4 with every cell positive) |" in text
+    assert "## How far from the goal" in text and "## Open cells" in text
     assert "## Proofs not obtained" in text
 
 

@@ -103,7 +103,8 @@ from .exact import ExactContext, compare
 from .space import DEFAULT_SPACE, SMALL_SPACE, Space
 from .shrink import shrink
 
-__all__ = ["PROPERTIES", "Property", "PropertyResult", "AuditReport", "audit",
+__all__ = ["PROPERTIES", "Property", "PropertyResult", "AuditReport", "audit", "result_of",
+           "upgrade_table",
            "audit_registered", "property_table", "table_markdown", "DEFAULTS", "compare",
            "Space", "DEFAULT_SPACE", "SMALL_SPACE", "CALLABLE_SPACE", "MAX_MATRICES"]
 
@@ -887,6 +888,40 @@ def table_markdown(rows=None, space: Space = DEFAULT_SPACE,
 # ---------------------------------------------------------------------------
 # the table's last two stages on a committed table
 # ---------------------------------------------------------------------------
+def _scope_of(text):
+    """A :class:`~analytic.properties.prover.Scope` from its :meth:`text`."""
+    import re
+
+    from .prover import Scope
+
+    m = re.fullmatch(r"every matrix with K = (\d+)( and all cells positive)?", text)
+    if m is None:
+        raise ValueError(f"not a proof scope: {text!r}")
+    return Scope(int(m.group(1)), "positive" if m.group(2) else "every")
+
+
+def result_of(d):
+    """The :class:`~analytic.properties.audit.PropertyResult` of a result dict
+    (:func:`result_dict`'s inverse, but for the proofs' timings' rounding)."""
+    from .prover import Proof
+    from .table import counterexample_of
+    from .structure import EveryK
+
+    proof = d.get("proof")
+    if proof is not None:
+        proof = Proof(d["property"], tuple(_scope_of(t) for t in proof["scope_text"].split("; ")
+                                           if t),
+                      tuple((_scope_of(x["scope_text"]), x["reason"], x["kind"])
+                            for x in proof["refused"]), proof["seconds"])
+    e = d.get("every_k")
+    return PropertyResult(
+        d["property"], d["verdict"], counterexample_of(d), d["witness"], d["searched"],
+        d["how"], d["checked"], proof, d["undefined"], d["ties"], d["ties_confirmed"],
+        d["minimal"], d["exact"],
+        None if e is None else EveryK(d["property"], e["structure"], e["lemma"], e["checked"]),
+        d.get("guided", ""))
+
+
 @functools.lru_cache(maxsize=None)
 def _registered_parts(name, label, every_k):
     """The spec, exact context, structure and declaration count of a registered variant."""
@@ -904,7 +939,7 @@ def _registered_parts(name, label, every_k):
 
 
 def _upgrade_cell(name, label, d, budget, every_k):
-    from .table import result_dict, result_of
+    from .table import result_dict
 
     m, spec, ctx, structure, checked = _registered_parts(name, label, every_k)
     res = result_of(d)
@@ -945,7 +980,7 @@ def upgrade_table(table: dict, falsify="default", every_k: bool = True, jobs: in
     import copy
 
     from .falsify import DEFAULT_BUDGET
-    from .table import result_dict, result_of
+    from .table import result_dict
 
     budget = DEFAULT_BUDGET if falsify == "default" else falsify
     out = copy.deepcopy(table)

@@ -89,7 +89,7 @@ class Kernel:
     def at(self, d: int):
         """``h(d)`` for a non-negative integer ``d``."""
         e = next(e for s, e in reversed(self.pieces) if d >= s)
-        return sp.sympify(e).subs(D, d)
+        return sp.sympify(e, strict=True).subs(D, d)
 
     def matrix(self, K: int) -> np.ndarray:
         """The ``K x K`` kernel ``h(|i - j|)`` as Fractions."""
@@ -287,7 +287,7 @@ def _zero(e):
 def _ranges(kernel):
     """``(s, e, end)`` per piece: ``h = e`` on ``s <= d < end`` (end None: unbounded)."""
     ps = kernel.pieces
-    return [(s, sp.sympify(e), ps[k + 1][0] if k + 1 < len(ps) else None)
+    return [(s, sp.sympify(e, strict=True), ps[k + 1][0] if k + 1 < len(ps) else None)
             for k, (s, e) in enumerate(ps)]
 
 
@@ -311,7 +311,7 @@ def _h(kernel, d):
     """``h(d)`` for an integer or a symbolic ``d`` (past the last finite piece)."""
     if isinstance(d, int):
         return kernel.at(d)
-    return sp.sympify(kernel.pieces[-1][1]).subs(D, d)
+    return sp.sympify(kernel.pieces[-1][1], strict=True).subs(D, d)
 
 
 def _step(kernel, d):

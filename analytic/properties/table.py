@@ -23,7 +23,7 @@ import numpy as np
 
 from numeric.markdown import escape, table as markdown_table
 
-__all__ = ["TABLE_PATH", "result_dict", "result_of", "report_dict", "table_dict", "load",
+__all__ = ["TABLE_PATH", "result_dict", "report_dict", "table_dict", "load",
            "markdown", "space_dict", "same_space", "cell", "counterexample_of"]
 
 #: the committed table (package data)
@@ -75,40 +75,6 @@ def result_dict(r) -> dict:
             "undefined": r.undefined, "ties": r.ties, "ties_confirmed": r.ties_confirmed,
             "exact": r.exact, "evidence": r.evidence(), "proof": _proof_json(r.proof),
             "every_k": _every_k_json(r.every_k), "guided": r.guided}
-
-
-def _scope_of(text):
-    """A :class:`~analytic.properties.prover.Scope` from its :meth:`text`."""
-    import re
-
-    from .prover import Scope
-
-    m = re.fullmatch(r"every matrix with K = (\d+)( and all cells positive)?", text)
-    if m is None:
-        raise ValueError(f"not a proof scope: {text!r}")
-    return Scope(int(m.group(1)), "positive" if m.group(2) else "every")
-
-
-def result_of(d):
-    """The :class:`~analytic.properties.audit.PropertyResult` of a result dict
-    (:func:`result_dict`'s inverse, but for the proofs' timings' rounding)."""
-    from .audit import PropertyResult
-    from .prover import Proof
-    from .structure import EveryK
-
-    proof = d.get("proof")
-    if proof is not None:
-        proof = Proof(d["property"], tuple(_scope_of(t) for t in proof["scope_text"].split("; ")
-                                           if t),
-                      tuple((_scope_of(x["scope_text"]), x["reason"], x["kind"])
-                            for x in proof["refused"]), proof["seconds"])
-    e = d.get("every_k")
-    return PropertyResult(
-        d["property"], d["verdict"], counterexample_of(d), d["witness"], d["searched"],
-        d["how"], d["checked"], proof, d["undefined"], d["ties"], d["ties_confirmed"],
-        d["minimal"], d["exact"],
-        None if e is None else EveryK(d["property"], e["structure"], e["lemma"], e["checked"]),
-        d.get("guided", ""))
 
 
 def report_dict(name, label, rep) -> dict:
@@ -172,11 +138,12 @@ def _scopes_legend(scopes) -> str:
     pos = sorted(K for K, kind in scopes if kind == "positive")
     parts = []
     if every:
-        parts.append(f"`K<={max(every)}`: every matrix with at most {max(every)} classes (each "
+        parts.append(f"`K <= {max(every)}`: every matrix with at most {max(every)} classes (each "
                      "support pattern -- which cells are nonzero -- with its counts as positive "
                      "integer symbols, so every count matrix of that size)")
     for k in pos:
-        parts.append(f"`K={k}+`: every {k} x {k} matrix whose {k * k} cells are all positive")
+        parts.append(f"`{k} x {k} with every cell positive`: every {k} x {k} matrix whose "
+                     f"{k * k} cells are all positive (not every K >= {k})")
     return "; ".join(parts)
 
 
