@@ -139,3 +139,19 @@ def test_a_table_counterexample_of_the_falsifier_is_reproduced(name, label, prop
     r = falsify(name, prop, variant=label, budget=Budget())
     assert r.matrix.tolist() == T.counterexample_of(cell).tolist()
     assert r.witness == cell["witness"] and r.how() == cell["how"]
+
+
+def test_a_tie_of_a_strict_relation_is_a_candidate():
+    """Ordinal monotonicity is strict: a move that leaves MER unchanged (a sample of true
+    class 2 moved from predicted 0 to 1) violates it, though the float values are equal."""
+    r = falsify("mer", "ordinal_monotonicity", budget=Budget(evaluations=3000))
+    assert r is not None and "is no better" in r.witness
+
+
+def test_the_shrink_keeps_a_populated_twin_populated():
+    """A twin's counterexample keeps every true class populated after shrinking (the
+    unpopulated relation fails on smaller matrices with an empty row, e.g. MER's minimal
+    ordinal-monotonicity counterexample [[0, 0, 0], [0, 0, 0], [1, 0, 0]])."""
+    r = falsify("mer", "ordinal_monotonicity_populated", budget=Budget(evaluations=30_000))
+    assert r is not None and (r.matrix.sum(axis=1) > 0).all(), r.matrix.tolist()
+    assert PROPERTIES["ordinal_monotonicity_populated"].bases(r.matrix[None])[0]

@@ -176,3 +176,18 @@ def test_a_lemma_proves_for_a_users_callable():
     with pytest.raises(ValueError, match="disagrees"):
         audit(macro_mer, ["scale"], structure=S.ClassAggregate(S.MAE_KERNEL), max_k=2, max_n=2,
               random=0)
+
+
+def test_a_twin_takes_only_its_own_property_s_proof():
+    """kappa: ordinal invariance is proved on K <= 3 and the 4 x 4 all-positive matrices,
+    so its populated twin is too ("implied by ordinal_invariance"); imbalance has no proof,
+    so its twin stays unrefuted (it must not borrow another property's proof)."""
+    r = audit("cohen_kappa", ["ordinal_invariance", "ordinal_invariance_populated", "imbalance",
+                              "imbalance_populated"], max_k=3, max_n=3, random=0)
+    res = r.results
+    assert res["ordinal_invariance"].verdict == "proved"
+    assert res["ordinal_invariance_populated"].verdict == "proved"
+    assert res["ordinal_invariance_populated"].how.startswith("implied by ordinal_invariance ")
+    assert res["ordinal_invariance_populated"].proof.property == "ordinal_invariance_populated"
+    assert res["imbalance"].verdict == res["imbalance_populated"].verdict == "holds"
+    assert res["imbalance_populated"].cell().startswith("unrefuted (searched ")
