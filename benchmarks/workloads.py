@@ -1,4 +1,4 @@
-"""The workloads of issues 7, 11, 13, 23 and 26 (numbered 1-16), each timed against its peer.
+"""The workloads of issues 7, 11, 13, 23, 26 and 41 (numbered 1-17), each timed against its peer.
 
 Every workload takes a :class:`~benchmarks.runner.Config` and returns table
 rows.  The data are random with a fixed seed; ``cfg.quick`` selects tiny
@@ -22,6 +22,7 @@ from .cem_workload import w13_cem
 from .compare_workload import w12_compare
 from .confusion_workload import w1_counting_paths
 from .engine_workload import w14_engine
+from .falsify_workload import w17_falsify
 from .families_workload import w15_families
 from .startup_workload import w16_startup
 from .timing import Config, Row, Timing, compare, fmt_seconds, time_one
@@ -506,4 +507,5 @@ WORKLOADS = {
     14: ("the property engine: float screen and whole audits", w14_engine),
     15: ("symbolic families: closed forms of one-symbol families, K = 3..6", w15_families),
     16: ("the start-up of `ordinal-verify metrics` vs `import numeric`", w16_startup),
+    17: ("the falsifier vs a random search of the same budget", w17_falsify),
 }
