@@ -434,7 +434,7 @@ def _with_every_k(res, structure, better, bounds, checked):
     if res.verdict == "fails":
         raise RuntimeError(f"{res.property}: proved for every K ({lemma.lemma}), but the "
                            f"search refutes it: {res.witness}")
-    return replace(res, verdict="proved", every_k=lemma)
+    return replace(res, verdict="proved", every_k=lemma, guided="")  # no guided search then
 
 
 def _implied(results):
@@ -948,7 +948,7 @@ def _upgrade_cell(name, label, d, budget, every_k):
 
 
 def upgrade_table(table: dict, falsify="default", every_k: bool = True, jobs: int | None = 1,
-                  progress=None) -> dict:
+                  progress=None, variants=None) -> dict:
     """A table (:func:`analytic.properties.table.table_dict`) with the stages that
     follow the search and the finite proofs: the lemmas for every ``K`` and the
     falsifier.
@@ -971,6 +971,9 @@ def upgrade_table(table: dict, falsify="default", every_k: bool = True, jobs: in
         Worker processes (None: the usable CPUs).
     progress : callable, optional
         ``progress(done, total, text)``.
+    variants : collection of str, optional
+        Only these rows (variant labels; the stages are deterministic, so a row not named
+        is what they would give it again when its code is unchanged).
 
     Returns
     -------
@@ -985,7 +988,8 @@ def upgrade_table(table: dict, falsify="default", every_k: bool = True, jobs: in
     budget = DEFAULT_BUDGET if falsify == "default" else falsify
     out = copy.deepcopy(table)
     out["falsifier"] = None if budget is None else budget.text()
-    cells = [(rep, p) for rep in out["reports"] for p in rep["properties"]]
+    cells = [(rep, p) for rep in out["reports"] for p in rep["properties"]
+             if variants is None or rep["variant"] in variants]
     from .engine import _InProcess
 
     ex = default_executor(jobs)
@@ -1001,6 +1005,8 @@ def upgrade_table(table: dict, falsify="default", every_k: bool = True, jobs: in
         if ex is not None:
             ex.shutdown(cancel_futures=True)
     for rep in out["reports"]:
+        if variants is not None and rep["variant"] not in variants:
+            continue
         implied = _implied({p: result_of(d) for p, d in rep["properties"].items()})
         rep["properties"] = {p: result_dict(r) for p, r in implied.items()}
     return out

@@ -55,8 +55,8 @@ import sympy as sp
 
 from . import certificates
 
-__all__ = ["D", "Kernel", "SampleMean", "ClassAggregate", "STRUCTURES", "structure_of",
-           "EveryK", "prove_every_k", "check_declaration", "LEMMAS"]
+__all__ = ["D", "Kernel", "SampleMean", "ClassAggregate", "OptimalPath", "STRUCTURES",
+           "structure_of", "EveryK", "prove_every_k", "check_declaration", "LEMMAS", "PATH_LEMMAS"]
 
 #: the distance ``|i - j|`` of a kernel's pieces (a non-negative integer)
 D = sp.Symbol("d", integer=True, nonnegative=True)
@@ -171,6 +171,113 @@ def _ordinal(r):
     return {2: "square"}.get(r, f"{r}-th")
 
 
+@dataclass(frozen=True)
+class OptimalPath:
+    r"""The Ordinal Classification Index family at ``gamma = 1``: the least value over the
+    monotone paths ``P`` from cell ``(0, 0)`` to ``(K - 1, K - 1)`` (steps down, right or
+    diagonal) of
+
+    .. math:: 1 - \sum_{(r, c) \in P} b_{rc} + \beta \sum_{(r, c) \in P} q_{rc}
+
+    ``kind="oc"`` (cardoso2011 eq. 7 with the table's beta): :math:`b = n/(N + M)`,
+    :math:`q = n|r - c|`, :math:`M = \sum n|r - c|`, :math:`\beta = c / (N (K - 1))`;
+    ``kind="uoc"`` (silva2018 eq. 28): :math:`\hat p = n / N_r` on the observed rows,
+    :math:`b = \hat p / D`, :math:`q = \hat p |r - c| / K'`, :math:`D = K' + M'`,
+    :math:`M' = \sum \hat p |r - c|`; ``integrated``: :math:`\int_0^1` of the ``"uoc"``
+    value over :math:`\beta` (A_UOC, silva2018 eq. 23).
+    """
+
+    kind: str
+    beta: object = None  # oc: c of beta = c / (N (K - 1)); uoc: beta; None when integrated
+    integrated: bool = False
+    root = 1
+    kernel = None
+    #: the declaration is checked on matrices up to this K (the integral enumerates paths)
+    check_max_k: int = 8
+
+    def text(self) -> str:
+        if self.integrated:
+            return ("the integral over beta in [0, 1] of UOC's least path value (silva2018 "
+                    "eq. 23 with eq. 28)")
+        if self.kind == "oc":
+            return (f"the least value over monotone paths of 1 - sum b + beta sum q, b = n / "
+                    f"(N + M), q = n |i - j|, beta = {self.beta} / (N (K - 1)) (cardoso2011 "
+                    "eq. 7)")
+        return (f"the least value over monotone paths of 1 - sum b + {self.beta} sum q, b = p / "
+                "(K' + M'), q = p |i - j| / K', p = n / N_i on the observed rows (silva2018 "
+                "eq. 28)")
+
+    def weights(self, m):
+        """``(b, q, beta)`` of an ``int64`` matrix, as Fractions."""
+        K, N = len(m), int(m.sum())
+        if N == 0:
+            raise ValueError("no sample")
+        d = [[abs(i - j) for j in range(K)] for i in range(K)]
+        if self.kind == "oc":
+            M = sum(int(m[i, j]) * d[i][j] for i in range(K) for j in range(K))
+            b = [[Fraction(int(m[i, j]), N + M) for j in range(K)] for i in range(K)]
+            q = [[Fraction(int(m[i, j]) * d[i][j]) for j in range(K)] for i in range(K)]
+            beta = Fraction(0) if K == 1 else Fraction(self.beta) / (N * (K - 1))
+            return b, q, beta
+        rows = [int(r.sum()) for r in m]
+        p = [[Fraction(int(m[i, j]), rows[i]) if rows[i] else Fraction(0) for j in range(K)]
+             for i in range(K)]
+        Kp = sum(1 for r in rows if r)
+        M = sum(p[i][j] * d[i][j] for i in range(K) for j in range(K))
+        b = [[p[i][j] / (Kp + M) for j in range(K)] for i in range(K)]
+        q = [[p[i][j] * d[i][j] / Kp for j in range(K)] for i in range(K)]
+        return b, q, None if self.beta is None else Fraction(self.beta)
+
+    def value(self, m) -> Fraction:
+        """The value, exactly: a plain DP over the cells (every path's value is a sum of
+        per-cell costs ``beta q - b``), or for the integral every path's line enumerated."""
+        b, q, beta = self.weights(m)
+        K = len(m)
+        if not self.integrated:
+            W = [[None] * K for _ in range(K)]
+            for i in range(K):
+                for j in range(K):
+                    prev = [W[a][c] for a, c in ((i - 1, j - 1), (i - 1, j), (i, j - 1))
+                            if a >= 0 and c >= 0]
+                    W[i][j] = beta * q[i][j] - b[i][j] + (min(prev) if prev else 0)
+            return 1 + W[K - 1][K - 1]
+        lines = set()
+        for path in _paths(K):
+            lines.add((1 - sum(b[i][j] for i, j in path), sum(q[i][j] for i, j in path)))
+        lines = sorted(lines)
+        xs = {Fraction(0), Fraction(1)}
+        for a1, s1 in lines:
+            for a2, s2 in lines:
+                if s1 != s2:
+                    x = (a2 - a1) / (s1 - s2)
+                    if 0 < x < 1:
+                        xs.add(x)
+        xs = sorted(xs)
+        total = Fraction(0)
+        for x0, x1 in zip(xs, xs[1:], strict=False):
+            mid = (x0 + x1) / 2
+            a, s_ = min(lines, key=lambda line: line[0] + line[1] * mid)
+            total += a * (x1 - x0) + s_ * (x1 * x1 - x0 * x0) / 2
+        return total
+
+
+def _paths(K):
+    """Every monotone path from ``(0, 0)`` to ``(K - 1, K - 1)`` (steps down, right,
+    diagonal), as tuples of cells (Delannoy numbers of them: 1, 3, 13, 63, ...)."""
+    out = []
+
+    def walk(i, j, acc):
+        acc = acc + ((i, j),)
+        if (i, j) == (K - 1, K - 1):
+            out.append(acc)
+            return
+        for a, c in ((i + 1, j), (i, j + 1), (i + 1, j + 1)):
+            if a < K and c < K:
+                walk(a, c, acc)
+    walk(0, 0, ())
+    return out
+
+
 #: the declared structures of registered variants, by (metric name, variant label)
 STRUCTURES = {
     ("mer", "MER"): SampleMean(MER_KERNEL),
@@ -189,6 +296,11 @@ STRUCTURES = {
                                                                             "gmean"),
     ("geometric_mean_sensitivity", "GM (missing = zero)"): ClassAggregate(ACCURACY_KERNEL,
                                                                           "gmean", missing=0),
+    ("oc", "OC, beta=0.25/(N(K-1))"): OptimalPath("oc", Fraction(1, 4)),
+    ("oc", "OC, beta=0.75/(N(K-1))"): OptimalPath("oc", Fraction(3, 4)),
+    ("uoc", "UOC, beta=0.25"): OptimalPath("uoc", Fraction(1, 4)),
+    ("uoc", "UOC, beta=0.75"): OptimalPath("uoc", Fraction(3, 4)),
+    ("a_uoc", "A_UOC"): OptimalPath("uoc", integrated=True, check_max_k=4),
 }
 
 
@@ -252,6 +364,7 @@ def check_declaration(structure, exact, *, seed=0, random=120, max_k=10, max_n=4
     """
     from .generators import all_matrices, random_matrices
 
+    max_k = min(max_k, getattr(structure, "check_max_k", max_k))
     mats = list(all_matrices(*every)) + random_matrices((2, max_k), (1, max_n), random, seed=seed)
     for m in mats:
         try:
@@ -566,6 +679,66 @@ LEMMAS = {
 }
 
 
+def _path_range(s, ctx):
+    lo, hi = ctx["bounds"]
+    if (lo, hi) != (0, 1):
+        return None
+    if s.integrated:
+        return ("UOC_beta lies in [0, 1] for every beta in [0, 1] (the lemma for UOC), so its "
+                "integral over [0, 1] does")
+    total = "N / (N + M)" if s.kind == "oc" else "K' / (K' + M')"
+    return (f"b, q >= 0 and beta >= 0, so every path's value is at least 1 - (the sum of every "
+            f"b) = 1 - {total} >= 0; the diagonal path (q = 0 there) has the value 1 - (the "
+            "sum of its b) <= 1, so the least value lies in [0, 1]")
+
+
+def _path_identity(s, ctx):
+    if ctx["best"] != 0:
+        return None
+    if s.integrated:
+        return ("UOC_beta = 0 for every beta on a diagonal matrix and UOC_beta > 0 for every "
+                "beta on any other (the lemma for UOC), so the integral is 0 exactly on "
+                "diagonal matrices")
+    mass, extra = (("N", "M = sum n |i - j|") if s.kind == "oc" else
+                   ("K'", "M' = sum p |i - j|"))
+    return (f"on a diagonal matrix {extra} = 0 and the diagonal path collects every b, "
+            f"{mass} / {mass} = 1, at no penalty: the value 0; on any other {extra} > 0, so "
+            f"every path collects at most {mass} / ({mass} + {extra.split(' = ')[0]}) < 1 of "
+            "b and its value (penalty >= 0) is > 0")
+
+
+def _path_symmetry(s, ctx):
+    if s.kind != "oc" or s.integrated:
+        return None
+    return ("transposition maps b_ij, q_ij to b_ji, q_ji (N, M and |i - j| unchanged) and "
+            "every monotone path to its transpose, a monotone path: the set of path values, "
+            "and its least element, is unchanged; beta depends on N and K only")
+
+
+def _path_scale(s, ctx):
+    if s.integrated:
+        return "every UOC_beta is unchanged by kA (the lemma for UOC), so is its integral"
+    if s.kind == "oc":
+        return ("kA multiplies n, N and M by k: b = n / (N + M) is unchanged, and so is "
+                "beta q = c n |i - j| / (N (K - 1)): every path's value is unchanged")
+    return ("kA leaves p = n / N_i, the observed classes and K' unchanged, so b, q and every "
+            "path's value")
+
+
+def _path_unobserved(s, ctx):
+    if s.kind == "oc" and not s.integrated:
+        return ("a matrix with an empty row and N >= 1 has K >= 2: the denominators N + M >= 1 "
+                "and N (K - 1) >= 1")
+    return ("an unobserved row has p = 0 and is not counted in K'; a matrix with N >= 1 has "
+            "K' >= 1, every observed N_i >= 1 and D = K' + M' >= 1"
+            + (", for every beta" if s.integrated else ""))
+
+
+#: the lemmas of the path structures (:class:`OptimalPath`): ``lemma(structure, ctx)``
+PATH_LEMMAS = {"range": _path_range, "identity": _path_identity, "symmetry": _path_symmetry,
+               "scale": _path_scale, "unobserved_class": _path_unobserved}
+
+
 def prove_every_k(structure, prop: str, better: str, bounds, checked: int = 0):
     """The lemma of ``prop`` for ``structure``: an :class:`EveryK`, or None.
 
@@ -589,11 +762,16 @@ def prove_every_k(structure, prop: str, better: str, bounds, checked: int = 0):
     >>> prove_every_k(STRUCTURES["mse", "MSE"], "triangle", "lower", (0, None)) is None
     True
     """
-    if prop not in LEMMAS:
-        return None
     orient = 1 if better == "lower" else -1
     lo, hi = (None if b is None else sp.Rational(b) for b in bounds)
     ctx = {"bounds": (lo, hi), "best": lo if better == "lower" else hi}
+    if isinstance(structure, OptimalPath):
+        if prop not in PATH_LEMMAS or better != "lower":
+            return None
+        text = PATH_LEMMAS[prop](structure, ctx)
+        return None if text is None else EveryK(prop, structure.text(), text, checked)
+    if prop not in LEMMAS:
+        return None
     text = LEMMAS[prop](structure, _facts(structure.kernel, orient), ctx)
     return None if text is None else EveryK(prop, structure.text(), text, checked)
 
