@@ -58,6 +58,8 @@ import sympy
 
 from analytic.symbols import N, beta, d
 
+from ._trusted import check_own
+
 __all__ = [
     "KEY", "SEED", "COLUMNS", "MATRICES", "TABLE1", "TABLE1_RECONSTRUCTED",
     "TABLE2", "TABLE3", "TABLE4", "TABLE5", "TABLE6", "TABLE6_COLUMNS",
@@ -179,26 +181,10 @@ APPENDIX_A_BOUND = "(N - 1)/((N + 1)*(N + 2))"
 _NAMES = {"N": N, "beta": beta, "d": d}
 
 
-def _own_strings(value):
-    """Every string held by ``value`` (nested in dicts, tuples and lists)."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _own_strings(v)
-    elif isinstance(value, (tuple, list)):
-        for v in value:
-            yield from _own_strings(v)
-
-
 def _check_own(expr):
-    """``ValueError`` unless ``expr`` is one of this module's own transcribed strings:
-    :func:`parse` reads them with :func:`sympy.sympify`, which evaluates its text
-    (``test_no_eval.py`` lists the call as trusted input), so it refuses any other."""
-    if not isinstance(expr, str) or not any(
-            expr == s for k, v in globals().items() if k.isupper() for s in _own_strings(v)):
-        raise ValueError(f"parse reads only the printed formulas of this module (trusted input), "
-                         f"not {expr!r:.60}; parse a user's text with numeric.parsing.parse_number")
+    """``ValueError`` unless ``expr`` is one of this module's own transcribed strings
+    (:func:`analytic.ledger.sources._trusted.check_own`)."""
+    check_own(expr, globals())
 
 
 def parse(expr, **subs):
