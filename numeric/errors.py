@@ -44,7 +44,7 @@ never reaches a caller.
 """
 
 __all__ = ["UndefinedMetric", "MetricError", "UndecidedError", "UndecidedSign", "LabelWarning",
-           "UndefinedResampleWarning",
+           "UndefinedResampleWarning", "CostWarning",
            "InputError", "OutputError", "UserFunctionError"]
 
 
@@ -158,6 +158,18 @@ class UndefinedResampleWarning(UserWarning):
     which names the metric and the number of resamples dropped.
 
     >>> issubclass(UndefinedResampleWarning, UserWarning)
+    True
+    """
+
+
+class CostWarning(UserWarning):
+    """An API call is estimated to take over :data:`numeric._common.ANNOUNCE_SECONDS`
+    (30 s) of one core: said before the work starts, with the estimate and the keyword
+    that bounds it (``max_seconds=``).  Above ``max_seconds`` the call refuses instead
+    (``ValueError``).  Turn it into an error to stop such calls early
+    (``warnings.simplefilter("error", CostWarning)``).
+
+    >>> issubclass(CostWarning, UserWarning)
     True
     """
 

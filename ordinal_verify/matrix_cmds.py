@@ -282,7 +282,9 @@ def cmd_metrics(args) -> int:
                 cols.y_true, *cols.preds, labels=cols.labels, names=names, metrics=metrics,
                 n_resamples=args.resamples, seed=args.seed,
                 confidence=args.confidence, adjust=args.adjust,
-                progress=None if quiet else _progress(args), **group_args)
+                progress=None if quiet else _progress(args),
+                max_seconds=None,  # the command prints its own estimate (announce_cost)
+                **group_args)
     if not quiet:
         what = "rows = true class" if cols is None else f"labels {', '.join(map(str, first.labels))}"
         print(f"{args.file}: K = {first.K}, N = {first.N} ({what})")
