@@ -319,17 +319,17 @@ def _check_compare_cost(y_true, preds, labels, n_classes, n_resamples, variants,
     the classes counted from ``labels``, ``n_classes`` or the labels seen."""
     from ._validation import positive_integer
 
-    if n_classes is not None:
-        K = positive_integer(n_classes, "n_classes")
-    elif labels is not None:
-        K = len(labels)
-    else:
-        try:
+    try:
+        if n_classes is not None:
+            K = positive_integer(n_classes, "n_classes")
+        elif labels is not None:
+            K = len(labels)
+        else:
             K = len(np.unique(np.concatenate([np.ravel(np.asarray(y_true))]
                                              + [np.ravel(np.asarray(p)) for p in preds])))
-        except (TypeError, ValueError):  # mixed labels: joint_resamples says why
-            return
-    R = positive_integer(n_resamples, "n_resamples")
+        R = positive_integer(n_resamples, "n_resamples")
+    except (TypeError, ValueError):  # a bad input: joint_resamples says why, as before
+        return
     seconds = variants * len(preds) * (R + 1) * K * K * COMPARE_SECONDS_PER_CELL
     check_cost(seconds, max_seconds,
                f"numeric.compare of {len(preds)} classifiers, {K} classes, {variants} metric "
