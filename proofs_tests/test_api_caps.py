@@ -118,3 +118,41 @@ def test_guess_and_check_warns_then_runs_small_fits_silently():
         warnings.simplefilter("error", numeric.CostWarning)
         c = guess_and_check(lambda k: Fraction(1, k), range(1, 6))
     assert str(c.expr) == "1/K"
+
+
+# ---------------------------------------------------------------------------
+# auoc's estimate counts the digits of the counts (issue 38, item 2)
+# ---------------------------------------------------------------------------
+def test_auoc_estimate_counts_the_digits():
+    """K = 250 (``AUOC_SECONDS_PER_CELL`` x 250^2 = 15.6 s): on counts 0..19 no line;
+    on 14-digit counts x 3 (``1 + 12/6``) = 47 s, over the 30 s: one line first.
+    The whole command on those matrices took 5.0 and 15.5 s (the slope's measurement)."""
+    import io
+
+    from ordinal_verify.inputs import AUOC_DIGITS_SLOPE, AUOC_SECONDS_PER_CELL, announce_cost
+
+    kw = dict(per_cell=AUOC_SECONDS_PER_CELL, digits_slope=AUOC_DIGITS_SLOPE)
+    assert not announce_cost(250, digits=2, stream=io.StringIO(), **kw)
+    out = io.StringIO()
+    assert announce_cost(250, digits=14, stream=out, **kw)
+    assert "about 47 s" in out.getvalue() and "14 digits" in out.getvalue()
+
+
+def test_auoc_command_prints_the_digits_estimate_first(tmp_path, monkeypatch, capsys):
+    """The command passes the digits: a 4 x 4 matrix of 14-digit counts is estimated at
+    4^2 x 2.5e-4 x 3 = 0.012 s, of counts 0..19 at 0.004 s; with the announcement
+    threshold put between the two, only the first prints its line, before the table."""
+    from ordinal_verify import inputs, main
+
+    monkeypatch.setattr(inputs, "ANNOUNCE_SECONDS", 0.008)
+    rng = np.random.default_rng(2)
+    for digits, low, high in ((14, 10**13, 10**14), (2, 10, 20)):
+        path = tmp_path / f"m{digits}.csv"
+        path.write_text("\n".join(",".join(map(str, r)) for r in rng.integers(low, high, (4, 4))))
+        assert main(["auoc", str(path)]) == 0
+        out, err = capsys.readouterr()
+        assert "A_UOC" in out
+        if digits == 14:
+            assert "about 0 s" in err and "up to 14 digits" in err, err
+        else:
+            assert err == "", err
