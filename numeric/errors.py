@@ -24,6 +24,9 @@ the classes here are the rest, defined once, here:
   were guessed from the observed labels (:func:`numeric.confusion_matrix`);
 * :class:`UndefinedResampleWarning` (a ``UserWarning``): bootstrap resamples
   that left a metric undefined were dropped (:func:`numeric.compare`);
+* :class:`CostWarning` (a ``UserWarning``): an API call estimated to take over
+  30 s (:func:`numeric.compare`, :func:`analytic.guess_and_check`), said before the
+  work; above its ``max_seconds=`` the call refuses with a ``ValueError`` instead;
 * :class:`InputError` (an ``Exception``): a user input problem of the
   ``ordinal-verify`` command (:mod:`ordinal_verify`), a malformed matrix or label
   file or a bad option; its subclasses :class:`OutputError` (an output path that
@@ -34,7 +37,7 @@ the classes here are the rest, defined once, here:
 The modules that raise or issue them re-export them under their old names
 (``numeric.confusion.LabelWarning``, ``numeric.comparison.UndefinedResampleWarning``,
 ``analytic.engines._pl.UndecidedSign``, ``ordinal_verify.inputs.InputError``, ...), and
-:mod:`numeric` exports the two warnings.
+:mod:`numeric` exports the three warnings.
 
 The rule (checked by ``proofs_tests/test_errors.py``): every exception or
 warning class defined in a module of :mod:`numeric`, :mod:`analytic` or
