@@ -31,7 +31,7 @@ from .reporting import MetricValue, Report, report
 from .groups import GroupComparison, GroupMetricComparison, compare_groups
 from .scorers import ordinal_scorer, scorer_names
 from .studies import Study, study
-from .errors import LabelWarning, UndefinedResampleWarning
+from .errors import CostWarning, LabelWarning, UndefinedResampleWarning
 # numeric.weights.balanced_weights is the workaround the refusal of fractional sample_weight
 # names (numeric.registry.FRACTIONAL_WEIGHTS): reachable after a plain ``import numeric``
 from . import weights  # noqa: F401
@@ -67,5 +67,5 @@ __all__ = [
     # the arithmetic contexts ("float", "exact", "mp")
     "get_arithmetic",
     # warnings (numeric.errors)
-    "LabelWarning", "UndefinedResampleWarning",
+    "LabelWarning", "UndefinedResampleWarning", "CostWarning",
 ]

@@ -277,3 +277,42 @@ def unlimited_int_digits():
     5001
     """
     return int_str_digits(0)
+
+
+#: an API call estimated above this many seconds of one core says so first (a
+#: :class:`numeric.errors.CostWarning`), as ``ordinal-verify`` prints one line
+#: (``ordinal_verify.inputs.ANNOUNCE_SECONDS``, the same 30 s)
+ANNOUNCE_SECONDS = 30
+#: the default ``max_seconds=`` of the API calls that estimate their cost: above it
+#: they refuse (``ValueError``) before the work; ``max_seconds=None`` lifts it
+MAX_SECONDS = 60
+
+
+def check_cost(seconds, max_seconds, what, keyword="max_seconds", *, stacklevel=3):
+    """Before long work: ``ValueError`` when ``seconds`` (an estimate, one core) is
+    above ``max_seconds`` (None: no cap), else a :class:`numeric.errors.CostWarning`
+    when it is above :data:`ANNOUNCE_SECONDS`.  Both messages name ``what``, the
+    estimate and ``keyword``, the argument that sets the cap.
+
+    >>> check_cost(1.0, 60, "f")
+    >>> check_cost(90.0, 60, "f of K = 400")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: f of K = 400: about 90 s on one core, above max_seconds=60; pass max_seconds=None ...
+    """
+    import warnings
+
+    from .errors import CostWarning
+
+    if max_seconds is not None:
+        if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float)) \
+                or not max_seconds > 0:
+            raise ValueError(f"{keyword} must be a positive number or None, got {max_seconds!r}")
+        if seconds > max_seconds:
+            raise ValueError(f"{what}: about {seconds:.0f} s on one core, above {keyword}="
+                             f"{max_seconds:g}; pass {keyword}=None (or a larger cap) to run "
+                             "it anyway")
+    if seconds > ANNOUNCE_SECONDS:
+        warnings.warn(f"{what}: about {seconds:.0f} s on one core (a smaller {keyword}= "
+                      "refuses it instead)",
+                      CostWarning, stacklevel=stacklevel)

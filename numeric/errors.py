@@ -24,6 +24,9 @@ the classes here are the rest, defined once, here:
   were guessed from the observed labels (:func:`numeric.confusion_matrix`);
 * :class:`UndefinedResampleWarning` (a ``UserWarning``): bootstrap resamples
   that left a metric undefined were dropped (:func:`numeric.compare`);
+* :class:`CostWarning` (a ``UserWarning``): an API call estimated to take over
+  30 s (:func:`numeric.compare`, :func:`analytic.guess_and_check`), said before the
+  work; above its ``max_seconds=`` the call refuses with a ``ValueError`` instead;
 * :class:`InputError` (an ``Exception``): a user input problem of the
   ``ordinal-verify`` command (:mod:`ordinal_verify`), a malformed matrix or label
   file or a bad option; its subclasses :class:`OutputError` (an output path that
@@ -34,7 +37,7 @@ the classes here are the rest, defined once, here:
 The modules that raise or issue them re-export them under their old names
 (``numeric.confusion.LabelWarning``, ``numeric.comparison.UndefinedResampleWarning``,
 ``analytic.engines._pl.UndecidedSign``, ``ordinal_verify.inputs.InputError``, ...), and
-:mod:`numeric` exports the two warnings.
+:mod:`numeric` exports the three warnings.
 
 The rule (checked by ``proofs_tests/test_errors.py``): every exception or
 warning class defined in a module of :mod:`numeric`, :mod:`analytic` or
@@ -44,7 +47,7 @@ never reaches a caller.
 """
 
 __all__ = ["UndefinedMetric", "MetricError", "UndecidedError", "UndecidedSign", "LabelWarning",
-           "UndefinedResampleWarning",
+           "UndefinedResampleWarning", "CostWarning",
            "InputError", "OutputError", "UserFunctionError"]
 
 
@@ -158,6 +161,18 @@ class UndefinedResampleWarning(UserWarning):
     which names the metric and the number of resamples dropped.
 
     >>> issubclass(UndefinedResampleWarning, UserWarning)
+    True
+    """
+
+
+class CostWarning(UserWarning):
+    """An API call is estimated to take over :data:`numeric._common.ANNOUNCE_SECONDS`
+    (30 s) of one core: said before the work starts, with the estimate and the keyword
+    that bounds it (``max_seconds=``).  Above ``max_seconds`` the call refuses instead
+    (``ValueError``).  Turn it into an error to stop such calls early
+    (``warnings.simplefilter("error", CostWarning)``).
+
+    >>> issubclass(CostWarning, UserWarning)
     True
     """
 

@@ -11,7 +11,7 @@ import numpy as np
 from numeric.errors import InputError
 
 __all__ = ["InputError", "read_matrix", "read_text", "MAX_BYTES", "MAX_CLASSES",
-           "ANNOUNCE_SECONDS", "announce_cost", "digits_factor"]
+           "ANNOUNCE_SECONDS", "announce_cost", "digits_factor", "AUOC_DIGITS_SLOPE"]
 
 
 # ---------------------------------------------------------------------------
@@ -138,25 +138,34 @@ RESAMPLE_SECONDS_PER_CELL = 5e-6
 AUOC_SECONDS_PER_CELL = 2.5e-4
 
 
-def digits_factor(digits) -> float:
+def digits_factor(digits, slope=3) -> float:
     """How much slower the exact metrics are on counts of ``digits`` decimal digits than
     on the counts of ``EXACT_SECONDS_PER_CELL``'s measurement (0..19, 2 digits):
-    ``1 + (digits - 2) / 3``, at least 1.  Measured on K = 50, every exact metric
+    ``1 + (digits - 2) / slope``, at least 1.  Measured on K = 50, every exact metric
     (2026-12-07, a loaded 2-core host): counts 0..19 3.9 s, 14-digit counts 19.2 s
     (x 4.9; the formula gives 5): the exact numbers (logarithms, roots, products)
-    grow with the digits of the counts.
+    grow with the digits of the counts.  ``auoc`` grows more slowly
+    (:data:`AUOC_DIGITS_SLOPE`).
 
-    >>> digits_factor(2), digits_factor(14)
-    (1.0, 5.0)
+    >>> digits_factor(2), digits_factor(14), digits_factor(14, AUOC_DIGITS_SLOPE)
+    (1.0, 5.0, 3.0)
     """
-    return max(1.0, 1 + (int(digits) - 2) / 3)
+    return max(1.0, 1 + (int(digits) - 2) / slope)
+
+
+#: ``auoc``'s :func:`digits_factor` slope: its exact envelope and A_UOC on K = 250
+#: (the whole command, 2026-12-07, a loaded 2-core host): counts 0..19 5.0 s,
+#: 14-digit counts 15.5 s (x 3.1; ``1 + 12/6`` = 3)
+AUOC_DIGITS_SLOPE = 6
 
 
 def announce_cost(K, *, matrices=1, resamples=0, per_cell=EXACT_SECONDS_PER_CELL,
-                  what="every metric in exact arithmetic", stream=None, digits=None):
+                  what="every metric in exact arithmetic", stream=None, digits=None,
+                  digits_slope=3):
     """Print one line on ``stream`` (stderr) when ``what`` for ``matrices``
     K x K matrices (``per_cell`` seconds per cell each, times :func:`digits_factor`
-    of ``digits``, the decimal digits of the largest count, when given) and
+    of ``digits``, the decimal digits of the largest count, when given, with its
+    ``digits_slope``) and
     ``resamples`` paired bootstrap resamples of each pair after the first are
     estimated to take over :data:`ANNOUNCE_SECONDS`; return whether it did.
 
@@ -170,7 +179,7 @@ def announce_cost(K, *, matrices=1, resamples=0, per_cell=EXACT_SECONDS_PER_CELL
     (False, True)
     """
     if digits is not None:
-        per_cell = per_cell * digits_factor(digits)
+        per_cell = per_cell * digits_factor(digits, digits_slope)
     seconds = K * K * (matrices * per_cell
                        + resamples * max(matrices - 1, 0) * RESAMPLE_SECONDS_PER_CELL)
     if seconds <= ANNOUNCE_SECONDS:

@@ -35,8 +35,8 @@ import csv
 import json
 import sys
 
-from .inputs import (AUOC_SECONDS_PER_CELL, RESAMPLE_SECONDS_PER_CELL, InputError,
-                     announce_cost, read_matrix)
+from .inputs import (AUOC_DIGITS_SLOPE, AUOC_SECONDS_PER_CELL, RESAMPLE_SECONDS_PER_CELL,
+                     InputError, announce_cost, read_matrix)
 from .outputs import check_outputs, plot_format, write_text, writing
 from .table import format_table
 
@@ -282,7 +282,9 @@ def cmd_metrics(args) -> int:
                 cols.y_true, *cols.preds, labels=cols.labels, names=names, metrics=metrics,
                 n_resamples=args.resamples, seed=args.seed,
                 confidence=args.confidence, adjust=args.adjust,
-                progress=None if quiet else _progress(args), **group_args)
+                progress=None if quiet else _progress(args),
+                max_seconds=None,  # the command prints its own estimate (announce_cost)
+                **group_args)
     if not quiet:
         what = "rows = true class" if cols is None else f"labels {', '.join(map(str, first.labels))}"
         print(f"{args.file}: K = {first.K}, N = {first.N} ({what})")
@@ -444,7 +446,9 @@ def cmd_auoc(args) -> int:
     outs = _check_outputs(args)
     names, cms, _ = load_matrices(args)
     announce_cost(len(cms[names[0]]), matrices=len(names), per_cell=AUOC_SECONDS_PER_CELL,
-                  what="the exact UOC(beta) pieces and A_UOC")
+                  what="the exact UOC(beta) pieces and A_UOC",
+                  digits=max(len(str(int(cms[n].max()))) for n in names),
+                  digits_slope=AUOC_DIGITS_SLOPE)
     curves = {n: _curve(cms[n]) for n in names}
     quiet = args.json == "-" or args.csv == "-"
     if not quiet:

@@ -49,6 +49,7 @@ from analytic.engines._family import _matrix, _symbols
 from analytic.engines._pl import UndecidedSign, sign_for_all, sign_threshold, signs_for_all
 from analytic.symbols import K as K_symbol
 from analytic.derivations.uoc import a_uoc_symbolic
+from numeric._common import MAX_SECONDS, check_cost
 from numeric._symbolic import SymbolicArithmetic
 from numeric.parsing import parse_number
 from numeric.registry import REGISTRY
@@ -249,8 +250,15 @@ def _predict(expr, var, k):
     return None if d == 0 else num.subs(var, k) / d
 
 
+#: one core: :func:`guess_and_check`'s fit rounds take about this many seconds times
+#: ``T**4`` for ``T`` rounds (every split of the degree, factored); measured on a
+#: degree-29 guess that no fit matches (2026-12-07, a loaded 2-core host): T = 10
+#: 1.2 s, 14 5.0 s, 18 12.6 s (1.2e-4 to 1.3e-4 T**4)
+FIT_SECONDS_PER_ROUND4 = 1.3e-4
+
+
 def guess_and_check(f, K_values, check_K=(), *, var=K_symbol, holdout=2, proof=None,
-                    proof_source=None):
+                    proof_source=None, max_seconds=MAX_SECONDS):
     r"""Fit a rational function of ``K`` to exact values ``f(K)``, then check it further.
 
     .. math:: f(K) \overset{?}{=} \frac{p(K)}{q(K)},\quad
@@ -284,6 +292,12 @@ def guess_and_check(f, K_values, check_K=(), *, var=K_symbol, holdout=2, proof=N
         never evaluated.
     proof_source : str, optional
         Where ``proof`` comes from (shown in ``status``).
+    max_seconds : float or None, default 60
+        The cap on the estimated time of the fit (one core, at most
+        ``T = len(K_values) - holdout`` rounds, :data:`FIT_SECONDS_PER_ROUND4`
+        ``* T**4``; the time of ``f`` is not counted): above it the call refuses
+        (``ValueError``) before calling ``f``; above 30 s it warns first
+        (:class:`numeric.CostWarning`).  ``None`` lifts the cap.
 
     Returns
     -------
@@ -310,6 +324,10 @@ def guess_and_check(f, K_values, check_K=(), *, var=K_symbol, holdout=2, proof=N
         raise ValueError(f"holdout must be >= 1, got {holdout}")
     if len(K_values) <= holdout:
         raise ValueError(f"K_values needs more than holdout = {holdout} values")
+    rounds = len(K_values) - holdout
+    check_cost(FIT_SECONDS_PER_ROUND4 * rounds**4, max_seconds,
+               f"guess_and_check: up to {rounds} fit rounds (a rational guess of degree up to "
+               f"{rounds - 1}; fewer K_values fit less)")
     data = [(k, _exact_rational(f(k), k)) for k in K_values]
     expr, used = None, ()
     for t in range(1, len(data) - holdout + 1):
