@@ -128,6 +128,6 @@ def w18_study(cfg):
                     f"{len(s.metrics)} metric variants, K = 5", t_ours,
         "a loop of every metric per fold, scipy (rankdata, friedmanchisquare, wilcoxon) and "
         "scikit-posthocs (Nemenyi)", t_peer,
-        target="< 10 s" if not cfg.quick else "— (quick)", target_met=met, agree=d <= 1e-9,
+        target="< 10 s" if not cfg.quick else "— (quick)", target_met=met, agree=bool(d <= 1e-9),
         check=f"max |diff| (average ranks, Friedman chi2 relative, Nemenyi p) = {d:.1e}",
         note="both tables of every metric as Markdown on our side, as strings on the peer's")]
