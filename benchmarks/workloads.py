@@ -25,6 +25,7 @@ from .engine_workload import w14_engine
 from .falsify_workload import w17_falsify
 from .families_workload import w15_families
 from .startup_workload import w16_startup
+from .study_workload import w18_study
 from .timing import Config, Row, Timing, compare, fmt_seconds, time_one
 
 __all__ = ["WORKLOADS"]
@@ -508,4 +509,5 @@ WORKLOADS = {
     15: ("symbolic families: closed forms of one-symbol families, K = 3..6", w15_families),
     16: ("the start-up of `ordinal-verify metrics` vs `import numeric`", w16_startup),
     17: ("the falsifier vs a random search of the same budget", w17_falsify),
+    18: ("the study across datasets vs scipy and scikit-posthocs in a loop", w18_study),
 }

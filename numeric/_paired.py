@@ -307,12 +307,13 @@ class PairTable:
         """``(header, align, rows, notes, footer)`` of the comparison table, the
         cells of ``str()``, the CLI and :meth:`to_latex`.
 
-        One row per metric variant and pair.  Values, differences and interval
-        ends have the decimals of two significant digits of the metric's
-        narrowest interval (:func:`numeric.reporting.decimals_for`; 4 significant
-        digits without one); ``exact`` (``{name: Report}`` in exact arithmetic,
-        paired comparisons only) prints the closed forms of values and
-        differences instead.  An undefined value or dropped resamples get a
+        One row per metric variant and pair.  One decimal rule per column:
+        values, differences and interval ends have the decimals of two
+        significant digits of the table's narrowest interval
+        (:func:`numeric.reporting.decimals_for`; 4 significant digits when no
+        row has an interval), p-values always 3 decimals (``<0.001`` below);
+        ``exact`` (``{name: Report}`` in exact arithmetic, paired comparisons
+        only) prints the closed forms of values and differences instead.  An undefined value or dropped resamples get a
         numbered note.
         """
         return _table(self, exact, style="text")
@@ -330,24 +331,32 @@ class PairTable:
 # ---------------------------------------------------------------------------
 # the table: text and LaTeX from the same cells
 # ---------------------------------------------------------------------------
+#: the decimals of every p-value cell (one rule for the column: 0.400 next to 0.420)
+P_DECIMALS = 3
+
+
 def _format_p(p, resamples, latex=False):
-    """``resamples``: the bootstrap resamples behind ``p`` (``p = 0`` is shown as
-    ``< 1/R``), or None for a p-value of a t test (``p = 0`` only by underflow)."""
+    """A p-value cell, always :data:`P_DECIMALS` decimals: ``0.076``, ``0.400``,
+    ``1.000``; below ``0.001`` (or ``p = 0``) it is ``<0.001``, and a bootstrap
+    p of 0 with ``resamples`` R is ``<1/R`` when that is larger (``<0.010`` for
+    R = 100).  ``resamples`` is None for a p-value of a t test.  The exact
+    p-values are in :meth:`PairTable.records` (CSV, JSON, DataFrame).
+
+    >>> [_format_p(p, None) for p in (0.0764, 0.42, 0.4, 0.0083, 1.0, 2e-5, 0.0)]
+    ['0.076', '0.420', '0.400', '0.008', '1.000', '<0.001', '<0.001']
+    >>> _format_p(0.0, 100), _format_p(0.0, 10000), _format_p(None, None)
+    ('<0.010', '<0.001', '—')
+    """
     if p is None:
         return "—" if not latex else "--"
-    if p == 0 and resamples is None:
-        return "<1e-300" if not latex else "$<10^{-300}$"
-    if p == 0:
-        s = f"{1 / max(resamples, 1):.1g}"
-        return f"<{s}" if not latex else f"$<{_latex_number(s)}$"
-    s = f"{p:.1e}" if p < 1e-3 else f"{p:.2g}"
-    return s if not latex else f"${_latex_number(s)}$"
-
-
-def _latex_number(s):
-    """``"9.4e-04"`` -> ``9.4\\times10^{-4}``; other numbers as they are."""
-    mantissa, e, exponent = s.partition("e")
-    return f"{mantissa}\\times10^{{{int(exponent)}}}" if e else s
+    floor = 10.0 ** -P_DECIMALS
+    if p == 0 and resamples is not None:
+        floor = max(floor, 1 / max(resamples, 1))
+    if p < floor or p == 0:
+        s = f"<{floor:.{P_DECIMALS}f}"
+    else:
+        s = f"{p:.{P_DECIMALS}f}"
+    return s if not latex else f"${s}$"
 
 
 class _Cells:
@@ -426,11 +435,12 @@ def _table_rows(c, exact, cells, notes):
     by_metric = {}
     for r in c.rows:
         by_metric.setdefault((r.key, r.label), []).append(r)
+    # one rule per column: the decimals of the narrowest interval of the whole table
+    widths = [ci[1] - ci[0] for r in c.rows for ci in (r.a_ci, r.b_ci, r.diff_ci)
+              if ci is not None and ci[1] > ci[0]]
+    d = decimals_for(min(widths)) if widths else None
     rows = []
     for (key, label), group in by_metric.items():
-        widths = [ci[1] - ci[0] for r in group for ci in (r.a_ci, r.b_ci, r.diff_ci)
-                  if ci is not None and ci[1] > ci[0]]
-        d = decimals_for(min(widths)) if widths else None
         if cells.latex and rows:
             rows.append(None)
         for n, r in enumerate(group):

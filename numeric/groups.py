@@ -39,9 +39,16 @@ interval is one of:
     ``scipy.stats.bootstrap(..., method="percentile")``).  A and B are
     resampled together (the same groups), so the difference stays paired.
     It treats the groups as independent: for folds that share training data
-    it is too narrow (Nadeau & Bengio's point), and with few groups
-    (``J < 10``) every bootstrap interval is unreliable; prefer
-    ``"corrected_t"`` for cross-validation.
+    it is too narrow (Nadeau & Bengio's point), and with few groups it is
+    too narrow even for independent ones (it draws from :math:`J` values and
+    has no :math:`J/(J-1)` or t correction).  Measured coverage of its 95%
+    interval of the mean difference (the simulations of issue 39): 0.91 with
+    :math:`J = 10` independent groups, and 0.77 on real 10-fold
+    cross-validation, where Nadeau & Bengio's corrected t covers at its
+    nominal level; below :math:`J = 10` it is worse.  Use ``"corrected_t"``
+    (the default) for cross-validation and repeated cross-validation; keep
+    the bootstrap for many independent groups (seeds with their own test
+    sets), or to check a t interval's normality.
 
 The classes are those of all the groups together (``labels=`` as for
 :func:`numeric.confusion_matrix`), so a fold without some class still has a
@@ -419,6 +426,9 @@ def compare_groups(y_true, pred_a, pred_b, *more, groups, method="corrected_t",
         The group id of each row (a fold number, a seed, a ``"seed-fold"``
         string); at least 2 groups, each of at least 2 samples.
     method : {"corrected_t", "bootstrap"}
+        ``"corrected_t"`` for cross-validation; the group bootstrap's 95%
+        interval covered only 0.91 at ``J = 10`` folds and 0.77 on real 10-fold
+        cross-validation (see the module's docstring).
     test_train_ratio : float
         ``n_test / n_train`` of each group's split, for ``"corrected_t"``
         (required there: ``1/(k-1)`` for k-fold cross-validation; 0 for

@@ -23,7 +23,8 @@ counts), so integer weights and repeated rows give the same matrix and the
 same value.  The metrics registered with ``fractional=True`` (:data:`FRACTIONAL_METRICS`:
 MER, MAE, MSE, RMSE and kappa, whose formulas are weighted means of a matrix
 of weighted counts) also take fractional weights, in float arithmetic, as
-scikit-learn does.
+scikit-learn does, and rational ones (``fractions.Fraction``, SymPy ``Rational``) in
+exact arithmetic (:func:`_rational_weights`).
 
 >>> from numeric.registry import REGISTRY
 >>> REGISTRY["mae"].better, REGISTRY["mae"].symmetric, REGISTRY["mae"].source
@@ -366,10 +367,53 @@ def _describe(x):
 #: against scikit-learn's weighted metric in proofs_tests/test_fractional_weights.py)
 FRACTIONAL_METRICS = ("mer", "mae", "mse", "rmse", "cohen_kappa")
 
-#: a fractional ``sample_weight`` with another arithmetic than float
+#: a fractional ``sample_weight`` of floats with another arithmetic than float
 FRACTIONAL_FLOAT_ONLY = (
-    "{name}: fractional sample_weight is taken in float arithmetic only (arithmetic='float'); "
-    "for exact values, multiply rational weights by a common denominator (whole numbers)")
+    "{name}: fractional float sample_weight is taken in float arithmetic only "
+    "(arithmetic='float'); for exact values pass the weights as rationals "
+    "(fractions.Fraction or SymPy Rational), or multiply them by a common denominator")
+
+
+def _rational_weights(sample_weight, name):
+    """Rational ``sample_weight`` (``fractions.Fraction``, SymPy ``Rational``, int) as whole
+    numbers: each times the least common multiple :math:`L` of their denominators, or None
+    when a weight is a float or not a rational (the float path decides).
+
+    MER, MAE, MSE, RMSE and kappa are ratios of weighted counts, unchanged when every count
+    is multiplied by :math:`L`, so the matrix of ``L w`` gives their exact value.
+
+    >>> from fractions import Fraction
+    >>> _rational_weights([Fraction(1, 2), Fraction(2, 3), 1], "mae").tolist()
+    [3, 4, 6]
+    >>> _rational_weights([0.5, 1.0], "mae") is None
+    True
+    """
+    import math
+    from fractions import Fraction
+    from numbers import Rational
+
+    try:
+        vals = list(np.asarray(sample_weight, dtype=object).reshape(-1))
+    except (TypeError, ValueError):
+        return None
+    out = []
+    for v in vals:
+        if isinstance(v, bool) or isinstance(v, (float, np.floating)):
+            return None
+        if isinstance(v, (Rational, np.integer)):
+            out.append(Fraction(int(v)) if isinstance(v, np.integer) else Fraction(v))
+        elif getattr(v, "is_Rational", False):          # SymPy Integer / Rational
+            out.append(Fraction(int(v.p), int(v.q)))
+        else:
+            return None
+    if any(w < 0 for w in out):
+        raise ValueError(f"{name}: sample_weight must be non-negative")
+    L = math.lcm(*(w.denominator for w in out)) if out else 1
+    scaled = [int(w * L) for w in out]
+    if sum(scaled) > np.iinfo(np.int64).max:
+        raise ValueError(f"{name}: the rational sample_weight times the common denominator of "
+                         f"its weights ({L}) has counts too large for int64")
+    return np.asarray(scaled, dtype=np.int64)
 
 
 #: the Parameters entries every metric of a matrix shares (numpydoc), written into its
@@ -392,7 +436,8 @@ SHARED_PARAMETERS = {
     "sample_weight": ("sample_weight : array_like, optional",
                       "With label vectors only: frequency weights (a weight of 3 counts its "
                       "sample three times); whole numbers, or fractional ones for the metrics "
-                      "of ``FRACTIONAL_METRICS`` in float arithmetic."),
+                      "of ``FRACTIONAL_METRICS`` (floats in float arithmetic, "
+                      "``fractions.Fraction`` in exact arithmetic)."),
 }
 
 _SECTION_ORDER = ("Parameters", "Returns", "Yields", "Raises", "Warns", "Warnings", "See Also",
@@ -499,6 +544,12 @@ def _accept_labels(fn, fractional=False):
         if args and _is_label_vector(cm) and _is_label_vector(args[0]):
             from .confusion import confusion_matrix
 
+            if fractional and sample_weight is not None and \
+                    kwargs.get("arithmetic", "float") == "exact":
+                # rational weights in exact arithmetic: the matrix of L w, the same ratios
+                whole = _rational_weights(sample_weight, fn.__name__)
+                if whole is not None:
+                    sample_weight = whole
             cm = confusion_matrix(cm, args[0], labels=labels, sample_weight=sample_weight)
             args = args[1:]
             if cm.dtype.kind == "f":  # weights that are not whole numbers

@@ -237,3 +237,15 @@ def test_student_t_against_scipy(df):
         assert student_t_ppf(q, df) == pytest.approx(scipy.stats.t.ppf(q, df), rel=1e-13)
     for t in (0.0, 0.3, 1.0, 2.5, 8.0, -1.5):
         assert student_t_sf(t, df) == pytest.approx(scipy.stats.t.sf(t, df), rel=1e-12)
+
+
+def test_bootstrap_docstring_states_its_coverage_and_recommends_corrected_t():
+    """Issue 39 item 5: the group bootstrap's measured coverage (0.91 at J = 10 folds, 0.77 on
+    real 10-fold cross-validation, the issue's simulations) is in the docstrings, with the
+    corrected t recommended for cross-validation."""
+    import numeric.groups as g
+
+    for doc in (g.__doc__, g.compare_groups.__doc__):
+        text = " ".join(doc.split())
+        assert "0.91" in text and "0.77" in text and "10-fold cross-validation" in text
+        assert '"corrected_t"' in text and "for cross-validation" in text

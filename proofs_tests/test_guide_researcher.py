@@ -35,6 +35,16 @@ def _section_blocks(title="## 6. Folds"):
     return re.findall(r"```(\w+)\n(.*?)```", text[start:nxt if nxt >= 0 else None], flags=re.S)
 
 
+def _plain_holm(p):
+    """Holm (1979): the i-th smallest p times (m - i), a running maximum, at most 1."""
+    order = sorted(range(len(p)), key=lambda i: p[i])
+    out, running = [0.0] * len(p), 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(p) - rank) * p[i]))
+        out[i] = running
+    return out
+
+
 def _latex_rows(tex):
     body = tex.split("\\midrule")[1].split("\\bottomrule")[0]
     return [ln for ln in body.strip().splitlines() if ln != "\\addlinespace"]
@@ -70,13 +80,22 @@ def test_guide_folds_section_runs_as_written(tmp_path, monkeypatch):
     assert len(c.groups) == 5 and len(c.rows) == 9
     assert [r.key for r in c.rows] == ["mae"] * 3 + ["amae_zero"] * 3 + \
         ["cohen_kappa_quadratic"] * 3
+    # Holm over the 9 tests, as the section's text says (--adjust holm, adjust="holm")
+    assert c.adjust == "holm" and "Holm-adjusted over 9 tests" in cli.stdout
+    assert np.allclose([r.p_adjusted for r in c.rows], _plain_holm([r.p_value for r in c.rows]),
+                       rtol=1e-12, atol=0)
     for r in c.rows:
         assert len(r.a_groups) == len(r.b_groups) == 5
         assert r.diff == np.mean(np.subtract(r.b_groups, r.a_groups))
-        w = winner_of(r.diff_ci, r.better)
+        unadjusted = winner_of(r.diff_ci, r.better)
+        assert bool(unadjusted) == (not r.diff_ci[0] <= 0 <= r.diff_ci[1])
+        assert (r.p_value < 0.05) == bool(unadjusted)    # the t test and its interval agree
+        w = winner_of(r.diff_ci, r.better, r.p_adjusted, 0.05)
         assert r.winner == w
-        assert bool(w) == (not r.diff_ci[0] <= 0 <= r.diff_ci[1])
-        assert (r.p_value < 0.05) == bool(w)             # the t test and its interval agree
+        assert bool(w) == (bool(unadjusted) and r.p_adjusted < 0.05)
+    # the text: two differences exclude 0 before the adjustment, none survives it
+    assert sum(bool(winner_of(r.diff_ci, r.better)) for r in c.rows) == 2
+    assert not any(r.winner for r in c.rows)
     # LaTeX: the CLI's file and Python's, booktabs, one line per row, the same winners
     for name in ("cv_table.tex", "cv_table_py.tex"):
         tex = (tmp_path / name).read_text()

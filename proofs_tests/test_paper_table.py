@@ -75,6 +75,41 @@ def preds3(tmp_path):
 # ---------------------------------------------------------------------------
 # 1. a readable comparison
 # ---------------------------------------------------------------------------
+def _decimals(cell):
+    m = re.fullmatch(r"<?-?\d+(?:\.(\d+))?", cell)
+    assert m, cell
+    return len(m.group(1) or "")
+
+
+def test_one_decimal_rule_per_column(preds3):
+    """Issue 39 item 5: 0.4 printed next to 0.42, means with 2 or 3 decimals.  Now every
+    number of a column has the same decimals: values, differences and interval ends those
+    of the table's narrowest interval (two significant digits of its width, 1 - floor(log10
+    w), computed here by hand), p-values 3 (``<0.001`` below; the exact p in the records)."""
+    _, (t, a, b, c) = preds3
+    cmp = numeric.compare(t, a, b, c, names=["lr", "rf", "ord"], labels=[1, 2, 3, 4, 5],
+                          metrics=["mae", "a_uoc", "cohen_kappa_quadratic", "mmae"],
+                          n_resamples=2000, seed=0, adjust="holm")
+    header, _, rows, _, _ = cmp.table()
+    widths = [ci[1] - ci[0] for r in cmp.rows for ci in (r.a_ci, r.b_ci, r.diff_ci)]
+    d = 1 - int(np.floor(np.log10(min(widths))))
+    per_metric = {r.key: 1 - int(np.floor(np.log10(min(ci[1] - ci[0] for ci in (r.a_ci, r.b_ci,
+                                                                                   r.diff_ci)))))
+                  for r in cmp.rows}
+    assert len(set(per_metric.values())) > 1      # the old per-metric rule would mix decimals
+    i_p = header.index("p")
+    for row in rows:
+        values = row[4:i_p - 1]
+        ends = row[i_p - 1].strip("[]").split(", ")
+        assert {_decimals(x) for x in values + ends} == {d}, row
+        assert all(_decimals(x) == 3 for x in row[i_p:i_p + 2]), row
+    for r, row in zip(cmp.rows, rows, strict=True):
+        for p, cell in ((r.p_value, row[i_p]), (r.p_adjusted, row[i_p + 1])):
+            assert cell == ("<0.001" if p < 0.001 else f"{p:.3f}")
+    tex = cmp.to_latex()
+    assert "$0.4$" not in tex and not re.search(r"\$1\$", tex)
+
+
 def test_one_default_number_of_resamples():
     """Python defaulted to 10,000 resamples, the CLI to 2,000."""
     assert inspect.signature(numeric.compare).parameters["n_resamples"].default == DEFAULT_RESAMPLES
@@ -101,8 +136,10 @@ def test_table_prints_decimals_from_the_interval_width(tmp_path, capsys):
     rows = {r["metric"]: r for r in data["comparison"]["metrics"]}
     line = next(ln for ln in out.splitlines() if ln.startswith("MAE "))
     mae = rows["mae"]
-    widths = [mae["ci_high"] - mae["ci_low"], mae["a_ci_high"] - mae["a_ci_low"],
-              mae["b_ci_high"] - mae["b_ci_low"]]
+    # one decimal rule per column (issue 39): the narrowest interval of the whole table
+    widths = [w for r in data["comparison"]["metrics"] if r["ci_low"] is not None
+              for w in (r["ci_high"] - r["ci_low"], r["a_ci_high"] - r["a_ci_low"],
+                        r["b_ci_high"] - r["b_ci_low"]) if w > 0]
     d = decimals_for(min(widths))
     assert d == 1 - int(np.floor(np.log10(min(widths))))
     for x in (mae["value_a"], mae["value_b"], mae["diff"], mae["ci_low"], mae["ci_high"]):
@@ -402,10 +439,13 @@ def test_latex_is_booktabs_with_intervals_and_bold_winners(tmp_path, capsys):
     body = tex.split("\\midrule\n")[1].split("\\bottomrule")[0]
     lines = [ln[:-2].split(" & ") for ln in body.splitlines() if ln.endswith("\\\\")]
     assert len(lines) == len(recs)
+    # one decimal rule for the column (issue 39): the table's narrowest interval
+    d = decimals_for(min(x for r in recs if r["ci_low"] is not None
+                         for x in (r["ci_high"] - r["ci_low"], r["a_ci_high"] - r["a_ci_low"],
+                                   r["b_ci_high"] - r["b_ci_low"]) if x > 0))
     for cells, r in zip(lines, recs):
-        d = decimals_for(min(x for x in (r["ci_high"] - r["ci_low"], r["a_ci_high"] - r["a_ci_low"],
-                                         r["b_ci_high"] - r["b_ci_low"]) if x > 0))
-        assert cells[5] == f"$[{r['ci_low']:.{d}f}, {r['ci_high']:.{d}f}]$".replace("-0.00,", "0.00,")
+        want = f"$[{r['ci_low']:.{d}f}, {r['ci_high']:.{d}f}]$"
+        assert cells[5] == re.sub(r"-(0\.0+)(?=[,\]])", r"\1", want)
         if r["winner"]:
             bold = cells[2] if r["winner"] == r["a"] else cells[3]
             assert bold.startswith("$\\mathbf{"), cells
