@@ -436,7 +436,8 @@ def compare(y_true, pred_a, pred_b, *more, labels=None, n_classes=None, metrics=
             method="corrected_t" if method is None else method,
             test_train_ratio=test_train_ratio, labels=labels, n_classes=n_classes,
             metrics=metrics, confidence=confidence, n_resamples=n_resamples, seed=seed,
-            names=names, adjust=adjust, undefined=undefined, progress=progress)
+            names=names, adjust=adjust, undefined=undefined, progress=progress,
+            max_seconds=max_seconds)
     if method is not None or test_train_ratio is not None:
         raise ValueError("method= and test_train_ratio= are for comparisons over groups: "
                          "pass groups= (the fold or seed id of each row)")

@@ -67,6 +67,7 @@ from numbers import Real
 
 import numpy as np
 
+from ._common import MAX_SECONDS, check_cost
 from .errors import UndefinedMetric
 
 from ._paired import (COMPARISON_COLUMNS, PairRow, PairTable, _check_confidence, metric_on_stack,
@@ -402,10 +403,27 @@ def _defined_values(values, ok):
     return tuple(float(x) if defined else None for x, defined in zip(values, ok, strict=True))
 
 
+#: one core, every registered metric variant on one K x K matrix of a group:
+#: ``a K^2 + b K^3`` seconds per variant (measured: 33 variants, 2 classifiers, 5 groups,
+#: K = 200 and 400: 1.1 s and 9.85 s of CPU, 2026-12-07; the cubic term is the path
+#: metrics' and rank correlations' share)
+GROUP_SECONDS_PER_MATRIX = (2e-8, 4.7e-10)
+
+
+def _seconds_per_matrix(K):
+    """The estimated seconds of one metric variant on one ``K x K`` group matrix.
+
+    >>> round(33 * 2 * 5 * _seconds_per_matrix(400), 1)   # measured: 9.85 s
+    11.0
+    """
+    a, b = GROUP_SECONDS_PER_MATRIX
+    return a * K * K + b * K ** 3
+
+
 def compare_groups(y_true, pred_a, pred_b, *more, groups, method="corrected_t",
                    test_train_ratio=None, labels=None, n_classes=None, metrics=None,
                    confidence=0.95, n_resamples=10_000, seed=None, names=None, adjust="none",
-                   undefined="drop", progress=None) -> GroupComparison:
+                   undefined="drop", progress=None, max_seconds=MAX_SECONDS) -> GroupComparison:
     r"""Compare classifiers over groups (folds, seeds): per-group metrics, means, intervals.
 
     .. math:: d_j = m(C_{B,j}) - m(C_{A,j}),\qquad \bar d = \frac1J\sum_{j=1}^J d_j,\qquad
@@ -453,6 +471,12 @@ def compare_groups(y_true, pred_a, pred_b, *more, groups, method="corrected_t",
         ``note`` names the groups); ``"raise"``: ``ValueError``.
     progress : callable, optional
         Called as ``progress(i, n, label)`` after each metric.
+    max_seconds : float or None, default 60
+        Refuse (``ValueError``, naming the estimate) before the work when the
+        estimate exceeds it, warn (:class:`numeric.errors.CostWarning`) above 30 s;
+        None lifts the cap.  The estimate: every metric variant on each group's
+        matrix of each classifier (:data:`GROUP_SECONDS_PER_MATRIX`; the group
+        resamples only average those values).
 
     Returns
     -------
@@ -504,6 +528,9 @@ def compare_groups(y_true, pred_a, pred_b, *more, groups, method="corrected_t",
     ids, gcodes = group_codes(groups, ct.size)
     G, K = ids.size, lab.size
     check_cells(k * G * K * K, f"{k} x {G} group confusion matrices of {K} classes")
+    check_cost(len(cases) * k * G * _seconds_per_matrix(K), max_seconds,
+               f"numeric.compare_groups of {k} classifiers, {G} groups, {K} classes and "
+               f"{len(cases)} metric variants")
     stacks = [group_matrices(gcodes, ct, c, G, K) for c in codes[1:]]
     class_labels = tuple(x.item() if hasattr(x, "item") else x for x in lab.tolist())
     plain_ids = [x.item() if hasattr(x, "item") else x for x in ids]
