@@ -172,8 +172,15 @@ class CostWarning(UserWarning):
     (``ValueError``).  Turn it into an error to stop such calls early
     (``warnings.simplefilter("error", CostWarning)``).
 
-    >>> issubclass(CostWarning, UserWarning)
-    True
+    Examples
+    --------
+    >>> import warnings
+    >>> from numeric._common import check_cost
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     check_cost(45.0, 60, "numeric.compare of 2 classifiers")
+    >>> seen[0].category is CostWarning, issubclass(CostWarning, UserWarning)
+    (True, True)
     """
 
 
