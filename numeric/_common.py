@@ -281,7 +281,7 @@ def unlimited_int_digits():
 
 #: an API call estimated above this many seconds of one core says so first (a
 #: :class:`numeric.errors.CostWarning`), as ``ordinal-verify`` prints one line
-#: (``ordinal_verify.inputs.ANNOUNCE_SECONDS``, the same 30 s)
+#: (``ordinal_verify.inputs`` reads it from here: one threshold for the command and the API)
 ANNOUNCE_SECONDS = 30
 #: the default ``max_seconds=`` of the API calls that estimate their cost: above it
 #: they refuse (``ValueError``) before the work; ``max_seconds=None`` lifts it

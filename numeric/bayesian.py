@@ -21,6 +21,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ._validation import positive_integer
+
 __all__ = ["BayesianSignedRank", "bayesian_signed_rank"]
 
 
@@ -104,13 +106,12 @@ def bayesian_signed_rank(x, y, rope, *, prior=0.5, nsamples=50000, seed=0) -> Ba
         raise ValueError(f"rope must be a finite number >= 0, got {rope!r}")
     if not isinstance(prior, numbers.Real) or not prior > 0:
         raise ValueError(f"prior must be positive, got {prior!r}")
-    if isinstance(nsamples, bool) or not isinstance(nsamples, numbers.Integral) or nsamples < 1:
-        raise ValueError(f"nsamples must be a positive integer, got {nsamples!r}")
+    nsamples = positive_integer(nsamples, "nsamples")
     z = np.concatenate([[0.0], y - x])
     sums = z[:, None] + z[None, :]
     alpha = np.ones(z.size)
     alpha[0] = prior
-    w = np.random.RandomState(seed).dirichlet(alpha, int(nsamples))
+    w = np.random.RandomState(seed).dirichlet(alpha, nsamples)
 
     def step(a, t):
         return (a > t).astype(np.float64) + 0.5 * (a == t)
@@ -119,9 +120,8 @@ def bayesian_signed_rank(x, y, rope, *, prior=0.5, nsamples=50000, seed=0) -> Ba
     if rope > 0:
         left = np.einsum("si,ij,sj->s", w, step(-sums, 2 * rope), w)
         masses = np.column_stack([left, 1 - left - right, right])
-        p = np.bincount(np.argmax(masses, axis=1), minlength=3) / len(masses)
     else:  # two regions: P(left) = 1 - P(right) per draw
         masses = np.column_stack([1 - right, np.zeros_like(right), right])
-        p = np.bincount(np.argmax(masses, axis=1), minlength=3) / len(masses)
+    p = np.bincount(np.argmax(masses, axis=1), minlength=3) / len(masses)
     return BayesianSignedRank(float(p[0]), float(p[1]), float(p[2]), float(rope), float(prior),
                               int(nsamples))

@@ -236,7 +236,11 @@ class ControlTest:
     z: np.ndarray = field(repr=False)
     p: np.ndarray = field(repr=False)
     p_holm: np.ndarray = field(repr=False)
-    rejected: np.ndarray = field(repr=False)
+
+    @property
+    def rejected(self) -> np.ndarray:
+        """Where Holm's adjusted p is below ``alpha``."""
+        return self.p_holm < self.alpha
 
 
 @dataclass(frozen=True)
@@ -259,7 +263,11 @@ class WilcoxonPairs:
     statistic: np.ndarray = field(repr=False)
     p: np.ndarray = field(repr=False)
     p_holm: np.ndarray = field(repr=False)
-    rejected: np.ndarray = field(repr=False)
+
+    @property
+    def rejected(self) -> np.ndarray:
+        """Where Holm's adjusted p is below ``alpha``."""
+        return self.p_holm < self.alpha
 
 
 def _reliability(N, k, alpha, friedman_p):
@@ -520,8 +528,7 @@ def rank_tests(scores, *, better="higher", methods=None, datasets=None, alpha=0.
     z = (R[others] - R[c_idx]) / se
     p = np.minimum(1.0, 2.0 * st.norm.sf(np.abs(z)))
     p_holm = holm(p)
-    ctrl = ControlTest(methods[c_idx], alpha, tuple(methods[j] for j in others), z, p, p_holm,
-                       p_holm < alpha)
+    ctrl = ControlTest(methods[c_idx], alpha, tuple(methods[j] for j in others), z, p, p_holm)
 
     # Wilcoxon per pair, Holm over the pairs
     pairs = list(itertools.combinations(range(k), 2))
@@ -529,8 +536,7 @@ def rank_tests(scores, *, better="higher", methods=None, datasets=None, alpha=0.
     for t, (i, j) in enumerate(pairs):
         stat[t], pw[t] = _wilcoxon(x[:, i] - x[:, j], st)
     pw_holm = holm(pw)
-    wil = WilcoxonPairs(alpha, tuple((methods[i], methods[j]) for i, j in pairs), stat, pw, pw_holm,
-                        pw_holm < alpha)
+    wil = WilcoxonPairs(alpha, tuple((methods[i], methods[j]) for i, j in pairs), stat, pw, pw_holm)
     return RankTests(metric, better, methods, datasets, x, ranks, R, friedman, nemenyi, ctrl, wil,
                      notes)
 

@@ -20,7 +20,6 @@ from fractions import Fraction
 
 import numpy as np
 
-from ._arith import _sympy
 from ._common import amin, prepare
 from ._validation import check_missing
 from .registry import Variant, metric
@@ -129,9 +128,10 @@ def geometric_mean_sensitivity(cm, *, missing="ignore", arithmetic="float"):
     counts 0, so GM = 0; imbalanced-learn gives this with ``labels`` listing
     an absent class, and, without ``labels``, whenever a class is predicted
     but never true).  Exact arithmetic keeps the root exact: SymPy's canonical
-    form while it is small, and beyond ``GM_CANONICAL_BITS`` (4,096) bits the product of
-    per-class roots :math:`\prod_k S_k^{1/K'}` (unevaluated), whose size stays
-    linear in the digits of the counts.  Not symmetric.
+    form while it is small, and beyond ``numeric._arith.CANONICAL_ROOT_BITS`` (4,096)
+    bits of its radicand the unevaluated root :math:`(\prod_k S_k)^{1/K'}` (the exact
+    context's ``power``), whose size stays linear in the digits of the counts.  Not
+    symmetric.
 
     Parameters
     ----------
@@ -146,8 +146,6 @@ def geometric_mean_sensitivity(cm, *, missing="ignore", arithmetic="float"):
     """
     p, sens, mask = sensitivities(cm, arithmetic, missing)
     one = p.ctx.number(1)
-    if p.ctx.name == "exact":
-        return p.ctx.finalize(_exact_gm(np.where(mask, sens, one), mask.sum(axis=-1)))
     prod = np.where(mask, sens, one).prod(axis=-1)
     k = mask.sum(axis=-1)
     out = np.empty(np.shape(prod), dtype=np.asarray(prod).dtype)
@@ -155,54 +153,3 @@ def geometric_mean_sensitivity(cm, *, missing="ignore", arithmetic="float"):
         sel = k == kv
         out[sel] = p.ctx.power(np.asarray(prod)[sel], Fraction(1, int(kv)))
     return p.ctx.finalize(out)
-
-
-#: bits of the radicand of GM's canonical SymPy form (see :func:`_exact_gm`) beyond which
-#: GM is kept as a product of per-class roots: SymPy's form of ``(P/Q)**(1/K)`` is
-#: ``(P*Q**(K-1))**(1/K)/Q``, whose radicand it factors, and 20 classes of 14-digit counts
-#: made it 5,900 digits (47 s, then Python's 4,300-digit limit of ``str``)
-GM_CANONICAL_BITS = 4096
-
-
-def _exact_gm(sens, k):
-    r"""Exact GM of each matrix of a stack: ``sens`` ``(..., K)`` (1 where a class does
-    not count), ``k`` ``(...)`` the number of classes that count.
-
-    A small value gets SymPy's canonical form, :math:`(\prod_k S_k)^{1/K'}` (e.g.
-    ``sqrt(6)/4``); when that form's radicand :math:`P Q^{K'-1}` (:math:`S_k` in
-    lowest terms, :math:`P/Q = \prod_k S_k`) would exceed :data:`GM_CANONICAL_BITS`,
-    GM is the unevaluated product :math:`\prod_k S_k^{1/K'}` of per-class roots,
-    each of two counts: the same number, of size linear in the digits of the
-    counts, whose ``str`` and ``float`` cost is polynomial in them.
-
-    Examples
-    --------
-    >>> import sympy
-    >>> _exact_gm(np.array([sympy.Rational(3, 4), sympy.Rational(1, 2)], dtype=object), np.int64(2))
-    sqrt(6)/4
-    >>> big = sympy.Rational(10**40 + 1, 10**41 + 3)
-    >>> v = _exact_gm(np.array([big, big / 2, big / 3], dtype=object), np.int64(3))
-    >>> v.func.__name__, round(float(v), 12) == round((float(big)**3 / 6)**(1 / 3), 12)
-    ('Mul', True)
-    """
-    sympy = _sympy()
-    sens = np.asarray(sens, dtype=object)
-    k = np.asarray(k)
-    flat, ks = sens.reshape(-1, sens.shape[-1]), k.reshape(-1)
-    out = np.empty(len(ks), dtype=object)
-    for i, (row, kv) in enumerate(zip(flat, ks.tolist(), strict=True)):
-        if any(v == 0 for v in row):  # a class never hit: GM = 0 (kv >= 1: the matrix has samples)
-            out[i] = sympy.Integer(0)
-            continue
-        root = sympy.Rational(1, int(kv))
-        prod = sympy.Mul(*row)
-        if not prod.is_Rational:  # symbolic counts (analytic's families): the canonical form
-            out[i] = prod ** root
-            continue
-        bits = prod.p.bit_length() + (kv - 1) * prod.q.bit_length()
-        if bits <= GM_CANONICAL_BITS:
-            out[i] = prod ** root
-        else:
-            out[i] = sympy.Mul(*[sympy.Pow(v, root, evaluate=False) for v in row if v != 1],
-                               evaluate=False)
-    return out.reshape(k.shape) if k.ndim else out[0]

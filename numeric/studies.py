@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from .reporting import _plain
 from .rank_stats import RankTests, _check_alpha, rank_tests
 
 __all__ = ["study", "Study", "DEFAULT_COLUMNS"]
@@ -202,10 +203,6 @@ def _first_seen(a):
     relabel = np.empty_like(order)
     relabel[order] = np.arange(order.size)
     return uniq[order], relabel[inv.reshape(-1)]
-
-
-def _plain(v):
-    return v.item() if hasattr(v, "item") else v
 
 
 def _class_indices(yt, yp, labels, dataset):

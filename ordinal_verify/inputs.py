@@ -8,6 +8,7 @@ import sys
 
 import numpy as np
 
+from numeric._common import ANNOUNCE_SECONDS
 from numeric.errors import InputError
 
 __all__ = ["InputError", "read_matrix", "read_text", "MAX_BYTES", "MAX_CLASSES",
@@ -122,10 +123,9 @@ def _square(path, rows, width):
 # ---------------------------------------------------------------------------
 # long runs say so first
 # ---------------------------------------------------------------------------
-#: a command whose estimated time is above this many seconds prints one line
-#: on stderr first (the README's rule: no input under 1 MB runs longer than a
-#: minute without a line saying so)
-ANNOUNCE_SECONDS = 30
+# ANNOUNCE_SECONDS (numeric._common, imported above): a command whose estimated time is
+# above it prints one line on stderr first (the README's rule: no input under 1 MB runs
+# longer than a minute without a line saying so); the API warns above it too
 #: one core: every metric of one K x K matrix in exact arithmetic takes about
 #: this many seconds per cell (measured on random counts 0..19: K = 60 3.8 s,
 #: K = 120 15 s, K = 250 58 s, with the imports)

@@ -25,6 +25,7 @@ import os
 
 from .inputs import InputError, read_text
 from .labels import _number, _split, parse_labels
+from .matrix_cmds import _metrics_option
 from .outputs import check_outputs, write_text, writing
 
 __all__ = ["add_parsers", "cmd_study", "read_predictions"]
@@ -98,14 +99,12 @@ def cmd_study(args) -> int:
     from numeric.rank_stats import _stats
 
     _stats()  # scipy missing: an error before any work
-    metrics = None if args.metrics is None else [m.strip() for m in args.metrics.split(",") if m.strip()]
+    metrics = _metrics_option(args)  # checked against the registry before any file is read
     labels = None if args.labels is None else parse_labels(args.labels)
     data = read_predictions(args.files, _columns_option(args.columns or ""), labels)
     s = numeric.study(data, metrics=metrics, control=args.control, alpha=args.alpha,
                       labels=None if labels is None else list(range(len(labels))))
-    print(s.summary_table(decimals=args.decimals).to_markdown())
-    for key in s.metrics:
-        print(f"### {s.labels[key]}\n\n{s.tests[key].to_markdown()}")
+    print(s.to_markdown(decimals=args.decimals))
     if "--markdown" in outs:
         parts = [s.summary_table(decimals=args.decimals).to_markdown()]
         for key in s.metrics:
@@ -126,10 +125,11 @@ def cmd_study(args) -> int:
         from .outputs import plot_format
 
         ax = s.plot_cd(s.metrics[0])
-        fmt = plot_format(args.plot)
-        with writing(outs["--plot"], binary=True) as fh:
-            ax.figure.savefig(fh, format=fmt, bbox_inches="tight")
-        plt.close(ax.figure)
+        try:
+            with writing(outs["--plot"], binary=True) as fh:
+                ax.figure.savefig(fh, format=plot_format(outs["--plot"].path), bbox_inches="tight")
+        finally:
+            plt.close(ax.figure)
     return 0
 
 

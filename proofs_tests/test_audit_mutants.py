@@ -899,14 +899,14 @@ def test_audit_hands_a_registered_metric_s_forms_and_arguments_to_the_search(mon
     s = symbolic(_M13)
     assert isinstance(s, sympy.Rational) and s == sympy.Rational(1, 3)
     assert kw == dict(executor=ex, jobs=3, tie_budget=0, exact=True, exact_ties=True,
-                      falsify=None, structure=None)
+                      falsify=None, structure=None, checked=None)
     # a symbolic form given is used; scopes given are kept; better given wins
     sym = object()
     A.audit("mae", ["symmetry"], space=sp, symbolic=sym, prove=(), better="higher")
     (spec, _, _, better, _, _, _, symbolic, scopes), kw = calls[-1]
     assert (spec.better, better, symbolic, scopes) == ("higher", "higher", sym, ())
     assert kw == dict(executor=None, jobs=1, tie_budget=A.TIE_BUDGET, exact=False,
-                      exact_ties=False, falsify=None, structure=None)
+                      exact_ties=False, falsify=None, structure=None, checked=None)
 
 
 def test_audit_hands_a_callable_s_forms_and_arguments_to_the_search(monkeypatch):

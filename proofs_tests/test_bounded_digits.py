@@ -42,7 +42,7 @@ def test_exact_gm_of_14_digit_counts_is_fast_exact_and_printable():
     v = numeric.geometric_mean_sensitivity(M20, arithmetic="exact")
     text = str(v)                         # raised ValueError (4,300 digits) after 47 s
     assert time.process_time() - t0 < 2
-    assert len(text) < 2000               # 20 roots of two counts each
+    assert len(text) < 2000               # the root of a product of 20 ratios of two counts
     with mpmath.workdps(50):
         assert abs(mpmath.mpf(str(sympy.N(v, 45))) - _gm_reference(M20)) < mpmath.mpf(10) ** -40
     # the value is exact: its 20th power is the rational product of the sensitivities

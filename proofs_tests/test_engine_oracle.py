@@ -442,7 +442,7 @@ def test_the_engine_agrees_with_the_brute_force_oracle(k):
 def test_the_grammar_covers_what_it_promises():
     """The fixed-seed cases cover both orientations, every form of value and of
     undefinedness, and some counterexamples in random parts (not a vacuous run)."""
-    cases = [Case(k) for k in range(max(CASES, 20))]
+    cases = [Case(k) for k in range(CASES)]  # the cases the oracle test runs
     text = " ".join(c.text for c in cases)
     assert {c.better for c in cases} == {"lower", "higher"}
     assert {c.how for c in cases} == {"raise", "nan", "none"}

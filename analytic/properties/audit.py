@@ -243,6 +243,7 @@ class PropertyResult:
     exact: bool = False
     every_k: object = None
     guided: str = ""
+    guided_checked: int = 0
 
     @property
     def holds(self) -> bool:
@@ -259,17 +260,9 @@ class PropertyResult:
             return "proved (every K)" if self.every_k is not None else \
                 f"proved ({self.proof.short()})"
         if self.verdict == "holds":
-            text = f"unrefuted (searched {self.checked:,}"
-            if self.guided:
-                text += f" + guided {self._guided_count():,}"
-            return text + ")"
+            guided = f" + guided {self.guided_checked:,}" if self.guided else ""
+            return f"unrefuted (searched {self.checked:,}{guided})"
         return self.verdict
-
-    def _guided_count(self):
-        import re
-
-        m = re.search(r"no violation among ([\d,]+)", self.guided)
-        return int(m.group(1).replace(",", "")) if m else 0
 
     def cell(self) -> str:
         """The table cell: :meth:`label`, with the counterexample after ``fails``."""
@@ -293,7 +286,8 @@ class PropertyResult:
 
     def evidence(self) -> str:
         """What the verdict rests on: the proof's scope, the searched space, or why none."""
-        guided = f"; {self.guided}" if self.guided else ""
+        guided = (f"; {self.guided}: no violation among {self.guided_checked:,} matrices"
+                  if self.guided else "")
         implied = f" ({self.how})" if self.verdict == "proved" and self.how else ""
         if self.verdict == "proved" and self.every_k is not None:
             finite = (f"; the finite prover: {self.proof.scope_text()}"
@@ -401,7 +395,7 @@ def _with_proof(prover, ctx, res, better, bounds, seed):
     return replace(res, proof=proof)
 
 
-def _falsified(prop, res, spec, ctx, budget, seed_shift=0):
+def _falsified(prop, res, spec, ctx, budget):
     """``res`` after the falsifier (:mod:`analytic.properties.falsify`): a cell the
     search left without a counterexample becomes ``"fails"`` with the guided
     search's counterexample (confirmed exactly, shrunk, never called minimal),
@@ -413,7 +407,7 @@ def _falsified(prop, res, spec, ctx, budget, seed_shift=0):
         return res
     found, n = falsify_spec(spec, ctx, prop, budget)
     if found is None:
-        return replace(res, guided=f"{budget.text()}: no violation among {n:,} matrices")
+        return replace(res, guided=budget.text(), guided_checked=n)
     if res.proof is not None and res.proof.covers(found.matrix):
         raise RuntimeError(f"{prop.name}: proved on {res.proof.scope_text()}, but the guided "
                            f"search refutes it on {matrix_text(found.matrix)}")
@@ -434,7 +428,7 @@ def _with_every_k(res, structure, better, bounds, checked):
     if res.verdict == "fails":
         raise RuntimeError(f"{res.property}: proved for every K ({lemma.lemma}), but the "
                            f"search refutes it: {res.witness}")
-    return replace(res, verdict="proved", every_k=lemma, guided="")  # no guided search then
+    return replace(res, verdict="proved", every_k=lemma, guided="", guided_checked=0)
 
 
 def _implied(results):
@@ -575,7 +569,7 @@ def _diagonal_text(space, prop):
 
 def _run(spec, exact_f, label, better, bounds, names, space, symbolic, scopes, *,
          executor=None, jobs=1, tie_budget=TIE_BUDGET, exact=False,
-         exact_ties=False, falsify=None, structure=None) -> AuditReport:
+         exact_ties=False, falsify=None, structure=None, checked=None) -> AuditReport:
     if better not in ("lower", "higher"):
         raise ValueError(f"better must be 'lower' or 'higher', got {better!r}")
     if names is not None and (isinstance(names, str) or not isinstance(names, Iterable)):
@@ -614,18 +608,15 @@ def _run(spec, exact_f, label, better, bounds, names, space, symbolic, scopes, *
         if own is not None:
             own.shutdown(cancel_futures=True)
     prover = _Prover(symbolic, ctx, scopes) if symbolic is not None else None
-    checked = 0
-    if isinstance(structure, tuple):  # a registered variant's, checked once per process
-        structure, checked = structure
-    elif structure is not None:
+    if structure is not None and checked is None:
         from .structure import check_declaration
 
         checked = check_declaration(structure, _raising(ctx))
+    fspec = spec if spec is not None else _exact_spec(ctx, better, bounds)
     for p in active:
         res = _verdict(PROPERTIES[p], found[p], space, ctx)
         res = _with_every_k(res, structure, better, bounds, checked)
         res = _with_proof(prover, ctx, res, better, bounds, space.seed)
-        fspec = spec if spec is not None else _exact_spec(ctx, better, bounds)
         rep.results[p] = _falsified(PROPERTIES[p], res, fspec, ctx, falsify)
     rep.results = _implied({p: rep.results[p] for p in names})
     rep.evaluations = len(ctx.cache)
@@ -815,15 +806,15 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
         spec = MetricSpec(name=m.name, variant=v.label, better=better or m.better, bounds=bnds)
         from numeric._symbolic import SymbolicArithmetic
 
+        checked = None  # a given structure is checked in _run; a declared one once per process
         if structure is None and every_k:
-            _, _, _, st, checked = _registered_parts(m.name, v.label, True)
-            structure = None if st is None else (st, checked)
+            _, _, _, structure, checked = _registered_parts(m.name, v.label, True)
         properties = _listed(properties)
         return _or_error(v.label, better or m.better, properties, sp, lambda: _run(
             spec, m.bind(v, "exact"), v.label, better or m.better, bnds,
             properties, sp, symbolic or m.bind(v, SymbolicArithmetic()), _scopes(prove),
             executor=executor, jobs=jobs, tie_budget=tie_budget, exact=exact,
-            exact_ties=exact_ties, falsify=falsify, structure=structure))
+            exact_ties=exact_ties, falsify=falsify, structure=structure, checked=checked))
     if not callable(metric):
         raise ValueError(f"metric must be a registry name, a Metric or a callable, got {metric!r}")
     default = DEFAULT_SPACE if vectorized is not None else CALLABLE_SPACE
@@ -918,21 +909,19 @@ def result_of(d):
         d["property"], d["verdict"], counterexample_of(d), d["witness"], d["searched"],
         d["how"], d["checked"], proof, d["undefined"], d["ties"], d["ties_confirmed"],
         d["minimal"], d["exact"],
-        None if e is None else EveryK(d["property"], e["structure"], e["lemma"], e["checked"]),
-        d.get("guided", ""))
+        None if e is None else EveryK(d["property"], e["structure"], e["lemma"], e["checked"],
+                                      e["up_to_k"]),
+        d["guided"], d["guided_checked"])
 
 
 @functools.lru_cache(maxsize=None)
 def _registered_parts(name, label, every_k):
-    """The spec, exact context, structure and declaration count of a registered variant."""
-    from numeric.registry import REGISTRY
-
+    """The record, spec, exact context, structure and declaration count of a registered
+    variant."""
+    from .falsify import registered
     from .structure import check_declaration, structure_of
 
-    m = REGISTRY[name]
-    v = m.variant(label)
-    spec = MetricSpec(name=m.name, variant=v.label, better=m.better, bounds=m.bounds)
-    ctx = ExactContext(m.bind(v, "exact"), m.better, m.bounds)
+    m, spec, ctx = registered(name, label)
     structure = structure_of(name, label) if every_k else None
     checked = 0 if structure is None else check_declaration(structure, _raising(ctx))
     return m, spec, ctx, structure, checked

@@ -48,7 +48,7 @@ from .catalog import PROPERTIES, TOLERANCE
 from .generators import matrix_text
 from .shrink import shrink
 
-__all__ = ["Budget", "DEFAULT_BUDGET", "Falsified", "falsify", "falsify_spec"]
+__all__ = ["Budget", "DEFAULT_BUDGET", "Falsified", "falsify", "falsify_spec", "registered"]
 
 
 @dataclass(frozen=True)
@@ -161,6 +161,8 @@ class _Search:
         """``(objective, candidate)`` of a stack of one ``K``: the slack (times
         ``N`` for a move property) and the float candidates."""
         s, strict = self.prop.slack(self.ev, A)
+        # wider than the screen's 1e-9 (relative to values up to 16 in size): a candidate is
+        # only decided exactly, so a wider margin costs exact checks, never a verdict
         tol = TOLERANCE * 16
         cand = np.isfinite(s) & ((s < -tol) | (strict & (s <= tol)))
         if self.prop.per_sample:
@@ -311,7 +313,7 @@ class _Search:
     def family(self, kind, lo_k, cells=40_000):
         """Samples of one structured family (one ``K``; about ``cells / K^2`` of
         them), screened."""
-        K, N = self.sizes(lo_k)  # one N per sample (the float evaluator splits a stack by N)
+        K, N = self.sizes(lo_k)  # one N for the batch (the float evaluator splits a stack by N)
         count = max(20, cells // (K * K))
         A = np.array([self.start(kind, K, N) for _ in range(count)])
         A = A[self.prop.bases(A)]
@@ -412,6 +414,20 @@ def falsify(metric, prop, *, variant=0, budget: Budget = DEFAULT_BUDGET):
     >>> r is None
     True
     """
+    _, spec, ctx = registered(metric, variant)
+    return falsify_spec(spec, ctx, prop, budget)[0]
+
+
+def registered(metric, variant=0):
+    """``(record, spec, ctx)`` of a registered variant: its registry record, its float
+    form (:class:`~analytic.properties.engine.MetricSpec`) and its exact form
+    (:class:`~analytic.properties.exact.ExactContext`), with the registry's orientation
+    and bounds.
+
+    >>> m, spec, ctx = registered("mae")
+    >>> spec.variant, ctx.better
+    ('MAE', 'lower')
+    """
     from numeric.registry import REGISTRY
 
     from .engine import MetricSpec
@@ -420,5 +436,4 @@ def falsify(metric, prop, *, variant=0, budget: Budget = DEFAULT_BUDGET):
     m = REGISTRY[metric]
     v = m.variant(variant)
     spec = MetricSpec(name=m.name, variant=v.label, better=m.better, bounds=m.bounds)
-    ctx = ExactContext(m.bind(v, "exact"), m.better, m.bounds)
-    return falsify_spec(spec, ctx, prop, budget)[0]
+    return m, spec, ExactContext(m.bind(v, "exact"), m.better, m.bounds)

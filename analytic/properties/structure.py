@@ -46,6 +46,7 @@ conclusion is tested against the finite prover and the search on ``K <= 5``
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -56,7 +57,8 @@ import sympy as sp
 from . import certificates
 
 __all__ = ["D", "Kernel", "SampleMean", "ClassAggregate", "OptimalPath", "STRUCTURES",
-           "structure_of", "EveryK", "prove_every_k", "check_declaration", "LEMMAS", "PATH_LEMMAS"]
+           "structure_of", "EveryK", "prove_every_k", "check_declaration", "declaration_max_k",
+           "LEMMAS", "PATH_LEMMAS"]
 
 #: the distance ``|i - j|`` of a kernel's pieces (a non-negative integer)
 D = sp.Symbol("d", integer=True, nonnegative=True)
@@ -329,6 +331,16 @@ def _agrees(structure, v, m) -> bool:
     return v >= 0 and sp.simplify(v ** structure.root - q) == 0
 
 
+def declaration_max_k(structure, max_k=10) -> int:
+    """The largest ``K`` of :func:`check_declaration`'s random matrices for ``structure``
+    (the integral of the path structure enumerates every path: at most ``K = 4``).
+
+    >>> declaration_max_k(STRUCTURES["mae", "MAE"]), declaration_max_k(STRUCTURES["a_uoc", "A_UOC"])
+    (10, 4)
+    """
+    return min(max_k, getattr(structure, "check_max_k", max_k))
+
+
 def check_declaration(structure, exact, *, seed=0, random=120, max_k=10, max_n=40,
                       every=(3, 3)) -> int:
     """Check a declared structure against the metric's exact values.
@@ -364,7 +376,7 @@ def check_declaration(structure, exact, *, seed=0, random=120, max_k=10, max_n=4
     """
     from .generators import all_matrices, random_matrices
 
-    max_k = min(max_k, getattr(structure, "check_max_k", max_k))
+    max_k = declaration_max_k(structure, max_k)
     mats = list(all_matrices(*every)) + random_matrices((2, max_k), (1, max_n), random, seed=seed)
     for m in mats:
         try:
@@ -432,6 +444,7 @@ def _step(kernel, d):
     return _h(kernel, d + 1) - _h(kernel, d)
 
 
+@functools.lru_cache(maxsize=None)
 def facts(kernel: Kernel, orient: int) -> dict:
     """The certified facts of a kernel oriented as a loss (``orient`` = +1 for a
     lower-is-better metric, -1 otherwise): ``{name: bool}`` (False: not certified).
@@ -495,21 +508,20 @@ class EveryK:
         The lemma's reduction and the certified kernel facts it used.
     checked : int
         Matrices on which the declaration was checked against the metric.
+    up_to_k : int
+        The largest ``K`` among them (:func:`declaration_max_k`).
     """
 
     property: str
     structure: str
     lemma: str
     checked: int = 0
+    up_to_k: int = 10
 
     def text(self) -> str:
         return (f"proved for every K from the declared structure f = {self.structure} "
                 f"(the declaration checked against the metric's exact values on "
-                f"{self.checked:,} matrices up to K = 10): {self.lemma}")
-
-
-def _is_class(s):
-    return isinstance(s, ClassAggregate)
+                f"{self.checked:,} matrices up to K = {self.up_to_k}): {self.lemma}")
 
 
 def _root_ok(s, f):
@@ -541,7 +553,7 @@ def _lemma_empty_class(s, f, ctx):
     return None
 
 
-def _lemma_ordinal_invariance(s, f, ctx, populated=False):
+def _lemma_ordinal_invariance(s, f, ctx):
     if not f["flat beyond 1"]:
         return None
     if isinstance(s, SampleMean):
@@ -769,18 +781,10 @@ def prove_every_k(structure, prop: str, better: str, bounds, checked: int = 0):
         if prop not in PATH_LEMMAS or better != "lower":
             return None
         text = PATH_LEMMAS[prop](structure, ctx)
-        return None if text is None else EveryK(prop, structure.text(), text, checked)
+        return None if text is None else EveryK(prop, structure.text(), text, checked,
+                                                declaration_max_k(structure))
     if prop not in LEMMAS:
         return None
-    text = LEMMAS[prop](structure, _facts(structure.kernel, orient), ctx)
-    return None if text is None else EveryK(prop, structure.text(), text, checked)
-
-
-_FACTS = {}
-
-
-def _facts(kernel, orient):
-    key = (kernel, orient)
-    if key not in _FACTS:
-        _FACTS[key] = facts(kernel, orient)
-    return _FACTS[key]
+    text = LEMMAS[prop](structure, facts(structure.kernel, orient), ctx)
+    return None if text is None else EveryK(prop, structure.text(), text, checked,
+                                            declaration_max_k(structure))

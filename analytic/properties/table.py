@@ -64,7 +64,8 @@ def _proof_json(proof):
 def _every_k_json(e):
     if e is None:
         return None
-    return {"structure": e.structure, "lemma": e.lemma, "checked": e.checked}
+    return {"structure": e.structure, "lemma": e.lemma, "checked": e.checked,
+            "up_to_k": e.up_to_k}
 
 
 def result_dict(r) -> dict:
@@ -74,7 +75,8 @@ def result_dict(r) -> dict:
             "minimal": r.minimal, "searched": r.searched, "checked": r.checked,
             "undefined": r.undefined, "ties": r.ties, "ties_confirmed": r.ties_confirmed,
             "exact": r.exact, "evidence": r.evidence(), "proof": _proof_json(r.proof),
-            "every_k": _every_k_json(r.every_k), "guided": r.guided}
+            "every_k": _every_k_json(r.every_k), "guided": r.guided,
+            "guided_checked": r.guided_checked}
 
 
 def report_dict(name, label, rep) -> dict:
