@@ -17,7 +17,7 @@ import warnings as _warnings
 
 import sympy as _sympy
 
-from numeric._arith import patch_factor_cache
+from exactfloor.arith import patch_factor_cache
 
 patch_factor_cache(_sympy)  # sympy/sympy#28621, see there
 

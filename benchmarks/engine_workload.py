@@ -80,7 +80,7 @@ def _exact_tie_screen(cfg, name):
     a parametric search (the stack's matrices searched together)."""
     from analytic.properties.catalog import CLEAR, PROPERTIES, TIE
     from analytic.properties.engine import MetricSpec, _ExactTies
-    from analytic.properties.rational import rationals
+    from exactfloor.rational import rationals
     from analytic.properties.exact import ExactContext
     from analytic.properties.space import block, count
     from numeric.registry import REGISTRY

@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 
-from numeric.errors import OutputError
+from exactfloor.errors import OutputError
 from numeric.markdown import table as markdown_table
 from numeric.outputs import check_outputs, write_text
 

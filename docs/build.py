@@ -66,7 +66,7 @@ ROOT = HERE.parent
 if str(ROOT) not in sys.path:  # run as a script from a checkout: its numeric, as Sphinx's
     sys.path.insert(0, str(ROOT))
 
-from numeric.errors import OutputError  # noqa: E402
+from exactfloor.errors import OutputError  # noqa: E402
 from numeric.outputs import check_outputs, write_text  # noqa: E402
 
 NOTEBOOKS = ROOT / "notebooks"
@@ -385,7 +385,7 @@ def build_book(output=None, *, student=False, api=True, jobs="auto", warnings_as
     then builds in a temporary folder and the result is moved in
     (:func:`install`); the log is written atomically.  Raises
     :class:`SiteOutputError` for a folder that cannot be used,
-    :class:`~numeric.errors.OutputError` for a log that cannot be written and
+    :class:`~exactfloor.errors.OutputError` for a log that cannot be written and
     :class:`RuntimeError` (with Sphinx's messages) when the build fails.
     """
     output = Path(output if output is not None else (STUDENT_OUTPUT if student else OUTPUT))

@@ -131,10 +131,11 @@ def _api_pages():
     import pkgutil
 
     import analytic
+    import exactfloor
     import numeric
     import ordinal_verify
 
-    packages = (numeric, analytic, ordinal_verify)
+    packages = (exactfloor, numeric, analytic, ordinal_verify)
     home = {id(getattr(pkg, n)): pkg.__name__ for pkg in packages for n in pkg.__all__}
     modules = {pkg.__name__: pkg for pkg in packages}
     for pkg in packages:

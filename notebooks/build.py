@@ -61,7 +61,7 @@ HERE = Path(__file__).resolve().parent
 if str(HERE.parent) not in sys.path:  # run as a script from a checkout: its numeric
     sys.path.insert(0, str(HERE.parent))
 
-from numeric.errors import OutputError  # noqa: E402
+from exactfloor.errors import OutputError  # noqa: E402
 from numeric.outputs import check_outputs, writing  # noqa: E402
 
 SRC = HERE / "src"

@@ -7,7 +7,7 @@ ordinal order.  Every metric takes ``arithmetic="float" | "exact" | "mp"``.
 
 # The order of the imports is the order in which the metrics register
 # (numeric.registry): the order of README's metric table and of the property table.
-from ._arith import get_arithmetic
+from exactfloor.arith import get_arithmetic
 from .classical import amae, macro_rmse, mae, mer, mmae, mse, rmse
 from .confusion import confusion_matrix
 from .paths import Envelope, a_uoc, oc, optimal_path, path_envelope, uoc
@@ -31,7 +31,7 @@ from .reporting import MetricValue, Report, report
 from .groups import GroupComparison, GroupMetricComparison, compare_groups
 from .scorers import ordinal_scorer, scorer_names
 from .studies import Study, study
-from .errors import CostWarning, LabelWarning, UndefinedResampleWarning
+from exactfloor.errors import CostWarning, LabelWarning, UndefinedResampleWarning
 # numeric.weights.balanced_weights is the workaround the refusal of fractional sample_weight
 # names (numeric.registry.FRACTIONAL_WEIGHTS): reachable after a plain ``import numeric``
 from . import weights  # noqa: F401
@@ -66,6 +66,6 @@ __all__ = [
     "study", "Study",
     # the arithmetic contexts ("float", "exact", "mp")
     "get_arithmetic",
-    # warnings (numeric.errors)
+    # warnings (exactfloor.errors)
     "LabelWarning", "UndefinedResampleWarning", "CostWarning",
 ]

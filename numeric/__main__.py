@@ -5,7 +5,7 @@ former name, still works; checked first and replaced atomically:
 
 import sys
 
-from numeric.errors import InputError
+from exactfloor.errors import InputError
 from numeric.registry import markdown_tables, write_readme
 
 if sys.argv[1:2] in (["--write"], ["--write-readme"]) and len(sys.argv) == 3:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._arith import Arithmetic, get_arithmetic
+from exactfloor.arith import Arithmetic, get_arithmetic
 from ._validation import check_counts
 
 
@@ -189,7 +189,7 @@ class Stack:
     ``counts`` is the ``int64`` stack flattened to ``(M, K, K)`` (for symbolic
     counts the 0/1 support, with the expressions in ``symbolic``) and ``lead``
     its leading shape.  :meth:`map` evaluates a formula on blocks of
-    matrices (:meth:`numeric._arith.Arithmetic.blocks`: in float64 blocks of
+    matrices (:meth:`exactfloor.arith.Arithmetic.blocks`: in float64 blocks of
     about ``size`` cells, so that every temporary is bounded whatever the
     stack; in the other arithmetics one block), converting each block to the
     arithmetic only when it is evaluated.
@@ -206,7 +206,7 @@ class Stack:
 
     def blocks(self, *, size=None, least=1):
         """``(rows, Prepared)`` per block: ``rows`` a slice of the flattened stack
-        (blocks of :meth:`numeric._arith.Arithmetic.blocks`; ``size`` cells, by default the
+        (blocks of :meth:`exactfloor.arith.Arithmetic.blocks`; ``size`` cells, by default the
         context's)."""
         for rows in self.ctx.blocks(len(self.counts), self.K * self.K, size=size, least=least):
             c = self.counts[rows]
@@ -280,7 +280,7 @@ def unlimited_int_digits():
 
 
 #: an API call estimated above this many seconds of one core says so first (a
-#: :class:`numeric.errors.CostWarning`), as ``ordinal-verify`` prints one line
+#: :class:`exactfloor.errors.CostWarning`), as ``ordinal-verify`` prints one line
 #: (``ordinal_verify.inputs`` reads it from here: one threshold for the command and the API)
 ANNOUNCE_SECONDS = 30
 #: the default ``max_seconds=`` of the API calls that estimate their cost: above it
@@ -290,7 +290,7 @@ MAX_SECONDS = 60
 
 def check_cost(seconds, max_seconds, what, keyword="max_seconds", *, stacklevel=3):
     """Before long work: ``ValueError`` when ``seconds`` (an estimate, one core) is
-    above ``max_seconds`` (None: no cap), else a :class:`numeric.errors.CostWarning`
+    above ``max_seconds`` (None: no cap), else a :class:`exactfloor.errors.CostWarning`
     when it is above :data:`ANNOUNCE_SECONDS`.  Both messages name ``what``, the
     estimate and ``keyword``, the argument that sets the cap.
 
@@ -302,7 +302,7 @@ def check_cost(seconds, max_seconds, what, keyword="max_seconds", *, stacklevel=
     """
     import warnings
 
-    from .errors import CostWarning
+    from exactfloor.errors import CostWarning
 
     if max_seconds is not None:
         if isinstance(max_seconds, bool) or not isinstance(max_seconds, (int, float)) \

@@ -57,7 +57,7 @@ def others(w):
 def index_distance(K, ctx):
     """``|t - p|`` as a ``(K, K)`` array of ctx numbers (read-only: it is cached).
 
-    >>> from numeric._arith import get_arithmetic
+    >>> from exactfloor.arith import get_arithmetic
     >>> index_distance(3, get_arithmetic("float"))[0]
     array([0., 1., 2.])
     """

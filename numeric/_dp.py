@@ -20,7 +20,8 @@ import math
 
 import numpy as np
 
-from ._arith import quiet_objects
+from exactfloor.arith import quiet_objects
+from exactfloor.tolerance import FLOAT64_UNIT_ROUNDOFF, FLOAT_SCREEN
 
 __all__ = ["path_dp", "cells_dp", "by_diagonals", "diagonal_order", "choice_buffers",
            "path_cells", "value_table", "certified_lines"]
@@ -45,7 +46,7 @@ def path_dp(b, q, beta, ctx, *, slopes=True, choices=None):
     Examples
     --------
     >>> import numpy as np
-    >>> from numeric._arith import get_arithmetic
+    >>> from exactfloor.arith import get_arithmetic
     >>> b = np.array([[[0.5, 0.0], [0.0, 0.5]]]); q = np.array([[[0.0, 1.0], [1.0, 0.0]]])
     >>> path_dp(b, q, np.array([0.25]), get_arithmetic("float"))
     (array([0.]), array([0.]))
@@ -121,7 +122,7 @@ def cells_dp(qD, bD, x, ctx, *, columns=None, slopes=True, below=None, qT=None,
     ``(value, slope)``; ``slope`` is ``None`` when ``slopes=False``.
 
     >>> import numpy as np
-    >>> from numeric._arith import get_arithmetic
+    >>> from exactfloor.arith import get_arithmetic
     >>> q = np.array([[0.0], [1.0], [1.0], [0.0]]); b = np.array([[0.0], [-1.0], [-1.0], [1.0]])
     >>> cells_dp(q, b, np.array([0.0]), get_arithmetic("float"))   # w = -b
     (array([0.]), array([0.]))
@@ -221,7 +222,7 @@ def path_cells(from_diag, keep, col):
     the diagonal one if ``from_diag``, else to the one above.
 
     >>> import numpy as np
-    >>> from numeric._arith import get_arithmetic
+    >>> from exactfloor.arith import get_arithmetic
     >>> b = np.array([[0.0], [1.0], [-1.0], [0.0]]); q = np.zeros((4, 1))   # w = -b
     >>> choices = choice_buffers(2, 1)
     >>> _ = cells_dp(q, b, np.zeros(1), get_arithmetic("float"), slopes=False, choices=choices)
@@ -328,7 +329,7 @@ def value_table(w, border=np.inf):
 
 
 #: float64 unit roundoff
-_U = 2.0 ** -53
+_U = FLOAT64_UNIT_ROUNDOFF
 
 
 def certified_lines(nI, qI, nf, qf, points):
@@ -379,7 +380,7 @@ def certified_lines(nI, qI, nf, qf, points):
         return lines
     tf = np.array([float(t) for t in ts])
     T = value_table(qf * tf - nf)
-    slack = 2 * (4 * K + 20) * _U * (1 + tf * qf.sum(axis=0) + nf.sum(axis=0)) * (1 + 1e-9)
+    slack = 2 * (4 * K + 20) * _U * (1 + tf * qf.sum(axis=0) + nf.sum(axis=0)) * (1 + FLOAT_SCREEN)
     # the predecessors of every cell (r, c) in the padded grid: diagonal, above, left
     G = T.reshape(K + 1, K + 1, B)
     diag, above, left = G[:-1, :-1], G[:-1, 1:], G[1:, :-1]

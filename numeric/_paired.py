@@ -28,7 +28,7 @@ import itertools
 import numpy as np
 
 from ._validation import collect_undefined
-from .errors import UndefinedMetric
+from exactfloor.errors import UndefinedMetric
 from .reporting import latex_escape, latex_table
 
 
@@ -52,7 +52,7 @@ def metric_on_stack(fn, stack, **kwargs):
 
     The metric's own definedness checks record which matrices leave it
     undefined (:func:`numeric._validation.collect_undefined`), so the whole
-    stack is one call; an :class:`~numeric.errors.UndefinedMetric` raised
+    stack is one call; an :class:`~exactfloor.errors.UndefinedMetric` raised
     elsewhere (a check that does not record) falls back to halving the stack until the undefined matrices
     are isolated (O(u log R) calls for u of them).
 

@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 import sympy
 
-from ._arith import ExactArithmetic, get_arithmetic
+from exactfloor.arith import ExactArithmetic, get_arithmetic
 from ._common import is_symbolic, prepare  # noqa: F401 (prepare: used by the doctests)
 from ._validation import check_counts
-from .errors import UndefinedMetric
+from exactfloor.errors import UndefinedMetric
 
 __all__ = ["SymbolicArithmetic", "support_from_assumptions", "check_symbolic_counts"]
 

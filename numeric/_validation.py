@@ -10,7 +10,7 @@ from numbers import Real
 
 import numpy as np
 
-from .errors import UndefinedMetric
+from exactfloor.errors import UndefinedMetric
 
 __all__ = ["check_counts", "integer_counts", "fractional_counts", "numeric_array", "check_beta",
            "check_gamma", "check_missing",
@@ -166,7 +166,7 @@ def check_counts(cm, *, min_classes: int = 1, what: str = "confusion matrix"):
     ------
     ValueError
         Not at least 2-D, not square, empty, non-finite, negative, non-integer.
-    numeric.errors.UndefinedMetric
+    exactfloor.errors.UndefinedMetric
         All zero (no sample), or fewer than ``min_classes`` classes: the
         formula is undefined there.
     """
@@ -206,7 +206,7 @@ _UNDEFINED = contextvars.ContextVar("numeric_undefined_masks", default=None)
 
 
 def undefined_if(mask, message):
-    """Raise :class:`~numeric.errors.UndefinedMetric` (a ``ValueError``) with
+    """Raise :class:`~exactfloor.errors.UndefinedMetric` (a ``ValueError``) with
     ``message()`` where a matrix of a stack leaves a metric
     undefined (``mask``: one bool per matrix, the stack's lead shape) -- or,
     inside :func:`collect_undefined`, record the mask and go on (the values
@@ -215,7 +215,7 @@ def undefined_if(mask, message):
     >>> undefined_if(np.array([False, True]), lambda: "undefined here")
     Traceback (most recent call last):
     ...
-    numeric.errors.UndefinedMetric: undefined here
+    exactfloor.errors.UndefinedMetric: undefined here
     """
     mask = np.asarray(mask, dtype=bool)
     if not mask.any():

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._arith import get_arithmetic
+from exactfloor.arith import get_arithmetic
 from ._common import prepare, stack
 from .registry import metric
 

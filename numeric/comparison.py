@@ -51,7 +51,7 @@ from ._paired import (ADJUSTMENTS, COMPARISON_COLUMNS, PairRow, PairTable,  # no
                       bootstrap_p_value, comparison_record, holm, metric_on_stack, percentile_interval,
                       winner_of)
 from ._common import MAX_SECONDS, check_cost
-from .errors import UndefinedMetric, UndefinedResampleWarning  # defined in numeric.errors, re-exported here
+from exactfloor.errors import UndefinedMetric, UndefinedResampleWarning  # re-exported here
 from .reporting import latex_escape, latex_table  # noqa: F401 - the renderers, defined in numeric.reporting
 
 __all__ = ["Comparison", "MetricComparison", "PairTable", "comparison_record", "UndefinedResampleWarning", "compare",

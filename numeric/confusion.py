@@ -9,7 +9,7 @@ from decimal import Decimal
 
 import numpy as np
 
-from .errors import LabelWarning  # defined in numeric.errors, re-exported here
+from exactfloor.errors import LabelWarning  # defined in exactfloor.errors, re-exported here
 
 __all__ = ["confusion_matrix", "LabelWarning", "MAX_CELLS"]
 

@@ -14,7 +14,7 @@ by the count of the predicted class, so every class must have a positive
 count (binotto2024 §1 assumes ``n_j > 0``); a zero count raises ``ValueError``.
 
 Every function takes ``arithmetic="float" | "exact" | "mp"``; the formulas are
-written once over :mod:`numeric._arith` (see :mod:`numeric.classical`).
+written once over :mod:`exactfloor.arith` (see :mod:`numeric.classical`).
 """
 
 from __future__ import annotations
@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._arith import get_arithmetic
+from exactfloor.arith import get_arithmetic
 from ._common import prepare
 from ._costs import (class_counts_of, cost_weights, index_distance, max_total_cost, stack_index,
                      worst_rows)
 from ._validation import integer_counts, numeric_array
-from .errors import UndefinedMetric
+from exactfloor.errors import UndefinedMetric
 from .registry import metric
 
 __all__ = [

@@ -20,7 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import UndecidedError
+from exactfloor.errors import UndecidedError
 
 __all__ = ["Envelope", "search", "search_int64", "lines_everywhere", "merge", "piece_areas"]
 

@@ -68,7 +68,7 @@ from numbers import Real
 import numpy as np
 
 from ._common import MAX_SECONDS, check_cost
-from .errors import UndefinedMetric
+from exactfloor.errors import UndefinedMetric
 
 from ._paired import (COMPARISON_COLUMNS, PairRow, PairTable, _check_confidence, metric_on_stack,
                       percentile_interval)
@@ -473,7 +473,7 @@ def compare_groups(y_true, pred_a, pred_b, *more, groups, method="corrected_t",
         Called as ``progress(i, n, label)`` after each metric.
     max_seconds : float or None, default 60
         Refuse (``ValueError``, naming the estimate) before the work when the
-        estimate exceeds it, warn (:class:`numeric.errors.CostWarning`) above 30 s;
+        estimate exceeds it, warn (:class:`exactfloor.errors.CostWarning`) above 30 s;
         None lifts the cap.  The estimate: every metric variant on each group's
         matrix of each classifier (:data:`GROUP_SECONDS_PER_MATRIX`; the group
         resamples only average those values).

@@ -24,7 +24,7 @@ from typing import NamedTuple
 import mpmath
 import numpy as np
 
-from ._arith import get_arithmetic, is_sympy
+from exactfloor.arith import get_arithmetic, is_sympy
 from ._common import axis_sum, prepare
 from ._costs import class_counts_of, cost_weights, max_total_cost, others
 from ._validation import unmasked
@@ -425,7 +425,7 @@ def cubic_positive_root(a, c, e, ctx):
 
     The critical point of a piece ``a/x + b + c x + e x^2`` of
     :func:`last_length_pieces` (binotto2024 §5); one sign change, so one
-    positive root (:meth:`numeric._arith.Arithmetic.positive_root`: Newton
+    positive root (:meth:`exactfloor.arith.Arithmetic.positive_root`: Newton
     from above in a rounding arithmetic, an exact algebraic number in exact).
     """
     return ctx.positive_root([2 * e, c, 0 * a, -a])

@@ -38,7 +38,7 @@ import stat
 import sys
 from pathlib import Path
 
-from numeric.errors import OutputError
+from exactfloor.errors import OutputError
 
 __all__ = ["OutputError", "Output", "check_outputs", "writing", "write_text",
            "project_sources", "module_sources", "SOURCE_SUFFIXES"]
@@ -228,11 +228,11 @@ def check_outputs(outputs, inputs=(), *, stdout_ok=(), sources=()) -> dict:
     >>> check_outputs({"--json": os.path.join(d, "no", "x.json")})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    numeric.errors.OutputError: cannot write .../no/x.json: the folder .../no does not exist
+    exactfloor.errors.OutputError: cannot write .../no/x.json: the folder .../no does not exist
     >>> check_outputs({"--log": __file__})  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    numeric.errors.OutputError: cannot write ...: it is the source file numeric/outputs.py of the project; ...
+    exactfloor.errors.OutputError: cannot write ...: it is the source file numeric/outputs.py of the project; ...
     """
     inputs = list(_input_files(inputs))
     sources = list(sources)

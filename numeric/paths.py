@@ -24,7 +24,7 @@ from math import lcm
 
 import numpy as np
 
-from ._arith import FRACTION, get_arithmetic, quiet_objects
+from exactfloor.arith import FRACTION, get_arithmetic, quiet_objects
 from ._common import Prepared, Stack, prepare, row_sums, stack
 from ._dp import (by_diagonals, cells_dp, certified_lines, choice_buffers, diagonal_order,
                   least_lines_int64, path_cells, path_dp)
@@ -269,7 +269,7 @@ _LEAST_LANES = 256
 
 def _evaluate(cm, beta, gamma, arithmetic, metric):
     """``oc``/``uoc`` at ``beta``: validated once, then weights and DP block by
-    block (:meth:`numeric._arith.Arithmetic.blocks`; bounded temporaries in float)."""
+    block (:meth:`exactfloor.arith.Arithmetic.blocks`; bounded temporaries in float)."""
     ctx = get_arithmetic(arithmetic)
     check_gamma(gamma)
     s = stack(cm, ctx)
@@ -515,7 +515,7 @@ def _merge_one(pieces, b, q, ctx):
 def _envelope_parts(cm, metric, gamma, ctx):
     """``(prepared, numer, D, q)`` of :func:`oc_parts` / :func:`uoc_parts`; with
     ``gamma = 1`` in the context's arithmetic of rationals
-    (:meth:`numeric._arith.Arithmetic.rationals`: Python Fractions for exact)."""
+    (:meth:`exactfloor.arith.Arithmetic.rationals`: Python Fractions for exact)."""
     parts = _PARTS[metric]
     if ctx.fraction(ctx.number(gamma)) == 1:
         p = prepare(cm, ctx.rationals())
@@ -553,7 +553,7 @@ def _integer_pieces(numers, qs, K, t_his, rat=FRACTION):
     for a batch of matrices searched together.
 
     ``numers``, ``qs``: per matrix, the ``K*K`` weights as exact rationals
-    of the context ``rat`` (:class:`numeric._arith.FractionArithmetic`:
+    of the context ``rat`` (:class:`exactfloor.arith.FractionArithmetic`:
     Fractions, or the property engine's ``gmpy2.mpq``); ``t_his``: per
     matrix, the right end (such a rational, or ``None`` for ``[0, inf)``).
     With ``L`` a matrix's common denominator, the line of a path is ``(L -
@@ -616,12 +616,12 @@ def _integer_pieces(numers, qs, K, t_his, rat=FRACTION):
 def _guarded_pieces(numer, q, K, t_hi):
     """Exact envelope in ``t`` when the penalties ``q`` are irrational (non-integer gamma).
 
-    The search and the DP run on :class:`numeric._guarded.Guarded` numbers
+    The search and the DP run on :class:`exactfloor.guarded.Guarded` numbers
     (exact, compared at guarded precision); the line of a minimiser is summed
     exactly over the cells of its path (followed back along the DP's choices), so
     intercepts stay rational and slopes stay sums of radicals.
     """
-    from ._guarded import GUARDED  # SymPy-backed: imported when first needed
+    from exactfloor.guarded import GUARDED  # SymPy-backed: imported when first needed
 
     nG, qG = GUARDED.asarray(numer), GUARDED.asarray(q)
 
@@ -671,7 +671,7 @@ def _exact_pieces(numer, D, q, beta_max, ctx):
     K = numer.shape[-1]
     D_f = ctx.fraction(D)
     if qF is None:
-        from ._guarded import GUARDED as tctx
+        from exactfloor.guarded import GUARDED as tctx
 
         t_hi = None if beta_max is None else tctx.number(beta_max * D)
         pieces = _guarded_pieces(numer, q, K, t_hi)

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._arith import get_arithmetic
+from exactfloor.arith import get_arithmetic
 from .registry import metric
+from exactfloor.tolerance import FLOAT_SCREEN
 
 __all__ = ["ranked_probability_score"]
 
 #: slack allowed in the sum of a row of probabilities (float64 and exact
 #: inputs; a narrower float type is allowed ``4 K`` of its machine epsilons,
 #: e.g. 1.9e-6 for float32 and K = 4: its softmax rows are that accurate)
-SUM_TOLERANCE = 1e-9
+SUM_TOLERANCE = FLOAT_SCREEN
 
 
 def _sum_tolerance(dtype, K):

@@ -24,6 +24,7 @@ import numpy as np
 
 from ._paired import holm
 from .cd_diagram import cliques
+from exactfloor.tolerance import FLOAT_TIE
 
 __all__ = ["rank_tests", "RankTests", "Friedman", "Nemenyi", "ControlTest", "WilcoxonPairs",
            "average_ranks", "rank_rows", "STUDY_INSTALL", "ASSUMPTIONS", "EXACT_TIES_MAX"]
@@ -497,7 +498,7 @@ def rank_tests(scores, *, better="higher", methods=None, datasets=None, alpha=0.
         chi2 /= c
     df1, df2 = k - 1, (k - 1) * (N - 1)
     denom = N * (k - 1) - chi2
-    f = math.inf if denom <= 1e-12 * N * k else (N - 1) * chi2 / denom
+    f = math.inf if denom <= FLOAT_TIE * N * k else (N - 1) * chi2 / denom
     chi2_p = float(st.chi2.sf(chi2, df1))
     f_p = 0.0 if math.isinf(f) else float(st.f.sf(f, df1, df2))
     notes = _reliability(N, k, alpha, f_p)
@@ -571,7 +572,7 @@ def _wilcoxon(d, st):
         flips = ((np.arange(2 ** N)[:, None] >> np.arange(N)) & 1).astype(bool)
         positive = np.where(flips, d < 0, d > 0)
         null = positive.astype(np.float64) @ ranks + zero_half
-        tol = 1e-12 * max(abs(r_plus), 1.0)
+        tol = FLOAT_TIE * max(abs(r_plus), 1.0)
         p = 2 * min(np.mean(null <= r_plus + tol), np.mean(null >= r_plus - tol))
         return min(r_plus, r_minus), float(min(1.0, p))
     res = st.wilcoxon(d, zero_method="zsplit", method="auto")

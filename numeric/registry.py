@@ -44,7 +44,7 @@ from typing import Any
 
 import numpy as np
 
-from .errors import UndefinedMetric
+from exactfloor.errors import UndefinedMetric
 from .markdown import table as markdown_table
 
 __all__ = ["Metric", "Variant", "REGISTRY", "METRIC_MODULES", "NOT_METRICS", "FRACTIONAL_METRICS", "metric",
@@ -199,7 +199,7 @@ class Metric:
         -------
         callable
             ``f(cm)`` returning the metric's value; it raises the metric's
-            :class:`~numeric.errors.UndefinedMetric` where the metric is undefined.
+            :class:`~exactfloor.errors.UndefinedMetric` where the metric is undefined.
 
         Raises
         ------
@@ -216,7 +216,7 @@ class Metric:
         >>> REGISTRY["mae"].bind(arithmetic="exact")([[3, 1], [0, 4]])
         1/8
         """
-        from ._arith import get_arithmetic
+        from exactfloor.arith import get_arithmetic
 
         v = self.variant(variant)
         get_arithmetic(arithmetic)  # an unknown arithmetic fails here, not at the first call

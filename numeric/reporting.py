@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from ._common import unlimited_int_digits
-from .errors import UndefinedMetric
+from exactfloor.errors import UndefinedMetric
 
 __all__ = ["MetricValue", "Report", "PerClass", "report", "per_class", "format_table",
            "latex_escape", "latex_table",
@@ -461,7 +461,7 @@ def report(cm, y_pred=None, *, labels=None, metrics=None, arithmetic="float") ->
     >>> report([1, 2, 2], [1, 2, 1], labels=[1, 2, 3], metrics=["tc"])["tc"].note[:45]
     'confusion matrix: true class 3 has no samples'
     """
-    from ._arith import get_arithmetic
+    from exactfloor.arith import get_arithmetic
     from ._validation import check_counts
 
     get_arithmetic(arithmetic)  # an unknown arithmetic is the caller's error, not every metric's

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import sympy
 
-from .parsing import parse_number
+from exactfloor.parsing import parse_number
 
 __all__ = ["round_half_up", "matches_printed", "printed_interval"]
 

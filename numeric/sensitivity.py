@@ -128,7 +128,7 @@ def geometric_mean_sensitivity(cm, *, missing="ignore", arithmetic="float"):
     counts 0, so GM = 0; imbalanced-learn gives this with ``labels`` listing
     an absent class, and, without ``labels``, whenever a class is predicted
     but never true).  Exact arithmetic keeps the root exact: SymPy's canonical
-    form while it is small, and beyond ``numeric._arith.CANONICAL_ROOT_BITS`` (4,096)
+    form while it is small, and beyond ``exactfloor.arith.CANONICAL_ROOT_BITS`` (4,096)
     bits of its radicand the unevaluated root :math:`(\prod_k S_k)^{1/K'}` (the exact
     context's ``power``), whose size stays linear in the digits of the counts.  Not
     symmetric.

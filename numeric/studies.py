@@ -226,7 +226,7 @@ def _class_indices(yt, yp, labels, dataset):
         if both.dtype.kind in "iu" and order.size != int(order[-1]) - int(order[0]) + 1:
             import warnings
 
-            from .errors import LabelWarning
+            from exactfloor.errors import LabelWarning
 
             warnings.warn(LabelWarning(
                 f"study: dataset {dataset!r}: the observed integer labels are not contiguous "

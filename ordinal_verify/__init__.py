@@ -47,13 +47,13 @@ import os
 import sys
 import warnings
 
-from numeric.errors import InputError, OutputError  # noqa: F401 (OutputError: importable here)
+from exactfloor.errors import InputError, OutputError  # noqa: F401 (OutputError: importable here)
 
 from . import audit_cmd, ledger_cmd, matrix_cmds, study_cmd
 from .inputs import read_matrix
 
 # InputError and OutputError are importable here too, as they were from analytic.cli;
-# their home (and their documentation) is numeric.errors
+# their home (and their documentation) is exactfloor.errors
 __all__ = ["main", "build_parser", "read_matrix"]
 
 

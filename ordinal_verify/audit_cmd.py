@@ -27,7 +27,7 @@ import json
 import os
 import sys
 
-from numeric.errors import UserFunctionError
+from exactfloor.errors import UserFunctionError
 
 from .outputs import check_outputs, module_sources, write_text
 from .table import format_table

@@ -9,7 +9,7 @@ import sys
 import numpy as np
 
 from numeric._common import ANNOUNCE_SECONDS
-from numeric.errors import InputError
+from exactfloor.errors import InputError
 
 __all__ = ["InputError", "read_matrix", "read_text", "MAX_BYTES", "MAX_CLASSES",
            "ANNOUNCE_SECONDS", "announce_cost", "digits_factor", "AUOC_DIGITS_SLOPE"]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 
 from numeric import outputs as _rule
-from numeric.errors import OutputError
+from exactfloor.errors import OutputError
 from numeric.outputs import Output, module_sources, write_text, writing
 
 __all__ = ["OutputError", "Output", "check_outputs", "writing", "write_text", "plot_format",

@@ -22,9 +22,9 @@ import pytest
 
 import numeric._dp as dp
 import numeric.paths as paths
-from analytic.properties.rational import rationals
+from exactfloor.rational import rationals
 from analytic.properties.space import block, count
-from numeric._arith import FRACTION
+from exactfloor.arith import FRACTION
 from numeric._common import prepare
 from numeric.envelope import lines_everywhere, merge, search, search_int64
 

@@ -1,6 +1,6 @@
 """Honest errors and any number a user returns (issue 37 items 1 and 2).
 
-Item 1: only :class:`numeric.errors.UndefinedMetric` (or NaN/None returned by a
+Item 1: only :class:`exactfloor.errors.UndefinedMetric` (or NaN/None returned by a
 user's callable) means "undefined here"; any other exception from a metric is
 the verdict "error" of every property, naming the exception and the first
 matrix that raised it -- through :func:`analytic.properties.audit.audit` (exact
@@ -26,7 +26,7 @@ import pytest
 import sympy
 
 import numeric
-from numeric.errors import MetricError, UndefinedMetric
+from exactfloor.errors import MetricError, UndefinedMetric
 from numeric.registry import REGISTRY
 from analytic.properties.audit import PROPERTIES, audit
 from analytic.properties.exact import value_of
@@ -346,7 +346,7 @@ def test_a_formula_failing_in_the_engine_s_rationals_switches_the_exact_screen_o
     an exception there other than UndefinedMetric switches it off (_NotExact: its ties
     go to the per-matrix check, in SymPy's exact arithmetic, which names a broken metric
     as MetricError); the float screen and a user's callable name the matrix at once."""
-    from analytic.properties.closedform import _NotExact
+    from exactfloor.closedform import _NotExact
     from analytic.properties.engine import CallableEvaluator, FloatEvaluator, RationalEvaluator
 
     S = np.array([[[1, 0], [0, 0]], [[2, 0], [0, 0]], [[1, 1], [0, 0]]])

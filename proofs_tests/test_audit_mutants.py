@@ -21,7 +21,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from numeric.errors import UndefinedMetric
+from exactfloor.errors import UndefinedMetric
 import numeric
 
 from analytic.properties import audit as A

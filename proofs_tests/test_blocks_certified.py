@@ -24,7 +24,7 @@ import sympy
 
 import numeric
 import numeric._dp as dp
-from numeric._arith import FloatArithmetic, get_arithmetic
+from exactfloor.arith import FloatArithmetic, get_arithmetic
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from benchmarks.baselines import a_uoc_exact_fractions  # noqa: E402
@@ -318,7 +318,7 @@ def test_exact_a_uoc_of_a_stack_is_the_independent_fraction_search(number, way, 
     from fractions import Fraction
 
     import numeric.paths
-    from analytic.properties.rational import rationals
+    from exactfloor.rational import rationals
     from numeric.paths import a_uoc
 
     def one_at_a_time(*a):

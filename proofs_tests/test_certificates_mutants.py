@@ -1,4 +1,4 @@
-"""Tests that kill the surviving mutants of ``analytic.properties.certificates``:
+"""Tests that kill the surviving mutants of ``exactfloor.certificates``:
 the last ones of the sign machinery (docs/mutation.md, "The four survivors
 left unexplained, now killed") and those of the rational functions and the
 identity test (docs/mutation.md, "The rational-function code and the identity
@@ -20,10 +20,11 @@ import sympy as sp
 from sympy import ZZ
 from sympy.polys.rings import ring
 
-from analytic.properties import certificates as C
-from analytic.properties.certificates import sign
-from numeric import exact_sign
-from numeric.errors import UndecidedError
+from exactfloor import certificates as C
+from exactfloor.certificates import sign
+from exactfloor import exact_sign
+from exactfloor.errors import UndecidedError
+from exactfloor.exact_sign import ANY, NEG, NONNEG, NONPOS, POS
 
 a, b, c, k = sp.symbols("a b c k", integer=True, positive=True)
 
@@ -49,8 +50,8 @@ def test_square_free_factorisation_is_tried_up_to_its_size_limit_inclusive():
     R, ra, rb, rc = ring("a, b, c", ZZ)
     assert len(C._shift_by_one(rc * (ra - 2 * rb) ** 2)) == C._FACTOR_TERMS == 12
     e = sp.expand(c * (a - 2 * b) ** 2)
-    assert sign(e) == "nonneg"
-    assert sign(-e) == "nonpos"
+    assert sign(e) == NONNEG
+    assert sign(-e) == NONPOS
     assert e.subs({a: 2, b: 1, c: 1}) == 0
 
 
@@ -67,9 +68,9 @@ def test_the_square_of_a_strictly_signed_factor_is_strictly_positive():
     weaker claim, which would make a strict inequality "not proved".
     """
     f = (a - b) ** 2 + 1
-    assert sign(f) == "pos"
-    assert sign(sp.expand(f ** 2)) == "pos"
-    assert sign(sp.expand(-f ** 2)) == "neg"
+    assert sign(f) == POS
+    assert sign(sp.expand(f ** 2)) == POS
+    assert sign(sp.expand(-f ** 2)) == NEG
 
 
 def test_an_absorbed_negative_term_is_zero_for_the_later_pairs():
@@ -96,7 +97,7 @@ def test_an_absorbed_negative_term_is_zero_for_the_later_pairs():
     # 2p - rest is b^2 (a - c)^2 + a b (a - c)^2: the two absorbed squares
     assert 2 * p - rest == rb**2 * (ra - rc) ** 2 + ra * rb * (ra - rc) ** 2
     e = a**3 * b + a**3 * c + a**2 * b**2 + a * b * c**2 + b**2 * c**2 - a**2 * b * c - a * b**2 * c
-    assert sign(e) == "pos"
+    assert sign(e) == POS
 
 
 # ---------------------------------------------------------------------------
@@ -697,7 +698,7 @@ def test_an_integer_power_out_of_a_root_is_the_frozen_atom_itself():
     not simplify it); the relation ``t = T`` of the mutant is not a polynomial
     one, so the mutant does not prove it."""
     T = sp.Max(c - b, a * b - a)
-    assert sign(T) == "nonneg"
+    assert sign(T) == NONNEG
     assert (T ** 3) ** sp.Rational(1, 3) != T  # not simplified by SymPy
     assert C.equal((T ** 3) ** sp.Rational(1, 3), T) == (True, "cancels to 0")
     assert C.equal((T ** 3 * (a + 1)) ** sp.Rational(1, 3), T * sp.cbrt(a + 1))[0] is True
@@ -753,9 +754,9 @@ def test_an_expression_undefined_everywhere_is_not_a_crash():
     e = a + 1 / _Z
     assert C.is_zero(e) == (False, "not decided: a denominator is identically 0")
     assert C.equal(e, a + 1)[0] is False
-    assert sign(e) is None
+    assert sign(e) == ANY
     assert C.is_zero(1 / _Z) == (False, "not decided: a denominator is identically 0")
-    assert sign(1 / _Z) is None
+    assert sign(1 / _Z) == ANY
     with pytest.raises(C._DefinedNowhere):
         C._fraction(1 / _Z)
 

@@ -1,4 +1,4 @@
-"""Soundness of the certificate engine (analytic.properties.certificates), tested
+"""Soundness of the certificate engine (exactfloor.certificates), tested
 by evaluation: whatever it certifies must hold at every positive integer point.
 
 Random expressions in one to three positive integer symbols are built from
@@ -43,8 +43,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from mpmath import iv
 
-from analytic.properties import certificates as C
-from analytic.properties.certificates import defined, equal, is_zero, sign
+from exactfloor import certificates as C
+from exactfloor.certificates import defined, equal, is_zero, sign
+from exactfloor.exact_sign import ANY, NEG, NONNEG, NONPOS, POS, ZERO
 
 X = sp.symbols("a b c", integer=True, positive=True)
 
@@ -220,8 +221,9 @@ def _sign_of(v):
     return 1 if n > 0 else -1
 
 
-_HOLDS = {"pos": lambda s: s > 0, "nonneg": lambda s: s >= 0, "zero": lambda s: s == 0,
-          "nonpos": lambda s: s <= 0, "neg": lambda s: s < 0}
+_HOLDS = {POS: lambda s: s > 0, NONNEG: lambda s: s >= 0, ZERO: lambda s: s == 0,
+          NONPOS: lambda s: s <= 0, NEG: lambda s: s < 0}
+_NAMES = {POS: "pos", NONNEG: "nonneg", ZERO: "zero", NONPOS: "nonpos", NEG: "neg"}
 
 
 def _symbols_of(*es):
@@ -231,7 +233,7 @@ def _symbols_of(*es):
 def check_sign(e, seed=0):
     """The certified sign of ``e`` holds at every point where ``e`` is defined."""
     s = sign(e)
-    if s is None:
+    if s == ANY:  # nothing certified
         return None
     assert s in _HOLDS, s
     syms = _symbols_of(e)
@@ -241,7 +243,7 @@ def check_sign(e, seed=0):
         if sv is _UNDEFINED:
             continue
         assert _HOLDS[s](sv), f"sign({e}) = {s!r} but its sign is {sv} at {point}"
-    CHECKED["sign " + s] += 1
+    CHECKED["sign " + _NAMES[s]] += 1
     return s
 
 

@@ -8,7 +8,7 @@
   options, and the bare command keeps them;
 * the ledger's options before another subcommand are refused (``audit``'s own
   ``--markdown`` replaced the top-level one, which wrote nothing);
-* the CLI's exceptions are :mod:`numeric.errors`' classes.
+* the CLI's exceptions are :mod:`exactfloor.errors`' classes.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-import numeric.errors
+import exactfloor.errors
 from ordinal_verify import build_parser, main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -206,16 +206,16 @@ def test_python_m_ordinal_verify_and_python_m_analytic(tmp_path):
 
 
 # ---------------------------------------------------------------------------
-# the CLI's exceptions live in numeric.errors
+# the CLI's exceptions live in exactfloor.errors
 # ---------------------------------------------------------------------------
 def test_cli_exceptions_are_numeric_errors(tmp_path):
     from ordinal_verify import audit_cmd, inputs, outputs
 
-    assert inputs.InputError is numeric.errors.InputError
-    assert outputs.OutputError is numeric.errors.OutputError
-    assert audit_cmd.UserFunctionError is numeric.errors.UserFunctionError
-    assert issubclass(numeric.errors.OutputError, numeric.errors.InputError)
-    assert issubclass(numeric.errors.UserFunctionError, numeric.errors.InputError)
-    assert {"InputError", "OutputError", "UserFunctionError"} <= set(numeric.errors.__all__)
-    with pytest.raises(numeric.errors.InputError, match="no such file"):
+    assert inputs.InputError is exactfloor.errors.InputError
+    assert outputs.OutputError is exactfloor.errors.OutputError
+    assert audit_cmd.UserFunctionError is exactfloor.errors.UserFunctionError
+    assert issubclass(exactfloor.errors.OutputError, exactfloor.errors.InputError)
+    assert issubclass(exactfloor.errors.UserFunctionError, exactfloor.errors.InputError)
+    assert {"InputError", "OutputError", "UserFunctionError"} <= set(exactfloor.errors.__all__)
+    with pytest.raises(exactfloor.errors.InputError, match="no such file"):
         inputs.read_matrix(str(tmp_path / "missing.csv"))

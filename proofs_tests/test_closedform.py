@@ -1,5 +1,5 @@
 """Exact closed forms for the tie screen of metrics with roots and logarithms
-(:mod:`analytic.properties.closedform`).
+(:mod:`exactfloor.closedform`).
 
 Expected values: exact identities stated per test (``sqrt(12) = 2 sqrt(3)``,
 ``log2(12) = 2 + log2(3)``...), signs of numbers whose digits are known
@@ -17,12 +17,12 @@ import pytest
 import sympy
 
 import numeric  # noqa: F401  (registers every metric)
-from analytic.properties import closedform as C
-from analytic.properties.closedform import ClosedForm, _NotExact, from_sympy, log2, power
+from exactfloor import closedform as C
+from exactfloor.closedform import ClosedForm, _NotExact, from_sympy, log2, power
 from analytic.properties.engine import MetricSpec
-from analytic.properties.rational import rationals
-from numeric import exact_sign
-from numeric.errors import UndecidedError
+from exactfloor.rational import rationals
+from exactfloor import exact_sign
+from exactfloor.errors import UndecidedError
 from numeric.registry import REGISTRY
 
 HALF = Fraction(1, 2)
@@ -82,7 +82,7 @@ def test_signs_of_numbers_whose_digits_are_known(x, s):
 
 def test_a_sign_the_first_enclosure_cannot_decide_goes_to_the_policy(monkeypatch):
     """``sqrt(10^80 + 1) - 10^40 - sqrt(2)/10^50`` (about 5e-41 - 1.4e-50 > 0)
-    needs more than the policy's first 30 digits: :func:`numeric.exact_sign.sign`
+    needs more than the policy's first 30 digits: :func:`exactfloor.exact_sign.sign`
     (the one rule) is asked, and decides."""
     calls = []
     real = exact_sign.sign
@@ -239,7 +239,7 @@ def test_without_gmpy2_and_flint_the_numbers_are_fractions():
     code = (
         "import sys; sys.modules['gmpy2'] = None; sys.modules['flint'] = None\n"
         "from fractions import Fraction as F\n"
-        "from analytic.properties.closedform import Q, _fmpz, power, log2\n"
+        "from exactfloor.closedform import Q, _fmpz, power, log2\n"
         "r = power(12, F(1, 2))\n"
         "print(Q is F, _fmpz is None, repr(r), type(r * r).__name__, r > F(346, 100),\n"
         "      repr(power(1031 * 1033 * 4, F(1, 2))), repr(log2(F(45, 8))))\n")

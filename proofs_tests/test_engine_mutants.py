@@ -11,7 +11,7 @@ from itertools import product
 import numpy as np
 import pytest
 
-from numeric.errors import MetricError, UndefinedMetric
+from exactfloor.errors import MetricError, UndefinedMetric
 from analytic.properties.catalog import CANDIDATE, CLEAR, TIE
 from analytic.properties.engine import MetricSpec, _screen_random_triples, screen_triples
 

@@ -10,7 +10,7 @@ float screen confirmed exactly, and the float screen with every tie decided
 on the callable's exact values -- over small random spaces, for every
 property; the oracle below re-decides every property by plain loops over
 the same matrices in the same order (N, K, lexicographic), with its own
-exact sign rule (SymPy, nothing of :mod:`numeric.exact_sign`).  Asserted:
+exact sign rule (SymPy, nothing of :mod:`exactfloor.exact_sign`).  Asserted:
 the same verdicts, the same counterexamples, ``minimal`` exactly on the
 exhaustive part, the same counts, and that a counterexample found among
 random matrices and shrunk is still a counterexample in the property's own
@@ -31,7 +31,7 @@ import numpy as np
 import pytest
 import sympy
 
-from numeric.errors import UndefinedMetric
+from exactfloor.errors import UndefinedMetric
 from analytic.properties.audit import PROPERTIES, audit
 from analytic.properties.space import Space
 

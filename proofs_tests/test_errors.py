@@ -11,7 +11,7 @@ import pytest
 import sympy
 
 import numeric
-import numeric.errors
+import exactfloor.errors
 from numeric.registry import REGISTRY
 
 #: fixed parameters for the metrics that take more than a matrix (a bad matrix
@@ -218,7 +218,7 @@ def _exception_classes():
     """Every exception or warning class defined in a module of numeric, analytic or
     ordinal_verify (the command line)."""
     found = {}
-    for package in ("numeric", "analytic", "ordinal_verify"):
+    for package in ("exactfloor", "numeric", "analytic", "ordinal_verify"):
         pkg = importlib.import_module(package)
         for info in pkgutil.walk_packages(pkg.__path__, package + "."):
             if info.name.endswith(".__main__"):
@@ -232,14 +232,14 @@ def _exception_classes():
 
 
 def test_every_public_exception_and_warning_is_defined_in_numeric_errors():
-    """The rule of numeric.errors' docstring: a public exception or warning class of
-    numeric, analytic or the command line is defined in numeric.errors; a private one
+    """The rule of exactfloor.errors' docstring: a public exception or warning class of
+    numeric, analytic or the command line is defined in exactfloor.errors; a private one
     (leading ``_``) is a signal inside its module.  Before issue 26, LabelWarning was
     defined in numeric/confusion.py, UndefinedResampleWarning in numeric/comparison.py
     and the command line's InputError, OutputError, UserFunctionError in its modules."""
     found = _exception_classes()
     public = {qual for qual, cls in found.items() if not cls.__name__.startswith("_")}
-    assert public == {f"numeric.errors.{n}" for n in numeric.errors.__all__}, sorted(public)
+    assert public == {f"exactfloor.errors.{n}" for n in exactfloor.errors.__all__}, sorted(public)
     assert any(cls.__name__.startswith("_") for cls in found.values())  # the rule's exception is real
 
 
@@ -252,8 +252,8 @@ def test_every_public_exception_and_warning_is_defined_in_numeric_errors():
 ])
 def test_old_import_locations_are_the_errors_classes(module, name):
     """The re-exports: importing from the module that issues the warning gives
-    the very class of numeric.errors, so ``except``/``pytest.warns`` on either works."""
-    assert getattr(importlib.import_module(module), name) is getattr(numeric.errors, name)
+    the very class of exactfloor.errors, so ``except``/``pytest.warns`` on either works."""
+    assert getattr(importlib.import_module(module), name) is getattr(exactfloor.errors, name)
 
 
 def _small_matrices():
@@ -272,11 +272,11 @@ def _small_matrices():
 @pytest.mark.parametrize("arithmetic", ["float", "exact"])
 def test_a_valid_matrix_raises_only_undefined_metric(arithmetic):
     """Issue 37 item 1: on a valid count matrix a metric either has a value or raises
-    numeric.errors.UndefinedMetric (its formula undefined: no sample, an empty class it
+    exactfloor.errors.UndefinedMetric (its formula undefined: no sample, an empty class it
     divides by, one class); only that is read as "undefined" by the auditor, report and
     compare, so a plain ValueError here would be an "error" there.  Every registered
     metric's every report variant, on every matrix with K <= 3 and N <= 2 (and N = 0)."""
-    from numeric.errors import UndefinedMetric
+    from exactfloor.errors import UndefinedMetric
     from numeric.registry import matrix_metrics
 
     seen = set()
@@ -298,7 +298,7 @@ def test_a_valid_matrix_raises_only_undefined_metric(arithmetic):
 def test_undefined_and_bad_input_are_told_apart():
     """The all-zero matrix and tau_b with one true class are undefined; a negative count
     and a matrix that is not square are bad input (a plain ValueError)."""
-    from numeric.errors import UndefinedMetric
+    from exactfloor.errors import UndefinedMetric
 
     for call in (lambda: numeric.mae([[0, 0], [0, 0]]),
                  lambda: numeric.kendall_tau_b([[2, 1], [0, 0]]),

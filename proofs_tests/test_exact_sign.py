@@ -1,4 +1,4 @@
-"""The one rule for exact signs and equality (numeric.exact_sign, issue 22 item 2).
+"""The one rule for exact signs and equality (exactfloor.exact_sign, issue 22 item 2).
 
 Every expected sign below is stated with its source: an algebraic identity
 (derived in the comment), a closed form of a small difference, or IEEE 754
@@ -14,9 +14,10 @@ import mpmath
 import pytest
 import sympy as sp
 
-from numeric import exact_sign
-from numeric.errors import UndecidedError, UndecidedSign
-from numeric.exact_sign import DEFAULT_POLICY, ExactPolicy, compare, enclose, is_zero, sign
+from exactfloor import exact_sign
+from exactfloor.errors import UndecidedError, UndecidedSign
+from exactfloor.exact_sign import DEFAULT_POLICY, ExactPolicy, compare, enclose, is_zero, sign
+from exactfloor.exact_sign import NEG, POS, ZERO
 
 s2, s3, s6 = sp.sqrt(2), sp.sqrt(3), sp.sqrt(6)
 TINY = ExactPolicy(start_dps=10, max_dps=50, prove=False)
@@ -220,7 +221,7 @@ def test_complex_numbers_are_named():
 # the policy object
 # ---------------------------------------------------------------------------
 def test_policy_defaults():
-    # the documented defaults (module docstring of numeric.exact_sign)
+    # the documented defaults (module docstring of exactfloor.exact_sign)
     assert (DEFAULT_POLICY.start_dps, DEFAULT_POLICY.max_dps, DEFAULT_POLICY.prove) == (30, 300, True)
     assert ExactPolicy() == DEFAULT_POLICY
     assert DEFAULT_POLICY.precisions() == (30, 60, 120, 240, 300)
@@ -491,11 +492,11 @@ def test_proof_step():
 def test_one_undecided_hierarchy():
     import analytic.engines._pl
     from analytic.engines._pl import sign_for_all
-    from analytic.properties import certificates
+    from exactfloor import certificates
 
     assert analytic.engines._pl.UndecidedSign is UndecidedSign
     assert issubclass(UndecidedSign, UndecidedError) and issubclass(UndecidedError, ArithmeticError)
-    # deliberately also a ValueError (callers catch it as one; numeric/errors.py)
+    # deliberately also a ValueError (callers catch it as one; exactfloor/errors.py)
     assert issubclass(UndecidedSign, ValueError)
     assert issubclass(certificates._TooLarge, UndecidedError)
     K = sp.Symbol("K", integer=True, positive=True)
@@ -526,7 +527,7 @@ def spy(monkeypatch):
 
 
 def test_guarded_routes_through_the_rule(spy, monkeypatch):
-    from numeric._guarded import GUARDED, Guarded
+    from exactfloor.guarded import GUARDED, Guarded
 
     a, b = Guarded.of(s2), Guarded.of(2) / Guarded.of(s2)
     assert a == b and spy and spy[0][0] == "compare"
@@ -539,7 +540,7 @@ def test_guarded_routes_through_the_rule(spy, monkeypatch):
 
 
 def test_guarded_infinity_and_negation():
-    from numeric._guarded import GUARDED, Guarded
+    from exactfloor.guarded import GUARDED, Guarded
 
     inf = GUARDED.inf
     assert Guarded.of(s2) < inf and inf > Guarded.of(10**30) and not inf < inf
@@ -549,7 +550,7 @@ def test_guarded_infinity_and_negation():
 
 
 def test_exact_arithmetic_same_routes_through_the_rule(spy):
-    from numeric._arith import ExactArithmetic
+    from exactfloor.arith import ExactArithmetic
 
     ctx = ExactArithmetic()
     assert ctx.same(_unevaluated_sqrt2_sqrt3(), s6) and spy[0][0] == "compare"
@@ -613,12 +614,12 @@ def test_algebraic_routes_through_the_rule(spy):
 
 
 def test_certificates_route_through_the_rule(spy):
-    from analytic.properties import certificates
+    from exactfloor import certificates
 
     certificates._sign.cache_clear()
-    assert certificates.sign(sp.Rational(-3, 7)) == "neg" and spy[-1][0] == "sign"
-    assert certificates.sign(sp.Float(2.5)) == "pos"
-    assert certificates.sign(sp.Integer(0)) == "zero"
+    assert certificates.sign(sp.Rational(-3, 7)) == NEG and spy[-1][0] == "sign"
+    assert certificates.sign(sp.Float(2.5)) == POS
+    assert certificates.sign(sp.Integer(0)) == ZERO
     a = sp.Symbol("a", integer=True, positive=True)
     n = len(spy)
     ok, why = certificates.equal(sp.sqrt(a + 10**20) , sp.sqrt(a) * 10**10)

@@ -1,5 +1,5 @@
 """Every float tie decided exactly (issue 22, item 3): the exact screen of the
-ties (``exact_ties=True``, :mod:`analytic.properties.rational`), its fall-backs,
+ties (``exact_ties=True``, :mod:`exactfloor.rational`), its fall-backs,
 and the chunk's flagged list that no longer drops a candidate after its ties.
 
 Expected values: exact derivations stated per test (a metric built so that
@@ -18,16 +18,16 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from numeric.errors import UndefinedMetric
+from exactfloor.errors import UndefinedMetric
 import numeric  # noqa: F401  (registers every metric)
 from analytic.properties import audit as A
 from analytic.properties import engine as E
 from analytic.properties.catalog import CANDIDATE, CLEAR, PROPERTIES, TIE, tolerance
 from analytic.properties.engine import RationalEvaluator
-from analytic.properties.closedform import _NotExact
-from analytic.properties.rational import rationals
+from exactfloor.closedform import _NotExact
+from exactfloor.rational import rationals
 from analytic.properties.space import Space
-from numeric._arith import get_arithmetic
+from exactfloor.arith import get_arithmetic
 from numeric.registry import REGISTRY, Metric
 
 SMALL = Space(exhaustive=((1, 3), (2, 3), (3, 3)), random=40, random_k=3, random_n=6,
@@ -76,7 +76,7 @@ def _plain(x):
     return x.tolist() if hasattr(x, "tolist") else x  # a matrix, or a triangle's triple
 
 
-#: rational values, then roots and logarithms (closed forms: analytic.properties.closedform)
+#: rational values, then roots and logarithms (closed forms: exactfloor.closedform)
 AGREE = [("mae", 0), ("mer", 0), ("uoc", 0), ("oc", 1), ("cohen_kappa", 2), ("tc", 0), ("amae", 1),
          ("minimum_sensitivity", 0),
          ("rmse", 0), ("macro_rmse", 0), ("kendall_tau_b", 0), ("spearman_rs", 0), ("r_int", 0),
@@ -382,7 +382,7 @@ def test_a_callable_s_exact_values_are_read_as_the_per_matrix_check_reads_them()
     (_NotExact: the per-matrix check reports the broken metric)."""
     import sympy
 
-    from analytic.properties.closedform import ClosedForm
+    from exactfloor.closedform import ClosedForm
 
     def f(m):
         n = int(m.sum())

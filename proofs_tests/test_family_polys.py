@@ -1,7 +1,7 @@
 """Family envelopes decided on integer polynomials (issue 26, item 6).
 
 The signs, envelopes and integrals of :mod:`analytic.engines._pl` are now computed on
-dense integer polynomials (:mod:`analytic.engines._ratfun`) instead of SymPy
+dense integer polynomials (:mod:`exactfloor.ratfun`) instead of SymPy
 expressions.  Expected values come from three independent places:
 
 * signs: exact evaluation with :class:`fractions.Fraction` at every integer
@@ -26,7 +26,7 @@ import pytest
 import sympy as sp
 
 import numeric
-from analytic.engines import _ratfun as rf
+from exactfloor import ratfun as rf
 from analytic.engines._family import PathLines, settle
 from analytic.engines._pl import (
     PL, UndecidedSign, _lower_envelope_expr, lower_envelope, sign_for_all, sign_threshold,

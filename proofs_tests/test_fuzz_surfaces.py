@@ -1452,7 +1452,7 @@ def compare_bad(rng, folder):
 
 
 # ---------------------------------------------------------------------------
-# surface: user strings (numeric.parsing and the functions that take numbers)
+# surface: user strings (exactfloor.parsing and the functions that take numbers)
 # ---------------------------------------------------------------------------
 def _expression(rng, depth=0):
     """A random arithmetic expression: ``(text, exact Fraction value or None)``."""
@@ -1491,7 +1491,7 @@ def _expression(rng, depth=0):
 def strings_valid(rng, folder):
     import sympy
 
-    from numeric.parsing import parse_number
+    from exactfloor.parsing import parse_number
 
     text, value = _expression(rng)
     if value is None:
@@ -1513,7 +1513,7 @@ def strings_bad(rng, folder):
     from analytic import symbolic_metric
     from analytic.properties.audit import audit
     from analytic.derivations.forms import positioned_metric_forms
-    from numeric.parsing import parse_number
+    from exactfloor.parsing import parse_number
 
     P = pick(rng, payloads(folder)) if rng.random() < 0.6 else pick(rng, BOMBS)
     where = int(rng.integers(9))
@@ -1762,7 +1762,7 @@ def _parse_bombs(rng, folder):
     numbers that are quick still parse (Fraction arithmetic agrees)."""
     import sympy
 
-    from numeric.parsing import parse_number
+    from exactfloor.parsing import parse_number
 
     roots = "*".join(f"sqrt(9**100+{k})" for k in range(1, 40, 2))
     for text in ("(9**9999)**9999", "sqrt(7**6400+2)", roots, "(sqrt(2)*9**99)**999"):

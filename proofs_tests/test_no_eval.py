@@ -5,7 +5,7 @@ a string -- SymPy's documentation: "sympify uses eval. Don't use it on
 unsanitized input" -- as do ``parse_expr``, ``eval``, ``exec`` and
 ``compile``; :func:`sympy.lambdify` ``exec``\\ s the code it prints (and
 sympifies a string it is given).  User values go through
-:func:`numeric.parsing.parse_number` instead (issue 23, item 2).
+:func:`exactfloor.parsing.parse_number` instead (issue 23, item 2).
 
 This test walks the syntax tree of every module of ``numeric/``,
 ``analytic/`` and ``notebooks/`` and finds every call of such a function, and
@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("numeric", "analytic", "notebooks")
+PACKAGES = ("exactfloor", "numeric", "analytic", "notebooks")
 
 #: functions that evaluate a string (or exec generated code)
 EVALUATING = {"sympify", "S", "parse_expr", "parse_latex", "lambdify", "eval", "exec", "compile"}
@@ -193,7 +193,7 @@ def test_no_unlisted_evaluation():
     unlisted = {k: v for k, v in _all_uses().items() if k not in ALLOWED}
     assert not unlisted, (
         "sympify/S/parse_expr/eval/exec/lambdify on a value that may be a user string; use "
-        "numeric.parsing.parse_number for user values, sympify(x, strict=True) for SymPy "
+        "exactfloor.parsing.parse_number for user values, sympify(x, strict=True) for SymPy "
         "objects, or list the use in ALLOWED with its reason:\n"
         + "\n".join(f"  {f}:{lines[0]} in {fn}: {code}" for (f, fn, code), lines in unlisted.items()))
 
@@ -210,10 +210,10 @@ def test_every_reason_is_one_line():
 
 
 def test_every_module_is_read():
-    """The walk covers the three packages (a renamed folder would make the test pass vacuously)."""
+    """The walk covers the four packages (a renamed folder would make the test pass vacuously)."""
     found = {p.relative_to(ROOT).parts[0] for p in _modules()}
     assert found == set(PACKAGES)
-    assert (ROOT / "numeric" / "parsing.py") in set(_modules())
+    assert (ROOT / "exactfloor" / "parsing.py") in set(_modules())
 
 
 @pytest.mark.parametrize("source, unsafe", [
@@ -271,7 +271,7 @@ def test_no_public_function_passes_a_user_string_to_sympy():
     """Every public function of :mod:`numeric` and :mod:`analytic`, given the payload in
     every required parameter, and in each optional one in turn (224 calls), refuses it
     or ignores it: the marker file is never created.  A user string must go through
-    :func:`numeric.parsing.parse_number` before any call of :data:`IMPLICIT` (or
+    :func:`exactfloor.parsing.parse_number` before any call of :data:`IMPLICIT` (or
     ``sympify``) sees it.  A call is stopped after 20 s (none takes so long today)."""
     import inspect
     import signal

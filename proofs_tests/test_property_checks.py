@@ -17,7 +17,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from numeric.errors import UndefinedMetric
+from exactfloor.errors import UndefinedMetric
 import numeric
 from analytic.properties.audit import audit
 from analytic.properties.catalog import CANDIDATE, CLEAR, PROPERTIES, TIE

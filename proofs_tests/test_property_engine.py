@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from numeric.errors import MetricError, UndefinedMetric
+from exactfloor.errors import MetricError, UndefinedMetric
 import numeric  # noqa: F401  (registers every metric)
 from analytic.properties.audit import PROPERTIES, audit, check_size, space_of
 from analytic.properties.generators import exhaustive, order_key

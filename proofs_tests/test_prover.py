@@ -27,6 +27,7 @@ from analytic.properties import table as T
 from analytic.properties.space import SMALL_SPACE
 from numeric._symbolic import SymbolicArithmetic
 from numeric.registry import REGISTRY
+from exactfloor.exact_sign import ANY, NEG, NONNEG, POS
 
 a, b, k = sp.symbols("a b k", integer=True, positive=True)
 
@@ -52,12 +53,12 @@ def test_sign_certificates():
     """For integers a, b >= 1: a/(a+b) > 0; a - 1 >= 0 (0 at a = 1); a - b has either
     sign; (a-b)^2/(a^2+b^2) >= 0 (a square, 0 at a = b); 1 - max(a, b)/(a+b) > 0
     (each fraction < 1); sqrt(a/(a+b)) - 1 < 0 (its square a/(a+b) < 1)."""
-    assert P.sign(a / (a + b)) == "pos"
-    assert P.sign(a - 1) == "nonneg"
-    assert P.sign(a - b) is None
-    assert P.sign((a - b) ** 2 / (a ** 2 + b ** 2)) == "nonneg"
-    assert P.sign(1 - sp.Max(a / (a + b), b / (a + b))) == "pos"
-    assert P.sign(sp.sqrt(a) / sp.sqrt(a + b) - 1) == "neg"
+    assert P.sign(a / (a + b)) == POS
+    assert P.sign(a - 1) == NONNEG
+    assert P.sign(a - b) == ANY
+    assert P.sign((a - b) ** 2 / (a ** 2 + b ** 2)) == NONNEG
+    assert P.sign(1 - sp.Max(a / (a + b), b / (a + b))) == POS
+    assert P.sign(sp.sqrt(a) / sp.sqrt(a + b) - 1) == NEG
 
 
 def test_definedness():

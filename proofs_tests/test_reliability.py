@@ -18,7 +18,7 @@ import sympy
 import numeric
 from ordinal_verify import main
 from ordinal_verify.inputs import InputError, read_matrix
-from numeric.parsing import parse_number
+from exactfloor.parsing import parse_number
 from numeric.registry import REGISTRY
 
 METRICS = [m for m in REGISTRY.values() if m.takes_matrix]  # RPS: test_metrics_beyond_sources
@@ -60,7 +60,7 @@ def test_exact_sqrt_of_integers_where_sympy_1_14_raises():
     issue's report) raises ValueError inside ``factorint``; the exact
     arithmetic must return its root (checked by squaring), and metrics whose
     exact value holds such roots must not raise."""
-    from numeric._arith import get_arithmetic
+    from exactfloor.arith import get_arithmetic
 
     m = 978188756923448938700236182276357436
     root = get_arithmetic("exact").sqrt(np.array(m, dtype=object))
@@ -115,7 +115,7 @@ def test_optimal_last_length_algebraic_lengths():
 
 
 def test_cubic_root_with_radical_coefficients():
-    from numeric._arith import get_arithmetic
+    from exactfloor.arith import get_arithmetic
     from numeric.intervals import cubic_positive_root
 
     a, c, e = 5 * sympy.sqrt(2) / 7 + 1, sympy.sqrt(3), sympy.sqrt(2) / 5

@@ -56,7 +56,7 @@ ENTRIES = sorted(_entries(None))
 @pytest.mark.parametrize("entry", ENTRIES)
 def test_payload_is_not_evaluated(entry, tmp_path):
     """A string that would create a file when evaluated as Python is refused by
-    numeric.parsing.parse_number; before issue 23 each of these entries ran it
+    exactfloor.parsing.parse_number; before issue 23 each of these entries ran it
     through sympy.sympify, which evaluates it (SymPy's documentation: "sympify
     uses eval")."""
     marker = tmp_path / "pwned"
@@ -300,7 +300,7 @@ def test_envelope_with_a_huge_beta_max():
     (numeric.oc, CM5, 0.1, 1000, "exact"),
 ])
 def test_no_runtime_warning_leaks(metric, cm, beta, gamma, arithmetic):
-    """numeric/_arith.py (power), numeric/paths.py (divide) and numeric/_dp.py (multiply,
+    """exactfloor/arith.py (power), numeric/paths.py (divide) and numeric/_dp.py (multiply,
     minimum) leaked RuntimeWarnings here (found with -W error::RuntimeWarning).  Expected
     value: mp at 40 digits (for OC at beta = 1e308, gamma = 1: 17/24 exactly)."""
     with warnings.catch_warnings():

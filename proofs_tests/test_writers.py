@@ -104,7 +104,7 @@ def _no_project_source_left():
 # the shared rule
 # ---------------------------------------------------------------------------
 def test_the_rule_refuses_sources_of_the_project_and_of_user_code(tmp_path):
-    from numeric.errors import OutputError
+    from exactfloor.errors import OutputError
     from numeric.outputs import check_outputs, module_sources
 
     with pytest.raises(OutputError, match=r"it is the source file numeric/_not_an_output_ever.py "
@@ -366,7 +366,7 @@ def _numeric(*args, limit=resource.RLIM_INFINITY):
 
 
 def test_write_readme_refuses_before_writing(tmp_path):
-    from numeric.errors import OutputError
+    from exactfloor.errors import OutputError
     from numeric.registry import write_readme
 
     no_markers = _old_file(tmp_path, "R.md")

@@ -51,8 +51,9 @@ from analytic.symbols import K as K_symbol
 from analytic.derivations.uoc import a_uoc_symbolic
 from numeric._common import MAX_SECONDS, check_cost
 from numeric._symbolic import SymbolicArithmetic
-from numeric.parsing import parse_number
+from exactfloor.parsing import parse_number
 from numeric.registry import REGISTRY
+from exactfloor.exact_sign import vanishes
 
 __all__ = ["symbolic_metric", "family_parameter", "support_threshold", "split_by_parameter",
            "settle", "Conjecture", "guess_and_check", "MAX_SPECIAL"]
@@ -288,7 +289,7 @@ def guess_and_check(f, K_values, check_K=(), *, var=K_symbol, holdout=2, proof=N
         How many values of ``K_values`` beyond the fit points must be predicted.
     proof : sympy.Expr or str, optional
         A closed form derived symbolically, valid on every value compared; a
-        string is parsed by :func:`numeric.parsing.parse_number` (in ``var``),
+        string is parsed by :func:`exactfloor.parsing.parse_number` (in ``var``),
         never evaluated.
     proof_source : str, optional
         Where ``proof`` comes from (shown in ``status``).
@@ -352,7 +353,7 @@ def guess_and_check(f, K_values, check_K=(), *, var=K_symbol, holdout=2, proof=N
     top = max(K_values + check_K)
     status = f"conjecture, checked for {var} <= {top}"
     if proof is not None:
-        if sp.simplify(proof - expr) == 0:
+        if vanishes(proof - expr):
             status = f"proved ({proof_source or 'equals the given derivation'})"
         else:
             status = f"refuted by the derivation ({proof_source or 'proof'})"

@@ -46,7 +46,8 @@ from analytic.engines._pl import PL, lower_envelope
 from analytic.engines._rowkinds import RowKind, exponent, matrix_rows, path_weights, totals
 from analytic.symbols import K, b, beta, d
 from numeric._symbolic import SymbolicArithmetic
-from numeric.parsing import parse_number
+from exactfloor.parsing import parse_number
+from exactfloor.exact_sign import vanishes
 
 __all__ = ["single_sample_forms", "tridiagonal_forms", "tridiagonal_new_metric_forms",
            "positioned_metric_forms", "band1_envelope", "METRIC_FUNCTIONS", "MetricForms",
@@ -285,7 +286,7 @@ def single_sample_forms(gamma=1):
     Parameters
     ----------
     gamma : positive number, default 1
-        A string is parsed by :func:`numeric.parsing.parse_number`, never evaluated.
+        A string is parsed by :func:`exactfloor.parsing.parse_number`, never evaluated.
 
     Returns
     -------
@@ -346,7 +347,7 @@ def positioned_metric_forms(cells, positions):
     ``cells``: ``{(i, j): n}``, ``n`` samples of the class at
     ``positions[i]`` predicted as the class at ``positions[j]`` (rows = true
     class).  Every class not listed is empty.  A string (position or count) is
-    parsed by :func:`numeric.parsing.parse_number`, never evaluated.
+    parsed by :func:`exactfloor.parsing.parse_number`, never evaluated.
 
     The formulas are those of the :mod:`numeric` functions (Cohen 1960 and
     1968; 1-off accuracy, Levi & Hassner 2015; Cruz-Ramírez et al. 2014;
@@ -488,8 +489,8 @@ def _tridiagonal_functions():
 
 def _same(f: PL, g: PL):
     return (len(f.breaks) == len(g.breaks)
-            and all(sp.simplify(x - y) == 0 for x, y in zip(f.breaks, g.breaks, strict=True))
-            and all(sp.simplify(x[0] - y[0]) == 0 and sp.simplify(x[1] - y[1]) == 0
+            and all(vanishes(x - y) for x, y in zip(f.breaks, g.breaks, strict=True))
+            and all(vanishes(x[0] - y[0]) and vanishes(x[1] - y[1])
                     for x, y in zip(f.lines, g.lines, strict=True)))
 
 
@@ -612,7 +613,7 @@ def tridiagonal_new_metric_forms():
     out = {}
     for key in gen:
         g = gen[key]
-        same = sp.simplify(sp.expand_log(g.subs(K, 2) - two[key], force=True)) == 0
+        same = vanishes(sp.expand_log(g.subs(K, 2) - two[key], force=True))
         out[key] = g if same else sp.Piecewise((two[key], sp.Eq(K, 2)), (g, True),
                                                 evaluate=False)
     for kind in ("kappa", "kappa_linear", "kappa_quadratic"):
@@ -686,7 +687,7 @@ def tridiagonal_forms():
 
     forms["uoc"] = pick(uoc_g, uoc_2, beta)
     a_g, a_2 = uoc_g.integral(0, 1), uoc_2.integral(0, 1)
-    forms["a_uoc"] = a_g if sp.simplify(a_g.subs(K, 2) - a_2) == 0 else \
+    forms["a_uoc"] = a_g if vanishes(a_g.subs(K, 2) - a_2) else \
         sp.Piecewise((a_2, sp.Eq(K, 2)), (a_g, True), evaluate=False)
     forms["oc"] = pick(oc_b_g, oc_b_2, b)
     limits["uoc"] = uoc_g.limit().piecewise(beta)

@@ -35,7 +35,7 @@ import sympy as sp
 
 from analytic.engines._sweep import MaxSum
 from analytic.symbols import L, x
-from numeric.parsing import parse_number
+from exactfloor.parsing import parse_number
 
 __all__ = [
     "interval_tc_max_symbolic", "optimal_last_length_piecewise",

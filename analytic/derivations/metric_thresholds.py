@@ -25,6 +25,7 @@ import sympy as sp
 from analytic.engines._pl import lower_envelope
 from analytic.engines._rowkinds import exponent, matrix_rows, monotone_paths, path_weights
 from analytic.symbols import N, beta
+from exactfloor.exact_sign import vanishes
 
 __all__ = ["monotone_paths", "path_lines", "confusion_matrix_symbolic", "appendix_a_triangle",
            "diagonal_threshold", "TriangleViolation", "DiagonalThreshold", "Certificate",
@@ -131,7 +132,7 @@ def path_lines(matrix, metric="oc", gamma=1):
     r"""The line :math:`(a_p, s_p)` of every monotone path of a small matrix.
 
     ``matrix``: a K x K nested list of counts, possibly symbolic (a string is
-    parsed by :func:`numeric.parsing.parse_number`, never evaluated).  The
+    parsed by :func:`exactfloor.parsing.parse_number`, never evaluated).  The
     weights are those of cardoso2011 eq. 7 (``"oc"``) or silva2018 eq. 28
     (``"uoc"``); a path costs :math:`1 - \sum_p b + \beta\sum_p q`.  All
     :math:`D(K)` (Delannoy) paths are listed, so keep K small.
@@ -256,7 +257,7 @@ def diagonal_threshold(metric="oc"):
         return DiagonalThreshold(
             metric=metric, bound=bound, certificate=Certificate(gap, gap.is_nonnegative),
             witness=Witness(matrix, sp.factor(f.breaks[-1]),
-                            attains=sp.simplify(f.breaks[-1] - bound) == 0),
+                            attains=vanishes(f.breaks[-1] - bound)),
             method="symbolic inequality chain (certificate) + all-path envelope of the "
                    "witness matrix for every integer N >= 2")
     if metric == "uoc":

@@ -29,7 +29,7 @@ import sympy as sp
 
 from analytic.derivations.intervals import prop4_max_form
 from analytic.symbols import r
-from numeric.parsing import parse_number
+from exactfloor.parsing import parse_number
 
 __all__ = [
     "tc_max_symbolic", "tc_max_balanced", "derive_tc_max_balanced", "BalancedDerivation",

@@ -32,7 +32,7 @@ import sympy as sp
 import numeric
 from analytic.engines._family import PathLines, family_parameter, settle, split_by_parameter, support_threshold
 from analytic.symbols import beta
-from numeric.parsing import parse_number
+from exactfloor.parsing import parse_number
 
 __all__ = ["uoc_piecewise", "oc_piecewise", "a_uoc_symbolic", "envelope_piecewise", "MAX_FAMILY_K"]
 

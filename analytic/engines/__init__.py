@@ -2,7 +2,7 @@
 
 - :mod:`~analytic.engines._pl`: piecewise-linear functions of beta whose coefficients depend on one integer
   parameter (lower envelopes, signs decided for every value of the parameter);
-- :mod:`~analytic.engines._ratfun`: dense integer polynomials and their sign runs (used by ``_pl``);
+- :mod:`~exactfloor.ratfun`: dense integer polynomials and their sign runs (used by ``_pl``);
 - :mod:`~analytic.engines._rowkinds`: matrices described by row kinds, and the OC/UOC path weights on them;
 - :mod:`~analytic.engines._family`: one-parameter families of matrices (used by ``uoc`` and ``families``);
 - :mod:`~analytic.engines._sweep`: exact parametric sweep of a sum of maxima, and of its minimum (``intervals``);

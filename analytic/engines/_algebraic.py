@@ -3,12 +3,12 @@
 Split from :mod:`analytic.engines._sweep` (issue 13): the numbers here (roots located
 at 100 digits, their count certified by an exact Sturm count, numerical
 roots told apart only at a separation of at least ``1e-60``, otherwise
-:class:`numeric.errors.UndecidedError`) and the polynomial helpers; the sweep
+:class:`exactfloor.errors.UndecidedError`) and the polynomial helpers; the sweep
 of a sum of maxima stays in :mod:`analytic.engines._sweep`.
 
 The sign of an exact number (a discriminant or a Cardano term at a sample,
 a quadratic root near 0) is decided by the one rule of
-:mod:`numeric.exact_sign` (issue 22 item 2; before: 100 digits, undecided
+:mod:`exactfloor.exact_sign` (issue 22 item 2; before: 100 digits, undecided
 below ``1e-60``).
 """
 
@@ -21,15 +21,16 @@ import mpmath
 import numpy as np
 import sympy as sp
 
-from numeric import exact_sign
-from numeric.errors import UndecidedError
+from exactfloor import exact_sign
+from exactfloor.errors import UndecidedError
+from exactfloor.tolerance import FLOAT_ROOT, mp_tolerance
 
 __all__ = ["DPS", "SEP", "Root", "exact_algebraic", "real_roots", "real_roots_fractions",
            "simplest_between", "to_fraction", "to_mp", "irreducible_factors", "root_branches",
            "tidy_root", "tidy_value", "tidy"]
 
 DPS = 100
-SEP = mpmath.mpf("1e-60")
+SEP = mp_tolerance(DPS, 40)  # 1e-60: roots told apart with 40 of the 100 digits to spare
 _DPS, _SEP = DPS, SEP
 
 
@@ -102,7 +103,7 @@ def real_roots(poly, *, positive=True):
             f = [mpmath.mpf(c.p) / c.q for c in cs]
             df = [f[k] * (deg - k) for k in range(deg)]
             for z in approx:
-                if abs(z.imag) > 1e-6 * max(1.0, abs(z.real)):
+                if abs(z.imag) > FLOAT_ROOT * max(1.0, abs(z.real)):
                     continue
                 t = mpmath.mpf(z.real)
                 for _ in range(200):
@@ -162,10 +163,11 @@ def simplest_between(lo, hi):
     """The rational of smallest denominator strictly between ``lo < hi``.
 
     ``lo, hi`` are 100-digit ``mpf`` (``hi`` may be ``mpmath.inf``) standing for
-    algebraic numbers; the margin ``1e-80`` keeps the answer strictly inside.
+    algebraic numbers; the margin ``1e-80`` (``exactfloor.tolerance.mp_tolerance(100, 20)``)
+    keeps the answer strictly inside.
     """
     with mpmath.workdps(_DPS):
-        eps = mpmath.mpf("1e-80")
+        eps = mp_tolerance(_DPS, 20)  # 1e-80
         a = to_fraction(lo + eps) if lo > 0 else Fraction(0)
         b = None if hi == mpmath.inf else to_fraction(hi - eps)
     if b is not None and not a < b:

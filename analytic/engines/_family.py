@@ -24,10 +24,11 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
-from analytic.engines import _ratfun as _rf
+from exactfloor import ratfun as _rf
 from analytic.engines._pl import UndecidedSign, envelope_of_polys, sign_threshold, signs_for_all
 from analytic.engines._rowkinds import matrix_rows, monotone_paths, path_weights
-from numeric.parsing import parse_number
+from exactfloor.parsing import parse_number
+from exactfloor.exact_sign import vanishes
 
 __all__ = ["family_parameter", "support_threshold", "split_by_parameter", "settle",
            "PathLines", "MAX_SPECIAL"]
@@ -53,7 +54,7 @@ def _matrix(cm):
 
 def _count(v):
     """A count as a SymPy object; a string is parsed by
-    :func:`numeric.parsing.parse_number`, never evaluated."""
+    :func:`exactfloor.parsing.parse_number`, never evaluated."""
     return parse_number(v, what="confusion matrix entry")
 
 
@@ -189,7 +190,7 @@ def _agree(x, y):
     """
     x, y = sp.sympify(x, strict=True), sp.sympify(y, strict=True)
     if not (x.has(sp.Piecewise) or y.has(sp.Piecewise)):
-        return sp.simplify(x - y) == 0
+        return vanishes(x - y)
     syms = x.free_symbols | y.free_symbols
     if len(syms) != 1:
         return False
@@ -205,7 +206,7 @@ def _agree(x, y):
                 ts.add(c.rhs)
     pts = sorted(ts | {sp.Integer(0)})
     probes = [p for a, b in zip(pts, pts[1:], strict=False) for p in (a, (a + b) / 2)] + [pts[-1], pts[-1] + 1]
-    return all(sp.simplify(x.subs(var, p) - y.subs(var, p)) == 0 for p in probes)
+    return all(vanishes(x.subs(var, p) - y.subs(var, p)) for p in probes)
 
 
 def settle(compute, n, m):
@@ -218,8 +219,9 @@ def settle(compute, n, m):
     Examples
     --------
     >>> d = sp.Symbol("d", integer=True, positive=True)
-    >>> settle(lambda m: signs_for_all(1 / (d - 4), d, m), d, 1)   # a pole at d = 4
-    (5, {1})
+    >>> m, signs = settle(lambda m: signs_for_all(1 / (d - 4), d, m), d, 1)   # a pole at d = 4
+    >>> m, sorted(signs)
+    (5, [1])
     """
     while True:
         try:

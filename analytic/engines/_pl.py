@@ -16,146 +16,13 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from analytic.engines import _ratfun as _rf
-from numeric.errors import UndecidedSign  # one 'undecided' hierarchy (issue 22 item 2)
-from numeric.parsing import parse_number
+from exactfloor.errors import UndecidedSign  # one 'undecided' hierarchy (issue 22 item 2)
+from exactfloor import ratfun as _rf
+from exactfloor.parsing import parse_number
+from exactfloor.ratfun import constant_sign, sign_for_all, sign_threshold, signs_for_all  # the floor's (issue 37)
 
 __all__ = ["signs_for_all", "sign_for_all", "sign_threshold", "UndecidedSign", "PL",
            "lower_envelope", "envelope_of_polys"]
-
-
-def _sign_table(expr, n, n0):
-    """``(expr, [(k, sign or None), ...])``: the signs on the integers ``n >= n0``.
-
-    ``expr`` is cancelled; ``None`` marks a pole.  Entry ``(k, s)``: the sign
-    is ``s`` on the integers after the previous entry's ``k`` up to ``k``; the
-    last entry's sign holds for every ``n >= k``.  With rational
-    coefficients the entries are the runs between consecutive real roots of
-    numerator and denominator (:func:`analytic.engines._ratfun.sign_runs`);
-    otherwise every integer ``n0 .. bound + 1`` is listed, beyond the Cauchy
-    bound of numerator and denominator the sign being that of the last.
-    """
-    expr = sp.cancel(sp.together(parse_number(expr, what="expression")))
-    if expr == 0:
-        return expr, [(n0, 0)]
-    if n is None or n not in expr.free_symbols:
-        if expr.free_symbols:
-            raise ValueError(f"{expr} depends on {expr.free_symbols}, not only on {n}")
-        s = sp.sign(expr)
-        if s not in (-1, 0, 1):  # pragma: no cover - numbers only
-            raise ValueError(f"cannot decide the sign of {expr}")
-        return expr, [(n0, int(s))]
-    if expr.free_symbols != {n}:
-        raise ValueError(f"{expr} depends on {expr.free_symbols - {n}} besides {n}")
-    frac = _rf.fraction(expr, n)
-    if frac is not None:  # rational coefficients: the runs between the real roots
-        num, den = (_rf.shift(p, n0) for p in frac)
-        return expr, [(n0 + t, s) for t, s in _rf.sign_runs(num, den)]
-    num, den = sp.fraction(expr)
-    bound = n0
-    for part in (num, den):
-        poly = sp.Poly(part, n)
-        if poly.degree() > 0:
-            coeffs = poly.all_coeffs()
-            cauchy = 1 + max(abs(c / coeffs[0]) for c in coeffs[1:])
-            bound = max(bound, int(sp.ceiling(cauchy)))
-    table = []
-    for k in range(n0, bound + 2):
-        if den.subs(n, k) == 0:
-            table.append((k, None))
-        else:
-            table.append((k, int(sp.sign(expr.subs(n, k)))))
-    return expr, table
-
-
-def signs_for_all(expr, n=None, n0=1):
-    r"""The set of signs (-1, 0, 1) that ``expr`` takes on the integers ``n >= n0``.
-
-    ``expr`` is a rational function of ``n`` (or a number).  The sign can
-    only change at a real root of its numerator or denominator: with rational
-    coefficients the roots are isolated exactly and the sign is evaluated
-    once on each run of integers between two of them
-    (:func:`analytic.engines._ratfun.sign_runs`); otherwise, all real roots lying
-    below the Cauchy bound :math:`1 + \max_i |a_i / a_{\deg}|`, it is
-    evaluated exactly at every integer ``n0, ..., bound + 1``.
-
-    Raises
-    ------
-    ValueError
-        If the expression depends on another symbol, or is undefined at an
-        integer ``n >= n0`` (then an :class:`UndecidedSign`).
-
-    Examples
-    --------
-    >>> from analytic.symbols import d
-    >>> sorted(signs_for_all(1 - 2 / (d * (d + 1)), d, 1))
-    [0, 1]
-    """
-    expr, table = _sign_table(expr, n, n0)
-    _require_defined(expr, table, n, n0)
-    return {s for _, s in table}
-
-
-def _require_defined(expr, table, n, n0):
-    for k, s in table:
-        if s is None:
-            raise UndecidedSign(f"{expr} is undefined at {n} = {k}", _threshold(table, n0))
-
-
-def _constant_sign(expr, table, n, n0):
-    """The one sign of ``table`` (runs ``(from, sign)`` of ``expr`` for integers
-    ``n >= n0``), or :class:`UndecidedSign` when ``expr`` is undefined somewhere
-    or its sign changes."""
-    _require_defined(expr, table, n, n0)
-    signs = {s for _, s in table}
-    if len(signs) != 1:
-        raise UndecidedSign(f"the sign of {expr} is not constant for integers {n} >= {n0}",
-                            _threshold(table, n0))
-    return signs.pop()
-
-
-def _threshold(table, n0):
-    last = table[-1][1]
-    bad = [k for k, s in table if s != last]
-    return bad[-1] + 1 if bad else n0
-
-
-def sign_threshold(expr, n=None, n0=1):
-    r"""The smallest integer ``m >= n0`` from which the sign of ``expr`` is constant.
-
-    On the integers ``n >= m`` the rational function is defined and of one
-    sign (see :func:`signs_for_all` for the method); at ``m - 1`` (if
-    ``m > n0``) it differs or is undefined.
-
-    Examples
-    --------
-    >>> from analytic.symbols import d
-    >>> sign_threshold((d - 3) * (d - 5), d, 1), sign_threshold(d + 1, d, 1)
-    (6, 1)
-    """
-    return _threshold(_sign_table(expr, n, n0)[1], n0)
-
-
-def sign_for_all(expr, n=None, n0=1):
-    r"""The sign (-1, 0, 1) of ``expr``, the same for every integer ``n >= n0``.
-
-    See :func:`signs_for_all` for the method.
-
-    Raises
-    ------
-    UndecidedSign
-        (a ValueError) If the sign is not the same for every integer
-        ``n >= n0`` (or the expression is undefined at one of them); its
-        ``threshold`` says from which ``n`` it is.
-
-    Examples
-    --------
-    >>> from analytic.symbols import K
-    >>> sign_for_all((K - 1) / (5 * K - 4), K, 2), sign_for_all(2 - K, K, 3)
-    (1, -1)
-    """
-    expr, table = _sign_table(expr, n, n0)
-    return _constant_sign(expr, table, n, n0)
 
 
 def _cmp_extended(u, v, finite):
@@ -281,7 +148,7 @@ class PL:
         .. math:: \sum_i \Big[a_i\beta + \tfrac{s_i}{2}\beta^2\Big]_{\max(t_i, lo)}^{\min(t_{i+1}, hi)}
 
         With rational coefficients the sum is taken on integer polynomials
-        (:mod:`analytic.engines._ratfun`), otherwise on SymPy expressions; the
+        (:mod:`exactfloor.ratfun`), otherwise on SymPy expressions; the
         comparisons and the factored result are the same.
         """
         lo, hi = parse_number(lo, what="lo"), parse_number(hi, what="hi")
@@ -438,7 +305,7 @@ class _Lazy:
 def _poly_sign(nums, dens, n, n0):
     """sign of ``prod(nums) / prod(dens)`` (polynomials in ``t = n - n0``) for every integer ``t >= 0``.
 
-    Descartes' rule first (:func:`analytic.engines._ratfun.clean_sign` of each
+    Descartes' rule first (:func:`exactfloor.ratfun.clean_sign` of each
     factor); otherwise the runs of the fraction in lowest terms, with the
     errors of :func:`sign_for_all`.
     """
@@ -460,7 +327,7 @@ def _poly_sign(nums, dens, n, n0):
     num, den = _rf.cancel(num, den)
     table = [(n0 + t, s) for t, s in _rf.sign_runs(num, den)]
     expr = _Lazy(num, den, n, n0)
-    return _constant_sign(expr, table, n, n0)
+    return constant_sign(expr, table, n, n0)
 
 
 def envelope_of_polys(A, Da, S, Ds, line_expr, n=None, n0=1):
@@ -468,7 +335,7 @@ def envelope_of_polys(A, Da, S, Ds, line_expr, n=None, n0=1):
 
     ``A``, ``S``: lists of numerators (``[]`` is zero), ``Da``, ``Ds`` the
     common denominators, all as lists of ints, highest degree first (see
-    :mod:`analytic.engines._ratfun`).  ``line_expr(i)`` returns line ``i`` as a
+    :mod:`exactfloor.ratfun`).  ``line_expr(i)`` returns line ``i`` as a
     pair of cancelled SymPy expressions; it is called only for the lines of
     the result.  The comparisons, their order and the result are those of
     the expression-level algorithm: a line equal to an earlier one is

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from numeric.parsing import parse_number
+from exactfloor.parsing import parse_number
 
 __all__ = ["RowKind", "matrix_rows", "totals", "path_weights", "exponent", "monotone_paths"]
 
@@ -46,7 +46,7 @@ def matrix_rows(matrix):
 
     ``matrix``: nested lists (or an array) of counts, possibly SymPy
     expressions; rows = true class.  A string count is parsed by
-    :func:`numeric.parsing.parse_number`, never evaluated.
+    :func:`exactfloor.parsing.parse_number`, never evaluated.
 
     Examples
     --------

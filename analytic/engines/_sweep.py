@@ -38,7 +38,7 @@ positions of algebraic numbers (roots, events, candidate values) are computed
 at 100 digits from exact polynomials, the number of real roots is certified by
 an exact Sturm count, and every decision between two distinct algebraic
 numbers requires a separation of at least ``1e-60``, otherwise an
-:class:`numeric.errors.UndecidedError` is raised rather than a guess being
+:class:`exactfloor.errors.UndecidedError` is raised rather than a guess being
 made.  The algebraic numbers live in :mod:`analytic.engines._algebraic`.
 """
 
@@ -58,7 +58,9 @@ from analytic.engines._algebraic import (
     Root, exact_algebraic, irreducible_factors, real_roots, real_roots_fractions, root_branches,
     simplest_between, tidy, tidy_value, to_mp,
 )
-from numeric.errors import UndecidedError
+from exactfloor.errors import UndecidedError
+from exactfloor.tolerance import PROBE, PROBE_DPS
+from exactfloor.exact_sign import vanishes
 
 __all__ = ["MaxSum", "Structure", "Cell", "OptimumCell", "exact_algebraic"]
 
@@ -395,17 +397,17 @@ class MaxSum:
         # a cheap refutation first: two distinct algebraic functions differ at a
         # generic point; equality is then decided symbolically
         def differ(e):
-            return any(abs(sp.N(e.subs(self.param, t), 30)) > sp.Float("1e-20")
+            return any(abs(sp.N(e.subs(self.param, t), PROBE_DPS)) > PROBE
                        for t in (a.sample, b.sample))
 
         if a.key[:2] != b.key[:2]:
             dx = a.x_opt - b.x_opt
-            if differ(dx) or sp.simplify(dx) != 0:
+            if differ(dx) or not vanishes(dx):
                 return False
         if a.piece == b.piece:
             return True
         diff = a.piece.subs(self.x, a.x_opt) - b.piece.subs(self.x, b.x_opt)
-        return not differ(diff) and sp.simplify(diff) == 0
+        return not differ(diff) and vanishes(diff)
 
     def _optimum_over(self, cell):
         """Split a structure cell where the candidate set may change."""

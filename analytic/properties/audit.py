@@ -7,7 +7,7 @@ returning a number: an int, a rational (:class:`fractions.Fraction`, gmpy2's
 compared as the exact binary fraction it is) or a SymPy number, each
 converted once (:func:`analytic.properties.exact.value_of`); a string is
 refused, never parsed.  The function says it is **undefined** on a matrix
-by raising :class:`numeric.errors.UndefinedMetric` (a ``ValueError``) or
+by raising :class:`exactfloor.errors.UndefinedMetric` (a ``ValueError``) or
 returning NaN or None; any other exception (a ``KeyError``, a plain
 ``ValueError``, a ``ZeroDivisionError``), or a value that is not a finite
 real number, is a **broken metric**: every property gets the verdict
@@ -46,7 +46,7 @@ Verdicts, each with what it rests on (:meth:`PropertyResult.evidence`):
     property speaks of, or the metric is undefined on every searched matrix.
     Never "holds" on an empty search;
 ``"error"``
-    the metric raised an exception other than :class:`~numeric.errors.UndefinedMetric`
+    the metric raised an exception other than :class:`~exactfloor.errors.UndefinedMetric`
     (or returned something that is not a number) on a matrix: no verdict
     rests on it.  The witness names the exception and the matrix (also in
     ``counterexample``), every property has it.
@@ -97,7 +97,7 @@ from .generators import matrix_text
 from .catalog import PROPERTIES, Property
 from .engine import (FIRST_MATRIX, FIRST_TRIPLE, TIE_BUDGET, MetricSpec, default_executor,
                      search_matrices, search_triples)
-from numeric.errors import MetricError
+from exactfloor.errors import MetricError
 
 from .exact import ExactContext, compare
 from .space import DEFAULT_SPACE, SMALL_SPACE, Space
@@ -636,8 +636,8 @@ def _raising(ctx):
 def _exact_spec(ctx, better, bounds):
     """A float form of a callable without one (the falsifier's screen): its exact
     value per matrix (:meth:`ExactContext.value`, cached), as a float;
-    :class:`numeric.errors.UndefinedMetric` where it is undefined."""
-    from numeric.errors import UndefinedMetric
+    :class:`exactfloor.errors.UndefinedMetric` where it is undefined."""
+    from exactfloor.errors import UndefinedMetric
 
     from .exact import Undefined
 
@@ -653,7 +653,7 @@ def _exact_spec(ctx, better, bounds):
 
 
 def _or_error(label, better, names, space, run) -> AuditReport:
-    """``run()``, or, when the metric is broken (:class:`numeric.errors.MetricError`),
+    """``run()``, or, when the metric is broken (:class:`exactfloor.errors.MetricError`),
     the report giving every property of ``names`` the verdict ``"error"``."""
     try:
         return run()
@@ -706,7 +706,7 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
     metric : str, numeric.registry.Metric or callable
         A registry name (``"uoc"``), a registry record, or a function of a
         ``K x K`` ``int64`` count matrix returning a number (raising
-        :class:`numeric.errors.UndefinedMetric`, or returning NaN or None,
+        :class:`exactfloor.errors.UndefinedMetric`, or returning NaN or None,
         where it is undefined; any other exception gives the verdict ``"error"``).
     properties : iterable of str, optional
         Names of :data:`PROPERTIES` (default: all).
@@ -723,7 +723,7 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
         Required for a callable (default ``"lower"``); a registered metric's own.
     bounds : (lo, hi), optional
         The stated range (default: the registry's, or unknown for a callable);
-        numbers, or strings read without evaluation (:func:`numeric.parsing.parse_number`).
+        numbers, or strings read without evaluation (:func:`exactfloor.parsing.parse_number`).
     prove : bool or sequence of analytic.properties.prover.Scope
         The scopes of the symbolic proofs (``True``: :data:`analytic.properties.prover.DEFAULT_SCOPES`).
     symbolic : callable, optional
@@ -731,7 +731,7 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
     vectorized : callable, optional
         For a callable metric: the metric on a ``(B, K, K)`` stack in float64,
         NaN where a matrix leaves it undefined, or raising
-        :class:`numeric.errors.UndefinedMetric` (the stack is then halved);
+        :class:`exactfloor.errors.UndefinedMetric` (the stack is then halved);
         enables the float screen.
     jobs : int or None
         Worker processes of the screen (None: the usable CPUs).
@@ -745,9 +745,9 @@ def audit(metric, properties: Iterable[str] | None = None, *, max_n: int | None 
     exact_ties : bool
         Decide every tie of the float screen exactly, in the workers: a
         registered metric is evaluated on the whole stack of tied matrices
-        in rational arithmetic (:mod:`analytic.properties.rational`; gmpy2
+        in rational arithmetic (:mod:`exactfloor.rational`; gmpy2
         makes it ~5x faster), roots and base-2 logarithms of rationals as
-        exact closed forms (:mod:`analytic.properties.closedform`), and each
+        exact closed forms (:mod:`exactfloor.closedform`), and each
         property's screen runs again on the exact values; a callable with
         ``vectorized`` is evaluated by ``metric`` itself, matrix by matrix,
         on the stack of ties (in this process if ``metric`` cannot be

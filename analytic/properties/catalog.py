@@ -20,7 +20,7 @@ with a generic fallback):
   (None: search only).
 
 Notation: ``A`` a ``K x K`` count matrix (rows = true class, columns =
-predicted), ``f`` the metric, "undefined" a :class:`numeric.errors.UndefinedMetric`
+predicted), ``f`` the metric, "undefined" a :class:`exactfloor.errors.UndefinedMetric`
 raised (or NaN or None returned); the *loss* is
 ``f`` for a lower-is-better metric and ``-f`` otherwise.
 
@@ -36,6 +36,7 @@ import numpy as np
 
 from .generators import matrix_text, step_toward_diagonal
 from .exact import Undefined, compare, exceeds_sum, value_of
+from exactfloor.tolerance import FLOAT_SCREEN
 
 __all__ = ["Property", "PROPERTIES", "CLEAR", "TIE", "CANDIDATE", "TOLERANCE", "tolerance"]
 
@@ -51,7 +52,7 @@ CLEAR, TIE, CANDIDATE = 0, 1, 2
 #: ``python proofs_tests/test_screen_accuracy.py --campaign``; CI asserts
 #: < 1e-14 on a sample of the space).  A difference beyond the tolerance is
 #: therefore a difference of the exact values with a margin of 10^6.
-TOLERANCE = 1e-9
+TOLERANCE = FLOAT_SCREEN
 
 
 def tolerance(a, b):

@@ -19,8 +19,8 @@ order.  In this process, in search order:
   order) is decided exactly too: with ``exact_ties``, all of them, in the
   workers, by the property's screen run again on exact values of the whole
   stack of tied matrices (:class:`_ExactTies`: rationals,
-  :mod:`analytic.properties.rational`, and closed forms of roots and
-  logarithms, :mod:`analytic.properties.closedform`; a callable's own exact
+  :mod:`exactfloor.rational`, and closed forms of roots and
+  logarithms, :mod:`exactfloor.closedform`; a callable's own exact
   values, :class:`CallableEvaluator`) -- a metric whose values leave those
   numbers keeps the rule that follows; otherwise up to
   ``tie_budget`` ties per property, the first ones in search order, by the
@@ -46,12 +46,12 @@ from fractions import Fraction
 
 import numpy as np
 
-from numeric.errors import MetricError, UndecidedError, UndefinedMetric
+from exactfloor.errors import MetricError, UndecidedError, UndefinedMetric
 
 from .generators import label_vectors
 from .catalog import CANDIDATE, CLEAR, PROPERTIES, TIE, tolerance
-from .closedform import _NotExact, from_sympy
-from .rational import rational_bound, rationals
+from exactfloor.closedform import _NotExact, from_sympy
+from exactfloor.rational import rational_bound, rationals
 from .pool import default_executor
 from .space import Chunk, Space
 
@@ -157,12 +157,12 @@ class FloatEvaluator:
     marked by the metric's own checks (:func:`numeric._validation.collect_undefined`);
     an error of :attr:`errors` from elsewhere halves the stack until it is
     isolated, and so does any other exception, down to the first matrix
-    that raises it: :class:`numeric.errors.MetricError` naming the exception
+    that raises it: :class:`exactfloor.errors.MetricError` naming the exception
     and that matrix (the audit's verdict ``"error"``).  With ``nan_undefined``
     (a user's vectorised callable) a NaN value means undefined; otherwise (a
     registered metric, whose own checks mark where it is undefined) a NaN,
     and always an infinity, where the metric is defined is a broken metric:
-    :class:`~numeric.errors.MetricError`.  :class:`RationalEvaluator` is the
+    :class:`~exactfloor.errors.MetricError`.  :class:`RationalEvaluator` is the
     same evaluator over exact rationals.
     """
 
@@ -198,7 +198,7 @@ class FloatEvaluator:
 
     def broken(self, exc, m):
         """What an exception other than :attr:`errors` on the matrix ``m`` raises: the
-        metric is broken (:class:`~numeric.errors.MetricError`, the verdict "error")."""
+        metric is broken (:class:`~exactfloor.errors.MetricError`, the verdict "error")."""
         return MetricError.of(exc, m)
 
     def check(self, stack, values, defined):
@@ -239,7 +239,7 @@ class RationalEvaluator(FloatEvaluator):
     """:class:`FloatEvaluator` over exact rationals (the exact screen of the ties).
 
     ``fn(stack, ctx)`` evaluates the metric in the rational context ``ctx``
-    (:func:`analytic.properties.rational.rationals`; default: gmpy2's when
+    (:func:`exactfloor.rational.rationals`; default: gmpy2's when
     installed).  ``values`` is an object array (0 where the metric is
     undefined: every screen reads a value only where ``defined``);
     ``orient`` is the integer ``+1`` or ``-1`` (a float would turn an exact
@@ -248,7 +248,7 @@ class RationalEvaluator(FloatEvaluator):
     float evaluator, whose definedness must be the same (the float screen's
     classes rest on it).
 
-    Raises :class:`analytic.properties.closedform._NotExact` when the metric
+    Raises :class:`exactfloor.closedform._NotExact` when the metric
     leaves the exact numbers (rationals, and closed forms of roots and
     logarithms of rationals) or is defined on other matrices than in float64.
     """
@@ -300,10 +300,10 @@ class CallableEvaluator(RationalEvaluator):
     that check reads it (:func:`analytic.properties.exact.value_of`: a float is
     the binary fraction it is, a SymPy number is exact); an irrational SymPy
     number becomes a closed form
-    (:func:`analytic.properties.closedform.from_sympy`), beyond them
-    :class:`_NotExact`.  :class:`~numeric.errors.UndefinedMetric` from the
+    (:func:`exactfloor.closedform.from_sympy`), beyond them
+    :class:`_NotExact`.  :class:`~exactfloor.errors.UndefinedMetric` from the
     callable, or a NaN or None returned: undefined; any other exception:
-    :class:`~numeric.errors.MetricError` naming the matrix."""
+    :class:`~exactfloor.errors.MetricError` naming the matrix."""
 
     def __init__(self, f, better, bounds, ctx=None, floats=None):
         self.f = f
@@ -467,7 +467,7 @@ class _Cached:
 
 
 #: what switches the exact screen off (its ties then keep the budget): a number beyond the
-#: closed forms, a definedness other than float64's, a sign numeric.exact_sign's policy leaves
+#: closed forms, a definedness other than float64's, a sign exactfloor.exact_sign's policy leaves
 _BEYOND = (_NotExact, UndecidedError)
 
 
@@ -478,14 +478,14 @@ def _settled(exact):
 
 
 class _ExactTies:
-    """The ties of a chunk decided on exact values (:mod:`analytic.properties.rational`):
+    """The ties of a chunk decided on exact values (:mod:`exactfloor.rational`):
     the property's screen run again on the tied bases, in rational arithmetic
     (roots and logarithms of rationals as closed forms:
-    :mod:`analytic.properties.closedform`), with no tolerance.  An exact tie
+    :mod:`exactfloor.closedform`), with no tolerance.  An exact tie
     is an equality, which satisfies the relation (CLEAR); an exact candidate
     stays a candidate (the per-matrix check decides it).  A metric that leaves
     those numbers (:class:`_NotExact`), or a sign the policy of
-    :mod:`numeric.exact_sign` does not decide (``UndecidedError``), switches
+    :mod:`exactfloor.exact_sign` does not decide (``UndecidedError``), switches
     this off for the rest of the chunk (its ties stay ties)."""
 
     def __init__(self, spec):

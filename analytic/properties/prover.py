@@ -53,7 +53,7 @@ the support, so ``[[n]]`` raises symbolically although ``[[2]]`` is defined).
 Positivity certificate
 ----------------------
 The sign certificates, zero tests and definedness checks are those of
-:mod:`analytic.properties.certificates` (re-exported here: :func:`sign`,
+:mod:`exactfloor.certificates` (re-exported here: :func:`sign`,
 :func:`defined`, :func:`equal`, :func:`is_zero`).  A property is never
 "proved" on a pattern whose certificate fails: the prover is sound (up to
 the contract, which the instance checks guard) but incomplete.
@@ -78,11 +78,12 @@ from typing import Callable
 import numpy as np
 import sympy as sp
 
-from numeric.parsing import parse_number
+from exactfloor.certificates import (MAX_TERMS, _NEG, _POS, _ge0, _le0, _num, _point,  # noqa: F401
+                                      defined, equal, is_zero, sign)
+from exactfloor.parsing import parse_number
+from exactfloor.tolerance import PROBE, sympy_tolerance
 
 from .generators import insert_empty_class, matrix_text, step_toward_diagonal
-from .certificates import (MAX_TERMS, _NEG, _POS, _ge0, _le0, _num, _point,  # noqa: F401
-                                      defined, equal, is_zero, sign)
 
 __all__ = ["Scope", "scopes", "EVERY_K", "POSITIVE_K", "DEFAULT_SCOPES", "Proof", "Evaluator", "prove",
            "prove_with", "PROVABLE", "STATEMENTS",
@@ -286,7 +287,7 @@ def _agree(a, b) -> bool:
     na, nb = sp.N(a, 60), sp.N(b, 60)
     if not (na.is_Float or na.is_Integer) or not (nb.is_Float or nb.is_Integer):
         return False
-    return bool(abs(na - nb) <= sp.Float("1e-50", 60) * max(1, abs(nb)))
+    return bool(abs(na - nb) <= sympy_tolerance(60, 10) * max(1, abs(nb)))
 
 
 # ---------------------------------------------------------------------------
@@ -347,7 +348,7 @@ def _certify(d, need):
     for seed in (1, 2):
         point = _point(syms, seed)
         v = _num(d, point)
-        if v is not None and (v > 1e-20 if upper else v < -1e-20):
+        if v is not None and (v > PROBE if upper else v < -PROBE):
             return f"{_short(d)} is {sp.N(v, 6)} at {point}, not {need}"
     if _NEEDS[need](sign(d)):
         return None

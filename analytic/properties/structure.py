@@ -23,7 +23,7 @@ each ``e_k`` a SymPy expression in the symbol :data:`D`.
 Each property is reduced by a **lemma** (the functions ``_lemma_*`` below,
 one per property, each stating what it reduces the property to) to facts
 about the kernel for every integer distance, which are certified by
-:func:`analytic.properties.certificates.sign` on positive integer symbols
+:func:`exactfloor.certificates.sign` on positive integer symbols
 (``d = s_k - 1 + t``, ``t >= 1``), piece by piece and across the pieces'
 boundaries.  The facts (``loss`` = ``h`` for a lower-is-better metric, ``-h``
 otherwise, so that every statement is about a loss):
@@ -54,7 +54,9 @@ from fractions import Fraction
 import numpy as np
 import sympy as sp
 
-from . import certificates
+from exactfloor import certificates
+from exactfloor.exact_sign import NONNEG, POS, ZERO
+from exactfloor.exact_sign import vanishes
 
 __all__ = ["D", "Kernel", "SampleMean", "ClassAggregate", "OptimalPath", "STRUCTURES",
            "structure_of", "EveryK", "prove_every_k", "check_declaration", "declaration_max_k",
@@ -323,12 +325,12 @@ def _agrees(structure, v, m) -> bool:
     inner = structure.value(m)
     if isinstance(inner, tuple):  # a geometric mean: v^k = product
         prod, k = inner
-        return sp.simplify(sp.Rational(prod.numerator, prod.denominator) - v ** k) == 0 \
+        return vanishes(sp.Rational(prod.numerator, prod.denominator) - v ** k) \
             and v >= 0
     q = sp.Rational(inner.numerator, inner.denominator)
     if structure.root == 1:
-        return sp.simplify(v - q) == 0
-    return v >= 0 and sp.simplify(v ** structure.root - q) == 0
+        return vanishes(v - q)
+    return v >= 0 and vanishes(v ** structure.root - q)
 
 
 def declaration_max_k(structure, max_k=10) -> int:
@@ -398,15 +400,15 @@ def check_declaration(structure, exact, *, seed=0, random=120, max_k=10, max_n=4
 # facts about a kernel, for every integer distance
 # ---------------------------------------------------------------------------
 def _pos(e):
-    return certificates.sign(sp.expand(e)) == "pos"
+    return certificates.sign(sp.expand(e)) == POS
 
 
 def _ge0(e):
-    return certificates.sign(sp.expand(e)) in ("pos", "nonneg", "zero")
+    return certificates.sign(sp.expand(e)) <= NONNEG
 
 
 def _zero(e):
-    return certificates.sign(sp.expand(e)) == "zero"
+    return certificates.sign(sp.expand(e)) == ZERO
 
 
 def _ranges(kernel):
@@ -666,7 +668,7 @@ def _lemma_triangle(s, f, ctx):
                 "loss(|a_t - b_t| + |b_t - c_t|) <= loss(|a_t - b_t|) + loss(|b_t - c_t|) at "
                 "every position")
     pieces = s.kernel.pieces
-    if s.root > 1 and len(pieces) == 1 and sp.simplify(pieces[0][1] - D ** s.root) == 0:
+    if s.root > 1 and len(pieces) == 1 and vanishes(pieces[0][1] - D ** s.root):
         return (f"d(a, b) = (sum_t |a_t - b_t|^{s.root} / n)^(1/{s.root}) is the l_{s.root} "
                 f"norm of a - b divided by n^(1/{s.root}): Minkowski's inequality")
     return None

@@ -61,7 +61,7 @@ import sympy as sp
 from IPython.display import Markdown, display
 
 import numeric
-import numeric.exact_sign
+import exactfloor.exact_sign
 from numeric.markdown import table as markdown_table
 from numeric.registry import REGISTRY
 from analytic.properties import prover
@@ -566,9 +566,9 @@ print(f"{len(failing)} counterexamples re-checked in exact arithmetic ({kinds['m
 # %%
 def exact_sign(x):
     """The sign of an exact number (logarithms and roots included): the toolkit's one
-    rule, numeric.exact_sign (interval arithmetic at growing precision, then a proof
+    rule, exactfloor.exact_sign (interval arithmetic at growing precision, then a proof
     of zero; it raises rather than guess)."""
-    return numeric.exact_sign.sign(x)
+    return exactfloor.exact_sign.sign(x)
 
 
 def moved(A, i, j):

@@ -4,7 +4,7 @@ Prop. 6 and Appendix A, and new closed forms for unbalanced counts.
 Every check runs :mod:`analytic.derivations.tc_max` / :mod:`analytic.derivations.intervals` (closed
 forms derived by SymPy: summation for Prop. 3, an exact sweep over ``L`` for
 Prop. 6) and compares with the printed forms symbolically
-(``simplify(lhs - rhs) == 0``) or, for the new forms, with
+(``exactfloor.exact_sign.vanishes(lhs - rhs)``) or, for the new forms, with
 :func:`numeric.optimal_last_length` at 50 digits.  Printed Prop. 6 and toy
 values come from :mod:`analytic.ledger.sources.binotto2024`, Appendix A's pieces and
 per-piece minima included (``APPENDIX_A``, ``APPENDIX_A_MINIMA``).  The same checks,
@@ -26,6 +26,8 @@ from ..sources.binotto2024 import APPENDIX_A, APPENDIX_A_MINIMA, PROP3, PROP3_H
 from analytic.symbols import L, r, x
 from analytic.derivations.tc_max import (corollary1_differences, derive_tc_max_balanced,
                       positive_for_integers_from, tc_max_balanced, tc_max_symbolic)
+from exactfloor.tolerance import mp_tolerance
+from exactfloor.exact_sign import vanishes
 
 __all__ = ["NEW_COUNTS"]
 
@@ -37,7 +39,7 @@ _p = src.parse
 
 
 def _zero(e):
-    return sp.simplify(e) == 0
+    return vanishes(e)
 
 
 def _form_string(e):
@@ -52,7 +54,7 @@ def _form_string(e):
 @claim("binotto2024:prop2:symbolic",
        source=("binotto2024", "§3.1, Prop. 2"),
        statement="In the binary case TC_max = 1, for any positive n_1, n_2",
-       method="symbolic: Prop. 1 with positive symbols n1, n2 (analytic.tc_max_symbolic), simplify(TC_max - 1) == 0",
+       method="symbolic: Prop. 1 with positive symbols n1, n2 (analytic.tc_max_symbolic), vanishes(TC_max - 1)",
        expect="verified")
 def _prop2():
     n1, n2 = sp.symbols("n1 n2", positive=True)
@@ -237,7 +239,7 @@ def _new_form_check(counts):
             err = max(abs(mpmath.mpf(sp.N(fx.subs(L, Lv), 70)) - ref.x),
                       abs(mpmath.mpf(sp.N(fv.subs(L, Lv), 70)) - ref.minimum))
             worst = max(worst, err)
-    ok = worst < mpmath.mpf("1e-45")
+    ok = worst < mp_tolerance(50, 5)  # 1e-45
     branches = "; ".join(f"L <= {sp.sstr(o.upper)}: x~ = {sp.sstr(o.x_opt)} ({o.kind})" for o in d.optima)
     return Outcome("verified" if ok else "refuted",
                    f"{branches}; against numeric.optimal_last_length at 50 digits on {len(pts)} values of L "

@@ -26,6 +26,8 @@ from analytic import symbols
 from analytic.ledger import Outcome, claim
 from ..sources import binotto2024 as src
 from ._search import compositions as _rows, exhaustive_max as _exhaustive_max
+from exactfloor.tolerance import mp_tolerance
+from exactfloor.exact_sign import vanishes
 
 EX = dict(arithmetic="exact")
 R = sympy.Rational
@@ -377,7 +379,7 @@ def _prop_imb():
 # ---------------------------------------------------------------------------
 def _toy_outcome(name, got, printed_key, **subs):
     want = _printed(src.TOY_PRINTED[printed_key], **subs)
-    ok = sympy.simplify(got - want) == 0
+    ok = vanishes(got - want)
     return Outcome("verified" if ok else "refuted",
                    f"{name}: computed {sympy.sstr(sympy.radsimp(sympy.simplify(got)))}, "
                    f"printed {src.TOY_PRINTED[printed_key]}",
@@ -394,12 +396,12 @@ def _toy_tc():
     for x in (R(1, 3), R(1, 2), 1 / sympy.sqrt(2), R(1), R(3, 2), R(2), R(5)):
         M = numeric.interval_cost_matrix(src.TOY_COUNTS, [1, 1, x], **EX).T
         for i, j in itertools.product(range(3), repeat=2):
-            if sympy.simplify(M[i, j] - _printed(src.TOY_PRINTED["M"][i][j], x=x)) != 0:
+            if not vanishes(M[i, j] - _printed(src.TOY_PRINTED["M"][i][j], x=x)):
                 return Outcome("refuted", f"M[{i + 1},{j + 1}] at x = {x}")
         a = numeric.interval_tc(CA, [1, 1, x], **EX)
         b = numeric.interval_tc(CB, [1, 1, x], **EX)
-        if (sympy.simplify(a - _printed(src.TOY_PRINTED["TC_A"], x=x)) != 0
-                or sympy.simplify(b - a - _printed(src.TOY_PRINTED["TC_B_minus_TC_A"])) != 0):
+        if (not vanishes(a - _printed(src.TOY_PRINTED["TC_A"], x=x))
+                or not vanishes(b - a - _printed(src.TOY_PRINTED["TC_B_minus_TC_A"]))):
             return Outcome("refuted", f"TC at x = {x}")
     return Outcome("verified", "M, TC(C_A) and TC(C_B) - TC(C_A) = 2/15 equal the printed forms at all 7 x",
                    closed_form=src.TOY_PRINTED["TC_A"])
@@ -455,7 +457,7 @@ _PROP6_L = ["1/100", "1/10", "1/3", "1/2", "9/10", "1", "10001/10000", "11/10", 
        expect="verified")
 def _prop6():
     with mpmath.workdps(50):
-        tol = mpmath.mpf(10) ** -44
+        tol = mp_tolerance(50, 6)  # 1e-44
         Ls = [mpmath.mpf(Fraction(s).numerator) / Fraction(s).denominator for s in _PROP6_L]
         Ls += [mpmath.mpf(1), (1 + mpmath.sqrt(5)) / 2, (3 + mpmath.sqrt(5)) / 2]
         worst = mpmath.mpf(0)
@@ -495,7 +497,7 @@ def _appendix_a():
                 return Outcome("refuted", f"case {case}, L = {Lr}: {len(mine)} pieces, printed {len(pieces)}")
             for p, (hi, f) in zip(mine, pieces, strict=True):
                 hi_ok = (p.hi is None and hi is None) or (
-                    p.hi is not None and hi is not None and sympy.simplify(p.hi - _printed(hi, L=Lr)) == 0)
+                    p.hi is not None and hi is not None and vanishes(p.hi - _printed(hi, L=Lr)))
                 if not hi_ok or sympy.expand(p(_X) - _printed(f, L=Lr)) != 0:
                     return Outcome("refuted", f"case {case}, L = {Lr}: piece ending at {hi}")
     return Outcome("verified", "all pieces and breakpoints of the four cases agree exactly")

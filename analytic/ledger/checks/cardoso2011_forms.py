@@ -14,6 +14,7 @@ import numeric
 from analytic.ledger import Outcome, claim
 from ..sources import cardoso2011 as src
 from ._closed_form import closed_form
+from exactfloor.exact_sign import vanishes
 
 EX = {"arithmetic": "exact"}
 
@@ -39,8 +40,8 @@ def _single_form():
                 if f.subs({d: dist, beta: t}) != numeric.oc(m, t, gamma=g, **EX):
                     return Outcome("refuted", f"derived form disagrees with numeric at d={dist}, gamma={g}")
         out[g] = f
-    same1 = sympy.simplify(out[1].args[0][0] - printed) == 0
-    same2 = sympy.simplify(out[2].args[0][0] - printed) == 0
+    same1 = vanishes(out[1].args[0][0] - printed)
+    same2 = vanishes(out[2].args[0][0] - printed)
     if same1 and not same2:
         return Outcome("convention",
                        f"derived gamma = 1: {out[1]} (the printed formula); gamma = 2: {out[2]} -- "
@@ -110,7 +111,7 @@ def _oc00():
             return Outcome("refuted", f"no covering path built for K = {k}")
     f = oc00_forms()
     mae = f.MAE
-    if sympy.simplify(f.oc00_in_mae - mae / (1 + mae)) == 0:
+    if vanishes(f.oc00_in_mae - mae / (1 + mae)):
         return Outcome("verified",
                        f"OC_{{0;0}} = {f.oc00} = {f.oc00_in_mae}; holds for gamma = 1 only (for other "
                        "gamma, M is the Minkowski distance, not N*MAE); a path's benefit counts each "
@@ -135,7 +136,7 @@ def _diag_threshold():
     out = diagonal_threshold("oc")
     cert = out.certificate
     # the derived bound must be the printed 1/(N+1)
-    if not (sympy.simplify(out.bound - 1 / (N + 1)) == 0 and cert.is_nonnegative
+    if not (vanishes(out.bound - 1 / (N + 1)) and cert.is_nonnegative
             and out.witness.attains):
         return Outcome("refuted", f"certificate or witness failed: {out}")
     import itertools
@@ -175,7 +176,7 @@ def _triangle():
 
     out = appendix_a_triangle(gamma=1)
     printed = src.parse(src.APPENDIX_A_BOUND)
-    if out.bound is not None and sympy.simplify(out.bound - printed) == 0:
+    if out.bound is not None and vanishes(out.bound - printed):
         return Outcome("verified",
                        f"OC(a,b) = OC(b,c) = {out.oc['ab']}, OC(a,c) = {out.oc['ac']}; violation "
                        f"set exactly [0, {out.bound}): the printed bound is necessary and sufficient "

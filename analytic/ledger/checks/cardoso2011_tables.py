@@ -24,6 +24,7 @@ from numeric.rounding import matches_printed, printed_interval, round_half_up
 from analytic.ledger import Outcome, cell_outcome, claim, register
 from ..sources import cardoso2011 as src
 from ._search import compositions
+from exactfloor.tolerance import FLOAT_SCREEN
 
 __all__ = [
     "TABLES", "SLUGS", "NOT_REPRODUCED", "CORRECTED_CELLS", "COLUMN_METRICS", "matrix", "exact_value",
@@ -137,7 +138,7 @@ def reproducing(stack, cells):
         else:
             v = floats[col](stack[idx])
         half = 0.5 * 10.0 ** -len(printed.split(".")[1])
-        keep[idx[np.abs(v - float(printed)) > half + 1e-9]] = False
+        keep[idx[np.abs(v - float(printed)) > half + FLOAT_SCREEN]] = False
     return [stack[i] for i in np.nonzero(keep)[0]
             if all(matches_printed(exact_value(stack[i], c), p) for c, p in zip(COLS, cells, strict=True))]
 

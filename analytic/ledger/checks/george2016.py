@@ -17,7 +17,7 @@ import numpy as np
 import sympy
 
 import numeric
-from numeric.errors import UndefinedMetric
+from exactfloor.errors import UndefinedMetric
 from numeric.rounding import matches_printed
 
 from analytic.ledger import Outcome, cell_outcome, claim, register

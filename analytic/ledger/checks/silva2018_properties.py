@@ -6,7 +6,7 @@ import numpy as np
 import sympy
 
 import numeric
-from numeric.errors import UndefinedMetric
+from exactfloor.errors import UndefinedMetric
 
 from analytic.engines._rowkinds import matrix_rows, path_weights
 from analytic.ledger import Outcome, claim

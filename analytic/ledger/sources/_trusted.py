@@ -30,9 +30,9 @@ def check_own(expr, namespace: dict) -> None:
     >>> check_own("__import__('os')", {"PRINTED": {"a": ("1/2",)}})
     Traceback (most recent call last):
     ...
-    ValueError: parse reads only the printed formulas of this module (trusted input), not "__import__('os')"; parse a user's text with numeric.parsing.parse_number
+    ValueError: parse reads only the printed formulas of this module (trusted input), not "__import__('os')"; parse a user's text with exactfloor.parsing.parse_number
     """
     if not isinstance(expr, str) or not any(
             expr == s for k, v in namespace.items() if k.isupper() for s in _own_strings(v)):
         raise ValueError(f"parse reads only the printed formulas of this module (trusted input), "
-                         f"not {expr!r:.60}; parse a user's text with numeric.parsing.parse_number")
+                         f"not {expr!r:.60}; parse a user's text with exactfloor.parsing.parse_number")

@@ -16,7 +16,7 @@ degree first, ``[]`` for zero) and the ``dup_*`` routines of
   finds the integer just below each root exactly, and evaluates the sign once
   per run of integers between two roots.
 
-The runs are what :func:`analytic.engines._pl._sign_table` lists; they give the same
+The runs are what :func:`_sign_table` lists; they give the same
 signs and thresholds as evaluating at every integer up to the Cauchy bound
 (the previous method), without visiting them one by one.
 """
@@ -33,8 +33,12 @@ from sympy.polys.densearith import dup_exquo
 from sympy.polys.rootisolation import dup_isolate_real_roots_sqf, dup_refine_real_root
 from sympy.polys.sqfreetools import dup_sqf_part
 
+from .errors import UndecidedSign
+from .parsing import parse_number
+
 __all__ = ["clean_sign", "sign_runs", "shift", "add", "sub", "mul", "evaluate", "fraction",
-           "common_denominator", "cancel", "fadd", "fsub", "fmul", "to_expr"]
+           "common_denominator", "cancel", "fadd", "fsub", "fmul", "to_expr",
+           "signs_for_all", "sign_for_all", "sign_threshold", "constant_sign"]
 
 _HALF = QQ(1, 2)
 
@@ -263,3 +267,148 @@ def sign_runs(num, den):
         sign = None if dv == 0 else _sgn(evaluate(num, s)) * _sgn(dv)
         runs.append((b[i + 1] - 1 if i + 1 < len(b) else s, sign))
     return runs
+
+
+# ---------------------------------------------------------------------------
+# the sign of a rational function on every integer n >= n0 (moved from
+# analytic.engines._pl, issue 37: the floor's one-variable sign engine)
+# ---------------------------------------------------------------------------
+def _sign_table(expr, n, n0):
+    """``(expr, [(k, sign or None), ...])``: the signs on the integers ``n >= n0``.
+
+    ``expr`` is cancelled; ``None`` marks a pole.  Entry ``(k, s)``: the sign
+    is ``s`` on the integers after the previous entry's ``k`` up to ``k``; the
+    last entry's sign holds for every ``n >= k``.  With rational
+    coefficients the entries are the runs between consecutive real roots of
+    numerator and denominator (:func:`exactfloor.ratfun.sign_runs`);
+    otherwise every integer ``n0 .. bound + 1`` is listed, beyond the Cauchy
+    bound of numerator and denominator the sign being that of the last.
+    """
+    expr = sp.cancel(sp.together(parse_number(expr, what="expression")))
+    if expr == 0:
+        return expr, [(n0, 0)]
+    if n is None or n not in expr.free_symbols:
+        if expr.free_symbols:
+            raise ValueError(f"{expr} depends on {expr.free_symbols}, not only on {n}")
+        s = sp.sign(expr)
+        if s not in (-1, 0, 1):  # pragma: no cover - numbers only
+            raise ValueError(f"cannot decide the sign of {expr}")
+        return expr, [(n0, int(s))]
+    if expr.free_symbols != {n}:
+        raise ValueError(f"{expr} depends on {expr.free_symbols - {n}} besides {n}")
+    frac = fraction(expr, n)
+    if frac is not None:  # rational coefficients: the runs between the real roots
+        num, den = (shift(p, n0) for p in frac)
+        return expr, [(n0 + t, s) for t, s in sign_runs(num, den)]
+    num, den = sp.fraction(expr)
+    bound = n0
+    for part in (num, den):
+        poly = sp.Poly(part, n)
+        if poly.degree() > 0:
+            coeffs = poly.all_coeffs()
+            cauchy = 1 + max(abs(c / coeffs[0]) for c in coeffs[1:])
+            bound = max(bound, int(sp.ceiling(cauchy)))
+    table = []
+    for k in range(n0, bound + 2):
+        if den.subs(n, k) == 0:
+            table.append((k, None))
+        else:
+            table.append((k, int(sp.sign(expr.subs(n, k)))))
+    return expr, table
+
+
+def signs_for_all(expr, n=None, n0=1):
+    r"""The sign set of ``expr`` on the integers ``n >= n0``: the signs (-1, 0, 1) it takes.
+
+    ``expr`` is a rational function of ``n`` (or a number).  The sign can
+    only change at a real root of its numerator or denominator: with rational
+    coefficients the roots are isolated exactly and the sign is evaluated
+    once on each run of integers between two of them
+    (:func:`exactfloor.ratfun.sign_runs`); otherwise, all real roots lying
+    below the Cauchy bound :math:`1 + \max_i |a_i / a_{\deg}|`, it is
+    evaluated exactly at every integer ``n0, ..., bound + 1``.
+
+    The answer is a sign set of :mod:`exactfloor.exact_sign` (a frozenset,
+    e.g. :data:`~exactfloor.exact_sign.NONNEG`), the vocabulary of
+    :func:`exactfloor.certificates.sign` too: this engine's set is exact, the
+    certificates' a certified superset.
+
+    Raises
+    ------
+    ValueError
+        If the expression depends on another symbol, or is undefined at an
+        integer ``n >= n0`` (then an :class:`UndecidedSign`).
+
+    Examples
+    --------
+    >>> d = sp.Symbol("d", integer=True, positive=True)
+    >>> sorted(signs_for_all(1 - 2 / (d * (d + 1)), d, 1))
+    [0, 1]
+    """
+    expr, table = _sign_table(expr, n, n0)
+    _require_defined(expr, table, n, n0)
+    return frozenset(s for _, s in table)
+
+
+def _require_defined(expr, table, n, n0):
+    for k, s in table:
+        if s is None:
+            raise UndecidedSign(f"{expr} is undefined at {n} = {k}", _threshold(table, n0))
+
+
+def constant_sign(expr, table, n, n0):
+    """The one sign of ``table`` (runs ``(from, sign)`` of ``expr`` for integers
+    ``n >= n0``), or :class:`UndecidedSign` when ``expr`` is undefined somewhere
+    or its sign changes."""
+    _require_defined(expr, table, n, n0)
+    signs = {s for _, s in table}
+    if len(signs) != 1:
+        raise UndecidedSign(f"the sign of {expr} is not constant for integers {n} >= {n0}",
+                            _threshold(table, n0))
+    return signs.pop()
+
+
+def _threshold(table, n0):
+    last = table[-1][1]
+    bad = [k for k, s in table if s != last]
+    return bad[-1] + 1 if bad else n0
+
+
+def sign_threshold(expr, n=None, n0=1):
+    r"""The smallest integer ``m >= n0`` from which the sign of ``expr`` is constant.
+
+    On the integers ``n >= m`` the rational function is defined and of one
+    sign (see :func:`signs_for_all` for the method); at ``m - 1`` (if
+    ``m > n0``) it differs or is undefined.
+
+    Examples
+    --------
+    >>> d = sp.Symbol("d", integer=True, positive=True)
+    >>> sign_threshold((d - 3) * (d - 5), d, 1), sign_threshold(d + 1, d, 1)
+    (6, 1)
+    """
+    return _threshold(_sign_table(expr, n, n0)[1], n0)
+
+
+def sign_for_all(expr, n=None, n0=1):
+    r"""The sign (-1, 0, 1) of ``expr``, the same for every integer ``n >= n0``.
+
+    See :func:`signs_for_all` for the method.
+
+    Raises
+    ------
+    UndecidedSign
+        (a ValueError) If the sign is not the same for every integer
+        ``n >= n0`` (or the expression is undefined at one of them); its
+        ``threshold`` says from which ``n`` it is.
+
+    Examples
+    --------
+    >>> K = sp.Symbol("K", integer=True, positive=True)
+    >>> sign_for_all((K - 1) / (5 * K - 4), K, 2), sign_for_all(2 - K, K, 3)
+    (1, -1)
+    """
+    expr, table = _sign_table(expr, n, n0)
+    return constant_sign(expr, table, n, n0)
+
+

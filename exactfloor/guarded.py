@@ -2,12 +2,12 @@
 
 A :class:`Guarded` number carries an exact SymPy value and an interval
 (``mpmath.iv``) containing it, at the first precision of its policy
-(:attr:`Guarded.policy`, :data:`numeric.exact_sign.DEFAULT_POLICY`).
+(:attr:`Guarded.policy`, :data:`exactfloor.exact_sign.DEFAULT_POLICY`).
 Arithmetic updates both (interval arithmetic rounds outward, so the
 enclosure stays valid); a comparison is decided by the intervals when they
-are disjoint, otherwise by the one rule of :func:`numeric.exact_sign.compare`
+are disjoint, otherwise by the one rule of :func:`exactfloor.exact_sign.compare`
 (issue 22 item 2: a cheap proof of zero, escalating enclosures, a symbolic
-proof, else :class:`~numeric.errors.UndecidedError`, never a guess).
+proof, else :class:`~exactfloor.errors.UndecidedError`, never a guess).
 Before, the approximations were 60-digit floats decided at ``1e-40``
 relative, then the sign of the expanded difference read at 150 digits.
 """
@@ -18,7 +18,7 @@ import mpmath
 import sympy
 
 from . import exact_sign
-from ._arith import Arithmetic
+from .arith import Arithmetic
 
 __all__ = ["Guarded", "GUARDED"]
 
@@ -45,7 +45,7 @@ class Guarded:
 
     __slots__ = ("x", "v")
 
-    #: the comparison policy of every Guarded number (:mod:`numeric.exact_sign`)
+    #: the comparison policy of every Guarded number (:mod:`exactfloor.exact_sign`)
     policy = exact_sign.DEFAULT_POLICY
 
     def __init__(self, x, v):

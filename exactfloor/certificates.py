@@ -4,9 +4,10 @@ The certificate engine of :mod:`analytic.properties.prover` (and of any proof ov
 matrices of counts): an expression in SymPy symbols declared positive
 integers is
 
-- *signed* (:func:`sign`): ``"pos"``, ``"nonneg"``, ``"zero"``,
-  ``"nonpos"``, ``"neg"`` certified for **every** positive integer value of
-  its symbols, or ``None`` (nothing certified);
+- *signed* (:func:`sign`): a sign set of :mod:`exactfloor.exact_sign` (``POS``,
+  ``NONNEG``, ``ZERO``, ``NONPOS``, ``NEG``: the signs it may take) certified
+  for **every** positive integer value of its symbols, or ``ANY`` (nothing
+  certified);
 - *checked defined* (:func:`defined`): no zero denominator, no even root or
   logarithm of a number that may be negative;
 - *tested for an identity* (:func:`equal`, :func:`is_zero`): the non-rational
@@ -20,9 +21,9 @@ but a certified answer must hold at every instance (tested by evaluation in
 
 The sign of a *number* met on the way (a number term, the difference of two
 sides at an integer point in :func:`equal`'s refutation) is decided by the
-one rule of :mod:`numeric.exact_sign` (issue 22 item 2); a polynomial too
+one rule of :mod:`exactfloor.exact_sign` (issue 22 item 2); a polynomial too
 large to form is the internal :class:`_TooLarge`, an
-:class:`~numeric.errors.UndecidedError` like every refusal to decide.
+:class:`~exactfloor.errors.UndecidedError` like every refusal to decide.
 
 Positivity certificate
 ----------------------
@@ -46,8 +47,10 @@ import sympy as sp
 from sympy import ZZ
 from sympy.polys.rings import ring
 
-from numeric import exact_sign
-from numeric.errors import UndecidedError
+from . import exact_sign
+from .errors import UndecidedError
+from .exact_sign import ANY, NEG, NONNEG, NONPOS, POS, ZERO
+from .tolerance import PROBE, PROBE_DPS
 
 __all__ = ["sign", "defined", "equal", "is_zero", "MAX_TERMS"]
 
@@ -55,7 +58,9 @@ __all__ = ["sign", "defined", "equal", "is_zero", "MAX_TERMS"]
 # ---------------------------------------------------------------------------
 # signs, zeros and definedness of expressions in positive integer symbols
 # ---------------------------------------------------------------------------
-_POS, _NONNEG, _ZERO, _NONPOS, _NEG = "pos", "nonneg", "zero", "nonpos", "neg"
+# the floor's sign sets (issue 37: the vocabulary of exactfloor.ratfun.signs_for_all too);
+# inside this module None stands for "nothing certified", ANY at the public boundary
+_POS, _NONNEG, _ZERO, _NONPOS, _NEG = POS, NONNEG, ZERO, NONPOS, NEG
 _FLIP = {_POS: _NEG, _NONNEG: _NONPOS, _ZERO: _ZERO, _NONPOS: _NONNEG, _NEG: _POS, None: None}
 
 
@@ -223,7 +228,7 @@ def _add_signs(signs):
 
 
 def _pow_sign(base, ex):
-    b = sign(base)
+    b = _certified(base)
     if ex.is_Integer:
         if ex == 0:
             return _POS
@@ -255,10 +260,10 @@ def _add_rewrite(e):
             for x, y in (e.args, e.args[::-1]):
                 if flip:
                     x, y = -x, -y
-                if not (_ge0(sign(x)) and _square_roots_only(x, y)):
+                if not (_ge0(_certified(x)) and _square_roots_only(x, y)):
                     continue
-                s2 = sign(x ** 2 - y ** 2)
-                if _ge0(sign(-y)):
+                s2 = _certified(x ** 2 - y ** 2)
+                if _ge0(_certified(-y)):
                     out = s2
                 elif s2 == _POS:
                     out = _POS
@@ -275,17 +280,17 @@ def _add_rewrite(e):
         rest = e - t
         if isinstance(core, (sp.Max, sp.Min)):
             # rest + c*Max(x_i): Max(rest + x_i) for c = 1, Min(rest - x_i) for c = -1
-            parts = [sign(rest + coeff * x) for x in core.args]
+            parts = [_certified(rest + coeff * x) for x in core.args]
             use_max = isinstance(core, sp.Max) == (coeff == 1)
             return _max_sign(parts) if use_max else _min_sign(parts)
         if isinstance(core, sp.Pow) and core.exp == sp.Rational(1, 2):
             # rest + c*sqrt(x) with sqrt(x) >= 0
             x = core.base
-            sr = sign(rest)
+            sr = _certified(rest)
             if coeff == -1 and _ge0(sr):        # rest - sqrt(x) ~ rest^2 - x
-                return sign(rest ** 2 - x)
+                return _certified(rest ** 2 - x)
             if coeff == 1 and _le0(sr):         # sqrt(x) - (-rest) ~ x - rest^2
-                return sign(x - rest ** 2)
+                return _certified(x - rest ** 2)
     return None
 
 
@@ -295,7 +300,7 @@ def _square_roots_only(p, q):
 
     The squares are checked too: a root inside a function is not squared away
     (``Max(1, sqrt(a))**2`` still holds ``sqrt(a)``), and squaring again and
-    again never ended (``sign(Max(1, sqrt(a)) - sqrt(b))`` was a RecursionError).
+    again never ended (``_certified(Max(1, sqrt(a)) - sqrt(b))`` was a RecursionError).
     """
     if p.is_Add or q.is_Add:
         return False
@@ -333,8 +338,8 @@ def _min_sign(parts):
     return _FLIP[_max_sign([_FLIP[s] for s in parts])]
 
 
-def sign(e):
-    """The certified sign of ``e`` for every positive integer value of its symbols.
+def sign(e) -> frozenset:
+    """The certified sign set of ``e`` for every positive integer value of its symbols.
 
     Structural rules (sums and products of signed terms, powers, ``Max``,
     ``Min``, ``Abs``, ``log``, ``c - Max``, ``P + Q`` by squares), then the
@@ -347,14 +352,29 @@ def sign(e):
 
     Returns
     -------
-    str or None
-        ``"pos"``, ``"nonneg"``, ``"zero"``, ``"nonpos"``, ``"neg"``, or
-        ``None`` when no sign is certified (which proves nothing either way).
+    frozenset
+        A sign set of :mod:`exactfloor.exact_sign` (the vocabulary of
+        :func:`exactfloor.ratfun.signs_for_all` too): the signs ``e`` may take,
+        certified: :data:`~exactfloor.exact_sign.POS` (``{1}``),
+        :data:`~exactfloor.exact_sign.NONNEG` (``{0, 1}``),
+        :data:`~exactfloor.exact_sign.ZERO`, :data:`~exactfloor.exact_sign.NONPOS`,
+        :data:`~exactfloor.exact_sign.NEG`, or :data:`~exactfloor.exact_sign.ANY`
+        (``{-1, 0, 1}``) when no sign is certified (which proves nothing either way).
 
+    Examples
+    --------
     >>> a, b = sp.symbols("a b", integer=True, positive=True)
-    >>> sign(a / (a + b)), sign(1 - a / (a + b)), sign(a - 1), sign(a - b)
-    ('pos', 'pos', 'nonneg', None)
+    >>> [sorted(s) for s in (sign(a / (a + b)), sign(a - 1), sign(a - b))]
+    [[1], [0, 1], [-1, 0, 1]]
+    >>> sign(1 - a / (a + b)) == POS
+    True
     """
+    s = _certified(e)
+    return ANY if s is None else s
+
+
+def _certified(e):
+    """:func:`sign` inside this module: a sign set, or None when nothing is certified."""
     e = sp.sympify(e, strict=True)  # a string is refused, never parsed
     try:
         return _sign(e)
@@ -364,36 +384,35 @@ def sign(e):
         return None
 
 
-_NUMBER_SIGN = {-1: _NEG, 0: _ZERO, 1: _POS}
 
 
 def _sign_uncached(e):
     """:func:`sign` of a SymPy expression (cached as :func:`_sign`)."""
     if e.is_Number:
-        return _NUMBER_SIGN[exact_sign.sign(e)]
+        return exact_sign.sign_set(e)
     if e.is_Symbol:
         return _POS if e.is_positive else None
     s = None
     if e.is_Add:
-        s = _add_signs([sign(t) for t in e.args])
+        s = _add_signs([_certified(t) for t in e.args])
         if s is None and _is_rational(e):
             return _rational_sign(e)
         if s is None:
             s = _add_rewrite(e)
     elif e.is_Mul:
-        s = _mul_signs([sign(t) for t in e.args])
+        s = _mul_signs([_certified(t) for t in e.args])
     elif e.is_Pow:
         s = _pow_sign(e.base, e.exp)
     elif isinstance(e, sp.Max):
-        s = _max_sign([sign(x) for x in e.args])
+        s = _max_sign([_certified(x) for x in e.args])
     elif isinstance(e, sp.Min):
-        s = _min_sign([sign(x) for x in e.args])
+        s = _min_sign([_certified(x) for x in e.args])
     elif isinstance(e, sp.Abs):
-        inner = sign(e.args[0])
+        inner = _certified(e.args[0])
         s = _POS if _nonzero(inner) else (_ZERO if inner == _ZERO else _NONNEG)
     elif isinstance(e, sp.log):
-        s = sign(e.args[0] - 1)
-        if s is not None and not _ge0(sign(e.args[0])):
+        s = _certified(e.args[0] - 1)
+        if s is not None and not _ge0(_certified(e.args[0])):
             s = None
     if s is None:
         s = _rational_sign(e)
@@ -431,14 +450,14 @@ def defined(e) -> str | None:
         b, x = e.base, e.exp
         if not x.is_Number:
             return str(e)
-        s = sign(b)
+        s = _certified(b)
         if x.is_Integer:
             ok = x >= 0 or _nonzero(s)
         else:
             ok = s == _POS or (x > 0 and _ge0(s))
         return defined(b) if ok else str(e)
     if isinstance(e, sp.log):
-        return defined(e.args[0]) if sign(e.args[0]) == _POS else str(e)
+        return defined(e.args[0]) if _certified(e.args[0]) == _POS else str(e)
     if isinstance(e, _TOTAL):
         for a in e.args:
             w = defined(a)
@@ -686,7 +705,7 @@ class _Frozen:
             return self._root(base, ex)
         # c = 0: the base is identically 0 (no factors), and so is its root
         # (0**ex is SymPy's zoo for ex < 0: frozen as an atom, never defined)
-        if c < 0 or not all(_ge0(sign(b)) for b, _ in factors):
+        if c < 0 or not all(_ge0(_certified(b)) for b, _ in factors):
             return self._root(_canon(base), ex)
         out = walk(c ** ex)
         for b, k in factors:
@@ -767,7 +786,7 @@ def _pull_positive(args):
     """``(c, args / c)``: the positive factors common to every argument of a
     ``Max``/``Min`` (``Max(c x, c y) = c Max(x, y)`` for ``c > 0``)."""
     parts = [sp.Mul.make_args(a) for a in args]
-    common = [f for f in parts[0] if not f.is_Number and sign(f) == _POS
+    common = [f for f in parts[0] if not f.is_Number and _certified(f) == _POS
               and all(f in p for p in parts[1:])]
     if not common:
         return sp.Integer(1), args
@@ -785,7 +804,7 @@ def _num(e, point):
     (SymPy raises ValueError for ``Max``/``Min`` of a non-real value or of
     ``zoo``, e.g. ``Max(1, 1/(a - 3))`` at ``a = 3``: that is None too)."""
     try:
-        v = sp.N(e.xreplace(point), 30)
+        v = sp.N(e.xreplace(point), PROBE_DPS)
     except (ValueError, TypeError):
         return None
     return v if v.is_Number and v.is_finite else None
@@ -829,7 +848,7 @@ def _pairs(a, b, point):
         if v is None:
             return None
         hit = next((i for i, (w, _) in enumerate(vb)
-                    if w is not None and abs(v - w) <= sp.Float("1e-20") * max(1, abs(v))), None)
+                    if w is not None and abs(v - w) <= PROBE * max(1, abs(v))), None)
         if hit is None:
             return None
         out.append((x, vb.pop(hit)[1]))

@@ -1,7 +1,7 @@
 r"""Exact real numbers in closed form over the rationals: radicals and base-2
 logarithms of rationals, for the engine's exact tie screen.
 
-The rational context (:mod:`analytic.properties.rational`) runs numeric's
+The rational context (:mod:`exactfloor.rational`) runs numeric's
 formulas in exact rationals; a metric that takes a root or a logarithm (RMSE,
 Kendall's tau_b, the geometric mean of sensitivities, CEM-ORD...) leaves the
 rationals there.  Its values are still simple: a root of a rational, a ratio
@@ -29,9 +29,9 @@ Equality and sign
 polynomials in the atoms, so the numbers are).  Otherwise the sign is that
 of the coefficients when they all have one sign (every atom is positive),
 else an interval enclosure of the form at the first precision of
-:data:`numeric.exact_sign.DEFAULT_POLICY`, else the whole policy
-(:func:`numeric.exact_sign.sign` on the SymPy number, which may raise
-:class:`~numeric.errors.UndecidedError`: no guess).  For radicals alone a
+:data:`exactfloor.exact_sign.DEFAULT_POLICY`, else the whole policy
+(:func:`exactfloor.exact_sign.sign` on the SymPy number, which may raise
+:class:`~exactfloor.errors.UndecidedError`: no guess).  For radicals alone a
 form with a term is never 0 (the products of powers of distinct primes with
 exponents in ``(0, 1)`` are linearly independent over the rationals:
 Besicovitch 1940, Mordell 1953), so the policy's enclosures separate it from
@@ -41,7 +41,7 @@ theorem is known, and the policy decides or refuses.
 What leaves these forms (a root of a sum of radicals, a logarithm of an
 irrational, a root of a negative number is undefined) raises
 :class:`_NotExact` (the metric's ties are then left to the per-matrix check)
-or :class:`numeric.errors.UndefinedMetric` (undefined, as in float64).
+or :class:`exactfloor.errors.UndefinedMetric` (undefined, as in float64).
 
 >>> r = power(12, Fraction(1, 2)); r            # sqrt(12) = 2 sqrt(3)
 2*3^(1/2)
@@ -64,8 +64,8 @@ from numbers import Rational
 import mpmath
 import sympy
 
-from numeric import exact_sign
-from numeric.errors import UndefinedMetric
+from . import exact_sign
+from .errors import UndefinedMetric
 
 try:
     from gmpy2 import mpq as Q
@@ -97,7 +97,7 @@ def coefficient(x):
     >>> coefficient(0.5)
     Traceback (most recent call last):
     ...
-    analytic.properties.closedform._NotExact: a float in an exact formula: 0.5
+    exactfloor.closedform._NotExact: a float in an exact formula: 0.5
     """
     if type(x) is QTYPE:
         return x
@@ -232,7 +232,7 @@ def _parts(x):
 
 
 # ---------------------------------------------------------------------------
-# signs: the canonical form, then numeric.exact_sign's policy
+# signs: the canonical form, then exactfloor.exact_sign's policy
 # ---------------------------------------------------------------------------
 @functools.lru_cache(maxsize=1 << 16)
 def _monomial_box(m, dps):
@@ -486,7 +486,7 @@ def _reciprocal(num: dict, den: dict | None):
 def power(x, e):
     """``x ** e`` for a rational ``x >= 0`` (or a positive monomial free of
     logarithms) and a rational exponent ``e``; a negative base with a
-    fractional exponent is undefined (:class:`numeric.errors.UndefinedMetric`).
+    fractional exponent is undefined (:class:`exactfloor.errors.UndefinedMetric`).
 
     >>> power(Fraction(3, 4), Fraction(1, 3)), power(8, Fraction(2, 3)) == 4
     (1/2*2^(1/3)*3^(1/3), True)
@@ -548,7 +548,7 @@ def _prime_powers(atoms: dict):
 
 def log2(x):
     """``log2(x)`` of a positive rational, over the logarithms of its primes;
-    ``log2(0)`` and a negative ``x`` are undefined (:class:`numeric.errors.UndefinedMetric`).
+    ``log2(0)`` and a negative ``x`` are undefined (:class:`exactfloor.errors.UndefinedMetric`).
 
     >>> log2(24), log2(Fraction(1, 8)) == -3
     (3 + log2(3), True)

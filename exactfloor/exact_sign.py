@@ -9,7 +9,7 @@ arithmetic to its precision), under one escalation policy, an
 :class:`ExactPolicy` owned by the arithmetic context that asks (as mpmath's
 ``almosteq`` takes its tolerance from its context).  They never return a
 guess: what the policy cannot decide raises
-:class:`~numeric.errors.UndecidedError`.
+:class:`~exactfloor.errors.UndecidedError`.
 
 The policy
 ----------
@@ -31,7 +31,7 @@ The policy
    algebraic number (its minimal polynomial is ``X`` exactly when it is 0),
    else ``x.equals(0) is True`` (SymPy simplifies, then tries its proofs for
    constants; ``None`` proves nothing).
-6. Otherwise :class:`~numeric.errors.UndecidedError` (the number is within
+6. Otherwise :class:`~exactfloor.errors.UndecidedError` (the number is within
    ``10**-max_dps`` of 0, relative to its parts, and not proved 0).
 
 Defaults (:data:`DEFAULT_POLICY`): ``start_dps = 30``, ``max_dps = 300``,
@@ -41,7 +41,7 @@ Defaults (:data:`DEFAULT_POLICY`): ``start_dps = 30``, ``max_dps = 300``,
 The five rules this replaces
 ----------------------------
 =======================================  ======================================================
-site                                     former rule
+site (its name then)                     former rule
 =======================================  ======================================================
 ``numeric._guarded.Guarded``             60-digit approximations, decided when they differ by
                                          ``> 1e-40`` relative; else the expanded numerator of
@@ -65,10 +65,11 @@ site                                     former rule
 =======================================  ======================================================
 
 Not here: the signs of *symbolic* expressions for every positive integer
-value of their symbols (:func:`analytic.properties.certificates.sign`,
-:func:`analytic.engines._pl.signs_for_all`) are certificates, not evaluations; their
-"undecided" exception is :class:`~numeric.errors.UndecidedSign`, a subclass
-of the same :class:`~numeric.errors.UndecidedError`.
+value of their symbols (:func:`exactfloor.certificates.sign`,
+:func:`exactfloor.ratfun.signs_for_all`) are certificates, not evaluations (both
+answer with a sign set, :data:`POS` ... :data:`ANY`); their
+"undecided" exception is :class:`~exactfloor.errors.UndecidedSign`, a subclass
+of the same :class:`~exactfloor.errors.UndecidedError`.
 """
 
 from __future__ import annotations
@@ -83,7 +84,52 @@ import sympy
 
 from .errors import UndecidedError
 
-__all__ = ["ExactPolicy", "DEFAULT_POLICY", "sign", "compare", "is_zero", "enclose"]
+__all__ = ["ExactPolicy", "DEFAULT_POLICY", "sign", "compare", "is_zero", "vanishes", "enclose",
+           "POS", "NONNEG", "ZERO", "NONPOS", "NEG", "ANY", "sign_set"]
+
+# ---------------------------------------------------------------------------
+# sign sets: the one vocabulary of the floor's sign engines (issue 37)
+# ---------------------------------------------------------------------------
+#: ``{1}``: positive
+POS = frozenset({1})
+#: ``{0, 1}``: non-negative
+NONNEG = frozenset({0, 1})
+#: ``{0}``: zero
+ZERO = frozenset({0})
+#: ``{-1, 0}``: non-positive
+NONPOS = frozenset({-1, 0})
+#: ``{-1}``: negative
+NEG = frozenset({-1})
+#: ``{-1, 0, 1}``: any sign (nothing is known)
+ANY = frozenset({-1, 0, 1})
+
+
+def sign_set(x, policy: ExactPolicy | None = None) -> frozenset:
+    """The sign of a real number as a sign set: ``frozenset({sign(x)})``.
+
+    The sign engines for every integer value of a symbol
+    (:func:`exactfloor.ratfun.signs_for_all`, :func:`exactfloor.certificates.sign`)
+    answer with the set of signs an expression may take; a number takes one.
+
+    Parameters
+    ----------
+    x : int, Fraction, float or SymPy number
+        The number (see :func:`sign`).
+    policy : ExactPolicy, optional
+        The escalation policy (default :data:`DEFAULT_POLICY`).
+
+    Returns
+    -------
+    frozenset
+        :data:`POS`, :data:`ZERO` or :data:`NEG`.
+
+    Examples
+    --------
+    >>> sign_set(sympy.sqrt(2) - 1) == POS, sign_set(0) == ZERO, NEG <= NONPOS
+    (True, True, True)
+    """
+    return frozenset({sign(x, policy)})
+
 
 iv = mpmath.iv
 
@@ -413,3 +459,65 @@ def is_zero(x, policy: ExactPolicy | None = None) -> bool:
     (True, False)
     """
     return sign(x, policy) == 0
+
+
+def _witness_values(symbol):
+    """Values at which an identity in ``symbol`` is probed, respecting its assumptions."""
+    if symbol.is_integer:
+        return [sympy.Integer(p) for p in (2, 3, 5, 7, 11, 13)]
+    return [sympy.Rational(3, 7), sympy.Rational(5, 11), sympy.Integer(2), sympy.Rational(13, 5),
+            sympy.Rational(1, 3), sympy.Integer(7)]
+
+
+def vanishes(e, policy: ExactPolicy | None = None) -> bool:
+    """Whether the expression ``e`` is 0 for every value of its symbols: the one zero test.
+
+    A number is decided by :func:`is_zero`.  An expression with symbols is
+    first probed at points that respect its symbols' assumptions (positive
+    integers for integer symbols, positive rationals otherwise): a point where
+    it is a number of non-zero :func:`sign` proves it is not identically 0.
+    Then ``cancel(together(e)) == 0`` or ``simplify(e) == 0`` proves it is.
+    Neither: :class:`~exactfloor.errors.UndecidedError` (before, a failed
+    ``simplify(e) == 0`` read as "different", a guess).
+
+    Parameters
+    ----------
+    e : SymPy expression or number
+        The expression (symbols with their assumptions).
+    policy : ExactPolicy, optional
+        The escalation policy of the number tests (default :data:`DEFAULT_POLICY`).
+
+    Returns
+    -------
+    bool
+        True when ``e`` is identically 0, False when a point proves it is not.
+
+    Examples
+    --------
+    >>> n = sympy.Symbol("n", positive=True, integer=True)
+    >>> vanishes((n + 1) ** 2 - n ** 2 - 2 * n - 1), vanishes(n / (n + 1) - 1 + 1 / (n + 2))
+    (True, False)
+    >>> vanishes(sympy.sqrt(8) - 2 * sympy.sqrt(2))
+    True
+    """
+    e = sympy.sympify(e, strict=True)
+    symbols = sorted(e.free_symbols, key=str)
+    if not symbols:
+        return is_zero(e, policy)
+    if e == 0:
+        return True
+    columns = [_witness_values(s) for s in symbols]
+    for t in range(len(columns[0])):
+        point = {s: col[(t + k) % len(col)] for k, (s, col) in enumerate(zip(symbols, columns, strict=True))}
+        v = e.xreplace(point)
+        if v.free_symbols or not v.is_number or v.has(sympy.nan, sympy.zoo, sympy.oo, -sympy.oo) \
+                or v.is_real is False:
+            continue
+        try:
+            if sign(v, policy) != 0:
+                return False
+        except (UndecidedError, TypeError, ValueError):
+            continue
+    if sympy.cancel(sympy.together(e)) == 0 or sympy.simplify(e) == 0:
+        return True
+    raise UndecidedError(f"cannot decide whether {sympy.sstr(e)[:200]} is identically 0")

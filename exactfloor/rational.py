@@ -20,10 +20,10 @@ the exact screen goes to the per-matrix exact check like any candidate.
 Roots and logarithms: a metric that takes the root of a rational (RMSE,
 Kendall's tau_b, the geometric mean of sensitivities...) or the base-2
 logarithm of one (CEM-ORD) gets exact closed forms
-(:mod:`analytic.properties.closedform`: canonical, so an exact equality is
-decided by comparing forms; a sign by :mod:`numeric.exact_sign`'s policy).
+(:mod:`exactfloor.closedform`: canonical, so an exact equality is
+decided by comparing forms; a sign by :mod:`exactfloor.exact_sign`'s policy).
 What leaves them (a root of a sum of roots...) raises
-:class:`~analytic.properties.closedform._NotExact`, and the metric's ties are
+:class:`~exactfloor.closedform._NotExact`, and the metric's ties are
 left to the per-matrix check.  Definedness is the metric's own
 (:func:`numeric._validation.collect_undefined`), exactly as in the float
 screen; a value that is not a rational (a float that leaked from a formula)
@@ -37,7 +37,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from numeric._arith import FractionArithmetic, _fraction_quotient
+from .arith import FractionArithmetic, _fraction_quotient
 
 from . import closedform
 from .closedform import ClosedForm
@@ -46,9 +46,9 @@ __all__ = ["rationals", "rational_bound"]
 
 
 class _Rationals(FractionArithmetic):
-    """:class:`numeric._arith.FractionArithmetic` whose roots, powers and base-2
+    """:class:`exactfloor.arith.FractionArithmetic` whose roots, powers and base-2
     logarithms of rationals are exact closed forms
-    (:class:`~analytic.properties.closedform.ClosedForm`; a rational result
+    (:class:`~exactfloor.closedform.ClosedForm`; a rational result
     stays a rational: ``closedform.Q``, gmpy2's mpq when installed).
 
     >>> [str(v) for v in _Rationals().sqrt(np.array([Fraction(4), Fraction(8, 9)], dtype=object))]
@@ -56,7 +56,7 @@ class _Rationals(FractionArithmetic):
     >>> _Rationals().sqrt(np.array([Fraction(-1)], dtype=object))
     Traceback (most recent call last):
     ...
-    numeric.errors.UndefinedMetric: a root of a negative number: (-1)**1/2
+    exactfloor.errors.UndefinedMetric: a root of a negative number: (-1)**1/2
     """
 
     name = "rational"
@@ -150,11 +150,11 @@ def rationals(use_gmpy2: bool = True) -> _Rationals:
 def rational_bound(b, ctx):
     """A bound (registry value, parsed exactly) in the context ``ctx``; ``None``
     stays None; an irrational bound is a closed form
-    (:func:`~analytic.properties.closedform.from_sympy`, which raises
+    (:func:`~exactfloor.closedform.from_sympy`, which raises
     :class:`_NotExact` beyond them)."""
     if b is None:
         return None
-    from .exact import bound_value
+    from .value import bound_value
 
     v = bound_value(b)
     if v is None:

@@ -28,6 +28,7 @@ import sys
 
 import mpmath
 import numpy as np
+from .tolerance import FLOAT_TIE
 
 
 def _sympy():
@@ -53,7 +54,7 @@ class _LazySympy:
         return "<SymPy, imported on first use>"
 
 
-#: ``from ._arith import lazy_sympy as sympy``: SymPy on first attribute access
+#: ``from .arith import lazy_sympy as sympy``: SymPy on first attribute access
 lazy_sympy = _LazySympy()
 
 
@@ -337,7 +338,7 @@ class FloatArithmetic(Arithmetic):
         return np.inf
 
     def tolerance(self, scale=1):
-        return 1e-12 * max(1.0, float(scale))
+        return FLOAT_TIE * max(1.0, float(scale))
 
     def parameters(self, values, shape, check):
         """A finite non-negative numeric array is checked by numpy (no Python
@@ -388,13 +389,13 @@ def _root(v, p):
 class ExactArithmetic(Arithmetic):
     """SymPy numbers: rationals stay rational, roots stay exact algebraic numbers.
 
-    ``policy`` (a :class:`numeric.exact_sign.ExactPolicy`; default
-    :data:`~numeric.exact_sign.DEFAULT_POLICY`) is how :meth:`same` decides.
+    ``policy`` (a :class:`exactfloor.exact_sign.ExactPolicy`; default
+    :data:`~exactfloor.exact_sign.DEFAULT_POLICY`) is how :meth:`same` decides.
     """
 
     name = "exact"
     exact = True
-    #: the comparison policy (None: numeric.exact_sign.DEFAULT_POLICY)
+    #: the comparison policy (None: exactfloor.exact_sign.DEFAULT_POLICY)
     policy = None
 
     def __init__(self, policy=None):
@@ -457,8 +458,8 @@ class ExactArithmetic(Arithmetic):
         return _sympy().oo
 
     def same(self, u, v):
-        """Equal numbers, by :func:`numeric.exact_sign.compare` under :attr:`policy`
-        (identical expressions at once; :class:`~numeric.errors.UndecidedError`
+        """Equal numbers, by :func:`exactfloor.exact_sign.compare` under :attr:`policy`
+        (identical expressions at once; :class:`~exactfloor.errors.UndecidedError`
         when the policy does not decide, never a guess)."""
         if u == v:
             return True
@@ -530,7 +531,7 @@ class ExactArithmetic(Arithmetic):
         with the resultant against its minimal polynomial: the rational
         polynomial obtained vanishes at the root; its real root nearest a
         60-digit approximation is the root (checked to be isolated, else
-        :class:`~numeric.errors.UndecidedError`).
+        :class:`~exactfloor.errors.UndecidedError`).
         """
         from .errors import UndecidedError
 
