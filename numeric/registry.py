@@ -24,7 +24,7 @@ same matrix and the same value).  Every metric whose formula is defined on a
 matrix of real weighted counts and does not change when every count is
 multiplied by the same number also takes fractional weights, in float
 arithmetic, as scikit-learn does, and rational ones (``fractions.Fraction``,
-SymPy ``Rational``) in exact arithmetic (:func:`_rational_weights`).  A metric
+SymPy ``Rational``) in exact and mp arithmetic (:func:`_rational_weights`).  A metric
 that needs whole-number weights says why in its record
 (:attr:`Metric.integer_weights`, :data:`INTEGER_WEIGHT_METRICS`: OC and r_int)
 and refuses fractional ones with that reason.
@@ -384,7 +384,7 @@ INTEGER_WEIGHT_METRICS = ("r_int",)
 #: a fractional ``sample_weight`` of floats with another arithmetic than float
 FRACTIONAL_FLOAT_ONLY = (
     "{name}: fractional float sample_weight is taken in float arithmetic only "
-    "(arithmetic='float'); for exact values pass the weights as rationals "
+    "(arithmetic='float'); in another arithmetic pass the weights as rationals "
     "(fractions.Fraction or SymPy Rational), or multiply them by a common denominator")
 
 
@@ -570,8 +570,8 @@ def _accept_labels(fn, integer_weights="", weight_scale=None):
             from .confusion import confusion_matrix
 
             if fractional and sample_weight is not None and \
-                    kwargs.get("arithmetic", "float") == "exact":
-                # rational weights in exact arithmetic: the matrix of L w, the same value
+                    kwargs.get("arithmetic", "float") != "float":
+                # rational weights in exact (or mp) arithmetic: the matrix of L w, the same value
                 # (the metric's parameters rescaled by its weight_scale, if it has one)
                 rational = _rational_weights(sample_weight, fn.__name__)
                 if rational is not None:

@@ -219,6 +219,17 @@ def test_r_int_reason_is_true():
     assert "0.27 - 0.6" in REGISTRY["r_int"].integer_weights
 
 
+def test_rational_weights_in_mp_arithmetic_give_the_exact_value_to_its_precision():
+    """mp counts the same matrix of L w as exact arithmetic: the exact value, rounded."""
+    for name in ("mae", "a_uoc", "geometric_mean_sensitivity"):
+        f = getattr(numeric, name)
+        exact = f(YS, PS, sample_weight=WR, labels=list(range(KS)), arithmetic="exact")
+        mp = f(YS, PS, sample_weight=WR, labels=list(range(KS)), arithmetic="mp")
+        assert abs(float(mp) - float(exact)) <= 1e-14 * max(1.0, abs(float(exact))), name
+    with pytest.raises(ValueError, match="float arithmetic only"):
+        numeric.mae(YS, PS, sample_weight=WF, arithmetic="mp")
+
+
 def test_exact_arithmetic_refuses_float_weights_and_fractional_matrices_stay_refused():
     with pytest.raises(ValueError, match="float arithmetic only"):
         numeric.mae(Y, P, sample_weight=W, arithmetic="exact")
