@@ -17,6 +17,10 @@ lessons and documents work as they do on a repository page:
 * the gallery's figures: each example ``docs/gallery/NAME.py`` is run
   (:func:`run_gallery`) and writes ``NAME.png`` beside its staged copy, which
   ``docs/gallery.md`` shows with the code;
+* the figures of the pages of :data:`RUN_PAGES`: the Python blocks of each
+  page are run, in order, in its staged folder (:func:`run_pages`), so the
+  picture the page shows is the one its code makes (the worked study's
+  critical-difference diagram, ``guide/study_cd.svg``; no image is committed);
 * ``notebooks/NN_name.ipynb``: each committed, executed lesson, **not run
   again**, prepared for the page (:func:`page_notebook`): the ``alt``
   metadata of a figure cell becomes the alt text of its image, an ipywidgets
@@ -323,7 +327,11 @@ def stage(src, *, student=False, api=True):
     without ``api`` the API index is a stub and no module page is generated."""
     src = Path(src)
     shutil.copytree(HERE, src / "docs", ignore=lambda d, names: [n for n in names if n in _NOT_PAGES])
-    run_gallery(src / "docs" / "gallery")
+    pages = start_pages(src / "docs")            # alongside the gallery
+    try:
+        run_gallery(src / "docs" / "gallery")
+    finally:
+        _wait(pages, "the page")
     if not api:
         (src / "docs" / "api" / "index.md").write_text(API_STUB, encoding="utf-8")
     shutil.copy2(ROOT / "CHANGELOG.md", src / "CHANGELOG.md")
@@ -342,21 +350,67 @@ def stage(src, *, student=False, api=True):
         nbformat.write(page_notebook(shown, stem, student=student), str(nbdir / f"{stem}.ipynb"))
 
 
+def _env():
+    """The environment of a run at build time: this checkout's packages, matplotlib without a
+    display, one BLAS thread (the runs go side by side)."""
+    return {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
+            "MPLBACKEND": "Agg", "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1"}
+
+
+def _wait(runs, what):
+    """Wait for every ``(path, process)``; the first that failed fails the build with its error output."""
+    failed = None
+    for path, proc in runs:
+        _, err = proc.communicate()
+        if proc.returncode != 0 and failed is None:
+            failed = f"{what} {path.name} failed:\n{err[-2000:]}"
+    if failed:
+        raise RuntimeError(failed)
+
+
 def run_gallery(folder):
     """Run each example of the gallery (``docs/gallery/*.py``, copied into ``folder``), all at
     once, each writing its figure ``NAME.png`` beside it; an example that fails fails the build
     with its error output."""
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-           "MPLBACKEND": "Agg"}
     scripts = sorted(p for p in Path(folder).glob("*.py") if not p.name.startswith("_"))
-    runs = [(p, subprocess.Popen([sys.executable, str(p), str(p.with_suffix(".png"))], cwd=folder, env=env,
+    runs = [(p, subprocess.Popen([sys.executable, str(p), str(p.with_suffix(".png"))], cwd=folder, env=_env(),
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
             for p in scripts]
-    for path, proc in runs:
-        _, err = proc.communicate()
-        if proc.returncode != 0:
-            raise RuntimeError(f"the gallery example {path.name} failed:\n{err[-2000:]}")
+    _wait(runs, "the gallery example")
     return [p.with_suffix(".png") for p in scripts]
+
+
+#: the pages (relative to ``docs/``) whose Python blocks run at build time, in the staged page's
+#: folder: the figures they show are made by their code then (issue 39: the worked study's
+#: critical-difference diagram, ``study_cd.svg``, is the study's own, not a committed picture)
+RUN_PAGES = ("guide/study.md",)
+
+#: runs the ```python blocks of the page ``sys.argv[1]`` in order, in one namespace
+_PAGE_RUNNER = r"""
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+ns = {"__name__": "__page__"}
+for kind, body in re.findall(r"```(\w+)\n(.*?)```", text, flags=re.S):
+    if kind == "python":
+        exec(compile(body, sys.argv[1], "exec"), ns)
+"""
+
+
+def start_pages(docs, pages=RUN_PAGES):
+    """Start running the Python blocks of each page of ``pages`` (paths relative to the staged
+    ``docs`` folder), each in its own process, in the page's folder (the files its code writes
+    land beside it, where the page's images point); returns ``[(path, process)]`` for
+    :func:`_wait`."""
+    docs = Path(docs)
+    return [(docs / page, subprocess.Popen(
+        [sys.executable, "-c", _PAGE_RUNNER, (docs / page).name], cwd=(docs / page).parent, env=_env(),
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)) for page in pages]
+
+
+def run_pages(docs, pages=RUN_PAGES):
+    """Run the Python blocks of each page of ``pages`` in its folder under ``docs``
+    (:func:`start_pages`) and wait; a page whose code fails fails the build with its error."""
+    _wait(start_pages(docs, pages), "the page")
 
 
 def sphinx_command(src, out, *, student=False, api=True, jobs="auto", warnings_as_errors=False):

@@ -32,8 +32,8 @@ from .groups import GroupComparison, GroupMetricComparison, compare_groups
 from .scorers import ordinal_scorer, scorer_names
 from .studies import Study, study
 from exactfloor.errors import CostWarning, LabelWarning, UndefinedResampleWarning
-# numeric.weights.balanced_weights is the workaround the refusal of fractional sample_weight
-# names (numeric.registry.FRACTIONAL_WEIGHTS): reachable after a plain ``import numeric``
+# numeric.weights.balanced_weights (whole-number "balanced" weights, the docs' recipe for
+# exact values and for r_int): reachable after a plain ``import numeric``
 from . import weights  # noqa: F401
 
 __all__ = [

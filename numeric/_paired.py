@@ -310,8 +310,8 @@ class PairTable:
         One row per metric variant and pair.  One decimal rule per column:
         values, differences and interval ends have the decimals of two
         significant digits of the table's narrowest interval
-        (:func:`numeric.reporting.decimals_for`; 4 significant digits when no
-        row has an interval), p-values always 3 decimals (``<0.001`` below);
+        (:func:`numeric.reporting.column_decimals`; when no row has an interval,
+        the decimals of 4 significant digits of its largest number), p-values always 3 decimals (``<0.001`` below);
         ``exact`` (``{name: Report}`` in exact arithmetic, paired comparisons
         only) prints the closed forms of values and differences instead.  An undefined value or dropped resamples get a
         numbered note.
@@ -430,15 +430,16 @@ def _table(c, exact, style, caption=None, joined=False):
 
 def _table_rows(c, exact, cells, notes):
     """One row of cells per metric variant and pair (LaTeX: a blank line between metrics)."""
-    from .reporting import decimals_for
+    from .reporting import column_decimals
 
     by_metric = {}
     for r in c.rows:
         by_metric.setdefault((r.key, r.label), []).append(r)
-    # one rule per column: the decimals of the narrowest interval of the whole table
+    # one rule per column (column_decimals): the decimals of the narrowest interval of the
+    # whole table, or without one those of 4 significant digits of its largest number
     widths = [ci[1] - ci[0] for r in c.rows for ci in (r.a_ci, r.b_ci, r.diff_ci)
               if ci is not None and ci[1] > ci[0]]
-    d = decimals_for(min(widths)) if widths else None
+    d = column_decimals([x for r in c.rows for x in (r.a, r.b, r.diff)], widths)
     rows = []
     for (key, label), group in by_metric.items():
         if cells.latex and rows:

@@ -102,9 +102,9 @@ def fractional_counts():
     """Within the block, :func:`check_counts` accepts non-negative finite float
     counts that are not whole numbers, and returns them as ``float64``.
 
-    Only for the metrics registered with ``fractional=True`` (defined on a
-    matrix of weighted counts, computed in float arithmetic), called with a
-    fractional ``sample_weight`` (:mod:`numeric.registry`).
+    Only for a metric called with label vectors and a fractional
+    ``sample_weight``, in float arithmetic, when its registry record takes
+    them (no ``integer_weights`` reason: :mod:`numeric.registry`).
 
     >>> with fractional_counts():
     ...     check_counts([[0.5, 1.0], [0.0, 2.25]]).dtype

@@ -51,7 +51,7 @@ def _weight_matrix(p, weights):
         peers=("sklearn.metrics.cohen_kappa_score",),
         variants=(Variant("kappa"),
                   Variant("linear weighted kappa", {"weights": "linear"}),
-                  Variant("quadratic weighted kappa", {"weights": "quadratic"})), fractional=True)
+                  Variant("quadratic weighted kappa", {"weights": "quadratic"})))
 def cohen_kappa(cm, *, weights=None, arithmetic="float"):
     r"""Cohen's kappa, unweighted or with linear or quadratic disagreement weights.
 

@@ -25,7 +25,7 @@ def _weighted_mean_error(cm, power, arithmetic):
 
 @metric(
         label="MER", better="lower", symmetric=True, bounds=(0, 1), source="silva2018 eq. 1",
-        peers=("1 - sklearn.metrics.accuracy_score",), fractional=True)
+        peers=("1 - sklearn.metrics.accuracy_score",))
 def mer(cm, *, arithmetic="float"):
     r"""Misclassification error rate.
 
@@ -55,7 +55,7 @@ def mer(cm, *, arithmetic="float"):
 
 @metric(
         label="MAE", better="lower", symmetric=True, bounds=(0, None), source="silva2018 eq. 3",
-        peers=("sklearn.metrics.mean_absolute_error",), fractional=True)
+        peers=("sklearn.metrics.mean_absolute_error",))
 def mae(cm, *, arithmetic="float"):
     r"""Mean absolute error on class indices.
 
@@ -74,7 +74,7 @@ def mae(cm, *, arithmetic="float"):
 
 @metric(
         label="MSE", better="lower", symmetric=True, bounds=(0, None), source="silva2018 eq. 2",
-        peers=("sklearn.metrics.mean_squared_error",), fractional=True)
+        peers=("sklearn.metrics.mean_squared_error",))
 def mse(cm, *, arithmetic="float"):
     r"""Mean squared error on class indices.
 
@@ -93,7 +93,7 @@ def mse(cm, *, arithmetic="float"):
 
 @metric(
         label="RMSE", better="lower", symmetric=True, bounds=(0, None), source="silva2018 eq. 2",
-        peers=("sklearn.metrics.root_mean_squared_error",), fractional=True)
+        peers=("sklearn.metrics.root_mean_squared_error",))
 def rmse(cm, *, arithmetic="float"):
     r"""Root mean squared error, :math:`\sqrt{\mathrm{MSE}}` (silva2018 eq. 2).
 

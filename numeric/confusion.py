@@ -65,9 +65,10 @@ def confusion_matrix(y_true, y_pred, *, labels=None, n_classes=None, sample_weig
     sample_weight : array_like, shape (N,), optional
         Non-negative weight of each sample, added to its cell instead of 1
         (scikit-learn's convention).  Integer-valued weights give an
-        ``int64`` matrix; other weights a ``float64`` matrix, which the
-        metrics refuse ("must hold integer counts"): they are defined on
-        counts.
+        ``int64`` matrix; other weights a ``float64`` matrix of weighted
+        counts (the metrics called with label vectors take it in float
+        arithmetic, all but r_int: :mod:`numeric.registry`; a float matrix
+        passed to a metric directly must hold whole numbers).
 
     Returns
     -------

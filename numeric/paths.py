@@ -294,9 +294,33 @@ def _evaluate(cm, beta, gamma, arithmetic, metric):
     return ctx.finalize(ctx.asarray(out)) if rational else out
 
 
+def _beta_over(params, L):
+    r"""OC's parameters for the matrix of every count times ``L``: ``beta / L``.
+
+    .. math:: OC_{\beta/L}(L\,n) = OC_\beta(n)
+
+    (cardoso2011 eq. 7: the benefit ``L n / (L N + L M)`` does not change, the
+    penalty ``sum L n |r - c|^gamma`` is ``L`` times larger).  Rational weights in
+    exact arithmetic are counted as the matrix of ``L w``
+    (:func:`numeric.registry._rational_weights`); a beta that is not a real
+    number is left to OC's own check.
+
+    >>> _beta_over({"beta": 0.25, "arithmetic": "exact"}, 6)["beta"]
+    1/24
+    """
+    beta = params.get("beta")
+    if beta is None or isinstance(beta, (bool, str, np.bool_)) or np.ndim(beta) != 0:
+        return params
+    ctx = get_arithmetic(params.get("arithmetic", "float"))
+    try:
+        return {**params, "beta": ctx.number(beta) / L}
+    except (TypeError, ValueError):
+        return params
+
+
 @metric(
         label="OC", input="matrix, beta", better="lower", symmetric=True, bounds=(0, 1),
-        source="cardoso2011 eq. 7",
+        source="cardoso2011 eq. 7", weight_scale=_beta_over,
         variants=(Variant("OC, beta=0.25/(N(K-1))", table_beta("0.25")),
                   Variant("OC, beta=0.75/(N(K-1))", table_beta("0.75"))))
 def oc(cm, beta, *, gamma=1, arithmetic="float"):

@@ -161,8 +161,18 @@ def spearman_rs(cm, *, arithmetic="float"):
     return stack(cm, arithmetic).map(block)
 
 
+#: why r_int takes whole-number sample weights only (the refusal of fractional ones says it)
+R_INT_WHOLE_WEIGHTS = (
+    "r_int counts ordered pairs of distinct samples (silva2018 eqs. 7-10: card(S_1) = "
+    "sum_{i <= j} N_i N_j - N, the - N removing each sample's pair with itself), a count "
+    "that needs whole samples: with weights below 1 it turns negative (two samples of "
+    "weight 0.3 in two classes: 0.27 - 0.6) and its value changes when every weight is "
+    "multiplied by the same number. Pass weights that count samples.")
+
+
 @metric(
-        label="r_int", better="higher", symmetric=True, bounds=(-1, 1), source="silva2018 eqs. 7-10")
+        label="r_int", better="higher", symmetric=True, bounds=(-1, 1), source="silva2018 eqs. 7-10",
+        integer_weights=R_INT_WHOLE_WEIGHTS)
 def r_int(cm, *, arithmetic="float"):
     r"""Pinto da Costa's :math:`r_{int}` coefficient.
 

@@ -17,14 +17,17 @@ function of :mod:`numeric` is neither registered nor listed in
 The decorator also gives every metric the labels form: a metric called with
 two 1-D label vectors, ``f(y_true, y_pred, ..., labels=None,
 sample_weight=None)``, counts them with :func:`numeric.confusion_matrix`
-first.  ``sample_weight`` are frequency weights: non-negative integers, a
-weight of 3 counting its sample three times (the metrics are defined on
-counts), so integer weights and repeated rows give the same matrix and the
-same value.  The metrics registered with ``fractional=True`` (:data:`FRACTIONAL_METRICS`:
-MER, MAE, MSE, RMSE and kappa, whose formulas are weighted means of a matrix
-of weighted counts) also take fractional weights, in float arithmetic, as
-scikit-learn does, and rational ones (``fractions.Fraction``, SymPy ``Rational``) in
-exact arithmetic (:func:`_rational_weights`).
+first.  ``sample_weight`` are non-negative weights, added to each sample's
+cell instead of 1: whole-number weights are frequency weights (a weight of 3
+counts its sample three times, so integer weights and repeated rows give the
+same matrix and the same value).  Every metric whose formula is defined on a
+matrix of real weighted counts and does not change when every count is
+multiplied by the same number also takes fractional weights, in float
+arithmetic, as scikit-learn does, and rational ones (``fractions.Fraction``,
+SymPy ``Rational``) in exact and mp arithmetic (:func:`_rational_weights`).  A metric
+that needs whole-number weights says why in its record
+(:attr:`Metric.integer_weights`, :data:`INTEGER_WEIGHT_METRICS`: OC and r_int)
+and refuses fractional ones with that reason.
 
 >>> from numeric.registry import REGISTRY
 >>> REGISTRY["mae"].better, REGISTRY["mae"].symmetric, REGISTRY["mae"].source
@@ -47,7 +50,7 @@ import numpy as np
 from exactfloor.errors import UndefinedMetric
 from .markdown import table as markdown_table
 
-__all__ = ["Metric", "Variant", "REGISTRY", "METRIC_MODULES", "NOT_METRICS", "FRACTIONAL_METRICS", "metric",
+__all__ = ["Metric", "Variant", "REGISTRY", "METRIC_MODULES", "NOT_METRICS", "INTEGER_WEIGHT_METRICS", "metric",
            "matrix_metrics", "TableBeta", "table_beta", "consecutive_lengths"]
 
 #: what a metric takes: a confusion matrix (or label vectors), possibly with a
@@ -102,9 +105,15 @@ class Metric:
         Functions of other libraries that compute the same value.
     variants : tuple of Variant
         The parameterisations shown in reports (default: one, no parameters).
-    fractional : bool
-        True when the metric takes fractional ``sample_weight`` (a matrix of
-        weighted counts, in float arithmetic; checked against scikit-learn).
+    integer_weights : str
+        Why the metric takes whole-number ``sample_weight`` only (the
+        refusal of fractional weights states it); empty (the default) when it
+        takes fractional weights too (:attr:`fractional`).
+    weight_scale : callable or None
+        ``weight_scale(params, L)``: the metric's keyword parameters for the
+        matrix of every weight times ``L`` that give the value of the
+        original weights (OC: ``beta / L``); None when the value does not
+        change when every count is multiplied by ``L``.
     """
 
     name: str
@@ -117,13 +126,23 @@ class Metric:
     source: str
     peers: tuple = ()
     variants: tuple = ()
-    fractional: bool = False
+    integer_weights: str = ""
+    weight_scale: Callable | None = None
 
     def __post_init__(self):
         if self.better not in ("lower", "higher"):
             raise ValueError(f"better must be 'lower' or 'higher', got {self.better!r}")
         if self.input not in INPUTS:
             raise ValueError(f"input must be one of {INPUTS}, got {self.input!r}")
+        if not isinstance(self.integer_weights, str):
+            raise ValueError("integer_weights is the reason the metric needs whole-number "
+                             f"weights (a str, '' for none), got {self.integer_weights!r}")
+
+    @property
+    def fractional(self) -> bool:
+        """True when the metric takes fractional ``sample_weight`` (float arithmetic;
+        rational weights in exact arithmetic): no :attr:`integer_weights` reason."""
+        return not self.integer_weights
 
     @property
     def takes_matrix(self) -> bool:
@@ -334,17 +353,11 @@ NOT_METRICS = {
 }
 
 
-#: the refusal of fractional ``sample_weight`` by every metric (one message, one reason)
+#: the refusal of fractional ``sample_weight`` by a metric that needs whole-number weights
+#: (``reason``: its record's :attr:`Metric.integer_weights`)
 FRACTIONAL_WEIGHTS = (
-    "{name}: sample_weight must hold whole numbers (frequency weights: a weight of 3 counts its "
-    "sample three times): the metrics are defined on a confusion matrix of counts (their exact "
-    "arithmetic and the optimal paths of OC/UOC need integer cells), so fractional weights are "
-    "refused (MER, MAE, MSE, RMSE and kappa take them, in float arithmetic). For scikit-learn's "
-    "class_weight='balanced', pass "
-    "sample_weight=numeric.weights.balanced_weights(y_true) (whole numbers proportional to scikit-learn's: "
-    "the same value for every metric unchanged by scaling the matrix), or use the class-averaged "
-    "metric (AMAE is MAE with balanced weights); other rational weights: multiply them by a "
-    "common denominator")
+    "{name}: sample_weight must hold whole numbers here (frequency weights: a weight of 3 "
+    "counts its sample three times), not fractions: {reason}")
 
 
 def _is_label_vector(x) -> bool:
@@ -363,14 +376,15 @@ def _describe(x):
     return f"a scalar ({x!r:.40})" if shape == () else f"of shape {shape}"
 
 
-#: the metrics that take fractional ``sample_weight`` (in float arithmetic; each checked
-#: against scikit-learn's weighted metric in proofs_tests/test_fractional_weights.py)
-FRACTIONAL_METRICS = ("mer", "mae", "mse", "rmse", "cohen_kappa")
+#: the metrics that take whole-number ``sample_weight`` only, each with its reason
+#: (:attr:`Metric.integer_weights`; every other metric of a matrix takes fractional weights,
+#: proofs_tests/test_fractional_weights.py)
+INTEGER_WEIGHT_METRICS = ("r_int",)
 
 #: a fractional ``sample_weight`` of floats with another arithmetic than float
 FRACTIONAL_FLOAT_ONLY = (
     "{name}: fractional float sample_weight is taken in float arithmetic only "
-    "(arithmetic='float'); for exact values pass the weights as rationals "
+    "(arithmetic='float'); in another arithmetic pass the weights as rationals "
     "(fractions.Fraction or SymPy Rational), or multiply them by a common denominator")
 
 
@@ -379,12 +393,16 @@ def _rational_weights(sample_weight, name):
     numbers: each times the least common multiple :math:`L` of their denominators, or None
     when a weight is a float or not a rational (the float path decides).
 
-    MER, MAE, MSE, RMSE and kappa are ratios of weighted counts, unchanged when every count
-    is multiplied by :math:`L`, so the matrix of ``L w`` gives their exact value.
+    The metrics that take fractional weights do not change when every count is multiplied
+    by :math:`L` (their ``scale`` property; OC's beta is divided by :math:`L`, its
+    ``weight_scale`` hook), so the matrix of ``L w`` gives their exact value.
+
+    Returns ``(whole, L)``: the ``int64`` weights ``L w`` and :math:`L`.
 
     >>> from fractions import Fraction
-    >>> _rational_weights([Fraction(1, 2), Fraction(2, 3), 1], "mae").tolist()
-    [3, 4, 6]
+    >>> whole, L = _rational_weights([Fraction(1, 2), Fraction(2, 3), 1], "mae")
+    >>> whole.tolist(), L
+    ([3, 4, 6], 6)
     >>> _rational_weights([0.5, 1.0], "mae") is None
     True
     """
@@ -413,7 +431,7 @@ def _rational_weights(sample_weight, name):
     if sum(scaled) > np.iinfo(np.int64).max:
         raise ValueError(f"{name}: the rational sample_weight times the common denominator of "
                          f"its weights ({L}) has counts too large for int64")
-    return np.asarray(scaled, dtype=np.int64)
+    return np.asarray(scaled, dtype=np.int64), L
 
 
 #: the Parameters entries every metric of a matrix shares (numpydoc), written into its
@@ -434,10 +452,12 @@ SHARED_PARAMETERS = {
                "With label vectors only: the classes, in order (the matrix's rows and "
                "columns; a class never seen is kept).  Default: the sorted labels seen."),
     "sample_weight": ("sample_weight : array_like, optional",
-                      "With label vectors only: frequency weights (a weight of 3 counts its "
-                      "sample three times); whole numbers, or fractional ones for the metrics "
-                      "of ``FRACTIONAL_METRICS`` (floats in float arithmetic, "
-                      "``fractions.Fraction`` in exact arithmetic)."),
+                      "With label vectors only: non-negative weights, added to each sample's "
+                      "cell instead of 1 (a whole number k counts its sample k times); "
+                      "fractional ones as floats in float arithmetic, as "
+                      "``fractions.Fraction`` or SymPy ``Rational`` in exact arithmetic "
+                      "(refused, with the reason, by the metrics of "
+                      "``numeric.registry.INTEGER_WEIGHT_METRICS``)."),
 }
 
 _SECTION_ORDER = ("Parameters", "Returns", "Yields", "Raises", "Warns", "Warnings", "See Also",
@@ -502,10 +522,12 @@ def _document_call_forms(doc, sig, record):
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _accept_labels(fn, fractional=False):
+def _accept_labels(fn, integer_weights="", weight_scale=None):
     """``fn(cm, ...)`` also as ``fn(y_true, y_pred, ..., labels=None, sample_weight=None)``;
-    with ``fractional``, a fractional ``sample_weight`` gives a float matrix of weighted
-    counts (float arithmetic).
+    a fractional ``sample_weight`` gives a float matrix of weighted counts (float
+    arithmetic) or, rational in exact arithmetic, the matrix of ``L w``
+    (:func:`_rational_weights`, the metric's parameters passed through ``weight_scale``);
+    refused with the reason ``integer_weights`` when it is not empty.
 
     The wrapper's signature tells both call forms (``inspect.signature(f).bind``
     accepts each): the first parameter is the matrix ``cm`` or, positionally,
@@ -518,6 +540,9 @@ def _accept_labels(fn, fractional=False):
     sig = inspect.signature(fn)
     params = list(sig.parameters.values())
     name = fn.__name__
+    fractional = not integer_weights
+    own = [p.name for p in params[1:]
+           if p.kind in (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)]
 
     @functools.wraps(fn)
     def wrapper(*args, **kwargs):
@@ -545,16 +570,22 @@ def _accept_labels(fn, fractional=False):
             from .confusion import confusion_matrix
 
             if fractional and sample_weight is not None and \
-                    kwargs.get("arithmetic", "float") == "exact":
-                # rational weights in exact arithmetic: the matrix of L w, the same ratios
-                whole = _rational_weights(sample_weight, fn.__name__)
-                if whole is not None:
-                    sample_weight = whole
+                    kwargs.get("arithmetic", "float") != "float":
+                # rational weights in exact (or mp) arithmetic: the matrix of L w, the same value
+                # (the metric's parameters rescaled by its weight_scale, if it has one)
+                rational = _rational_weights(sample_weight, fn.__name__)
+                if rational is not None:
+                    sample_weight, L = rational
+                    if weight_scale is not None and L != 1 and len(args) <= len(own) + 1:
+                        given = dict(zip(own[:len(args) - 1], args[1:], strict=True))
+                        kwargs = weight_scale({**given, **kwargs}, L)
+                        args = args[:1]
             cm = confusion_matrix(cm, args[0], labels=labels, sample_weight=sample_weight)
             args = args[1:]
             if cm.dtype.kind == "f":  # weights that are not whole numbers
                 if not fractional:
-                    raise ValueError(FRACTIONAL_WEIGHTS.format(name=fn.__name__))
+                    raise ValueError(FRACTIONAL_WEIGHTS.format(name=fn.__name__,
+                                                               reason=integer_weights))
                 if kwargs.get("arithmetic", "float") != "float":
                     raise ValueError(FRACTIONAL_FLOAT_ONLY.format(name=fn.__name__))
                 from ._validation import fractional_counts
@@ -588,8 +619,17 @@ def _accept_labels(fn, fractional=False):
 
 
 def metric(*, label: str, better: str, symmetric: bool, bounds: tuple, source: str,
-           input: str = "matrix", peers: tuple = (), variants: tuple = (), fractional: bool = False):
+           input: str = "matrix", peers: tuple = (), variants: tuple = (),
+           integer_weights: str = "", weight_scale: Callable | None = None):
     """Mark the decorated function as a metric with its :class:`Metric` record.
+
+    A metric of a matrix takes fractional ``sample_weight`` (float arithmetic;
+    rational weights in exact arithmetic, as the matrix of the weights times
+    their common denominator ``L``) unless ``integer_weights`` says why it
+    needs whole numbers.  Its value must then not change when every count is
+    multiplied by ``L``, or ``weight_scale(params, L)`` returns the keyword
+    parameters that compensate (OC: ``beta / L``);
+    ``proofs_tests/test_fractional_weights.py`` checks both for every metric.
 
     :data:`REGISTRY` collects the marked functions (their attribute
     ``registry_record``) of the modules listed in :data:`METRIC_MODULES`: a
@@ -609,11 +649,13 @@ def metric(*, label: str, better: str, symmetric: bool, bounds: tuple, source: s
     """
 
     def deco(fn):
-        wrapped = fn if input == "probabilities" else _accept_labels(fn, fractional)
+        wrapped = (fn if input == "probabilities"
+                   else _accept_labels(fn, integer_weights, weight_scale))
         record = Metric(
             name=fn.__name__, function=wrapped, label=label, input=input, better=better,
             symmetric=symmetric, bounds=tuple(bounds), source=source, peers=tuple(peers),
-            variants=tuple(variants), fractional=bool(fractional))
+            variants=tuple(variants), integer_weights=integer_weights,
+            weight_scale=weight_scale)
         setattr(wrapped, _RECORD, record)
         if wrapped is not fn:  # the call forms the wrapper adds, documented once, here
             wrapped.__doc__ = _document_call_forms(fn.__doc__, inspect.signature(wrapped), record)
@@ -667,7 +709,11 @@ class TableBeta:
         shape = np.shape(cm)
         if len(shape) != 2:  # a stack's matrices may differ in N: one beta each
             raise ValueError(f"table_beta takes one K x K confusion matrix, got shape {shape}")
-        N, K = int(np.asarray(cm).sum()), shape[-1]
+        total = np.asarray(cm).sum()  # weighted counts: the total weight, exactly
+        if getattr(total, "is_Rational", False):  # SymPy
+            total = Fraction(int(total.p), int(total.q))
+        N = Fraction(total) if isinstance(total, (float, Fraction)) else int(total)
+        K = shape[-1]
         if N <= 0:  # beta divides by N: undefined on a matrix with no sample
             raise UndefinedMetric(f"table_beta: beta = numerator / (N (K-1)^gamma) needs a total "
                              f"N > 0, got N = {N}")

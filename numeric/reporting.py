@@ -34,7 +34,7 @@ from exactfloor.errors import UndefinedMetric
 __all__ = ["MetricValue", "Report", "PerClass", "report", "per_class", "format_table",
            "latex_escape", "latex_table",
            "metric_cases", "metric_rows", "variant_keys", "class_labels_in", "to_pandas",
-           "decimals_for", "format_decimal", "PANDAS_INSTALL"]
+           "decimals_for", "column_decimals", "format_decimal", "PANDAS_INSTALL"]
 
 #: how to install what ``to_pandas()`` needs
 PANDAS_INSTALL = 'pip install "ordinal-verify[pandas]"'
@@ -130,6 +130,53 @@ def decimals_for(width):
     if width is None or not np.isfinite(width) or width <= 0:
         return None
     return max(0, 1 - int(np.floor(np.log10(width))))
+
+
+def column_decimals(values=(), widths=()):
+    r"""One number of decimals for every number of a table's column (issue 39: 0.2 is never
+    printed next to 0.22).
+
+    The column's narrowest interval decides when it has intervals: two
+    significant digits of its width (:func:`decimals_for`, the pairwise
+    comparison table).  Without one, the column's largest magnitude gets four
+    significant digits and every other number the same decimals (the per-class
+    view's sensitivity and MAE columns):
+
+    .. math:: d = \max\bigl(0,\ 3 - \lfloor \log_{10} \max_i |x_i| \rfloor\bigr)
+
+    Parameters
+    ----------
+    values : iterable of numbers or None
+        The column's numbers (``None``, NaN and infinities are skipped).
+    widths : iterable of numbers or None
+        The widths of the column's intervals (non-positive ones are skipped).
+
+    Returns
+    -------
+    int or None
+        The decimals (``None``: no number to print).
+
+    Examples
+    --------
+    >>> column_decimals([0, 0.2222, 0.6, 0.3143])        # largest 0.6: 0.6000
+    4
+    >>> column_decimals([1.714, 0.7778, 0.4, 1.333]), column_decimals([1.0, 0.5])
+    (3, 3)
+    >>> column_decimals([0.61, 0.58], widths=[0.032, 0.05])   # the narrowest interval
+    3
+    >>> column_decimals([0, 0.0]), column_decimals([None])
+    (0, None)
+    """
+    w = [float(x) for x in widths if x is not None]
+    d = decimals_for(min((x for x in w if np.isfinite(x) and x > 0), default=None))
+    if d is not None:
+        return d
+    mags = [abs(float(v)) for v in values if v is not None]
+    mags = [m for m in mags if np.isfinite(m)]
+    if not mags:
+        return None
+    top = max(mags)
+    return 0 if top == 0 else max(0, 3 - int(np.floor(np.log10(top))))
 
 
 def format_decimal(x, decimals=None) -> str:
@@ -549,8 +596,10 @@ class PerClass:
         cm = format_table(["true \\ predicted", *lab],
                           [[lab[i], *map(str, row)] for i, row in enumerate(self.matrix.tolist())],
                           align="l" + "r" * len(lab))
-        rows = [(lab[i], str(self.support[i]), format_decimal(self.sensitivity[i]),
-                 format_decimal(self.mae[i])) for i in range(len(lab))]
+        # one decimal rule per column (column_decimals, the pairwise table's): 0.6000 next to 0.2222
+        d_se, d_mae = column_decimals(self.sensitivity), column_decimals(self.mae)
+        rows = [(lab[i], str(self.support[i]), format_decimal(self.sensitivity[i], d_se),
+                 format_decimal(self.mae[i], d_mae)) for i in range(len(lab))]
         table = format_table(("class", "support", "sensitivity", "MAE (true class)"), rows,
                              align="lrrr")
         notes = [n for n in self.notes if n]

@@ -21,8 +21,8 @@ distance across a missing class (a :class:`~numeric.LabelWarning` says so).
 (``scorer(estimator, X, y, sample_weight=w)``), or through scikit-learn's
 metadata routing (``scorer.set_score_request(sample_weight=True)`` under
 ``sklearn.set_config(enable_metadata_routing=True)``); the metrics take
-frequency weights (whole numbers, see :mod:`numeric.registry`; MER, MAE,
-MSE, RMSE and kappa also fractional weights, in float arithmetic).
+non-negative weights, fractional ones too (every metric but r_int, which
+needs whole numbers: see :mod:`numeric.registry`).
 
 scikit-learn is needed only when a scorer is made (the ``sklearn`` extra).
 

@@ -1,11 +1,9 @@
 r"""Whole-number sample weights for the "balanced" class weighting of scikit-learn.
 
-The metrics are defined on a confusion matrix of counts (their validation,
-exact arithmetic and the optimal paths of OC and UOC need integer cells), so
-``sample_weight`` must hold whole numbers (frequency weights) for every
-metric but MER, MAE, MSE, RMSE and kappa (which take fractional weights in
-float arithmetic, :data:`numeric.registry.FRACTIONAL_METRICS`).
-scikit-learn's ``class_weight="balanced"`` /
+Every metric of a matrix but r_int
+(:data:`numeric.registry.INTEGER_WEIGHT_METRICS`) takes fractional
+``sample_weight`` in float arithmetic; whole-number weights are counted
+exactly in every arithmetic.  scikit-learn's ``class_weight="balanced"`` /
 ``compute_sample_weight("balanced", y)`` gives the fractional weights
 :math:`w_i = N / (K\,n_{y_i})`.  :func:`balanced_weights` gives whole numbers
 proportional to them,
@@ -16,7 +14,7 @@ so the weighted matrix is the balanced one times the constant :math:`LK/N`,
 and every metric whose value does not change when the matrix is scaled
 (MAE, MSE, MER, AMAE, kappa, tau_b, the sensitivities, OC, UOC, ...: the
 ``scale`` property of docs/properties.md) has exactly the value of the
-fractionally weighted metric.
+fractionally weighted metric, in any arithmetic (exact rationals too).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
-"""Fractional sample weights (issue 25): refused by every metric with one message that says
-why and what to do; :func:`numeric.weights.balanced_weights` is the recipe for scikit-learn's
-``class_weight="balanced"``.
+"""Balanced sample weights: :func:`numeric.weights.balanced_weights` (whole numbers, issue 25)
+against scikit-learn's fractional ``class_weight="balanced"`` weights, which every metric but
+r_int also takes directly since issue 39.
 
 Sources of the expected values:
 
@@ -15,6 +15,8 @@ Sources of the expected values:
 """
 
 from __future__ import annotations
+
+import re
 
 import numpy as np
 import pytest
@@ -63,13 +65,24 @@ def test_balanced_values_match_scikit_learns_fractional_weights(ours, theirs):
     assert float(ours(balanced_weights(Y))) == pytest.approx(theirs(), rel=1e-12)
 
 
-@pytest.mark.parametrize("m", [m for m in matrix_metrics() if not m.fractional], ids=lambda m: m.name)
-def test_every_metric_refuses_fractional_weights_with_the_recipe(m):
-    """Every metric but those that take fractional weights (test_fractional_weights.py)."""
-    v = m.cases()[0]
-    cm = numeric.confusion_matrix(Y, P, labels=LABELS)
-    with pytest.raises(ValueError, match=r"whole numbers.*numeric\.weights\.balanced_weights\(y_true\)"):
-        m.function(Y, P, labels=LABELS, sample_weight=FRACTIONAL, **v.kwargs(cm))
+@pytest.mark.parametrize("m, v", [(m, v) for m in matrix_metrics() for v in m.cases()],
+                         ids=lambda x: getattr(x, "label", ""))
+def test_balanced_whole_weights_give_the_fractionally_weighted_value(m, v):
+    """Every metric that takes fractional weights, with each variant's parameters read from
+    its weighted matrix (OC's table beta from the total weight): scikit-learn's balanced
+    weights and the whole numbers proportional to them give the same value (the matrices
+    differ by a constant factor); a metric that needs whole numbers refuses the fractional
+    ones with its reason (issue 39: test_fractional_weights.py)."""
+    whole = balanced_weights(Y)
+    cm_w = numeric.confusion_matrix(Y, P, labels=LABELS, sample_weight=whole)
+    cm_f = numeric.confusion_matrix(Y, P, labels=LABELS, sample_weight=FRACTIONAL)
+    if not m.fractional:
+        with pytest.raises(ValueError, match=r"whole numbers.*" + re.escape(m.integer_weights)):
+            m.function(Y, P, labels=LABELS, sample_weight=FRACTIONAL, **v.kwargs(cm_w))
+        return
+    got = m.function(Y, P, labels=LABELS, sample_weight=FRACTIONAL, **v.kwargs(cm_f))
+    want = m.function(Y, P, labels=LABELS, sample_weight=whole, **v.kwargs(cm_w))
+    assert float(got) == pytest.approx(float(want), rel=1e-9, abs=1e-12)
 
 
 def test_balanced_weights_bad_input_and_overflow():

@@ -384,6 +384,62 @@ def test_per_class_agrees_with_scikit_learn(tmp_path, capsys):
     assert got == pc.to_dict()
 
 
+#: the ridge baseline of docs/guide/walkthrough.md section 4 (its printed matrix)
+RIDGE = [[0, 11, 23, 1, 0], [0, 8, 28, 0, 0], [0, 7, 21, 7, 0], [0, 1, 23, 11, 0],
+         [0, 0, 12, 24, 0]]
+
+
+def _per_class_rows(text):
+    """The cells of the per-class table of ``str(PerClass)``: after its dashes line."""
+    lines = text.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("class  support")) + 2
+    return [line.split() for line in lines[start:] if line.strip() and not line.startswith("true ")]
+
+
+def test_per_class_one_decimal_rule_per_column():
+    """Issue 39 item 5: the per-class view printed 0, 0.2222 and 0.6 in one column.  Now every
+    number of the sensitivity column has the same decimals, and of the MAE column: those of
+    4 significant digits of the column's largest value, 3 - floor(log10(max)), by hand (0.6 ->
+    4 decimals, 1.714 -> 3); an undefined class prints 'undefined' without changing them."""
+    pc = per_class(RIDGE, labels=[1, 2, 3, 4, 5])
+    rows = _per_class_rows(str(pc))
+    assert len(rows) == 5
+    assert len({_decimals(f"{v:.4g}") for v in pc.sensitivity}) > 1   # the old rule mixed them
+    for col, vals in ((2, pc.sensitivity), (3, pc.mae)):
+        d = 3 - int(np.floor(np.log10(max(vals))))
+        assert [row[col] for row in rows] == [f"{v:.{d}f}" for v in vals]
+        assert {_decimals(row[col]) for row in rows} == {d}
+    assert [row[2] for row in rows] == ["0.0000", "0.2222", "0.6000", "0.3143", "0.0000"]
+    with_empty = per_class([[2, 1, 0], [0, 0, 0], [1, 0, 3]])          # class 1 has no samples
+    rows = _per_class_rows(str(with_empty))
+    assert [row[2] for row in rows] == ["0.6667", "undefined", "0.7500"]   # 2/3, -, 3/4
+    assert [row[3] for row in rows] == ["0.3333", "undefined", "0.5000"]   # 1/3, -, 2/4
+
+
+def test_the_pairwise_table_and_the_per_class_view_share_one_rule(monkeypatch):
+    """One helper, not two copies: numeric.reporting.column_decimals decides the decimals of
+    the pairwise table and of the per-class view (patched here to 7, both print 7)."""
+    t, a, b, _ = _data()
+    cmp = numeric.compare(t, a, b, names=["x", "y"], metrics=["mae"], n_resamples=50, seed=0)
+    monkeypatch.setattr(numeric.reporting, "column_decimals", lambda values=(), widths=(): 7)
+    _, _, rows, _, _ = cmp.table()
+    assert {_decimals(x) for x in rows[0][2:5]} == {7}
+    assert {_decimals(row[2]) for row in _per_class_rows(str(per_class(RIDGE)))} == {7}
+
+
+def test_a_pairwise_table_without_intervals_keeps_one_rule_per_column():
+    """Every sample off by one class in both classifiers: every resample has MAE = MER = 1,
+    so no interval has a width and the decimals are those of 4 significant digits of the
+    largest number (1 -> 3 decimals, by hand); before, each cell had its own 4 significant
+    digits (1 next to 0.5)."""
+    t = np.array([1, 2, 3, 4, 5, 4, 3, 2] * 4)
+    p = np.where(t < 5, t + 1, t - 1)
+    cmp = numeric.compare(t, p, p, names=["x", "y"], labels=[1, 2, 3, 4, 5],
+                          metrics=["mae", "mer"], n_resamples=50, seed=0)
+    _, _, rows, _, _ = cmp.table()
+    assert [row[2:5] for row in rows] == [["1.000", "1.000", "0.000"]] * 2
+
+
 def test_per_class_of_a_comparison():
     t, a, b, _ = _data()
     cmp = numeric.compare(t, a, b, metrics=["mae"], n_resamples=20, seed=0, names=["x", "y"])

@@ -316,9 +316,9 @@ def test_rps_sample_weight_is_repetition_and_sklearn_brier():
     ([0, 0, 0], "all zero"),
 ])
 def test_bad_weights_are_named(weights, message):
-    # AMAE: MAE takes fractional weights since issue 39 (test_fractional_weights.py)
+    # r_int: the one metric that refuses fractional weights since issue 39 (test_fractional_weights.py)
     with pytest.raises(ValueError, match=message):
-        numeric.amae([0, 1, 2], [0, 2, 2], sample_weight=weights)
+        numeric.r_int([0, 1, 2], [0, 2, 2], sample_weight=weights)
 
 
 def test_sample_weight_needs_label_vectors():
