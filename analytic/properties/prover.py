@@ -78,12 +78,13 @@ from typing import Callable
 import numpy as np
 import sympy as sp
 
-from exactfloor.certificates import (MAX_TERMS, _NEG, _POS, _ge0, _le0, _num, _point,  # noqa: F401
-                                      defined, equal, is_zero, sign)
+from exactfloor.certificates import MAX_TERMS, defined, equal, is_zero, sign  # noqa: F401 (re-exported)
 from exactfloor.parsing import parse_number
-from exactfloor.tolerance import PROBE, sympy_tolerance
+from exactfloor.tolerance import sympy_tolerance
 
-from .generators import insert_empty_class, matrix_text, step_toward_diagonal
+from .catalog import PROPERTIES
+from .generators import matrix_text
+from .proofkit import SCALE, Undefined, short  # noqa: F401 (SCALE: the scale proof's factor)
 
 __all__ = ["Scope", "scopes", "EVERY_K", "POSITIVE_K", "DEFAULT_SCOPES", "Proof", "Evaluator", "prove",
            "prove_with", "PROVABLE", "STATEMENTS",
@@ -173,10 +174,6 @@ def _symbol(i, j):
     return sp.Symbol(f"n{i}{j}", integer=True, positive=True)
 
 
-#: the factor of the scale property (any positive integer)
-SCALE = sp.Symbol("k", integer=True, positive=True)
-
-
 def generic_matrix(K: int, pattern) -> np.ndarray:
     """The ``K x K`` object array with the symbol ``n_ij`` on each cell of ``pattern``.
 
@@ -189,19 +186,9 @@ def generic_matrix(K: int, pattern) -> np.ndarray:
     return a
 
 
-def _short(e, n=120):
-    s = sp.sstr(e)
-    return s if len(s) <= n else s[:n] + "..."
-
-
 # ---------------------------------------------------------------------------
 # symbolic evaluation of a metric with contract checks
 # ---------------------------------------------------------------------------
-class _Undefined:
-    def __init__(self, message):
-        self.message = message
-
-
 class _Refused(Exception):
     """A pattern the prover cannot handle (the message says why; ``kind`` is
     ``"no symbolic form"`` or ``"contract"``, see :class:`Proof`)."""
@@ -240,15 +227,15 @@ class Evaluator:
         try:
             v = sp.sympify(self.symbolic(m.copy()), strict=True)  # a string: refused, never parsed
         except ValueError as exc:
-            v = _Undefined(str(exc))
+            v = Undefined(str(exc))
         except Exception as exc:  # noqa: BLE001 -- a formula that cannot take symbols
             return _Refused(f"the symbolic evaluation of {matrix_text(m)} fails: "
-                            f"{type(exc).__name__}: {_short(str(exc), 100)}", NO_FORM)
-        if not isinstance(v, _Undefined):
+                            f"{type(exc).__name__}: {short(str(exc), 100)}", NO_FORM)
+        if not isinstance(v, Undefined):
             w = defined(v)
             if w is not None:
-                return _Refused(f"f({matrix_text(m)}) = {_short(v)} is not certified defined "
-                                f"at every instance ({_short(w, 60)})", NOT_DERIVED)
+                return _Refused(f"f({matrix_text(m)}) = {short(v)} is not certified defined "
+                                f"at every instance ({short(w, 60)})", NOT_DERIVED)
         bad = self._instances(m, v)
         if bad:
             return _Refused(bad, CONTRACT)
@@ -265,15 +252,15 @@ class Evaluator:
             inst = np.array([[int(sp.sympify(x, strict=True).xreplace(point)) for x in row] for row in m],
                             dtype=np.int64)
             concrete = self.exact(inst)
-            if isinstance(v, _Undefined) != (concrete is None):
-                if isinstance(v, _Undefined):
+            if isinstance(v, Undefined) != (concrete is None):
+                if isinstance(v, Undefined):
                     return (f"the symbolic evaluation of {matrix_text(m)} raises ValueError "
-                            f"({_short(v.message, 80)}) but the exact one at {matrix_text(inst)} is "
+                            f"({short(v.message, 80)}) but the exact one at {matrix_text(inst)} is "
                             "defined: not undefined on the whole support pattern")
-                return (f"f({matrix_text(m)}) = {_short(v)} but the exact evaluation at {matrix_text(inst)} "
+                return (f"f({matrix_text(m)}) = {short(v)} but the exact evaluation at {matrix_text(inst)} "
                         "raises ValueError")
             if concrete is not None and not _agree(v.xreplace(point), concrete):
-                return (f"f({matrix_text(m)}) = {_short(v)} gives {v.xreplace(point)} at {matrix_text(inst)}, "
+                return (f"f({matrix_text(m)}) = {short(v)} gives {v.xreplace(point)} at {matrix_text(inst)}, "
                         f"the exact evaluation {concrete}")
         return None
 
@@ -290,164 +277,15 @@ def _agree(a, b) -> bool:
     return bool(abs(na - nb) <= sympy_tolerance(60, 10) * max(1, abs(nb)))
 
 
-# ---------------------------------------------------------------------------
-# one property on one pattern
-# ---------------------------------------------------------------------------
-def _both(ev, a, b, what):
-    """``f(a) = f(b)`` (both undefined counts as equal); None or the reason it is not proved."""
-    va, vb = ev(a), ev(b)
-    if isinstance(va, _Undefined) and isinstance(vb, _Undefined):
-        return None
-    if isinstance(va, _Undefined) or isinstance(vb, _Undefined):
-        return f"{what}: f({matrix_text(a)}) and f({matrix_text(b)}) are not both defined"
-    ok, why = equal(va, vb)
-    return None if ok else f"{what}: f({matrix_text(a)}) = f({matrix_text(b)}) not proved: {why}"
+#: the properties the prover handles: those whose class has a proof
+#: (:meth:`analytic.properties.catalog.Property.prove_pattern`; ``triangle`` is on label
+#: vectors and ``imbalance`` on a different family: search only; a ``*_populated`` twin
+#: takes its property's proof, :func:`analytic.properties.audit.result_of`)
+PROVABLE = tuple(name for name, p in PROPERTIES.items() if p.proof_statement is not None)
 
-
-def _p_scale(ev, m, spec):
-    return _both(ev, m, m * SCALE, "f(kA) = f(A) for every positive integer k")
-
-
-def _p_symmetry(ev, m, spec):
-    return _both(ev, m, np.ascontiguousarray(m.T), "f(A^T) = f(A)")
-
-
-#: where the class-inserting properties put the empty class (K classes before)
-INSERTIONS = {"ordinal_invariance": lambda K: range(1, K), "empty_class": lambda K: (0, K)}
-
-
-def _p_insert(positions):
-    def check(ev, m, spec):
-        for p in positions(m.shape[0]):
-            w = _both(ev, m, insert_empty_class(m, p), f"empty class at {p}")
-            if w:
-                return w
-        return None
-    return check
-
-
-def _p_unobserved(ev, m, spec):
-    if not any(all(x == 0 for x in row) for row in m):
-        return None
-    v = ev(m)
-    if isinstance(v, _Undefined):
-        return f"f({matrix_text(m)}) is undefined: {v.message}"
-    return None
-
-
-_NEEDS = {">= 0": _ge0, "> 0": lambda x: x == _POS, "<= 0": _le0, "< 0": lambda x: x == _NEG}
-
-
-def _certify(d, need):
-    """None when ``d`` is certified to satisfy ``need`` (``">= 0"``, ``"> 0"``,
-    ``"<= 0"``, ``"< 0"``) at every instance, else why not: a numerical
-    refutation at a random point first (cheap), else "not certified"."""
-    d = sp.sympify(d, strict=True)
-    syms = sorted(d.free_symbols, key=str)
-    upper = need.startswith("<")  # d must not be clearly positive
-    for seed in (1, 2):
-        point = _point(syms, seed)
-        v = _num(d, point)
-        if v is not None and (v > PROBE if upper else v < -PROBE):
-            return f"{_short(d)} is {sp.N(v, 6)} at {point}, not {need}"
-    if _NEEDS[need](sign(d)):
-        return None
-    return f"{_short(d)} not certified {need}"
-
-
-def _p_range(ev, m, spec):
-    v = ev(m)
-    if isinstance(v, _Undefined):
-        return None
-    lo, hi = spec["bounds"]
-    for d, what in ((None if lo is None else v - lo, f"f({matrix_text(m)}) - {lo}"),
-                    (None if hi is None else hi - v, f"{hi} - f({matrix_text(m)})")):
-        why = None if d is None else _certify(d, ">= 0")
-        if why:
-            return f"{what}: {why}"
-    return None
-
-
-def _p_identity(ev, m, spec):
-    v = ev(m)
-    if isinstance(v, _Undefined):
-        return None
-    best = spec["best"]
-    if all(m[i, j] == 0 for i in range(m.shape[0]) for j in range(m.shape[0]) if i != j):
-        ok, why = is_zero(v - best)
-        return None if ok else f"diagonal {matrix_text(m)}: f - {best}: {why}"
-    why = _certify(spec["orient"] * (v - best), "> 0")
-    return f"off-diagonal {matrix_text(m)}: the loss above the best: {why}" if why else None
-
-
-def _split_moves(m):
-    """(cell, before, after): one sample of an off-diagonal cell moved one step
-    toward the diagonal, the count of the cell being 1 or ``n + 1``."""
-    K = m.shape[0]
-    for i, j in itertools.product(range(K), repeat=2):
-        if i == j or m[i, j] == 0:
-            continue
-        for c in (sp.Integer(1), m[i, j] + 1):
-            a = m.copy()
-            a[i, j] = c
-            yield (i, j), a, step_toward_diagonal(a, i, j)
-
-
-def _p_monotone(strict):
-    def check(ev, m, spec):
-        for (i, j), a, s in _split_moves(m):
-            va, vs = ev(a), ev(s)
-            if isinstance(va, _Undefined) or isinstance(vs, _Undefined):
-                continue
-            d = spec["orient"] * (vs - va)  # the change of the loss
-            why = _certify(d, "< 0" if strict else "<= 0")
-            if why:
-                return f"moving a sample of cell ({i}, {j}) of {matrix_text(a)}: the change of the loss {why}"
-        return None
-    return check
-
-
-_PROVERS = {
-    "range": _p_range,
-    "identity": _p_identity,
-    "symmetry": _p_symmetry,
-    "monotonicity": _p_monotone(strict=False),
-    "ordinal_monotonicity": _p_monotone(strict=True),
-    "ordinal_invariance": _p_insert(INSERTIONS["ordinal_invariance"]),
-    "scale": _p_scale,
-    "empty_class": _p_insert(INSERTIONS["empty_class"]),
-    "unobserved_class": _p_unobserved,
-}
-
-#: the properties the prover handles (``triangle`` is on label vectors and
-#: ``imbalance`` on a different family: search only)
-PROVABLE = tuple(_PROVERS)
-
-#: what a proof of each property establishes on each matrix ``A`` of its scope
-STATEMENTS = {
-    "range": "lo <= f(A) <= hi (a sign certificate of each difference)",
-    "identity": "f(A) = best on a diagonal pattern; the loss of f(A) is certified > the "
-                "best one on any other pattern",
-    "symmetry": "f(A^T) = f(A)",
-    "monotonicity": "moving one sample of a cell one step toward the diagonal: the change of "
-                    "the loss is certified <= 0 (the cell's count 1 and n + 1 separately)",
-    "ordinal_monotonicity": "as monotonicity, the change certified < 0",
-    "ordinal_invariance": "f is unchanged by an empty class inserted at positions 1..K-1",
-    "scale": "f(kA) = f(A) for every positive integer k (k a symbol)",
-    "empty_class": "f is unchanged by an empty class at position 0 and at position K",
-    "unobserved_class": "f(A) is defined (and a real number) on every pattern with an empty row",
-}
-
-
-def _vacuous(prop, scope):
-    """``"true"`` for a scope where the property holds vacuously (one class:
-    no move, no interior position), ``"irrelevant"`` where it says nothing
-    about the scope (no empty row among all-positive matrices), else None."""
-    if prop == "unobserved_class" and scope.kind == "positive":
-        return "irrelevant"
-    if prop in ("ordinal_invariance", "monotonicity", "ordinal_monotonicity") and scope.K < 2:
-        return "true"
-    return None
+#: what a proof of each property establishes on each matrix ``A`` of its scope (the
+#: class attribute :attr:`~analytic.properties.catalog.Property.proof_statement`)
+STATEMENTS = {name: PROPERTIES[name].proof_statement for name in PROVABLE}
 
 
 #: kinds of refusal (:attr:`Proof.refused`)
@@ -549,7 +387,7 @@ def prove(symbolic: Callable, prop: str, *, better: str = "lower", bounds=(None,
 def prove_with(evaluator: Evaluator, prop: str, *, better: str = "lower", bounds=(None, None),
                scopes=DEFAULT_SCOPES) -> Proof:
     """:func:`prove` with an :class:`Evaluator` (its cache shared between properties)."""
-    if prop not in _PROVERS:
+    if prop not in PROVABLE:
         raise ValueError(f"no symbolic prover for {prop!r}; provable: {list(PROVABLE)}")
     return _prove(evaluator, prop, better, bounds, scopes)
 
@@ -573,10 +411,10 @@ def _prove(ev, prop, better, bounds, scopes):
         return Proof(prop, seconds=time.perf_counter() - t0)
     if prop == "identity" and spec["best"] is None:
         return Proof(prop, seconds=time.perf_counter() - t0)
-    check = _PROVERS[prop]
+    check = PROPERTIES[prop].prove_pattern
     done, refused, count = [], [], 0
     for scope in scopes:
-        vacuous = _vacuous(prop, scope)
+        vacuous = PROPERTIES[prop].vacuous(scope)
         if vacuous:
             if vacuous == "true":
                 done.append(scope)
