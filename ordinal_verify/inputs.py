@@ -43,6 +43,32 @@ def read_matrix(path: str, *, predicted_rows: bool = False) -> np.ndarray:
     Cells are separated by commas, semicolons or whitespace; an empty cell
     (``1,,2``) is an error.  Files over :data:`MAX_BYTES` or matrices with
     more than :data:`MAX_CLASSES` classes are refused.
+
+    Parameters
+    ----------
+    path : str
+        The file: one row per line, rows = true class; ``#`` starts a comment.
+    predicted_rows : bool, default False
+        The file's rows are the predicted class (the transpose is returned).
+
+    Returns
+    -------
+    numpy.ndarray
+        The square matrix of counts (int64), rows = true class.
+
+    Raises
+    ------
+    numeric.errors.InputError
+        A missing, too large or malformed file, naming the file, line and problem.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = pathlib.Path(d, "cm.csv")
+    ...     _ = path.write_text("# rows = true class\\n2, 1\\n0, 3\\n")
+    ...     read_matrix(str(path)).tolist(), read_matrix(str(path), predicted_rows=True).tolist()
+    ([[2, 1], [0, 3]], [[2, 0], [1, 3]])
     """
     _check_size(path)
     rows, width, first_line = [], None, None
