@@ -81,7 +81,7 @@ class MetricForms:
     is ``None`` where the metric is undefined on the family (where
     :mod:`numeric` raises ``ValueError``).
 
-    Attributes
+    Parameters
     ----------
     kappa, kappa_linear, kappa_quadratic : sympy.Expr or None
         Cohen's kappa, unweighted and with linear or quadratic weights
@@ -101,6 +101,12 @@ class MetricForms:
         For each metric field that is ``None``: why the metric is undefined.
     method : str
         How the forms were obtained.
+
+    Examples
+    --------
+    >>> f = positioned_metric_forms({(0, 0): 2, (0, 1): 1, (1, 1): 1}, (0, 3))
+    >>> f.minimum_sensitivity, f.undefined
+    (2/3, mappingproxy({}))
     """
 
     kappa: sp.Expr | None
@@ -124,10 +130,16 @@ class MetricForms:
 class SingleSampleForms(MetricForms):
     r"""The closed forms of :func:`single_sample_forms`: one sample at distance ``d``.
 
-    Besides the metrics of :class:`MetricForms` (in ``d``):
-
-    Attributes
+    Parameters
     ----------
+    kappa, kappa_linear, kappa_quadratic, within_one_accuracy : sympy.Expr or None
+        As in :class:`MetricForms`, in ``d``.
+    minimum_sensitivity, geometric_mean_sensitivity, somers_d, kendall_tau_c, cem_ord : sympy.Expr or None
+        As in :class:`MetricForms`, in ``d``.
+    undefined : Mapping[str, str]
+        As in :class:`MetricForms`.
+    method : str
+        How the forms were obtained.
     gamma : sympy.Number
         The exponent of OC and UOC.
     oc, uoc : sympy.Piecewise
@@ -136,6 +148,12 @@ class SingleSampleForms(MetricForms):
     a_uoc : sympy.Expr or None
         :math:`A_{UOC} = \int_0^1 UOC_\beta^1\,d\beta` in ``d``; ``None``
         unless ``gamma = 1`` (silva2018 eq. 23 is for ``gamma = 1``).
+
+    Examples
+    --------
+    >>> f = single_sample_forms()
+    >>> f.uoc == f.oc, f.somers_d, sorted(f.undefined)
+    (True, None, ['kendall_tau_c', 'somers_d'])
     """
 
     gamma: sp.Expr
@@ -148,10 +166,16 @@ class SingleSampleForms(MetricForms):
 class TridiagonalForms(MetricForms):
     r"""The closed forms of :func:`tridiagonal_forms`: the K-class tridiagonal matrix of ones.
 
-    Besides the metrics of :class:`MetricForms` (in :data:`analytic.symbols.K`):
-
-    Attributes
+    Parameters
     ----------
+    kappa, kappa_linear, kappa_quadratic, within_one_accuracy : sympy.Expr or None
+        As in :class:`MetricForms`, in :data:`analytic.symbols.K`.
+    minimum_sensitivity, geometric_mean_sensitivity, somers_d, kendall_tau_c, cem_ord : sympy.Expr or None
+        As in :class:`MetricForms`, in :data:`analytic.symbols.K`.
+    undefined : Mapping[str, str]
+        As in :class:`MetricForms`.
+    method : str
+        How the forms were obtained.
     mer, mae : sympy.Expr
         In ``K``.
     uoc : sympy.Expr
@@ -165,6 +189,12 @@ class TridiagonalForms(MetricForms):
         Field name -> limit of the form as ``K -> oo`` (every field above, and
         the kappas, Somers' d, tau_c and MS; not GM, CEM-ORD and within-one
         accuracy).
+
+    Examples
+    --------
+    >>> f = tridiagonal_forms()
+    >>> f.limits["mae"]
+    2/3
     """
 
     mer: sp.Expr
@@ -233,10 +263,30 @@ def _band1_rows_of_matrix(rows):
 
 
 def band1_envelope(cm, metric="uoc", gamma=1):
-    """The lemma of :func:`_band1_function` applied to a concrete tridiagonal matrix.
+    """The lower envelope of a concrete tridiagonal matrix, by the band-1 path lemma.
 
-    A parameter-free :class:`analytic.engines._pl.PL`; the tests compare it with
-    :func:`numeric.path_envelope` to confirm the lemma.
+    The lemma (see :func:`tridiagonal_forms`) reduces the minimisation over
+    paths to one envelope per gap between consecutive rows; the tests compare
+    this function with :func:`numeric.path_envelope` to confirm it.
+
+    Parameters
+    ----------
+    cm : array_like, shape (K, K)
+        A tridiagonal (band-1) matrix of counts.
+    metric : {"uoc", "oc"}, default "uoc"
+        Whose path weights (silva2018 eq. 28, cardoso2011 eq. 7).
+    gamma : number, default 1
+        The exponent of the distance.
+
+    Returns
+    -------
+    analytic.engines._pl.PL
+        The envelope, without parameter; ``.piecewise(beta)`` gives its ``Piecewise``.
+
+    Raises
+    ------
+    ValueError
+        If the matrix is not band-1.
 
     Examples
     --------
@@ -340,12 +390,7 @@ _POSITIONED = ("kappa_linear", "kappa_quadratic", "within_one_accuracy")
 def positioned_metric_forms(cells, positions):
     r"""The metrics of :data:`METRIC_FUNCTIONS` of a matrix given by its nonempty classes.
 
-    ``positions``: the ordinal positions :math:`p_0 < p_1 < \dots` of the
-    classes that are some sample's true or predicted class -- numbers or
-    SymPy expressions whose order the symbols' assumptions decide;
-    ``cells``: ``{(i, j): n}``, ``n`` samples of the class at
-    ``positions[i]`` predicted as the class at ``positions[j]`` (rows = true
-    class).  Every class not listed is empty.  A string (position or count) is
+    Every class not listed is empty.  A string (position or count) is
     parsed by :func:`numeric.parsing.parse_number`, never evaluated.
 
     The formulas are those of the :mod:`numeric` functions (Cohen 1960 and
@@ -381,6 +426,16 @@ def positioned_metric_forms(cells, positions):
     positions' distances as their weights; only within-one accuracy's band
     is written here.  The tests compare this function with :mod:`numeric` on
     random matrices with empty classes.
+
+    Parameters
+    ----------
+    cells : dict
+        ``{(i, j): n}``: ``n`` samples of the class at ``positions[i]``
+        predicted as the class at ``positions[j]`` (rows = true class).
+    positions : sequence
+        The ordinal positions :math:`p_0 < p_1 < \dots` of the classes that
+        are some sample's true or predicted class -- numbers or SymPy
+        expressions whose order the symbols' assumptions decide.
 
     Returns
     -------
