@@ -135,6 +135,12 @@ class Property:
     (default ``"matrices"``), ``grows`` (the property builds a matrix with
     one more class), ``populated`` (only matrices whose true classes are all
     populated), ``prover`` (the name of :data:`analytic.properties.prover.PROVABLE`).
+
+    Examples
+    --------
+    >>> p = PROPERTIES["symmetry"]
+    >>> isinstance(p, Property), p.name, p.region
+    (True, 'symmetry', 'matrices')
     """
 
     name = ""

@@ -186,7 +186,7 @@ class Chunk:
 class Space:
     """A searched space (see the module docstring).
 
-    Attributes
+    Parameters
     ----------
     exhaustive : tuple of (K, max_n)
         Every matrix with ``K`` classes and ``1 <= N <= max_n``.
@@ -195,11 +195,13 @@ class Space:
     random_k, random_n : int
         Their largest ``K`` and ``N`` (``K >= 2``, ``N >= 1``).
     seed : int
+        The seed of the random parts.
     triangle : tuple of (K, max_n)
         Every triple of label vectors of length ``n <= max_n`` over ``K`` classes.
     triangle_random : int
         Random triples, ``2 <= K <= max K of triangle``, length up to ``triangle_n``.
     triangle_n : int
+        The largest length of a random triple's vectors.
     diagonal : tuple of (K, max_n)
         The diagonal matrices of the imbalance property: every diagonal matrix
         with ``K`` classes and ``1 <= N <= max_n``.
@@ -214,6 +216,13 @@ class Space:
         K = 4, N = 8 are two chunks; MAE's 14 properties with every tie
         decided exactly on 2 processes: 52 s, against 79 s with chunks of
         10^6).
+
+    Examples
+    --------
+    >>> tiny = Space(exhaustive=((2, 2),), random=0, triangle=((2, 2),), triangle_random=0,
+    ...              diagonal=((2, 2),))
+    >>> tiny.size(), tiny.max_k()
+    (14, 2)
     """
 
     exhaustive: tuple = ((1, 8), (2, 8), (3, 8), (4, 8), (5, 5))
