@@ -893,8 +893,39 @@ def audit_registered(name: str, variant_label: str, space: Space = DEFAULT_SPACE
                      scopes: tuple = _prover.DEFAULT_SCOPES, jobs: int | None = 1,
                      exact_ties: bool = False, falsify=None,
                      every_k: bool = False) -> AuditReport:
-    """:func:`audit` of one registered variant with every property, cached for
-    the process (the property table)."""
+    """:func:`audit` of one registered variant with every property, cached for the process.
+
+    The property table's cells (:func:`property_table`) and the ledger's
+    ``audit:*`` claims read the same reports through this cache.
+
+    Parameters
+    ----------
+    name : str
+        A registered metric (``"mae"``).
+    variant_label : str
+        One of its report variants' labels (``"MAE"``).
+    space : Space, default :data:`DEFAULT_SPACE`
+        The searched space.
+    scopes : tuple of analytic.properties.prover.Scope
+        The scopes of the symbolic proofs (``()``: none).
+    jobs : int or None, default 1
+        Worker processes of the screen (None: the usable CPUs).
+    exact_ties, falsify, every_k
+        As :func:`audit`'s.
+
+    Returns
+    -------
+    AuditReport
+        The same object for the same arguments.
+
+    Examples
+    --------
+    >>> tiny = Space(exhaustive=((2, 2),), random=0, triangle=((2, 2),), triangle_random=0,
+    ...              diagonal=((2, 2),))
+    >>> r = audit_registered("mae", "MAE", tiny, ())
+    >>> r.verdict("symmetry"), r is audit_registered("mae", "MAE", tiny, ())
+    ('holds', True)
+    """
     return audit(name, variant=variant_label, space=space, prove=tuple(scopes), jobs=jobs,
                  exact_ties=exact_ties, falsify=falsify, every_k=every_k)
 
