@@ -20,10 +20,11 @@ eq. 28 (UOC) are computed with SymPy exactly as :mod:`numeric.paths` computes
 them for a given matrix — ``N``, ``M``, the row frequencies, ``K'``, the
 benefit ``b`` and the penalty ``q`` of every cell.  The minimisation over
 paths is then reduced to a lower envelope of a few lines by a structural
-lemma (stated and proved in :func:`_single_cell_lines` and
-:func:`_band1_function`), and the envelope is computed by
-:func:`analytic.engines._pl.lower_envelope`, which decides every comparison for all
-integer values of the parameter (no sampling).  The tests confirm each form
+lemma (one for a matrix with a single off-diagonal cell,
+:func:`single_sample_forms`, one for a band-1 matrix, :func:`tridiagonal_forms`;
+each is proved beside the code that uses it), and the envelope is computed by
+the derivation engine, which decides every comparison for all integer values
+of the parameter (no sampling).  The tests confirm each form
 against :func:`numeric.path_envelope` exactly at many parameter values.
 
 The metrics of :data:`METRIC_FUNCTIONS` are the formulas of their
@@ -280,8 +281,9 @@ def band1_envelope(cm, metric="uoc", gamma=1):
 
     Returns
     -------
-    analytic.engines._pl.PL
-        The envelope, without parameter; ``.piecewise(beta)`` gives its ``Piecewise``.
+    PL
+        The envelope, a piecewise-linear function of beta without parameter (the
+        derivation engine's); ``.piecewise(beta)`` gives its ``Piecewise``.
 
     Raises
     ------
@@ -324,8 +326,9 @@ def single_sample_forms(gamma=1):
     A_UOC: silva2018 Fig. 2 and §IV.A, cardoso2011 §3.2 and Fig. 4.  Derived
     from the weights of eq. 7 and eq. 28 of a matrix whose only nonzero cell
     holds one sample at distance ``d`` (``N = 1``, ``M = d``; for UOC
-    ``K' = 1``, ``M' = d``) and the two-line lemma of
-    :func:`_single_cell_lines`; the breakpoint is decided for every integer
+    ``K' = 1``, ``M' = d``) and a two-line lemma (every other cell has
+    ``b = q = 0``, so a path costs :math:`1 - b + \beta q` through the cell and
+    1 elsewhere, and both kinds of path exist); the breakpoint is decided for every integer
     ``d >= 1``.  The metrics of :data:`METRIC_FUNCTIONS`: the formulas of
     :mod:`numeric` evaluated by :func:`positioned_metric_forms` on the two
     nonempty classes at positions ``0`` and ``d``, for the sample above and
@@ -644,9 +647,8 @@ def tridiagonal_new_metric_forms():
               \mathrm{Acc}_{\pm1} = 1
 
     (two of the forms, as the derivation returns them).  Derived
-    symbolically: kappa from the row sums (:func:`_tridiagonal_kappa`), the
-    others from the row-kind description of :func:`_tridiagonal_description`
-    (:func:`_row_metrics`), K >= 3 and K = 2 separately, a ``Piecewise``
+    symbolically: kappa from the row sums, the others from the matrix's
+    row-kind description (as in :func:`tridiagonal_forms`), K >= 3 and K = 2 separately, a ``Piecewise``
     with an ``Eq(K, 2)`` branch only where they differ.  Part of
     :func:`tridiagonal_forms`.
 
@@ -686,9 +688,11 @@ def tridiagonal_forms():
 
     Derivation (symbolic, for every integer ``K >= 2``): the matrix is
     described by its row kinds (one first row, ``K - 2`` interior rows, one
-    last row); :func:`analytic.engines._rowkinds.path_weights` computes the weights of cardoso2011 eq. 7 and
-    silva2018 eq. 28 from that description; the band-1 lemma of
-    :func:`_band1_function` reduces the minimisation over paths to one
+    last row); the weights of cardoso2011 eq. 7 and silva2018 eq. 28 are
+    computed from that description; the band-1 lemma (with :math:`w = -b + \beta q`,
+    cardoso2011 §3.4, a monotone path meets each anti-diagonal once, so
+    :math:`\min_{path}(1 + \sum w) = 1 + \sum_i w_{i,i} + \sum_g \min(0, w_{g,g+1}, w_{g+1,g})`)
+    reduces the minimisation over paths to one
     three-line envelope per kind of gap between consecutive rows; the
     envelopes are decided for all ``K >= 3`` and the case ``K = 2`` (no
     interior row) is derived separately, kept as its own branch

@@ -173,8 +173,7 @@ def path_lines(matrix, metric="oc", gamma=1):
     Returns
     -------
     list of tuple
-        ``(a_p, s_p)`` of each path, in the order of
-        :func:`analytic.engines._rowkinds.monotone_paths`.
+        ``(a_p, s_p)`` of each path, in the order of :func:`monotone_paths`.
 
     Examples
     --------

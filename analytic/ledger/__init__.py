@@ -451,8 +451,7 @@ def load_claims(path) -> list[Claim]:
     (sorted, names starting with ``_`` skipped); returns the claims they
     registered, in id order.
 
-    On Linux each file is imported first in a forked worker process
-    (``_probe_import``), then here: a module that ends the process at
+    On Linux each file is imported first in a forked worker process, then here: a module that ends the process at
     import (``os._exit(0)``, a signal) raises ``ValueError`` instead of ending
     the caller with exit status 0 and no table (a module's import code runs
     twice).  A module that replaces ``sys.stdout`` or ``sys.stderr`` with
