@@ -60,6 +60,18 @@ def tolerance(a, b):
     the ties, :class:`analytic.properties.engine.RationalEvaluator`), so that
     a tie is then an exact equality.
 
+    Parameters
+    ----------
+    a, b : numpy.ndarray or number
+        The values compared.
+
+    Returns
+    -------
+    numpy.ndarray or int
+        ``TOLERANCE * max(1, |a|, |b|)`` elementwise in float64; 0 for exact values.
+
+    Examples
+    --------
     >>> float(tolerance(np.array([2.0]), 1.0)[0])
     2e-09
     >>> tolerance(np.array([2], dtype=object), 1)
