@@ -477,14 +477,15 @@ def load_claims(path) -> list[Claim]:
     Examples
     --------
     >>> import pathlib, tempfile
-    >>> with tempfile.TemporaryDirectory() as d:
+    >>> with tempfile.TemporaryDirectory() as d:   # a claim id of its own at each run
+    ...     cid = f"mine:{pathlib.Path(d).name}"
     ...     _ = pathlib.Path(d, "mine.py").write_text(
     ...         "from analytic.ledger import Outcome, claim\\n"
-    ...         "@claim('mine:doc-load', source='a demo', statement='s', method='m', expect='verified')\\n"
+    ...         f"@claim({cid!r}, source='a demo', statement='s', method='m', expect='verified')\\n"
     ...         "def check():\\n"
     ...         "    return Outcome('verified', 'e')\\n")
-    ...     [c.id for c in load_claims(d)]
-    ['mine:doc-load']
+    ...     [c.id for c in load_claims(d)] == [cid]
+    True
     """
     import importlib.util
     import sys
