@@ -41,9 +41,24 @@ PANDAS_INSTALL = 'pip install "ordinal-verify[pandas]"'
 
 
 def format_table(header, rows, align=None) -> str:
-    """Columns separated by two spaces, a dashed rule under the header; ``align``
-    is a string of ``"l"``/``"r"`` per column (default: all left).
+    """A plain-text table: columns separated by two spaces, a dashed rule under the header.
 
+    Parameters
+    ----------
+    header : sequence of str
+        The columns' titles.
+    rows : iterable of sequence
+        The rows (each value printed with ``str``).
+    align : str, optional
+        ``"l"`` or ``"r"`` per column (default: all left).
+
+    Returns
+    -------
+    str
+        The table, without a final line break.
+
+    Examples
+    --------
     >>> print(format_table(("a", "bb"), [(1, 2)]))
     a  bb
     -  --

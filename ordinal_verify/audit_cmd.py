@@ -95,6 +95,22 @@ def _jobs(text):
 
 
 def add_parsers(sub) -> None:
+    """Add the ``audit`` subcommand.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subparsers of the ``ordinal-verify`` parser.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> sub = p.add_subparsers(dest="command")
+    >>> add_parsers(sub)
+    >>> p.parse_args(["audit", "mae", "--max-k", "3"]).max_k
+    3
+    """
     p = sub.add_parser(
         "audit", help="decide formal properties of a metric (a wide search, confirmed exactly, "
                       "and symbolic proofs)",
@@ -172,7 +188,28 @@ def scopes_from_args(args) -> tuple:
 
 
 def load_function(spec: str):
-    """``module:function`` -> the function (the module is imported: it runs)."""
+    """The function named ``module:function`` (the module is imported: its code runs).
+
+    Parameters
+    ----------
+    spec : str
+        ``module:function``; the function may be a dotted attribute path.
+
+    Returns
+    -------
+    callable
+        The function.
+
+    Raises
+    ------
+    ValueError
+        A malformed name, a module that fails to import, a missing or not callable attribute.
+
+    Examples
+    --------
+    >>> load_function("numeric:mae").__name__
+    'mae'
+    """
     mod, _, name = spec.partition(":")
     if not mod or not name:
         raise ValueError(f"expected module:function, got {spec!r}")
@@ -233,6 +270,29 @@ def _progress():
 
 
 def cmd_audit(args) -> int:
+    """Run ``ordinal-verify audit``: the formal properties of a metric (or the table), printed.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (:func:`ordinal_verify.build_parser`).
+
+    Returns
+    -------
+    int
+        The exit status, 0.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> from ordinal_verify import build_parser
+    >>> args = build_parser().parse_args(["audit", "mae", "--max-k", "2", "--max-n", "2", "--random", "0",
+    ...                                   "--no-proofs", "--no-lemmas", "--jobs", "1"])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     status = cmd_audit(args)
+    >>> status, out.getvalue().splitlines()[0]
+    (0, 'MAE (mae, lower is better):')
+    """
     from analytic.properties import audit as A
     from analytic.properties import table as T
     from numeric.registry import REGISTRY, matrix_metrics

@@ -66,6 +66,18 @@ def tolerance(a, b):
     the ties, :class:`analytic.properties.engine.RationalEvaluator`), so that
     a tie is then an exact equality.
 
+    Parameters
+    ----------
+    a, b : numpy.ndarray or number
+        The values compared.
+
+    Returns
+    -------
+    numpy.ndarray or int
+        ``TOLERANCE * max(1, |a|, |b|)`` elementwise in float64; 0 for exact values.
+
+    Examples
+    --------
     >>> float(tolerance(np.array([2.0]), 1.0)[0])
     2e-09
     >>> tolerance(np.array([2], dtype=object), 1)
@@ -143,6 +155,12 @@ class Property:
     populated), and for a property with a finite-K symbolic proof
     (:mod:`analytic.properties.prover`): ``proof_statement``, :meth:`prove_pattern`
     and, where some scopes are vacuous, :meth:`vacuous`.
+
+    Examples
+    --------
+    >>> p = PROPERTIES["symmetry"]
+    >>> isinstance(p, Property), p.name, p.region
+    (True, 'symmetry', 'matrices')
     """
 
     name = ""

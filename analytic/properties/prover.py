@@ -98,9 +98,19 @@ __all__ = ["Scope", "scopes", "EVERY_K", "POSITIVE_K", "DEFAULT_SCOPES", "Proof"
 class Scope:
     """A set of matrices a proof covers: ``K`` classes, and which supports.
 
-    ``kind="every"``: every support pattern (every ``K x K`` matrix);
-    ``kind="positive"``: the full pattern (every matrix whose ``K^2`` cells
-    are all positive).
+    Parameters
+    ----------
+    K : int
+        The number of classes.
+    kind : {"every", "positive"}
+        ``"every"``: every support pattern (every ``K x K`` matrix);
+        ``"positive"``: the full pattern (every matrix whose ``K^2`` cells
+        are all positive).
+
+    Examples
+    --------
+    >>> Scope(2, "every").text(), Scope(3, "positive").short()
+    ('every matrix with K = 2', '3 x 3 with every cell positive')
     """
 
     K: int
@@ -145,6 +155,20 @@ def scopes(every_k: int = EVERY_K, positive_k: int = POSITIVE_K) -> tuple:
     """Every matrix with ``K <= every_k``, and the all-positive matrices with
     ``every_k < K <= positive_k``.
 
+    Parameters
+    ----------
+    every_k : int, default :data:`EVERY_K`
+        The largest ``K`` of every matrix.
+    positive_k : int, default :data:`POSITIVE_K`
+        The largest ``K`` of the all-positive matrices.
+
+    Returns
+    -------
+    tuple of Scope
+        In increasing ``K``.
+
+    Examples
+    --------
     >>> [s.short() for s in scopes(2, 3)]
     ['K = 1', 'K = 2', '3 x 3 with every cell positive']
     """
@@ -162,6 +186,18 @@ DEFAULT_SCOPES = scopes()
 def support_patterns(K: int):
     """Every nonempty set of cells of a ``K x K`` matrix, smallest first.
 
+    Parameters
+    ----------
+    K : int
+        The number of classes.
+
+    Yields
+    ------
+    tuple of tuple
+        The cells ``(i, j)`` of one pattern.
+
+    Examples
+    --------
     >>> len(list(support_patterns(2))), next(iter(support_patterns(2)))
     (15, ((0, 0),))
     """
@@ -177,6 +213,20 @@ def _symbol(i, j):
 def generic_matrix(K: int, pattern) -> np.ndarray:
     """The ``K x K`` object array with the symbol ``n_ij`` on each cell of ``pattern``.
 
+    Parameters
+    ----------
+    K : int
+        The number of classes.
+    pattern : iterable of tuple
+        The nonzero cells ``(i, j)``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Object array: a positive integer symbol on each cell of the pattern, 0 elsewhere.
+
+    Examples
+    --------
     >>> generic_matrix(2, [(0, 0), (1, 0)]).tolist()
     [[n00, 0], [n10, 0]]
     """
@@ -208,6 +258,15 @@ class Evaluator:
     exact : callable
         The metric on an ``int64`` matrix: its exact value as a SymPy
         number, or None where it is undefined.
+
+    Examples
+    --------
+    >>> import numeric
+    >>> from numeric._symbolic import SymbolicArithmetic
+    >>> ev = Evaluator(lambda m: numeric.mae(m, arithmetic=SymbolicArithmetic()),
+    ...                lambda m: numeric.mae(m, arithmetic="exact"))
+    >>> prove_with(ev, "scale", scopes=scopes(2, 0)).scope_text()
+    'every matrix with K = 1; every matrix with K = 2'
     """
 
     def __init__(self, symbolic, exact):
@@ -299,9 +358,10 @@ NO_FORM, CONTRACT, NOT_DERIVED = "no symbolic form", "contract", "not derived"
 class Proof:
     """What :func:`prove` established for one property.
 
-    Attributes
+    Parameters
     ----------
     property : str
+        The property's name.
     scopes : tuple of Scope
         The scopes on which the property is proved (every pattern of each;
         with one class, the ordinal properties hold vacuously).
@@ -313,6 +373,17 @@ class Proof:
         established).
     seconds : float
         Wall time of the proof attempt.
+    patterns : int
+        How many support patterns were decided.
+
+    Examples
+    --------
+    >>> import numeric
+    >>> from numeric._symbolic import SymbolicArithmetic
+    >>> p = prove(lambda m: numeric.mae(m, arithmetic=SymbolicArithmetic()), "symmetry",
+    ...           scopes=scopes(2, 0))
+    >>> p.proved, p.short(), p.patterns, p.refused
+    (True, 'K <= 2', 16, ())
     """
 
     property: str
@@ -379,6 +450,14 @@ def prove(symbolic: Callable, prop: str, *, better: str = "lower", bounds=(None,
     Proof
         Vacuous scopes (e.g. ``unobserved_class`` on all-positive matrices)
         are neither proved nor refused.
+
+    Examples
+    --------
+    >>> import numeric
+    >>> from numeric._symbolic import SymbolicArithmetic
+    >>> f = lambda cm: numeric.mae(cm, arithmetic=SymbolicArithmetic())
+    >>> prove(f, "scale", scopes=[Scope(2, "every")]).proved
+    True
     """
     return prove_with(Evaluator(symbolic, exact or _exact_of(symbolic)), prop, better=better,
                       bounds=bounds, scopes=scopes)
@@ -386,7 +465,40 @@ def prove(symbolic: Callable, prop: str, *, better: str = "lower", bounds=(None,
 
 def prove_with(evaluator: Evaluator, prop: str, *, better: str = "lower", bounds=(None, None),
                scopes=DEFAULT_SCOPES) -> Proof:
-    """:func:`prove` with an :class:`Evaluator` (its cache shared between properties)."""
+    """:func:`prove` with an :class:`Evaluator` (its cache shared between properties).
+
+    Parameters
+    ----------
+    evaluator : Evaluator
+        The metric on symbolic matrices, and its exact reference.
+    prop : str
+        A name of :data:`PROVABLE`.
+    better : {"lower", "higher"}, default "lower"
+        Which values of the metric are better.
+    bounds : (lo, hi)
+        Stated range (``None`` for an unbounded side).
+    scopes : sequence of Scope, default :data:`DEFAULT_SCOPES`
+        Where to prove it.
+
+    Returns
+    -------
+    Proof
+        The scopes proved and refused.
+
+    Raises
+    ------
+    ValueError
+        If ``prop`` has no symbolic prover.
+
+    Examples
+    --------
+    >>> import numeric
+    >>> from numeric._symbolic import SymbolicArithmetic
+    >>> ev = Evaluator(lambda m: numeric.mae(m, arithmetic=SymbolicArithmetic()),
+    ...                lambda m: numeric.mae(m, arithmetic="exact"))
+    >>> prove_with(ev, "symmetry", scopes=scopes(2, 0)).proved
+    True
+    """
     if prop not in PROVABLE:
         raise ValueError(f"no symbolic prover for {prop!r}; provable: {list(PROVABLE)}")
     return _prove(evaluator, prop, better, bounds, scopes)
