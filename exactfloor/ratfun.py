@@ -38,7 +38,7 @@ from .parsing import parse_number
 
 __all__ = ["clean_sign", "sign_runs", "shift", "add", "sub", "mul", "evaluate", "fraction",
            "common_denominator", "cancel", "fadd", "fsub", "fmul", "to_expr",
-           "signs_for_all", "sign_for_all", "sign_threshold", "constant_sign"]
+           "signs_for_all", "sign_for_all", "sign_threshold", "constant_sign", "sign_intervals"]
 
 _HALF = QQ(1, 2)
 
@@ -412,3 +412,43 @@ def sign_for_all(expr, n=None, n0=1):
     return constant_sign(expr, table, n, n0)
 
 
+
+
+def sign_intervals(expr, n=None, n0=1):
+    """The sign of ``expr`` on the integers ``n >= n0``, as runs ``(lo, hi, sign)``.
+
+    ``sign`` (-1, 0, 1, or None at a pole) holds on every integer ``lo .. hi``; the last
+    run has ``hi = None`` (every ``n >= lo``).  Neighbouring runs have different signs.
+    The method is :func:`signs_for_all`'s.
+
+    Parameters
+    ----------
+    expr : SymPy expression or number
+        A rational function of ``n``.
+    n : sympy.Symbol, optional
+        The integer parameter.
+    n0 : int
+        The first integer.
+
+    Returns
+    -------
+    list of (int, int or None, int or None)
+
+    Examples
+    --------
+    >>> n = sp.Symbol("n", integer=True, positive=True)
+    >>> sign_intervals((n - 3) * (n - 5), n, 1)
+    [(1, 2, 1), (3, 3, 0), (4, 4, -1), (5, 5, 0), (6, None, 1)]
+    >>> sign_intervals(3 - n, n, 1)
+    [(1, 2, 1), (3, 3, 0), (4, None, -1)]
+    """
+    _, table = _sign_table(expr, n, n0)
+    runs, lo = [], n0
+    for i, (k, s) in enumerate(table):
+        hi = None if i == len(table) - 1 else k
+        if runs and runs[-1][2] == s:
+            runs[-1] = (runs[-1][0], hi, s)
+        else:
+            runs.append((lo, hi, s))
+        lo = k + 1
+    return runs

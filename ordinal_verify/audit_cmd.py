@@ -160,6 +160,10 @@ def add_parsers(sub) -> None:
                    help="apply the lemmas for every K and the guided search to the committed "
                         "table (its search results and finite proofs kept), with --json and "
                         "--markdown to write it: minutes, not the search's hours")
+    p.add_argument("--families", action="store_true",
+                   help="with --upgrade: also re-run the finite proofs that are symbolic families "
+                        "(imbalance) and those of the unrefuted cells, whose families may give a "
+                        "counterexample")
     p.add_argument("--better", choices=("lower", "higher"),
                    help="module:function only: which direction is better (default lower)")
     p.add_argument("--bounds", metavar="LO,HI",
@@ -310,6 +314,8 @@ def cmd_audit(args) -> int:
         budget = DEFAULT_BUDGET if (args.all or args.upgrade) else None
     kw = dict(jobs=args.jobs, executor=_executor(args), exact_ties=args.exact_ties,
               falsify=budget, every_k=not args.no_lemmas)
+    if args.families and not args.upgrade:
+        raise ValueError("--families works with --upgrade only")
     if args.upgrade and (args.metric is not None or args.all):
         raise ValueError("--upgrade works on the committed table: give no METRIC and no --all")
     if args.tie_budget is not None:
@@ -349,7 +355,7 @@ def cmd_audit(args) -> int:
         table = T.load()
         if args.upgrade:
             table = A.upgrade_table(table, falsify=budget, every_k=not args.no_lemmas,
-                                    jobs=args.jobs, progress=_progress())
+                                    jobs=args.jobs, progress=_progress(), families=args.families)
         names = [p["name"] for p in table["properties"]]
         print(format_table(("metric",) + tuple(names),
                            [(r["variant"],) + tuple(T.kind(r["properties"][n]) for n in names)

@@ -447,6 +447,15 @@ def _with_proof(prover, ctx, res, better, bounds, seed):
         return res
     proof = prover.prove(name, better, bounds)
     _cross_check(ctx, res, proof, seed)
+    r = proof.refutation
+    if res.verdict in ("holds", "proved") and r is not None:
+        # a region of a symbolic family where the relation fails (issue 41 item 2): its
+        # matrix is a counterexample once the property's exact check confirms it
+        witness = PROPERTIES[res.property].check(ctx, r.matrix)
+        if witness:
+            return replace(res, verdict="fails", proof=proof, counterexample=r.matrix, witness=witness,
+                           minimal=False, how=f"derived from the symbolic family: it fails on {r.region}; "
+                                              f"{matrix_text(r.matrix)} confirmed in exact arithmetic")
     if res.verdict == "holds" and proof.proved:
         return replace(res, verdict="proved", proof=proof)
     return replace(res, proof=proof)
@@ -1093,17 +1102,32 @@ def _registered_parts(name, label, every_k):
     return m, spec, ctx, structure, checked
 
 
-def _upgrade_cell(name, label, d, budget, every_k):
+def _family_stage(prop, res) -> bool:
+    """Whether the upgrade re-runs a cell's finite proof: the property's proof is a
+    symbolic family (``family``, e.g. imbalance), or the cell is unrefuted and its
+    proof may now end in a refuted family (issue 41 item 2)."""
+    return prop.proof_statement is not None and res.every_k is None and (
+        prop.family or res.verdict == "holds")
+
+
+def _upgrade_cell(name, label, d, budget, every_k, families=False, seed=0):
+    from numeric._symbolic import SymbolicArithmetic
+
     from .table import result_dict
 
     m, spec, ctx, structure, checked = _registered_parts(name, label, every_k)
     res = result_of(d)
+    prop = PROPERTIES[res.property]
+    if families and _family_stage(prop, res):
+        v = m.variant(label)
+        prover = _Prover(m.bind(v, SymbolicArithmetic()), ctx, _prover.DEFAULT_SCOPES)
+        res = _with_proof(prover, ctx, replace(res, proof=None), m.better, m.bounds, seed)
     res = _with_every_k(res, structure, m.better, m.bounds, checked)
     return result_dict(_falsified(PROPERTIES[res.property], res, spec, ctx, budget))
 
 
 def upgrade_table(table: dict, falsify="default", every_k: bool = True, jobs: int | None = 1,
-                  progress=None, variants=None) -> dict:
+                  progress=None, variants=None, families: bool = False) -> dict:
     """A table (:func:`analytic.properties.table.table_dict`) with the stages that
     follow the search and the finite proofs: the lemmas for every ``K`` and the
     falsifier.
@@ -1129,6 +1153,11 @@ def upgrade_table(table: dict, falsify="default", every_k: bool = True, jobs: in
     variants : collection of str, optional
         Only these rows (variant labels; the stages are deterministic, so a row not named
         is what they would give it again when its code is unchanged).
+    families : bool, default False
+        Also re-run the finite proof of the cells whose proof is a symbolic family
+        (imbalance) and of the unrefuted cells, whose proof may end in a refuted family
+        (:class:`analytic.properties.proofkit.Refutation`, confirmed exactly).  It reads
+        the metric and the cell's search result only, like the other stages.
 
     Returns
     -------
@@ -1160,8 +1189,9 @@ def upgrade_table(table: dict, falsify="default", every_k: bool = True, jobs: in
     ex = default_executor(jobs)
     run = ex or _InProcess()
     try:
+        seed = out.get("space", {}).get("seed", 0)
         futures = [run.submit(_upgrade_cell, rep["metric"], rep["variant"], rep["properties"][p],
-                              budget, every_k) for rep, p in cells]
+                              budget, every_k, families, seed) for rep, p in cells]
         for i, ((rep, p), fut) in enumerate(zip(cells, futures, strict=True)):
             rep["properties"][p] = fut.result()
             if progress is not None:

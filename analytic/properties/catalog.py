@@ -34,14 +34,17 @@ row (their setting), besides the plain one on every matrix.
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
+import sympy as sp
 
 from exactfloor.certificates import is_zero
 from exactfloor.tolerance import FLOAT_SCREEN
 
 from .exact import Undefined, compare, exceeds_sum, value_of
 from .generators import insert_empty_class, matrix_text, step_toward_diagonal
-from .proofkit import SCALE, certify, same_value, split_moves
+from .proofkit import SCALE, certify, refute_family, same_value, split_moves
 
 __all__ = ["Property", "PROPERTIES", "CLEAR", "TIE", "CANDIDATE", "TOLERANCE", "tolerance"]
 
@@ -173,6 +176,8 @@ class Property:
     #: what the finite-K symbolic proof establishes on each matrix ``A`` of its scope
     #: (None: the property has no such proof)
     proof_statement: str | None = None
+    #: the proof is a symbolic family of its own (not the prover's support patterns alone)
+    family = False
 
     def not_applicable(self, ctx) -> str | None:
         """Why the property says nothing about this metric (None: it applies)."""
@@ -244,6 +249,15 @@ class Property:
         no move, no interior position), ``"irrelevant"`` where it says nothing about
         the scope, else None."""
         return None
+
+    def proof_scopes(self, scopes) -> tuple:
+        """The prover's scopes for this property (default: the ones asked for)."""
+        return tuple(scopes)
+
+    def patterns(self, scope):
+        """The support patterns of ``scope`` the proof must cover (default: every one;
+        a property that speaks of fewer matrices lists fewer)."""
+        return scope.patterns()
 
     def statement(self) -> str:
         """The formal statement (the class docstring, one paragraph)."""
@@ -507,9 +521,12 @@ class Monotonicity(Property):
             if isinstance(va, Undefined) or isinstance(vs, Undefined):
                 continue
             d = spec["orient"] * (vs - va)  # the change of the loss
-            why = certify(d, "< 0" if self.strict else "<= 0")
+            need = "< 0" if self.strict else "<= 0"
+            why = certify(d, need)
             if why:
-                return f"moving a sample of cell ({i}, {j}) of {matrix_text(a)}: the change of the loss {why}"
+                # a region of the family where the move worsens, and a matrix of it (item 2)
+                what = f"moving a sample of cell ({i}, {j}) of {matrix_text(a)}: the change of the loss"
+                return refute_family(d, need, a, _symbols(a), what) or f"{what} {why}"
         return None
 
     def cases(self, ev, A):
@@ -578,7 +595,62 @@ class Imbalance(Property):
 
     name, title, source = ("imbalance", "an error in a more frequent class costs strictly less",
                            "Amigó et al. 2020 §3")
-    region, amigo = "diagonal", True
+    region, amigo, family = "diagonal", True, True
+    proof_statement = ("on every diagonal support pattern and triple c1, c2, c3: with n_c1 = n_c3 + t "
+                       "and n_c3 = 1 or s + 1 (t, s and the other counts positive integer symbols), "
+                       "the loss after one sample c1 -> c2 minus the loss after one c3 -> c2 is "
+                       "certified < 0 (a symbolic family per pattern)")
+    #: the largest K of the family proof (:meth:`proof_scopes`): the diagonal patterns
+    #: are few (``2^K - 1``), so the proof goes beyond the prover's every-pattern scopes
+    FAMILY_K = 5
+
+    def proof_scopes(self, scopes):
+        scopes = tuple(scopes)
+        if not scopes:
+            return scopes
+        scope = type(scopes[0])  # the prover's Scope (the prover imports this module)
+        have = {(s.K, s.kind) for s in scopes}
+        return scopes + tuple(scope(k, "every") for k in range(1, self.FAMILY_K + 1)
+                              if (k, "every") not in have)
+
+    def vacuous(self, scope):
+        # no all-positive matrix is diagonal, and with K < 3 no class lies strictly between
+        # two others: the property says nothing there (not "holds", which would read as proved)
+        return "irrelevant" if scope.kind == "positive" or scope.K < 3 else None
+
+    def patterns(self, scope):
+        """The diagonal patterns (with every diagonal cell, for the populated twin): the
+        relation says nothing about another matrix."""
+        cells = [(k, k) for k in range(scope.K)]
+        if self.populated:
+            return [tuple(cells)]
+        return [tuple(c for c, keep in zip(cells, mask, strict=True) if keep)
+                for mask in itertools.product((False, True), repeat=scope.K) if any(mask)]
+
+    def prove_pattern(self, ev, m, spec):
+        K = m.shape[0]
+        if K < 3 or not _is_diagonal(m):
+            return None
+        n = [m[k, k] for k in range(K)]
+        for c1, c2, c3 in self.triples(K):
+            if n[c1] == 0 or n[c3] == 0:  # the relation needs n_c1 > n_c3 >= 1
+                continue
+            for b in _imbalance_family(m, c1, c3):
+                a1, a3 = b.copy(), b.copy()
+                a1[c1, c1] -= 1
+                a1[c1, c2] += 1
+                a3[c3, c3] -= 1
+                a3[c3, c2] += 1
+                v1, v3 = ev(a1), ev(a3)
+                if isinstance(v1, Undefined) or isinstance(v3, Undefined):
+                    continue
+                d = spec["orient"] * (v1 - v3)
+                why = certify(d, "< 0")
+                if why:
+                    # a region of the family where it fails, and a matrix of it (issue 41 item 2)
+                    what = f"class {c1} -> {c2} against class {c3} -> {c2} on {matrix_text(b)}:"
+                    return refute_family(d, "< 0", b, _symbols(b), what) or f"{what} {why}"
+        return None
 
     @staticmethod
     def triples(K):
@@ -649,6 +721,24 @@ class Imbalance(Property):
                         f"{c3} ({n[c3]} samples) -> {c2}: {ctx.describe(a1)}, "
                         f"{ctx.describe(a3)}")
         return None
+
+
+def _symbols(m):
+    """The symbols of an object matrix of counts, sorted by name."""
+    return sorted(set().union(*(sp.sympify(x, strict=True).free_symbols for x in m.reshape(-1))), key=str)
+
+
+def _imbalance_family(m, c1, c3):
+    """The two sub-families of a diagonal pattern where ``n_c1 > n_c3 >= 1``: ``n_c3 = 1``
+    or ``s + 1``, and ``n_c1 = n_c3 + t`` (``s``, ``t`` positive integer symbols), so that
+    every count after a move is a sum of positive symbols or 0 (the support stays decided)."""
+    s, t = (sp.Symbol(x, integer=True, positive=True) for x in ("s", "t"))
+    out = []
+    for low in (sp.Integer(1), s + 1):
+        b = m.copy()
+        b[c3, c3], b[c1, c1] = low, low + t
+        out.append(b)
+    return out
 
 
 class UnobservedClass(Property):

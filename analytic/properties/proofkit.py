@@ -16,16 +16,22 @@ instance of the pattern).
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 
+import numpy as np
 import sympy as sp
 
 from exactfloor.certificates import _NEG, _POS, _ge0, _le0, _num, _point, equal, sign
+from exactfloor.errors import UndecidedError
+from exactfloor.exact_sign import NONNEG, NONPOS
+from exactfloor.ratfun import sign_intervals
 from exactfloor.tolerance import PROBE
 from exactfloor.value import Undefined  # the exact engine's mark of "undefined", here on every instance
 
 from .generators import matrix_text, step_toward_diagonal
 
-__all__ = ["SCALE", "Undefined", "short", "same_value", "certify", "split_moves"]
+__all__ = ["SCALE", "Undefined", "short", "same_value", "certify", "split_moves", "Refutation",
+           "refute_family"]
 
 #: the factor of the scale property (any positive integer)
 SCALE = sp.Symbol("k", integer=True, positive=True)
@@ -79,3 +85,114 @@ def split_moves(m):
             a = m.copy()
             a[i, j] = c
             yield (i, j), a, step_toward_diagonal(a, i, j)
+
+
+@dataclass(frozen=True)
+class Refutation:
+    """A pattern's relation fails on a region of its counts (issue 41 item 2).
+
+    Parameters
+    ----------
+    reason : str
+        What was not certified.
+    region : str
+        The counts where the relation fails, in words (a closed form of the family).
+    matrix : numpy.ndarray
+        One concrete count matrix of the region (to be confirmed by the property's
+        exact check before it is a counterexample).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> r = Refutation("d not certified < 0", "every t >= 1", np.array([[2, 0], [0, 1]]))
+    >>> str(r)
+    'd not certified < 0; fails on every t >= 1, e.g. [[2, 0], [0, 1]]'
+    """
+
+    reason: str
+    region: str
+    matrix: np.ndarray
+
+    def __str__(self):
+        return f"{self.reason}; fails on {self.region}, e.g. {matrix_text(self.matrix)}"
+
+    def __bool__(self):
+        return True
+
+
+def refute_family(d, need: str, family, symbols, what: str = ""):
+    """A region of a symbolic family where ``d`` violates ``need``, and one matrix of it.
+
+    ``d`` is the difference a proof needed certified (``"< 0"`` or ``"<= 0"``, or their
+    mirror images); ``family`` the object matrix of counts (expressions in ``symbols``).
+    First the certificate of the whole family (:func:`exactfloor.certificates.sign`): a
+    difference certified on the wrong side everywhere refutes the whole family.  Else
+    one symbol at a time, the others at 1, the exact signs of ``d`` on every positive
+    integer value of that symbol, as runs (:func:`exactfloor.ratfun.sign_intervals`): the
+    runs of a violating sign are the region and the first integer of the first one gives
+    the matrix.
+
+    Parameters
+    ----------
+    d : sympy.Expr
+        The difference.
+    need : {"< 0", "<= 0", "> 0", ">= 0"}
+        What the relation needs of ``d``.
+    family : numpy.ndarray
+        The family's matrix (object array of SymPy expressions).
+    symbols : sequence of sympy.Symbol
+        The family's positive integer symbols.
+    what : str, optional
+        What ``d`` is, in words (the start of the refutation's reason).
+
+    Returns
+    -------
+    Refutation or None
+        None when no region was found (nothing is proved either way).
+
+    Examples
+    --------
+    >>> import numpy as np, sympy as sp
+    >>> t = sp.Symbol("t", integer=True, positive=True)
+    >>> fam = np.array([[t + 1, 0], [0, 1]], dtype=object)
+    >>> r = refute_family(3 - t, "< 0", fam, [t])
+    >>> r.region, r.matrix.tolist()
+    ('1 <= t <= 3 (the other symbols 1)', [[2, 0], [0, 1]])
+    >>> print(refute_family(sp.Integer(0), "< 0", fam, [t]).region)
+    every positive integer value of t (d = 0)
+    """
+    d = sp.sympify(d, strict=True)
+    bad = {"< 0": {0, 1}, "<= 0": {1}, "> 0": {-1, 0}, ">= 0": {-1}}[need]
+    wrong = NONNEG if need.startswith("<") else NONPOS
+    symbols = list(symbols)
+
+    def at(point):
+        return np.array([[int(sp.sympify(x, strict=True).xreplace(point)) for x in row] for row in family],
+                        dtype=np.int64)
+
+    ones = {x: sp.Integer(1) for x in symbols}
+    if sign(d) <= wrong:
+        names = ", ".join(map(str, symbols)) or "the counts"
+        return Refutation(f"{what}{' ' if what else ''}{short(d)} is certified {'>= 0' if wrong == NONNEG else '<= 0'}",
+                          f"every positive integer value of {names} (d = {short(d, 60)})"
+                          if d == 0 else f"every positive integer value of {names}", at(ones))
+    for x in symbols:
+        e = d.xreplace({y: sp.Integer(1) for y in symbols if y != x})
+        try:
+            runs = sign_intervals(e, x, 1)
+        except (UndecidedError, ValueError, TypeError, sp.PolynomialError):
+            continue  # not a rational function of x alone (roots, Max): no closed form here
+        hits = []
+        for lo, hi, s in runs:
+            if s not in bad:
+                continue
+            if hits and hits[-1][1] is not None and hits[-1][1] + 1 == lo:  # one run of violations
+                lo = hits.pop()[0]
+            hits.append((lo, hi))
+        if not hits:
+            continue
+        region = " or ".join(f"{x} >= {lo}" if hi is None else f"{x} = {lo}" if hi == lo else
+                             f"{lo} <= {x} <= {hi}" for lo, hi in hits) + " (the other symbols 1)"
+        return Refutation(f"{what}{' ' if what else ''}{short(d)} is not {need}", region,
+                          at(ones | {x: sp.Integer(hits[0][0])}))
+    return None

@@ -84,7 +84,7 @@ from exactfloor.tolerance import sympy_tolerance
 
 from .catalog import PROPERTIES
 from .generators import matrix_text
-from .proofkit import SCALE, Undefined, short  # noqa: F401 (SCALE: the scale proof's factor)
+from .proofkit import SCALE, Refutation, Undefined, short  # noqa: F401 (SCALE: the scale proof's factor)
 
 __all__ = ["Scope", "scopes", "EVERY_K", "POSITIVE_K", "DEFAULT_SCOPES", "Proof", "Evaluator", "prove",
            "prove_with", "PROVABLE", "STATEMENTS",
@@ -348,7 +348,7 @@ STATEMENTS = {name: PROPERTIES[name].proof_statement for name in PROVABLE}
 
 
 #: kinds of refusal (:attr:`Proof.refused`)
-NO_FORM, CONTRACT, NOT_DERIVED = "no symbolic form", "contract", "not derived"
+NO_FORM, CONTRACT, NOT_DERIVED, REFUTED = "no symbolic form", "contract", "not derived", "refuted"
 
 
 # ---------------------------------------------------------------------------
@@ -375,6 +375,10 @@ class Proof:
         Wall time of the proof attempt.
     patterns : int
         How many support patterns were decided.
+    refutation : analytic.properties.proofkit.Refutation or None
+        A region of a pattern's symbolic family where the relation fails, with one
+        matrix of it (not yet confirmed: the auditor confirms it in exact arithmetic);
+        its scope is refused with the kind ``"refuted"``.
 
     Examples
     --------
@@ -391,6 +395,7 @@ class Proof:
     refused: tuple = ()
     seconds: float = 0.0
     patterns: int = field(default=0)
+    refutation: object = None
 
     @property
     def proved(self) -> bool:
@@ -411,8 +416,8 @@ class Proof:
         positive`` (never a bare ``K=3+``, which reads as "every K >= 3")."""
         every = sorted(s.K for s in self.scopes if s.kind == "every")
         parts = []
-        if every and every == list(range(1, max(every) + 1)) and len(every) > 1:
-            parts.append(f"K <= {max(every)}")
+        if every and every == list(range(min(every), max(every) + 1)) and len(every) > 1:
+            parts.append(f"K <= {max(every)}" if min(every) == 1 else f"{min(every)} <= K <= {max(every)}")
         else:
             parts += [f"K = {k}" for k in every]
         parts += [s.short() for s in sorted(self.scopes, key=lambda s: s.K)
@@ -524,25 +529,28 @@ def _prove(ev, prop, better, bounds, scopes):
     if prop == "identity" and spec["best"] is None:
         return Proof(prop, seconds=time.perf_counter() - t0)
     check = PROPERTIES[prop].prove_pattern
-    done, refused, count = [], [], 0
-    for scope in scopes:
+    done, refused, count, refutation = [], [], 0, None
+    for scope in PROPERTIES[prop].proof_scopes(scopes):
         vacuous = PROPERTIES[prop].vacuous(scope)
         if vacuous:
             if vacuous == "true":
                 done.append(scope)
             continue
         why, kind = None, NOT_DERIVED
-        for pattern in scope.patterns():
+        for pattern in PROPERTIES[prop].patterns(scope):
             count += 1
             m = generic_matrix(scope.K, pattern)
             try:
                 why = check(ev, m, spec)
             except _Refused as exc:
                 why, kind = str(exc), exc.kind
+            if isinstance(why, Refutation):
+                refutation = refutation or why
+                why, kind = str(why), REFUTED
             if why:
                 break
         if why:
             refused.append((scope, why, kind))
         else:
             done.append(scope)
-    return Proof(prop, tuple(done), tuple(refused), time.perf_counter() - t0, count)
+    return Proof(prop, tuple(done), tuple(refused), time.perf_counter() - t0, count, refutation)

@@ -457,6 +457,8 @@ def summary(table: dict) -> list:
     count = {k: sum(kind(d) == k for d in cells) for k in KINDS}
     guided = sum(d["verdict"] == "fails" and d.get("how", "").startswith("guided search")
                  for d in cells)
+    family = sum(d["verdict"] == "fails" and d.get("how", "").startswith("derived from the symbolic family")
+                 for d in cells)
     words = {"proved (every K)": "proved for every K and N (a lemma on the declared structure)",
              "proved (finite scopes)": "proved on finite scopes only (K <= 3, 4 x 4 with every "
                                        "cell positive, ...), unrefuted beyond",
@@ -465,7 +467,8 @@ def summary(table: dict) -> list:
     out = []
     for k in KINDS:
         if k == "fails":
-            out.append(f"- **fails**: {count[k]} ({guided} of them found by the guided search)")
+            out.append(f"- **fails**: {count[k]} ({guided} of them found by the guided search"
+                       + (f", {family} derived from a symbolic family" if family else "") + ")")
         else:
             out.append(f"- **{k}** ({words[k]}): {count[k]}")
     return out
