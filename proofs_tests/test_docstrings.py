@@ -1,8 +1,9 @@
 """numpydoc's validation of the public API (issue 40).
 
 Every function and class that a module of ``pyproject.toml``'s
-``[tool.numpydoc_validation] modules`` exports (``__all__``: :mod:`numeric`,
-:mod:`analytic` and its subpackages' public modules, :mod:`ordinal_verify`) is
+``[tool.numpydoc_validation] modules`` exports (``__all__``: the public modules
+of the exact floor :mod:`exactfloor`, :mod:`numeric`, :mod:`analytic` and its
+subpackages' public modules, :mod:`ordinal_verify`) is
 validated once, under the first module that exports it, by ``numpydoc.validate``
 with the checks listed there
 (a summary, each parameter of the signature documented and none that it
