@@ -17,9 +17,9 @@ the classes here are the rest, defined once, here:
 * :class:`UndecidedError` (an ``ArithmeticError``): the base of every refusal
   to decide (never a guess), e.g. two numbers too close to order at the
   working precision (:mod:`exactfloor.exact_sign`, :mod:`numeric.envelope`,
-  :mod:`analytic.engines._sweep`);
+  the envelope sweeps of :mod:`analytic.engines`);
 * :class:`UndecidedSign` (an :class:`UndecidedError` and a ``ValueError``):
-  no sign for every integer ``n >= n0`` (:mod:`analytic.engines._pl`);
+  no sign for every integer ``n >= n0`` (:mod:`exactfloor.ratfun`);
 * :class:`LabelWarning` (a ``UserWarning``): the classes of a confusion matrix
   were guessed from the observed labels (:func:`numeric.confusion_matrix`);
 * :class:`UndefinedResampleWarning` (a ``UserWarning``): bootstrap resamples
@@ -190,21 +190,28 @@ class UndefinedResampleWarning(UserWarning):
 
 
 class CostWarning(UserWarning):
-    """An API call is estimated to take over :data:`numeric._common.ANNOUNCE_SECONDS`
-    (30 s) of one core: said before the work starts, with the estimate and the keyword
-    that bounds it (``max_seconds=``).  Above ``max_seconds`` the call refuses instead
+    """An API call is estimated to take over 30 s of one core.
+
+    Said before the work starts, with the estimate and the keyword that bounds
+    it (``max_seconds=``).  Above ``max_seconds`` the call refuses instead
     (``ValueError``).  Turn it into an error to stop such calls early
     (``warnings.simplefilter("error", CostWarning)``).
 
     Examples
     --------
-    >>> import warnings
-    >>> from numeric._common import check_cost
-    >>> with warnings.catch_warnings(record=True) as seen:
-    ...     warnings.simplefilter("always")
-    ...     check_cost(45.0, 60, "numeric.compare of 2 classifiers")
-    >>> seen[0].category is CostWarning, issubclass(CostWarning, UserWarning)
-    (True, True)
+    A comparison of 100000 resamples over 60 classes, stopped before its work:
+
+    >>> import warnings, numeric
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("error", CostWarning)
+    ...     try:
+    ...         numeric.compare([0, 1, 2], [0, 1, 2], [0, 2, 2], n_classes=60,
+    ...                         n_resamples=100_000, max_seconds=None)
+    ...     except CostWarning as warning:
+    ...         print(warning)  # doctest: +ELLIPSIS
+    numeric.compare of 2 classifiers, 60 classes, ... resamples: about ... s on one core (...)
+    >>> issubclass(CostWarning, UserWarning)
+    True
     """
 
 

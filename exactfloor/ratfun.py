@@ -1,6 +1,6 @@
 r"""Rational functions of one integer parameter, at the polynomial level.
 
-The decisions of :mod:`analytic.engines._pl` (which line of an envelope is lowest,
+The decisions of the envelope engines of :mod:`analytic.engines` (which line of an envelope is lowest,
 which breakpoint comes first) are signs of rational functions :math:`N/D` of
 an integer parameter ``n`` on all integers ``n >= n0``.  This module makes
 them with dense polynomials over the integers (lists of Python ints, highest
@@ -16,7 +16,7 @@ degree first, ``[]`` for zero) and the ``dup_*`` routines of
   finds the integer just below each root exactly, and evaluates the sign once
   per run of integers between two roots.
 
-The runs are what :func:`_sign_table` lists; they give the same
+The runs are what :func:`signs_for_all` and :func:`sign_threshold` read; they give the same
 signs and thresholds as evaluating at every integer up to the Cauchy bound
 (the previous method), without visiting them one by one.
 """
