@@ -366,7 +366,8 @@ class CallableEvaluator(RationalEvaluator):
     number becomes a closed form
     (:func:`exactfloor.closedform.from_sympy`); beyond them the exact screen
     does not apply (its internal signal, as :class:`RationalEvaluator`).
-    :class:`~exactfloor.errors.UndefinedMetric` from the callable, or a NaN or None returned: undefined; any other exception:
+    :class:`~exactfloor.errors.UndefinedMetric` from the callable, or a NaN or
+    None returned: undefined; any other exception:
     :class:`~exactfloor.errors.MetricError` naming the matrix.
 
     Parameters
