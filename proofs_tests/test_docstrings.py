@@ -2,8 +2,8 @@
 
 Every function and class that a module of ``pyproject.toml``'s
 ``[tool.numpydoc_validation] modules`` exports (``__all__``: the public modules
-of the exact floor :mod:`exactfloor`, :mod:`numeric`, :mod:`analytic` and its
-subpackages' public modules, :mod:`ordinal_verify`) is
+of the exact floor :mod:`exactfloor`, :mod:`numeric` and its public submodules,
+:mod:`analytic` and its subpackages' public modules, :mod:`ordinal_verify`) is
 validated once, under the first module that exports it, by ``numpydoc.validate``
 with the checks listed there
 (a summary, each parameter of the signature documented and none that it
