@@ -22,10 +22,10 @@ Kendall's tau_b, the geometric mean of sensitivities...) or the base-2
 logarithm of one (CEM-ORD) gets exact closed forms
 (:mod:`exactfloor.closedform`: canonical, so an exact equality is
 decided by comparing forms; a sign by :mod:`exactfloor.exact_sign`'s policy).
-What leaves them (a root of a sum of roots...) raises
-:class:`~exactfloor.closedform._NotExact`, and the metric's ties are
-left to the per-matrix check.  Definedness is the metric's own
-(:func:`numeric._validation.collect_undefined`), exactly as in the float
+What leaves them (a root of a sum of roots...) raises the closed forms'
+internal signal that the exact screen does not apply, and the metric's ties
+are left to the per-matrix check.  Definedness is the metric's own (its
+undefined matrices, as numeric's validation collects them), exactly as in the float
 screen; a value that is not a rational (a float that leaked from a formula)
 is refused too, never compared.
 """

@@ -152,6 +152,11 @@ def project_sources() -> tuple[str, ...]:
     ``numeric``).  A file with a suffix of :data:`SOURCE_SUFFIXES` inside one of
     them is never an output.
 
+    Returns
+    -------
+    tuple of str
+        The folders, as absolute paths.
+
     Examples
     --------
     >>> any(f.endswith("numeric") for f in project_sources())

@@ -1,7 +1,8 @@
 """numpydoc's validation of the public API (issue 40).
 
 Every function and class that a module of ``pyproject.toml``'s
-``[tool.numpydoc_validation] modules`` exports (``__all__``: :mod:`numeric`,
+``[tool.numpydoc_validation] modules`` exports (``__all__``: the public modules
+of the exact floor :mod:`exactfloor`, :mod:`numeric` and its public submodules,
 :mod:`analytic` and its subpackages' public modules, :mod:`ordinal_verify`) is
 validated once, under the first module that exports it, by ``numpydoc.validate``
 with the checks listed there

@@ -290,7 +290,8 @@ class RationalEvaluator(FloatEvaluator):
     float evaluator, whose definedness must be the same (the float screen's
     classes rest on it).
 
-    Raises :class:`exactfloor.closedform._NotExact` when the metric
+    Raises the internal signal of :mod:`exactfloor.closedform` that the exact
+    screen does not apply (the metric's ties then go to the per-matrix check) when the metric
     leaves the exact numbers (rationals, and closed forms of roots and
     logarithms of rationals) or is defined on other matrices than in float64.
 
@@ -363,9 +364,10 @@ class CallableEvaluator(RationalEvaluator):
     that check reads it (:func:`analytic.properties.exact.value_of`: a float is
     the binary fraction it is, a SymPy number is exact); an irrational SymPy
     number becomes a closed form
-    (:func:`exactfloor.closedform.from_sympy`), beyond them
-    :class:`_NotExact`.  :class:`~exactfloor.errors.UndefinedMetric` from the
-    callable, or a NaN or None returned: undefined; any other exception:
+    (:func:`exactfloor.closedform.from_sympy`); beyond them the exact screen
+    does not apply (its internal signal, as :class:`RationalEvaluator`).
+    :class:`~exactfloor.errors.UndefinedMetric` from the callable, or a NaN or
+    None returned: undefined; any other exception:
     :class:`~exactfloor.errors.MetricError` naming the matrix.
 
     Parameters
