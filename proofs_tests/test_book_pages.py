@@ -63,3 +63,14 @@ def test_run_pages_runs_a_pages_python_blocks_in_order_in_its_folder(tmp_path):
     (tmp_path / "bad.md").write_text("```python\nraise ValueError('a broken page')\n```\n")
     with pytest.raises(RuntimeError, match=r"the page bad\.md failed:(.|\n)*a broken page"):
         docs_build.run_pages(tmp_path, ("bad.md",))
+
+
+def test_the_study_page_renders_the_table_its_code_writes(tmp_path):
+    """The MAE table is shown rendered, not only as the terminal prints it: the page
+    includes ``study_mae.md``, which its own code writes (at build time, not committed),
+    and running the page's blocks in a folder makes that file with the printed table."""
+    text = GUIDE.read_text(encoding="utf-8")
+    assert re.search(r"```\{include\} study_mae\.md\n```", text)
+    assert not (ROOT / "docs" / "guide" / "study_mae.md").exists()
+    code = "\n".join(b for k, b in re.findall(r"```(\w+)\n(.*?)```", text, flags=re.S) if k == "python")
+    assert 'f.write(str(s.table("mae")))' in code and code.index("study_mae.md") < code.index("savefig")

@@ -172,6 +172,17 @@ def test_the_book_has_every_lesson_document_and_api_page(book, book_run):
     assert (book / "index.html").is_file() and "docs/index.html" in (book / "index.html").read_text()
 
 
+def test_the_study_page_renders_the_table_its_code_writes(book):
+    """The worked study's MAE table appears as a table (its Markdown, written by the page's
+    code at build time, included and rendered): bold and underlined cells are elements,
+    not the raw ``**`` and ``<u>`` a terminal shows."""
+    page = (book / "docs/guide/study.html").read_text(encoding="utf-8")
+    tables = re.findall(r"<table.*?</table>", page, flags=re.S)
+    mae = [tb for tb in tables if "average rank" in tb and "<strong>" in tb]
+    assert mae, "no rendered table with an average-rank row and a bold cell"
+    assert "<u>" in mae[0] and "**" not in mae[0] and "&lt;u&gt;" not in mae[0]
+
+
 def test_the_book_fetches_nothing_from_the_network(book):
     """Every script, style sheet, font and image is a file of the book or a data: URI (no CDN)."""
     for page in _pages(book):

@@ -38,13 +38,55 @@ SCALE = sp.Symbol("k", integer=True, positive=True)
 
 
 def short(e, n=120):
-    """``e`` printed, cut at ``n`` characters (the reasons a proof gives)."""
+    """``e`` printed, cut at ``n`` characters (the reasons a proof gives).
+
+    Parameters
+    ----------
+    e : object
+        A SymPy expression (or anything SymPy prints).
+    n : int, default 120
+        The longest text kept.
+
+    Returns
+    -------
+    str
+        The text, with ``...`` where it was cut.
+
+    Examples
+    --------
+    >>> short(sp.Symbol("x") + 1), short(sp.Symbol("y" * 10), 4)
+    ('x + 1', 'yyyy...')
+    """
     s = sp.sstr(e)
     return s if len(s) <= n else s[:n] + "..."
 
 
 def same_value(ev, a, b, what):
-    """``f(a) = f(b)`` (both undefined counts as equal); None or the reason it is not proved."""
+    """``f(a) = f(b)`` on every instance (both undefined counts as equal).
+
+    Parameters
+    ----------
+    ev : callable
+        The metric on symbolic matrices (:class:`analytic.properties.prover.Evaluator`).
+    a, b : numpy.ndarray
+        Two matrices of symbolic counts.
+    what : str
+        The relation in words (the start of the reason).
+
+    Returns
+    -------
+    str or None
+        None when the identity is proved (:func:`exactfloor.certificates.equal`), else why not.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> n = sp.Symbol("n", integer=True, positive=True)
+    >>> ev = lambda m: m[0, 1] / (m[0, 0] + m[0, 1])
+    >>> a = np.array([[n, 1], [0, 0]], dtype=object)
+    >>> same_value(ev, a, 2 * a, "f(2A) = f(A)") is None
+    True
+    """
     va, vb = ev(a), ev(b)
     if isinstance(va, Undefined) and isinstance(vb, Undefined):
         return None
@@ -58,9 +100,29 @@ _NEEDS = {">= 0": _ge0, "> 0": lambda x: x == _POS, "<= 0": _le0, "< 0": lambda 
 
 
 def certify(d, need):
-    """None when ``d`` is certified to satisfy ``need`` (``">= 0"``, ``"> 0"``,
-    ``"<= 0"``, ``"< 0"``) at every instance, else why not: a numerical
-    refutation at a random point first (cheap), else "not certified"."""
+    """Whether ``d`` is certified to satisfy ``need`` at every positive integer point.
+
+    A numerical refutation at two seeded points first (cheap), then the certificate
+    (:func:`exactfloor.certificates.sign`).
+
+    Parameters
+    ----------
+    d : sympy.Expr
+        An expression in positive integer symbols.
+    need : {">= 0", "> 0", "<= 0", "< 0"}
+        The relation.
+
+    Returns
+    -------
+    str or None
+        None when certified, else why not (the refuting point, or "not certified").
+
+    Examples
+    --------
+    >>> a = sp.Symbol("a", integer=True, positive=True)
+    >>> certify(a - 1, ">= 0") is None, certify(a - 1, "> 0")
+    (True, 'a - 1 not certified > 0')
+    """
     d = sp.sympify(d, strict=True)
     syms = sorted(d.free_symbols, key=str)
     upper = need.startswith("<")  # d must not be clearly positive
@@ -75,8 +137,27 @@ def certify(d, need):
 
 
 def split_moves(m):
-    """(cell, before, after): one sample of an off-diagonal cell moved one step
-    toward the diagonal, the count of the cell being 1 or ``n + 1``."""
+    """The moves of monotonicity's proof: one sample of an off-diagonal cell one step
+    toward the diagonal, the cell's count being 1 or ``n + 1`` (so that the count left
+    after the move is 0 or ``n``: its support is decided).
+
+    Parameters
+    ----------
+    m : numpy.ndarray
+        A generic matrix (object array of symbols and zeros).
+
+    Yields
+    ------
+    tuple
+        ``((i, j), before, after)``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> n = sp.Symbol("n01", integer=True, positive=True)
+    >>> [(c, b.tolist(), a.tolist()) for c, b, a in split_moves(np.array([[0, n], [0, 0]], dtype=object))]
+    [((0, 1), [[0, 1], [0, 0]], [[1, 0], [0, 0]]), ((0, 1), [[0, n01 + 1], [0, 0]], [[1, n01], [0, 0]])]
+    """
     K = m.shape[0]
     for i, j in itertools.product(range(K), repeat=2):
         if i == j or m[i, j] == 0:

@@ -219,6 +219,17 @@ def recheck(name, label, result) -> str | None:
     return None
 
 
+def _found_how(r) -> str:
+    """How a non-minimal counterexample was found, in the ledger's words."""
+    if r["minimal"]:
+        return ""
+    if r["how"].startswith("guided search"):
+        return " (guided search, shrunk)"
+    if r["how"].startswith("derived from the symbolic family"):
+        return " (derived from a symbolic family)"
+    return " (random, shrunk)"
+
+
 def _check_property(prop):
     _, _, not_holding = REVIEWED[prop]
 
@@ -255,9 +266,7 @@ def _check_property(prop):
                 bad = recheck(name, label, r)
                 if bad:
                     wrong.append(bad)
-                notes.append(f"{label} {r['cell'][len('fails '):]}"
-                             + ("" if r["minimal"] else " (guided search, shrunk)"
-                                if r["how"].startswith("guided search") else " (random, shrunk)"))
+                notes.append(f"{label} {r['cell'][len('fails '):]}" + _found_how(r))
         if wrong:
             return Outcome("refuted", "; ".join(wrong))
         text = ("proved symbolically: "
