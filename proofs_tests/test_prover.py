@@ -271,6 +271,11 @@ def test_proved_verdicts_hold_beyond_the_search():
         # diagonal matrix with unequal counts (the imbalance properties' bases)
         samples[6, "every"] = random_matrices(6, 15, 2, seed=3) + [
             np.diag([5, 1, 3, 2, 7, 4]).astype(np.int64)]
+        # the imbalance families' scopes (every K <= 5, diagonal patterns): diagonal matrices
+        # with unequal counts, one with an empty class
+        samples[4, "every"] = random_matrices(4, 10, 1, seed=4) + [np.diag([4, 1, 2, 7]).astype(np.int64)]
+        samples[5, "every"] = [np.diag([3, 9, 1, 5, 2]).astype(np.int64),
+                               np.diag([6, 0, 2, 11, 1]).astype(np.int64)]
         for r in proved:
             prop = A.PROPERTIES[r["property"]]
             scopes = [] if r["proof"] is None else r["proof"]["scopes"]
@@ -285,7 +290,7 @@ def test_proved_verdicts_hold_beyond_the_search():
                     checked[K, kind] += 1
     # every scope kind of the table's proofs was re-checked
     assert set(checked) == {(1, "every"), (2, "every"), (3, "every"), (4, "positive"),
-                            (6, "every")}, checked
+                            (4, "every"), (5, "every"), (6, "every")}, checked
     assert sum(checked.values()) > 100
 
 

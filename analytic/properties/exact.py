@@ -1,27 +1,16 @@
 r"""Exact values of a metric and their comparison: the property engine's reference.
 
-A metric's value on a count matrix is taken exactly, converted once here
-(:func:`value_of`): an int (Python, NumPy, gmpy2), a rational
-(:class:`fractions.Fraction` whatever its integers, gmpy2's ``mpq``, a SymPy
-``Rational``), a binary floating-point number (``float``, NumPy's, mpmath's
-``mpf``, gmpy2's ``mpfr``, SymPy's ``Float``; each the exact binary fraction
-it is), a ``Decimal`` (the exact decimal fraction), or a SymPy number
-(``sympify(strict=True)``: a string or an unknown object is refused, never
-parsed).  A metric says it is undefined on a matrix by raising
-:class:`exactfloor.errors.UndefinedMetric` or returning NaN or None
-(:func:`signals_undefined`); any other exception, or a value that is none of
-these numbers, is :class:`exactfloor.errors.MetricError`.  :func:`compare` decides the sign of a
-difference by the one rule of :mod:`exactfloor.exact_sign` (issue 22 item 2):
-rationals exactly; otherwise interval enclosures (each value keeps one at
-the policy's first precision, so most comparisons evaluate nothing), then a
-cheap proof of zero, escalation, a symbolic proof.  A difference that the
-policy does not decide raises :class:`exactfloor.errors.UndecidedError`
-(never a guess; before, a ``ValueError`` or the sign of a 200-digit value).
-
-:class:`ExactContext` evaluates one metric, caches each matrix's value and
-gives the exact checks of :mod:`analytic.properties.catalog` their
+:class:`ExactContext` evaluates one metric on count matrices, caches each matrix's
+value and gives the exact checks of :mod:`analytic.properties.catalog` their
 vocabulary (:meth:`~ExactContext.value`, :meth:`~ExactContext.loss_cmp`,
-:meth:`~ExactContext.describe`).
+:meth:`~ExactContext.describe`).  Each value is converted once, by the exact floor's
+:func:`exactfloor.value.value_of` (every kind of number a metric may return), and
+compared by :func:`exactfloor.value.compare` (the one rule of
+:mod:`exactfloor.exact_sign`: never a guess).  A metric says it is undefined on a
+matrix by raising :class:`exactfloor.errors.UndefinedMetric` or returning NaN or None;
+any other exception, or a value that is not a number, is
+:class:`exactfloor.errors.MetricError` naming the matrix.  The floor's names
+(``Value``, ``value_of``, ``compare``, ...) are re-exported here for the engine.
 """
 
 from __future__ import annotations
