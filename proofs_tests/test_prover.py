@@ -32,6 +32,7 @@ from analytic.properties.catalog import PROPERTIES
 
 from analytic.properties.proofkit import certify, split_moves
 from exactfloor.certificates import _point
+from exactfloor.errors import UndefinedMetric
 
 #: the properties' proofs on one generic matrix (issue 41 item 3: methods of their classes)
 prange, pidentity = PROPERTIES["range"].prove_pattern, PROPERTIES["identity"].prove_pattern
@@ -391,12 +392,12 @@ def test_the_evaluator_caches_and_classes_its_refusals():
     assert kind == P.CONTRACT and "gives 2 at [[1]], the exact evaluation 1" in why
 
     def undefined_symbolically(m):
-        raise ValueError("never")
+        raise UndefinedMetric("never")
 
     kind, why = refusal(undefined_symbolically, exact=lambda m: sp.Integer(1))
-    assert kind == P.CONTRACT and "raises ValueError (never)" in why
+    assert kind == P.CONTRACT and "is undefined (never)" in why
     kind, why = refusal(lambda m: m[0, 0], exact=lambda m: None)
-    assert kind == P.CONTRACT and "but the exact evaluation at [[1]] raises ValueError" in why
+    assert kind == P.CONTRACT and "but the exact evaluation at [[1]] is undefined" in why
     # undefined on both sides: the value is the undefined marker, not a refusal
     u = P.Evaluator(undefined_symbolically, lambda m: None)(x)
     assert isinstance(u, P.Undefined) and u.message == "never"
@@ -451,7 +452,7 @@ def test_the_property_checks_on_one_pattern():
     assert punobserved(mae, full, spec) is None and punobserved(mae, upper, spec) is None
     def rows_needed(m):
         if any(all(x == 0 for x in row) for row in m):
-            raise ValueError("an empty row")
+            raise UndefinedMetric("an empty row")
         return sp.Integer(0)
 
     rows = P.Evaluator(rows_needed, P._exact_of(rows_needed))
@@ -545,7 +546,7 @@ def test_equalities_refused_with_their_reason():
     between 0 and 1 doubles the distance), the empty class at the ends does not."""
     def rows_needed(m):
         if any(all(x == 0 for x in row) for row in m):
-            raise ValueError("an empty row")
+            raise UndefinedMetric("an empty row")
         return sp.Integer(0)
 
     two = [P.Scope(2, "every")]
@@ -586,7 +587,7 @@ def test_monotonicity_skips_a_move_to_an_undefined_matrix_and_goes_on():
     raise the loss by 1/N (a sample reaches the diagonal): refused."""
     def f(m):
         if m[0, 0] != 0:
-            raise ValueError("cell (0, 0) filled")
+            raise UndefinedMetric("cell (0, 0) filled")
         return -sp.Add(*[m[i, j] for i in range(2) for j in range(2) if i != j]) / sp.Add(*m.ravel())
 
     ev = P.Evaluator(f, P._exact_of(f))

@@ -20,6 +20,7 @@ from analytic.properties import prover as P
 from numeric._symbolic import SymbolicArithmetic
 from analytic.properties.proofkit import certify, short
 from exactfloor.certificates import _point
+from exactfloor.errors import UndefinedMetric
 
 a, b = sp.symbols("a b", integer=True, positive=True)
 TWO = [P.Scope(2, "every")]
@@ -77,24 +78,21 @@ def test_certify_refutes_only_beyond_the_threshold():
 # the evaluator: strings never parsed, refusal texts
 # ---------------------------------------------------------------------------
 def test_a_metric_returning_a_string_is_never_parsed():
-    """``Evaluator._evaluate`` 3, 5, 7 and ``_exact_of`` 2, 4, 6 (``sympify``
-    without ``strict=True``).
+    """``Evaluator._evaluate`` and ``_exact_of`` (``sympify`` without ``strict=True``).
 
     User strings are never evaluated (``sympify`` of a string runs Python).
-    ``strict=True`` refuses a string with ``SympifyError``, a ``ValueError``:
-    the symbolic value is "undefined", which the instance check then finds
-    contradicted by an exact reference that is defined (kind "contract");
-    ``_exact_of`` of a string-returning metric is undefined (None).  Parsed,
-    the string ``"1"`` would be the number 1 on both sides.
+    ``strict=True`` refuses a string with ``SympifyError``: on the symbolic side a
+    formula that does not give a number (kind "no symbolic form", issue 37: only
+    ``UndefinedMetric`` says "undefined"); parsed, the string ``"1"`` would be the
+    number 1 on both sides.  ``_exact_of`` of a string-returning metric refuses it too.
     """
     ev = P.Evaluator(lambda m: "1", lambda m: sp.Integer(1))
     with pytest.raises(P._Refused) as exc:
         ev(P.generic_matrix(1, [(0, 0)]))
-    assert exc.value.kind == P.CONTRACT
-    assert str(exc.value) == ("the symbolic evaluation of [[n00]] raises ValueError (SympifyError: '1') "
-                              "but the exact one at [[1]] is defined: not undefined on the whole "
-                              "support pattern")
-    assert P._exact_of(lambda m: "1")(np.array([[1]])) is None
+    assert exc.value.kind == P.NO_FORM
+    assert str(exc.value) == "the symbolic evaluation of [[n00]] fails: SympifyError: SympifyError: '1'"
+    with pytest.raises(sp.SympifyError):
+        P._exact_of(lambda m: "1")(np.array([[1]]))
     assert P._exact_of(lambda m: sp.Integer(int(m.sum())))(np.array([[3]])) == 3
 
 
@@ -273,18 +271,18 @@ def test_instance_refusals_name_the_matrices_and_cut_the_message():
     m = P.generic_matrix(1, [(0, 0)])
 
     def raises(x):
-        raise ValueError("z" * 81)
+        raise UndefinedMetric("z" * 81)
 
     with pytest.raises(P._Refused) as exc:
         P.Evaluator(raises, lambda x: sp.Integer(1))(m)
     assert exc.value.kind == P.CONTRACT
-    assert str(exc.value) == ("the symbolic evaluation of [[n00]] raises ValueError (" + "z" * 80
+    assert str(exc.value) == ("the symbolic evaluation of [[n00]] is undefined (" + "z" * 80
                               + "...) but the exact one at [[1]] is defined: not undefined on the whole "
                               "support pattern")
     with pytest.raises(P._Refused) as exc:
         P.Evaluator(lambda x: x[0, 0], lambda x: None)(m)
     assert exc.value.kind == P.CONTRACT
-    assert str(exc.value) == "f([[n00]]) = n00 but the exact evaluation at [[1]] raises ValueError"
+    assert str(exc.value) == "f([[n00]]) = n00 but the exact evaluation at [[1]] is undefined"
 
 
 def test_an_exact_reference_returning_a_string_is_never_parsed():

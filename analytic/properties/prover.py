@@ -29,8 +29,9 @@ the symbols.  The proof of a pattern then rests on
 
 1. *the symbolic-count contract* of :mod:`numeric`: every decision is taken
    from the support, so ``E(S)`` is the value of every instance of ``S``
-   where it is defined, and a ``ValueError`` on the generic matrix means
-   "undefined on every instance";
+   where it is defined, and :class:`~exactfloor.errors.UndefinedMetric` (or a NaN
+   or None returned) on the generic matrix means "undefined on every instance"
+   (any other exception refuses the pattern: no symbolic form);
 2. *definedness* (:func:`defined`): every denominator, even root and
    logarithm of ``E(S)`` is certified nonzero / non-negative / positive for
    every positive integer value of the symbols (so ``E(S)`` is a number on
@@ -79,8 +80,10 @@ import numpy as np
 import sympy as sp
 
 from exactfloor.certificates import MAX_TERMS, defined, equal, is_zero, sign  # noqa: F401 (re-exported)
+from exactfloor.errors import UndefinedMetric
 from exactfloor.parsing import parse_number
 from exactfloor.tolerance import sympy_tolerance
+from exactfloor.value import signals_undefined
 
 from .catalog import PROPERTIES
 from .generators import matrix_text
@@ -283,9 +286,13 @@ class Evaluator:
         return v
 
     def _evaluate(self, m):
+        # only UndefinedMetric (or a NaN or None returned) says "undefined here" (issue 37):
+        # any other exception, a ValueError included, is a formula that cannot take symbols
         try:
-            v = sp.sympify(self.symbolic(m.copy()), strict=True)  # a string: refused, never parsed
-        except ValueError as exc:
+            raw = self.symbolic(m.copy())
+            v = Undefined("the formula returned NaN or None") if signals_undefined(raw) else \
+                sp.sympify(raw, strict=True)  # a string: refused, never parsed
+        except UndefinedMetric as exc:
             v = Undefined(str(exc))
         except Exception as exc:  # noqa: BLE001 -- a formula that cannot take symbols
             return _Refused(f"the symbolic evaluation of {matrix_text(m)} fails: "
@@ -313,11 +320,11 @@ class Evaluator:
             concrete = self.exact(inst)
             if isinstance(v, Undefined) != (concrete is None):
                 if isinstance(v, Undefined):
-                    return (f"the symbolic evaluation of {matrix_text(m)} raises ValueError "
+                    return (f"the symbolic evaluation of {matrix_text(m)} is undefined "
                             f"({short(v.message, 80)}) but the exact one at {matrix_text(inst)} is "
                             "defined: not undefined on the whole support pattern")
                 return (f"f({matrix_text(m)}) = {short(v)} but the exact evaluation at {matrix_text(inst)} "
-                        "raises ValueError")
+                        "is undefined")
             if concrete is not None and not _agree(v.xreplace(point), concrete):
                 return (f"f({matrix_text(m)}) = {short(v)} gives {v.xreplace(point)} at {matrix_text(inst)}, "
                         f"the exact evaluation {concrete}")
@@ -434,8 +441,9 @@ def prove(symbolic: Callable, prop: str, *, better: str = "lower", bounds=(None,
     symbolic : callable
         The metric on a ``K x K`` object array of SymPy counts (e.g. a
         :mod:`numeric` function with ``arithmetic=SymbolicArithmetic()``),
-        returning a SymPy expression or raising ``ValueError`` where it is
-        undefined.  Its results must follow numeric's symbolic-count contract
+        returning a SymPy expression, or raising
+        :class:`~exactfloor.errors.UndefinedMetric` (or returning NaN or None) where it
+        is undefined.  Its results must follow numeric's symbolic-count contract
         (the instance checks refuse a pattern where they do not).
     prop : str
         A name of :data:`PROVABLE`.
@@ -446,7 +454,7 @@ def prove(symbolic: Callable, prop: str, *, better: str = "lower", bounds=(None,
     scopes : sequence of Scope
     exact : callable, optional
         ``exact(int64 matrix)`` -> the exact value, or ``None`` where the
-        metric raises ``ValueError``: the reference of the instance checks
+        metric is undefined: the reference of the instance checks
         (default: ``symbolic`` itself on the numbers, which checks the
         expression but not the contract: pass the metric in exact arithmetic).
 
@@ -512,9 +520,10 @@ def prove_with(evaluator: Evaluator, prop: str, *, better: str = "lower", bounds
 def _exact_of(symbolic):
     def exact(m):
         try:
-            return sp.sympify(symbolic(m), strict=True)
-        except ValueError:
+            raw = symbolic(m)
+        except UndefinedMetric:
             return None
+        return None if signals_undefined(raw) else sp.sympify(raw, strict=True)
     return exact
 
 
