@@ -77,7 +77,7 @@ NOTEBOOKS = ROOT / "notebooks"
 OUTPUT = ROOT / "build" / "book"
 STUDENT_OUTPUT = ROOT / "build" / "book-student"
 #: files of docs/ that are the build's machinery, not pages
-_NOT_PAGES = ("conf.py", "build.py", "_static", "_templates", "_extra", "__pycache__")
+_NOT_PAGES = ("conf.py", "build.py", "inventories.py", "_static", "_templates", "_extra", "_inventories", "__pycache__")
 
 WIDGET_MIME = "application/vnd.jupyter.widget-view+json"
 WIDGET_NOTE = (

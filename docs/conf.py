@@ -46,13 +46,22 @@ extensions = [
     "sphinx.ext.mathjax",
     "sphinx.ext.viewcode",          # [source] beside each API entry: the code, as a page of the book
     "numpydoc",
+    "sphinx.ext.intersphinx",       # links into the NumPy, SciPy, SymPy, mpmath, scikit-learn docs
 ]
-# intersphinx (links into the NumPy, SciPy, SymPy, mpmath and scikit-learn documentation) is
-# left out: it needs each project's objects.inv, which no package on PyPI ships and which
-# the build (offline, issue 24) cannot fetch
+# intersphinx reads each project's inventory from docs/_inventories/, written by
+# docs/inventories.py from the installed libraries (no package on PyPI ships the projects'
+# objects.inv, and the build, offline since issue 24, cannot fetch them); the script's
+# docstring says which names each inventory lists and where their addresses come from
+intersphinx_mapping = {
+    "numpy": ("https://numpy.org/doc/stable/", str(HERE / "_inventories" / "numpy.inv")),
+    "scipy": ("https://docs.scipy.org/doc/scipy/", str(HERE / "_inventories" / "scipy.inv")),
+    "sympy": ("https://docs.sympy.org/latest/", str(HERE / "_inventories" / "sympy.inv")),
+    "mpmath": ("https://mpmath.org/doc/current/", str(HERE / "_inventories" / "mpmath.inv")),
+    "sklearn": ("https://scikit-learn.org/stable/", str(HERE / "_inventories" / "sklearn.inv")),
+}
 templates_path = [str(HERE / "_templates")]
 exclude_patterns = ["CHANGELOG.md", "CONTRIBUTING.md", "notebooks/download/**", "docs/search-scorer.js",
-                    "docs/_templates/**", "docs/_static/**", "docs/_extra/**",
+                    "docs/_templates/**", "docs/_static/**", "docs/_extra/**", "docs/_inventories/**",
                     "**/.ipynb_checkpoints"]
 suppress_warnings = ["myst.header"]  # generated tables start at ## (ledger, properties)
 

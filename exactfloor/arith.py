@@ -107,6 +107,16 @@ class Arithmetic:
     evaluation depends on rounding (:meth:`quadratic_roots`,
     :meth:`positive_root`).  The defaults here are those of a rounding
     arithmetic; the exact contexts override them.
+
+    A context is taken by name with :func:`get_arithmetic`; it has no
+    constructor parameter (:class:`ExactArithmetic`'s policy aside).
+
+    Examples
+    --------
+    >>> [str(get_arithmetic(name).sqrt(get_arithmetic(name).asarray([8]))[0]) for name in ("float", "exact")]
+    ['2.8284271247461903', '2*sqrt(2)']
+    >>> isinstance(get_arithmetic("mp"), Arithmetic), get_arithmetic("exact").exact
+    (True, True)
     """
 
     name: str = ""
@@ -298,7 +308,16 @@ BLOCK_CELLS = 1 << 17
 
 
 class FloatArithmetic(Arithmetic):
-    """numpy float64, vectorised over stacks; comparisons with a relative slack."""
+    """numpy float64, vectorised over stacks; comparisons with a relative slack.
+
+    The context ``"float"`` (:func:`get_arithmetic`), the default of every metric.
+
+    Examples
+    --------
+    >>> ctx = get_arithmetic("float")
+    >>> type(ctx) is FloatArithmetic, ctx.sqrt(ctx.asarray([2, 9])).tolist(), ctx.fraction(0.5)
+    (True, [1.4142135623730951, 3.0], None)
+    """
 
     name = "float"
     dtype = np.float64
@@ -389,8 +408,24 @@ def _root(v, p):
 class ExactArithmetic(Arithmetic):
     """SymPy numbers: rationals stay rational, roots stay exact algebraic numbers.
 
-    ``policy`` (a :class:`exactfloor.exact_sign.ExactPolicy`; default
-    :data:`~exactfloor.exact_sign.DEFAULT_POLICY`) is how :meth:`same` decides.
+    The context ``"exact"`` (:func:`get_arithmetic`).
+
+    Parameters
+    ----------
+    policy : exactfloor.exact_sign.ExactPolicy, optional
+        How :meth:`same` decides; default
+        :data:`~exactfloor.exact_sign.DEFAULT_POLICY`.
+
+    Examples
+    --------
+    >>> ctx = get_arithmetic("exact")
+    >>> ctx.sqrt(ctx.asarray([2, 8])).tolist(), ctx.number(0.1), ctx.fraction(ctx.number(0.5))
+    ([sqrt(2), 2*sqrt(2)], 1/10, Fraction(1, 2))
+    >>> ctx.same(ctx.number(0.1) + ctx.number(0.2), ctx.number(0.3))
+    True
+    >>> from exactfloor.exact_sign import ExactPolicy
+    >>> ExactArithmetic(ExactPolicy(start_dps=20)).policy.start_dps
+    20
     """
 
     name = "exact"
@@ -563,7 +598,17 @@ class ExactArithmetic(Arithmetic):
 
 
 class MpArithmetic(Arithmetic):
-    """mpmath numbers at the caller's ``mp.dps``; comparisons with a relative slack."""
+    """mpmath numbers at the caller's ``mp.dps``; comparisons with a relative slack.
+
+    The context ``"mp"`` (:func:`get_arithmetic`).
+
+    Examples
+    --------
+    >>> ctx = get_arithmetic("mp")
+    >>> with mpmath.workdps(30):
+    ...     print(ctx.sqrt(ctx.number(2)))
+    1.41421356237309504880168872421
+    """
 
     name = "mp"
 
@@ -628,6 +673,14 @@ class FractionArithmetic(Arithmetic):
     Not a public ``arithmetic=`` choice: :mod:`numeric.paths` runs its exact
     parametric search in integers and Fractions, which stay rational under
     ``+ - * /`` and compare exactly, and are much faster than SymPy numbers.
+    Its one instance is :data:`FRACTION`.
+
+    Examples
+    --------
+    >>> FRACTION.divide(np.array([1, 2]), np.array([3, 4])).tolist()
+    [Fraction(1, 3), Fraction(1, 2)]
+    >>> FRACTION.number("1/3") < FRACTION.number(0.5), FRACTION.sympy_number(Fraction(2, 6))
+    (True, 1/3)
     """
 
     name = "fraction"

@@ -12,8 +12,7 @@ integers is
   logarithm of a number that may be negative;
 - *tested for an identity* (:func:`equal`, :func:`is_zero`): the non-rational
   parts frozen into new symbols, the difference put over one denominator as
-  sparse polynomials (:func:`_fraction`) and reduced modulo the relations of
-  the roots.
+  sparse polynomials and reduced modulo the relations of the roots.
 
 Every rule is sufficient, not necessary: ``None``/``False`` proves nothing,
 but a certified answer must hold at every instance (tested by evaluation in
@@ -22,8 +21,8 @@ but a certified answer must hold at every instance (tested by evaluation in
 The sign of a *number* met on the way (a number term, the difference of two
 sides at an integer point in :func:`equal`'s refutation) is decided by the
 one rule of :mod:`exactfloor.exact_sign` (issue 22 item 2); a polynomial too
-large to form is the internal :class:`_TooLarge`, an
-:class:`~exactfloor.errors.UndecidedError` like every refusal to decide.
+large to form (beyond :data:`MAX_TERMS` terms) is not formed: the answer is
+then "not certified" (never a guess).
 
 Positivity certificate
 ----------------------
@@ -432,11 +431,19 @@ def defined(e) -> str | None:
     integer value of its symbols: no zero denominator, no root or logarithm
     of a negative number (signs by :func:`sign`).
 
+    Parameters
+    ----------
+    e : sympy.Expr
+        An expression in symbols declared positive integers.
+
     Returns
     -------
     str or None
-        ``None`` when certified, else the first offending subexpression.
+        ``None`` when certified, else the first offending subexpression
+        (which proves nothing either way: the rules are sufficient).
 
+    Examples
+    --------
     >>> a, b = sp.symbols("a b", integer=True, positive=True)
     >>> defined(a / (a + b)), defined(1 / (a - 1)), defined(sp.sqrt(a - b))
     (None, '1/(a - 1)', 'sqrt(a - b)')
@@ -879,11 +886,16 @@ def equal(a, b) -> tuple[bool, str]:
     the same head whose arguments are equal pairwise (paired by position,
     or by value for ``+``, ``*``, ``Max``, ``Min``) are equal.  Then the
     global test: the non-rational parts of ``a - b`` are frozen into new
-    symbols (:class:`_Frozen`), the result put over one denominator as
+    symbols, the result put over one denominator as
     sparse polynomials, and the numerator reduced modulo the relations of
     the roots; zero means ``a = b`` wherever both are defined.  Sound, not
     complete (SymPy's ``simplify`` is not tried; polynomials beyond
     :data:`MAX_TERMS` terms are not formed).
+
+    Parameters
+    ----------
+    a, b : sympy.Expr
+        The two sides, in symbols declared positive integers.
 
     Returns
     -------
@@ -891,6 +903,8 @@ def equal(a, b) -> tuple[bool, str]:
         True when the identity is proved, and the reason (for False: the
         numerical difference found, or what was not decided).
 
+    Examples
+    --------
     >>> a, k = sp.symbols("a k", integer=True, positive=True)
     >>> equal(sp.sqrt(k * a) / sp.sqrt(k), sp.sqrt(a))[0], equal(a / (a + 1), 1)[0]
     (True, False)
@@ -927,8 +941,21 @@ def _equal(a, b, points):
 
 
 def is_zero(d) -> tuple[bool, str]:
-    """:func:`equal` ``(d, 0)``.
+    """Whether ``d = 0`` identically in its symbols: :func:`equal` ``(d, 0)``.
 
+    Parameters
+    ----------
+    d : sympy.Expr
+        An expression in symbols declared positive integers.
+
+    Returns
+    -------
+    (bool, str)
+        True when ``d = 0`` is proved, and the reason (for False: the
+        numerical difference from 0 found, or what was not decided).
+
+    Examples
+    --------
     >>> a, k = sp.symbols("a k", integer=True, positive=True)
     >>> is_zero(sp.sqrt(k * a) / sp.sqrt(k) - sp.sqrt(a))[0], is_zero(a / (a + 1) - 1)[0]
     (True, False)

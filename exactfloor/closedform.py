@@ -39,9 +39,10 @@ Besicovitch 1940, Mordell 1953), so the policy's enclosures separate it from
 theorem is known, and the policy decides or refuses.
 
 What leaves these forms (a root of a sum of radicals, a logarithm of an
-irrational, a root of a negative number is undefined) raises
-:class:`_NotExact` (the metric's ties are then left to the per-matrix check)
-or :class:`exactfloor.errors.UndefinedMetric` (undefined, as in float64).
+irrational, a root of a negative number is undefined) raises this module's
+internal signal that the exact screen does not apply (the property engine
+then leaves the metric's ties to the per-matrix check) or
+:class:`exactfloor.errors.UndefinedMetric` (undefined, as in float64).
 
 >>> r = power(12, Fraction(1, 2)); r            # sqrt(12) = 2 sqrt(3)
 2*3^(1/2)
@@ -89,15 +90,33 @@ class _NotExact(Exception):
 
 def coefficient(x):
     """``x`` (an int, a Fraction, a ``gmpy2.mpq``, a numpy integer) as a ``Q``;
-    None for anything else.  A float in an exact formula is a leak: it raises
-    :class:`_NotExact` (a formula's ``0.1`` is not the binary fraction it holds).
+    None for anything else.
 
+    A float in an exact formula is a leak: it raises the module's signal that
+    the exact screen does not apply (a formula's ``0.1`` is not the binary
+    fraction it holds).
+
+    Parameters
+    ----------
+    x : object
+        A number of an exact formula.
+
+    Returns
+    -------
+    Q or None
+        The rational (``gmpy2.mpq`` when gmpy2 is installed, else a
+        :class:`~fractions.Fraction`); None when ``x`` is not a rational
+        (a :class:`ClosedForm`, a string...).
+
+    Examples
+    --------
     >>> coefficient(Fraction(1, 2)) == Fraction(1, 2), coefficient("1")
     (True, None)
-    >>> coefficient(0.5)
-    Traceback (most recent call last):
-    ...
-    exactfloor.closedform._NotExact: a float in an exact formula: 0.5
+    >>> try:
+    ...     coefficient(0.5)
+    ... except Exception as exc:
+    ...     print(exc)
+    a float in an exact formula: 0.5
     """
     if type(x) is QTYPE:
         return x
@@ -331,10 +350,31 @@ def _enclosure_sign(poly: dict) -> int:
 
 
 class ClosedForm:
-    """An irrational real number in the canonical form of the module docstring
-    (rationals are ``Q``: :func:`_number` never builds a rational
-    ClosedForm from a denominator-free form).  Immutable; not hashable (a
-    general quotient has several forms)."""
+    """An irrational real number in the canonical form of the module docstring.
+
+    Rationals are ``Q``: the functions of this module never build a rational
+    ClosedForm from a denominator-free form.  Immutable; not hashable (a
+    general quotient has several forms).  Built by :func:`power`, :func:`log2`,
+    :func:`from_sympy` and the arithmetic of closed forms, not by hand.
+
+    Parameters
+    ----------
+    num : dict
+        The numerator: ``{monomial: coefficient}``, a monomial being
+        ``(((p, e), ...), ((q, k), ...))`` (the primes under a fractional power
+        and the odd primes under a power of ``log2``, both sorted by prime), the
+        coefficients rationals ``Q``.
+    den : dict or None, optional
+        The denominator in the same form; None when it is 1.
+
+    Examples
+    --------
+    >>> x = power(2, Fraction(1, 2)) + log2(3)
+    >>> x, x.num == {(((2, Fraction(1, 2)),), ()): 1, ((), ((3, 1),)): 1}, x.den
+    (log2(3) + 2^(1/2), True, None)
+    >>> x.sign(), x < 3, x.to_sympy()             # 2.99917... < 3, certified
+    (1, True, sqrt(2) + log(3)/log(2))
+    """
 
     __slots__ = ("num", "den", "_sign")
     __hash__ = None
@@ -500,6 +540,27 @@ def power(x, e):
     logarithms) and a rational exponent ``e``; a negative base with a
     fractional exponent is undefined (:class:`exactfloor.errors.UndefinedMetric`).
 
+    Parameters
+    ----------
+    x : int, fractions.Fraction, Q or ClosedForm
+        The base.
+    e : int, fractions.Fraction or Q
+        The exponent.
+
+    Returns
+    -------
+    Q or ClosedForm
+        The power: a rational when it is one, else its closed form.
+
+    Raises
+    ------
+    exactfloor.errors.UndefinedMetric
+        A root of a negative number.
+    ZeroDivisionError
+        A negative power of 0.
+
+    Examples
+    --------
     >>> power(Fraction(3, 4), Fraction(1, 3)), power(8, Fraction(2, 3)) == 4
     (1/2*2^(1/3)*3^(1/3), True)
     """
@@ -565,6 +626,23 @@ def log2(x):
     """``log2(x)`` of a positive rational, over the logarithms of its primes;
     ``log2(0)`` and a negative ``x`` are undefined (:class:`exactfloor.errors.UndefinedMetric`).
 
+    Parameters
+    ----------
+    x : int, fractions.Fraction or Q
+        A rational.
+
+    Returns
+    -------
+    Q or ClosedForm
+        The logarithm: a rational when ``x`` is a power of 2, else its closed form.
+
+    Raises
+    ------
+    exactfloor.errors.UndefinedMetric
+        When ``x <= 0``.
+
+    Examples
+    --------
     >>> log2(24), log2(Fraction(1, 8)) == -3
     (3 + log2(3), True)
     """
@@ -592,8 +670,20 @@ _rational_log2 = functools.lru_cache(maxsize=1 << 16)(_rational_log2_uncached)
 def from_sympy(e):
     """A SymPy number built of rationals by ``+``, ``*`` and rational powers
     (a bound such as ``sqrt(2)/2``) as a ``Q`` or a ClosedForm; anything
-    else raises :class:`_NotExact`.
+    else raises the module's signal that the exact screen does not apply.
 
+    Parameters
+    ----------
+    e : sympy.Expr
+        A SymPy number without symbols.
+
+    Returns
+    -------
+    Q or ClosedForm
+        The same number: a rational when it is one, else its closed form.
+
+    Examples
+    --------
     >>> from_sympy(sympy.sqrt(2) / 2), from_sympy(sympy.Rational(3, 4)) == Fraction(3, 4)
     (1/2*2^(1/2), True)
     """

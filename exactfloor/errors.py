@@ -17,9 +17,9 @@ the classes here are the rest, defined once, here:
 * :class:`UndecidedError` (an ``ArithmeticError``): the base of every refusal
   to decide (never a guess), e.g. two numbers too close to order at the
   working precision (:mod:`exactfloor.exact_sign`, :mod:`numeric.envelope`,
-  :mod:`analytic.engines._sweep`);
+  the envelope sweeps of :mod:`analytic.engines`);
 * :class:`UndecidedSign` (an :class:`UndecidedError` and a ``ValueError``):
-  no sign for every integer ``n >= n0`` (:mod:`analytic.engines._pl`);
+  no sign for every integer ``n >= n0`` (:mod:`exactfloor.ratfun`);
 * :class:`LabelWarning` (a ``UserWarning``): the classes of a confusion matrix
   were guessed from the observed labels (:func:`numeric.confusion_matrix`);
 * :class:`UndefinedResampleWarning` (a ``UserWarning``): bootstrap resamples
@@ -63,6 +63,8 @@ class UndefinedMetric(ValueError):
     :func:`numeric.compare` and the command line.  A user's metric raises it
     (or returns NaN or None) to say it is undefined on a matrix.
 
+    Examples
+    --------
     >>> import numeric
     >>> try:
     ...     numeric.kendall_tau_b([[2, 0], [1, 0]])
@@ -76,11 +78,20 @@ class MetricError(Exception):
     """A metric raised something other than :class:`UndefinedMetric`, or returned
     something that is not a finite real number, on a count matrix.
 
-    ``matrix`` is that matrix (nested lists), ``cause`` what happened: ``"raised"``
-    and the exception's type name and message, or ``"returned"`` and the value.  The property auditor
-    (:func:`analytic.properties.audit.audit`) gives every property the verdict
-    ``"error"`` with this text (never holds, fails or n/a on a broken metric).
+    The property auditor (:func:`analytic.properties.audit.audit`) gives every
+    property the verdict ``"error"`` with this text (never holds, fails or n/a on a
+    broken metric).
 
+    Parameters
+    ----------
+    cause : str
+        What happened: ``"raised"`` and the exception's type name and message, or
+        ``"returned"`` and the value (:meth:`MetricError.of` writes it).
+    matrix : list of list of int
+        The count matrix, nested lists.
+
+    Examples
+    --------
     >>> str(MetricError.of(KeyError("x"), [[1, 0], [0, 1]]))
     "the metric raised KeyError: 'x' on the count matrix [[1, 0], [0, 1]]"
     """
@@ -108,6 +119,8 @@ class UndecidedError(ArithmeticError):
     does not converge); :mod:`exactfloor.exact_sign` raises it when its policy
     gives up.
 
+    Examples
+    --------
     >>> issubclass(UndecidedError, ArithmeticError)
     True
     """
@@ -116,15 +129,22 @@ class UndecidedError(ArithmeticError):
 class UndecidedSign(UndecidedError, ValueError):
     """A sign that is not the same (or not defined) for every integer ``n >= n0``.
 
-    ``threshold`` is the smallest integer ``m >= n0`` from which the sign is
-    constant and defined (:func:`analytic.engines._pl.sign_threshold`): the decision
-    holds for ``n >= threshold``.
-
     Also a ``ValueError``, deliberately: it was one before it joined this
     hierarchy, and callers rely on it (``sign_for_all`` documents "a
     ValueError"; the tests and the CLI's error handler catch ``ValueError``
     and print its one-line message).
 
+    Parameters
+    ----------
+    message : str
+        The one-line message.
+    threshold : int
+        The smallest integer ``m >= n0`` from which the sign is constant and defined
+        (:func:`exactfloor.ratfun.sign_threshold`): the decision holds for
+        ``n >= threshold``.
+
+    Examples
+    --------
     >>> issubclass(UndecidedSign, UndecidedError), issubclass(UndecidedSign, ValueError)
     (True, True)
     """
@@ -144,6 +164,8 @@ class LabelWarning(UserWarning):
     Labels without a natural order (strings, ...) are refused instead (see
     :func:`numeric.confusion_matrix`).
 
+    Examples
+    --------
     >>> import warnings, numeric
     >>> with warnings.catch_warnings(record=True) as caught:
     ...     warnings.simplefilter("always")
@@ -160,27 +182,36 @@ class UndefinedResampleWarning(UserWarning):
     Issued by :func:`numeric.compare` (``undefined="drop"``, the default),
     which names the metric and the number of resamples dropped.
 
+    Examples
+    --------
     >>> issubclass(UndefinedResampleWarning, UserWarning)
     True
     """
 
 
 class CostWarning(UserWarning):
-    """An API call is estimated to take over :data:`numeric._common.ANNOUNCE_SECONDS`
-    (30 s) of one core: said before the work starts, with the estimate and the keyword
-    that bounds it (``max_seconds=``).  Above ``max_seconds`` the call refuses instead
+    """An API call is estimated to take over 30 s of one core.
+
+    Said before the work starts, with the estimate and the keyword that bounds
+    it (``max_seconds=``).  Above ``max_seconds`` the call refuses instead
     (``ValueError``).  Turn it into an error to stop such calls early
     (``warnings.simplefilter("error", CostWarning)``).
 
     Examples
     --------
-    >>> import warnings
-    >>> from numeric._common import check_cost
-    >>> with warnings.catch_warnings(record=True) as seen:
-    ...     warnings.simplefilter("always")
-    ...     check_cost(45.0, 60, "numeric.compare of 2 classifiers")
-    >>> seen[0].category is CostWarning, issubclass(CostWarning, UserWarning)
-    (True, True)
+    A comparison of 100000 resamples over 60 classes, stopped before its work:
+
+    >>> import warnings, numeric
+    >>> with warnings.catch_warnings():
+    ...     warnings.simplefilter("error", CostWarning)
+    ...     try:
+    ...         numeric.compare([0, 1, 2], [0, 1, 2], [0, 2, 2], n_classes=60,
+    ...                         n_resamples=100_000, max_seconds=None)
+    ...     except CostWarning as warning:
+    ...         print(warning)  # doctest: +ELLIPSIS
+    numeric.compare of 2 classifiers, 60 classes, ... resamples: about ... s on one core (...)
+    >>> issubclass(CostWarning, UserWarning)
+    True
     """
 
 
@@ -188,6 +219,8 @@ class InputError(Exception):
     """A user input problem of the ``ordinal-verify`` command (a malformed matrix
     or label file, a bad option): printed on one line, exit status 2.
 
+    Examples
+    --------
     >>> str(InputError("cm.csv:3: expected 3 values (as on line 1), found 2"))
     'cm.csv:3: expected 3 values (as on line 1), found 2'
     """
@@ -197,6 +230,8 @@ class OutputError(InputError):
     """An output path of the ``ordinal-verify`` command that cannot be written:
     one line on stderr, exit status 2 (:mod:`ordinal_verify.outputs`).
 
+    Examples
+    --------
     >>> issubclass(OutputError, InputError)
     True
     """
@@ -207,6 +242,8 @@ class UserFunctionError(InputError):
     metric's evaluation: one line naming it, exit status 2 (an exception of the
     metric on a matrix is the audit's verdict ``"error"``, :class:`MetricError`).
 
+    Examples
+    --------
     >>> issubclass(UserFunctionError, InputError)
     True
     """

@@ -148,6 +148,8 @@ class ExactPolicy:
         Whether a symbolic proof of zero is tried before giving up (default
         True; False for a probe that may give up cheaply).
 
+    Examples
+    --------
     >>> ExactPolicy().precisions()
     (30, 60, 120, 240, 300)
     >>> ExactPolicy(start_dps=0)
@@ -314,6 +316,20 @@ def enclose(x, dps):
     """An interval (``mpmath.iv.mpf``) containing the real number ``x``,
     evaluated at ``dps`` digits, or None when the evaluation cannot enclose it.
 
+    Parameters
+    ----------
+    x : int, Fraction, float or SymPy number
+        The number (see :func:`sign`).
+    dps : int
+        The decimal digits of the interval evaluation.
+
+    Returns
+    -------
+    mpmath.iv.mpf or None
+        The enclosure (outward rounding), or None.
+
+    Examples
+    --------
     >>> box = enclose(sympy.sqrt(2), 20)
     >>> with mpmath.workdps(40):
     ...     mpmath.sqrt(2) in box, float(box.delta) < 1e-20
@@ -396,6 +412,13 @@ def sign(x, policy: ExactPolicy | None = None, *, box=None) -> int:
     ValueError
         When ``x`` is not a finite real number.
 
+    Returns
+    -------
+    int
+        -1, 0 or 1.
+
+    Examples
+    --------
     >>> import sympy
     >>> sign(sympy.sqrt(10**20 + 1) - 10**10), sign(sympy.log(8) - 3 * sympy.log(2))
     (1, 0)
@@ -429,8 +452,30 @@ def _sign(e, policy, box):
 def compare(a, b, policy: ExactPolicy | None = None, *, boxes=None) -> int:
     """The exact sign of ``a - b`` (-1, 0, 1); see :func:`sign`.
 
-    ``boxes`` are optional known enclosures ``(box_a, box_b)``.
+    Two rationals are compared exactly; otherwise the known enclosures are tried
+    before the difference's :func:`sign`.
 
+    Parameters
+    ----------
+    a, b : int, Fraction, float or SymPy number
+        The two numbers.
+    policy : ExactPolicy, optional
+        :data:`DEFAULT_POLICY` when None.
+    boxes : tuple of mpmath.iv.mpf, optional
+        Known enclosures ``(box_a, box_b)`` at the policy's first precision.
+
+    Returns
+    -------
+    int
+        -1, 0 or 1: the sign of ``a - b``.
+
+    Raises
+    ------
+    UndecidedError
+        When the policy does not decide it.
+
+    Examples
+    --------
     >>> import sympy
     >>> compare(sympy.sqrt(2), Fraction(141421, 100000)), compare(Fraction(1, 3), 0.5)
     (1, -1)
@@ -454,6 +499,25 @@ def compare(a, b, policy: ExactPolicy | None = None, *, boxes=None) -> int:
 def is_zero(x, policy: ExactPolicy | None = None) -> bool:
     """Whether the real number ``x`` is exactly 0 (:func:`sign` is 0).
 
+    Parameters
+    ----------
+    x : int, Fraction, float or SymPy number
+        The number.
+    policy : ExactPolicy, optional
+        :data:`DEFAULT_POLICY` when None.
+
+    Returns
+    -------
+    bool
+        Whether ``x`` is 0.
+
+    Raises
+    ------
+    UndecidedError
+        When the policy neither separates ``x`` from 0 nor proves it 0.
+
+    Examples
+    --------
     >>> import sympy
     >>> is_zero(sympy.sqrt(8) - 2 * sympy.sqrt(2)), is_zero(sympy.Rational(1, 10**40))
     (True, False)

@@ -38,6 +38,19 @@ def _at_start(policy, f, *args):
 class Guarded:
     """An exact SymPy number with an interval enclosure (see the module docstring).
 
+    Built by :meth:`Guarded.of` (which encloses the number) or by the
+    arithmetic of guarded numbers.
+
+    Parameters
+    ----------
+    x : sympy.Expr
+        The exact value.
+    v : mpmath.iv.mpf or None
+        An interval containing it, at the first precision of :attr:`policy`;
+        None for an infinity.
+
+    Examples
+    --------
     >>> a = Guarded.of(sympy.sqrt(2)); b = Guarded.of(2) / a
     >>> a == b, a < a + 1, (a * a).x
     (True, True, 2)

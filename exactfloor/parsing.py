@@ -63,6 +63,12 @@ def parse_number(value, *, what="value", symbols=True, names=None):
         in the symbol ``K`` with its assumptions, not in a new ``Symbol("K")``);
         they take precedence over the constants and the named symbols.
 
+    Returns
+    -------
+    sympy.Expr
+        The exact SymPy number (an expression when ``symbols`` or ``names``
+        allow symbols); a SymPy object is returned as it is.
+
     Raises
     ------
     ValueError

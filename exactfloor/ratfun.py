@@ -1,6 +1,6 @@
 r"""Rational functions of one integer parameter, at the polynomial level.
 
-The decisions of :mod:`analytic.engines._pl` (which line of an envelope is lowest,
+The decisions of the envelope engines of :mod:`analytic.engines` (which line of an envelope is lowest,
 which breakpoint comes first) are signs of rational functions :math:`N/D` of
 an integer parameter ``n`` on all integers ``n >= n0``.  This module makes
 them with dense polynomials over the integers (lists of Python ints, highest
@@ -16,7 +16,7 @@ degree first, ``[]`` for zero) and the ``dup_*`` routines of
   finds the integer just below each root exactly, and evaluates the sign once
   per run of integers between two roots.
 
-The runs are what :func:`_sign_table` lists; they give the same
+The runs are what :func:`signs_for_all` and :func:`sign_threshold` read; they give the same
 signs and thresholds as evaluating at every integer up to the Cauchy bound
 (the previous method), without visiting them one by one.
 """
@@ -38,7 +38,7 @@ from .parsing import parse_number
 
 __all__ = ["clean_sign", "sign_runs", "shift", "add", "sub", "mul", "evaluate", "fraction",
            "common_denominator", "cancel", "fadd", "fsub", "fmul", "to_expr",
-           "signs_for_all", "sign_for_all", "sign_threshold", "constant_sign"]
+           "signs_for_all", "sign_for_all", "sign_threshold", "constant_sign", "sign_intervals"]
 
 _HALF = QQ(1, 2)
 
@@ -54,7 +54,23 @@ def _strip(p):
 
 
 def sub(p, q):
-    """``p - q``."""
+    """``p - q`` of two dense integer polynomials.
+
+    Parameters
+    ----------
+    p, q : list of int
+        A dense polynomial over the integers, highest degree first (``[]`` for zero).
+
+    Returns
+    -------
+    list of int
+        The difference, highest degree first (``[]`` for zero).
+
+    Examples
+    --------
+    >>> sub([1, 2, 3], [1, 0]), sub([1, 0], [1, 0])
+    ([1, 1, 3], [])
+    """
     lp, lq = len(p), len(q)
     if lp >= lq:
         d = lp - lq
@@ -66,7 +82,23 @@ def sub(p, q):
 
 
 def add(p, q):
-    """``p + q``."""
+    """``p + q`` of two dense integer polynomials.
+
+    Parameters
+    ----------
+    p, q : list of int
+        A dense polynomial over the integers, highest degree first (``[]`` for zero).
+
+    Returns
+    -------
+    list of int
+        The sum, highest degree first (``[]`` for zero).
+
+    Examples
+    --------
+    >>> add([1, 2, 3], [-2, 1]), add([1], [-1])
+    ([1, 0, 4], [])
+    """
     lp, lq = len(p), len(q)
     if lp < lq:
         p, q, lp, lq = q, p, lq, lp
@@ -75,7 +107,23 @@ def add(p, q):
 
 
 def mul(p, q):
-    """``p * q``."""
+    """``p * q`` of two dense integer polynomials.
+
+    Parameters
+    ----------
+    p, q : list of int
+        A dense polynomial over the integers, highest degree first (``[]`` for zero).
+
+    Returns
+    -------
+    list of int
+        The product, highest degree first (``[]`` for zero).
+
+    Examples
+    --------
+    >>> mul([1, 1], [1, -1]), mul([2], [])
+    ([1, 0, -1], [])
+    """
     if not p or not q:
         return []
     out = [0] * (len(p) + len(q) - 1)
@@ -87,7 +135,26 @@ def mul(p, q):
 
 
 def evaluate(p, x):
-    """``p(x)`` by Horner's rule (``x`` an int or a rational)."""
+    """``p(x)`` by Horner's rule.
+
+    Parameters
+    ----------
+    p : list of int
+        A dense polynomial over the integers, highest degree first (``[]`` for zero).
+    x : int or fractions.Fraction
+        The point.
+
+    Returns
+    -------
+    int or fractions.Fraction
+        The value, exact.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> evaluate([1, -5, 6], 4), evaluate([2, -3], Fraction(3, 2)), evaluate([], 7)
+    (2, Fraction(0, 1), 0)
+    """
     v = 0
     for c in p:
         v = v * x + c
@@ -95,7 +162,25 @@ def evaluate(p, x):
 
 
 def shift(p, a):
-    """``p(t + a)`` (a Taylor shift by the integer ``a``)."""
+    """``p(t + a)``: a Taylor shift by the integer ``a``.
+
+    Parameters
+    ----------
+    p : list of int
+        A dense polynomial over the integers, highest degree first (``[]`` for zero).
+    a : int
+        The shift.
+
+    Returns
+    -------
+    list
+        The shifted polynomial, highest degree first (``ZZ``'s integers).
+
+    Examples
+    --------
+    >>> [int(c) for c in shift([1, -5, 6], 2)]          # (t + 2)^2 - 5 (t + 2) + 6 = t^2 - t
+    [1, -1, 0]
+    """
     return dup_shift(p, ZZ(a), ZZ) if len(p) > 1 and a else list(p)
 
 
@@ -109,6 +194,19 @@ def clean_sign(p):
     A nonzero constant term and coefficients of one sign: no sign change, so
     no root in :math:`t > 0`, and none at ``t = 0``.
 
+    Parameters
+    ----------
+    p : list of int
+        A dense polynomial over the integers, highest degree first (``[]`` for zero).
+
+    Returns
+    -------
+    int or None
+        1 or -1, the sign of ``p(t)`` for every ``t >= 0``; None when the rule
+        does not decide it (a sign change, a zero constant term, ``p = 0``).
+
+    Examples
+    --------
     >>> clean_sign([1, 0, 3]), clean_sign([-2, -1]), clean_sign([1, -1]), clean_sign([1, 0])
     (1, -1, None, None)
     """
@@ -125,7 +223,27 @@ def clean_sign(p):
 # fractions N/D
 # ---------------------------------------------------------------------------
 def cancel(num, den):
-    """``num / den`` in lowest terms (``den`` with a positive leading coefficient)."""
+    """``num / den`` in lowest terms (``den`` with a positive leading coefficient).
+
+    Parameters
+    ----------
+    num : list of int
+        A dense polynomial over the integers, highest degree first (``[]`` for zero).
+    den : list of int
+        A nonzero dense polynomial over the integers, highest degree first.
+
+    Returns
+    -------
+    tuple of list
+        ``(N, D)``: the fraction with their greatest common divisor removed;
+        ``([], [1])`` for zero.
+
+    Examples
+    --------
+    >>> N, D = cancel([1, 0, -1], [-1, -1])             # (t^2 - 1) / (-t - 1)
+    >>> [int(c) for c in N], [int(c) for c in D], cancel([], [3, 1])
+    ([-1, 1], [1], ([], [1]))
+    """
     if not num:
         return [], [1]
     g = dup_gcd(num, den, ZZ)
@@ -143,6 +261,20 @@ def fraction(expr, gen):
     radical of ``gen``).  The coefficients are ``ZZ``'s integers (``int``, or
     gmpy2's ``mpz`` when gmpy2 is installed: SymPy then uses it).
 
+    Parameters
+    ----------
+    expr : sympy.Expr
+        The expression.
+    gen : sympy.Symbol
+        Its variable.
+
+    Returns
+    -------
+    tuple of list or None
+        ``(N, D)``, dense integer polynomials in ``gen``, highest degree first; or None.
+
+    Examples
+    --------
     >>> n = sp.Symbol("n")
     >>> N, D = fraction((n + 1) / (2 * n**2 + 2 * n), n)
     >>> [int(c) for c in N], [int(c) for c in D], fraction(sp.sqrt(2) * n, n)
@@ -167,7 +299,25 @@ def fraction(expr, gen):
 
 
 def common_denominator(fracs):
-    """``(numerators, L)``: the fractions ``N_i/D_i`` written as ``M_i/L`` with ``L = lcm(D_i)``."""
+    """``(numerators, L)``: the fractions ``N_i/D_i`` written as ``M_i/L`` with ``L = lcm(D_i)``.
+
+    Parameters
+    ----------
+    fracs : list of tuple
+        The fractions ``(N_i, D_i)``, dense integer polynomials.
+
+    Returns
+    -------
+    tuple
+        ``([M_1, ...], L)``: the new numerators and the common denominator
+        (a positive leading coefficient).
+
+    Examples
+    --------
+    >>> M, L = common_denominator([([1], [1, 0]), ([1], [1, 1])])     # 1/t, 1/(t + 1)
+    >>> [[int(c) for c in m] for m in M], [int(c) for c in L]
+    ([[1, 1], [1, 0]], [1, 1, 0])
+    """
     L = [1]
     for _, d in fracs:
         L = dup_lcm(L, d, ZZ)
@@ -177,7 +327,24 @@ def common_denominator(fracs):
 
 
 def fadd(x, y):
-    """``x + y`` of two fractions ``(N, D)``, in lowest terms."""
+    """``x + y`` of two fractions ``(N, D)``, in lowest terms.
+
+    Parameters
+    ----------
+    x, y : tuple of list
+        A fraction ``(N, D)`` of dense integer polynomials.
+
+    Returns
+    -------
+    tuple of list
+        ``(N, D)`` in lowest terms (:func:`cancel`).
+
+    Examples
+    --------
+    >>> N, D = fadd(([1], [1, 0]), ([1], [1, 0]))
+    >>> [int(c) for c in N], [int(c) for c in D]
+    ([2], [1, 0])
+    """
     (a, b), (c, d) = x, y
     if not a:
         return y
@@ -189,17 +356,72 @@ def fadd(x, y):
 
 
 def fsub(x, y):
-    """``x - y`` of two fractions, in lowest terms."""
+    """``x - y`` of two fractions ``(N, D)``, in lowest terms.
+
+    Parameters
+    ----------
+    x, y : tuple of list
+        A fraction ``(N, D)`` of dense integer polynomials.
+
+    Returns
+    -------
+    tuple of list
+        ``(N, D)`` in lowest terms (:func:`cancel`).
+
+    Examples
+    --------
+    >>> N, D = fsub(([1], [1, 0]), ([1], [1, 0]))
+    >>> [int(c) for c in N], [int(c) for c in D]
+    ([], [1])
+    """
     return fadd(x, ([-c for c in y[0]], y[1]))
 
 
 def fmul(x, y):
-    """``x * y`` of two fractions, in lowest terms."""
+    """``x * y`` of two fractions ``(N, D)``, in lowest terms.
+
+    Parameters
+    ----------
+    x, y : tuple of list
+        A fraction ``(N, D)`` of dense integer polynomials.
+
+    Returns
+    -------
+    tuple of list
+        ``(N, D)`` in lowest terms (:func:`cancel`).
+
+    Examples
+    --------
+    >>> N, D = fmul(([1, 0], [1, 1]), ([1, 1], [2]))
+    >>> [int(c) for c in N], [int(c) for c in D]
+    ([1, 0], [2])
+    """
     return cancel(mul(x[0], y[0]), mul(x[1], y[1]))
 
 
 def to_expr(num, den, n, n0=0):
-    """``N(n - n0) / D(n - n0)`` as a cancelled SymPy expression in ``n`` (for messages)."""
+    """``N(n - n0) / D(n - n0)`` as a cancelled SymPy expression in ``n`` (for messages).
+
+    Parameters
+    ----------
+    num, den : list of int
+        The numerator and the (nonzero) denominator, dense integer polynomials in ``t = n - n0``.
+    n : sympy.Symbol or None
+        The variable; None leaves the expression in a dummy ``t``, uncancelled.
+    n0 : int, optional
+        The shift.
+
+    Returns
+    -------
+    sympy.Expr
+        The rational function.
+
+    Examples
+    --------
+    >>> n = sp.Symbol("n")
+    >>> to_expr([1, 0], [1, 1], n, 2)
+    (n - 2)/(n - 1)
+    """
     t = sp.Dummy("t")
     e = sp.Poly(num or [0], t).as_expr() / sp.Poly(den, t).as_expr()
     return sp.cancel(e.subs(t, n - n0)) if n is not None else e
@@ -250,6 +472,20 @@ def sign_runs(num, den):
     integer).  Runs are cut at the integers next to each real root of ``num``
     and ``den``: between two roots the sign does not change.
 
+    Parameters
+    ----------
+    num : list of int
+        A dense polynomial over the integers, highest degree first (``[]`` for zero).
+    den : list of int
+        A nonzero dense polynomial over the integers, highest degree first.
+
+    Returns
+    -------
+    list of tuple
+        ``[(t_last, sign), ...]`` as above.
+
+    Examples
+    --------
     >>> sign_runs([1, -5, 6], [1])          # (t - 2)(t - 3)
     [(1, 1), (2, 0), (3, 0), (4, 1)]
     >>> sign_runs([1], [2, -3])             # 1 / (2t - 3): pole at 3/2, not an integer
@@ -333,6 +569,21 @@ def signs_for_all(expr, n=None, n0=1):
     :func:`exactfloor.certificates.sign` too: this engine's set is exact, the
     certificates' a certified superset.
 
+    Parameters
+    ----------
+    expr : sympy.Expr, number or str
+        A rational function of ``n`` (or a number); a string is read by
+        :func:`exactfloor.parsing.parse_number`.
+    n : sympy.Symbol, optional
+        The integer variable; None for a number.
+    n0 : int, optional
+        The first integer (default 1).
+
+    Returns
+    -------
+    frozenset
+        The signs taken, a subset of ``{-1, 0, 1}``.
+
     Raises
     ------
     ValueError
@@ -357,9 +608,42 @@ def _require_defined(expr, table, n, n0):
 
 
 def constant_sign(expr, table, n, n0):
-    """The one sign of ``table`` (runs ``(from, sign)`` of ``expr`` for integers
-    ``n >= n0``), or :class:`UndecidedSign` when ``expr`` is undefined somewhere
-    or its sign changes."""
+    """The one sign of a sign table of ``expr`` on the integers ``n >= n0``.
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        The expression (named in the message).
+    table : list of tuple
+        Its runs ``(k, sign)``: the sign (-1, 0, 1, None at a pole) on the
+        integers after the previous entry's ``k`` up to ``k``, the last one for
+        every ``n >= k``.
+    n : sympy.Symbol
+        The variable (named in the message).
+    n0 : int
+        The first integer.
+
+    Returns
+    -------
+    int
+        The sign (-1, 0, 1), the same on every run.
+
+    Raises
+    ------
+    UndecidedSign
+        When ``expr`` is undefined at one of the integers or its sign changes;
+        its ``threshold`` says from which ``n`` it is constant.
+
+    Examples
+    --------
+    >>> d = sp.Symbol("d", integer=True, positive=True)
+    >>> constant_sign(d + 1, [(1, 1)], d, 1)
+    1
+    >>> constant_sign(d - 2, [(1, -1), (2, 0), (3, 1)], d, 1)
+    Traceback (most recent call last):
+    ...
+    exactfloor.errors.UndecidedSign: the sign of d - 2 is not constant for integers d >= 1
+    """
     _require_defined(expr, table, n, n0)
     signs = {s for _, s in table}
     if len(signs) != 1:
@@ -381,6 +665,21 @@ def sign_threshold(expr, n=None, n0=1):
     sign (see :func:`signs_for_all` for the method); at ``m - 1`` (if
     ``m > n0``) it differs or is undefined.
 
+    Parameters
+    ----------
+    expr : sympy.Expr, number or str
+        A rational function of ``n`` (or a number); a string is read by
+        :func:`exactfloor.parsing.parse_number`.
+    n : sympy.Symbol, optional
+        The integer variable; None for a number.
+    n0 : int, optional
+        The first integer (default 1).
+
+    Returns
+    -------
+    int
+        The threshold ``m``.
+
     Examples
     --------
     >>> d = sp.Symbol("d", integer=True, positive=True)
@@ -394,6 +693,21 @@ def sign_for_all(expr, n=None, n0=1):
     r"""The sign (-1, 0, 1) of ``expr``, the same for every integer ``n >= n0``.
 
     See :func:`signs_for_all` for the method.
+
+    Parameters
+    ----------
+    expr : sympy.Expr, number or str
+        A rational function of ``n`` (or a number); a string is read by
+        :func:`exactfloor.parsing.parse_number`.
+    n : sympy.Symbol, optional
+        The integer variable; None for a number.
+    n0 : int, optional
+        The first integer (default 1).
+
+    Returns
+    -------
+    int
+        The sign: -1, 0 or 1.
 
     Raises
     ------
@@ -412,3 +726,43 @@ def sign_for_all(expr, n=None, n0=1):
     return constant_sign(expr, table, n, n0)
 
 
+
+
+def sign_intervals(expr, n=None, n0=1):
+    """The sign of ``expr`` on the integers ``n >= n0``, as runs ``(lo, hi, sign)``.
+
+    ``sign`` (-1, 0, 1, or None at a pole) holds on every integer ``lo .. hi``; the last
+    run has ``hi = None`` (every ``n >= lo``).  Neighbouring runs have different signs.
+    The method is :func:`signs_for_all`'s.
+
+    Parameters
+    ----------
+    expr : SymPy expression or number
+        A rational function of ``n``.
+    n : sympy.Symbol, optional
+        The integer parameter.
+    n0 : int
+        The first integer.
+
+    Returns
+    -------
+    list of (int, int or None, int or None)
+
+    Examples
+    --------
+    >>> n = sp.Symbol("n", integer=True, positive=True)
+    >>> sign_intervals((n - 3) * (n - 5), n, 1)
+    [(1, 2, 1), (3, 3, 0), (4, 4, -1), (5, 5, 0), (6, None, 1)]
+    >>> sign_intervals(3 - n, n, 1)
+    [(1, 2, 1), (3, 3, 0), (4, None, -1)]
+    """
+    _, table = _sign_table(expr, n, n0)
+    runs, lo = [], n0
+    for i, (k, s) in enumerate(table):
+        hi = None if i == len(table) - 1 else k
+        if runs and runs[-1][2] == s:
+            runs[-1] = (runs[-1][0], hi, s)
+        else:
+            runs.append((lo, hi, s))
+        lo = k + 1
+    return runs

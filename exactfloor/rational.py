@@ -22,10 +22,10 @@ Kendall's tau_b, the geometric mean of sensitivities...) or the base-2
 logarithm of one (CEM-ORD) gets exact closed forms
 (:mod:`exactfloor.closedform`: canonical, so an exact equality is
 decided by comparing forms; a sign by :mod:`exactfloor.exact_sign`'s policy).
-What leaves them (a root of a sum of roots...) raises
-:class:`~exactfloor.closedform._NotExact`, and the metric's ties are
-left to the per-matrix check.  Definedness is the metric's own
-(:func:`numeric._validation.collect_undefined`), exactly as in the float
+What leaves them (a root of a sum of roots...) raises the closed forms'
+internal signal that the exact screen does not apply, and the metric's ties
+are left to the per-matrix check.  Definedness is the metric's own (its
+undefined matrices, as numeric's validation collects them), exactly as in the float
 screen; a value that is not a rational (a float that leaked from a formula)
 is refused too, never compared.
 """
@@ -131,9 +131,20 @@ _log2 = np.frompyfunc(closedform.log2, 1, 1)
 
 @functools.lru_cache(maxsize=2)
 def rationals(use_gmpy2: bool = True) -> _Rationals:
-    """The rational context: ``gmpy2.mpq`` when gmpy2 is importable and
-    ``use_gmpy2``, else :class:`fractions.Fraction`.
+    """The rational context: ``gmpy2.mpq`` when gmpy2 is importable and ``use_gmpy2``, else Fraction.
 
+    Parameters
+    ----------
+    use_gmpy2 : bool, default True
+        Use gmpy2 when it is installed (the same numbers, about 5x faster).
+
+    Returns
+    -------
+    numeric arithmetic context
+        The context whose numbers are :class:`fractions.Fraction` or ``gmpy2.mpq``.
+
+    Examples
+    --------
     >>> rationals(False).name
     'rational'
     """
@@ -148,10 +159,28 @@ def rationals(use_gmpy2: bool = True) -> _Rationals:
 
 
 def rational_bound(b, ctx):
-    """A bound (registry value, parsed exactly) in the context ``ctx``; ``None``
-    stays None; an irrational bound is a closed form
-    (:func:`~exactfloor.closedform.from_sympy`, which raises
-    :class:`_NotExact` beyond them)."""
+    """A metric's stated bound in the rational context ``ctx``.
+
+    Parameters
+    ----------
+    b : number, str or None
+        A bound as the registry states it (parsed exactly, never evaluated).
+    ctx : numeric arithmetic context
+        The rational context (:func:`rationals`).
+
+    Returns
+    -------
+    object
+        The rational in ``ctx``; an irrational bound as a closed form (of the
+        engine's closed forms of roots and logarithms; beyond them the closed
+        forms' not-exact error is raised); ``None`` for ``None``.
+
+    Examples
+    --------
+    >>> ctx = rationals(False)
+    >>> rational_bound("1/2", ctx), rational_bound(None, ctx)
+    (Fraction(1, 2), None)
+    """
     if b is None:
         return None
     from .value import bound_value

@@ -47,7 +47,18 @@ _DPS = 50
 class Undefined:
     """The metric is undefined on a matrix: it raised
     :class:`exactfloor.errors.UndefinedMetric` (the message is kept) or returned
-    NaN or None."""
+    NaN or None.
+
+    Parameters
+    ----------
+    message : str
+        Why: the exception's message, or what the metric returned.
+
+    Examples
+    --------
+    >>> Undefined("no sample")
+    undefined (no sample)
+    """
 
     def __init__(self, message):
         self.message = message
@@ -59,10 +70,31 @@ class Undefined:
 @dataclass(frozen=True)
 class Value:
     """An exact value: a :class:`~fractions.Fraction` when rational, else a
-    SymPy expression with a 50-digit approximation ``approx`` (for display
-    and floats) and an interval ``box`` containing it (an ``mpmath.iv.mpf`` at
-    the default policy's first precision, or None), which :func:`compare`
-    tries first."""
+    SymPy expression with an approximation and an enclosure.
+
+    Built by :func:`value_of`, never by hand.
+
+    Parameters
+    ----------
+    exact : fractions.Fraction or sympy.Expr
+        The value: the Fraction when it is rational, else a SymPy number.
+    q : fractions.Fraction or None
+        The value when it is rational, else None.
+    approx : mpmath.mpf or None
+        A 50-digit approximation of an irrational value (for display and
+        floats); None for a rational one.
+    box : mpmath.iv.mpf or None, optional
+        An interval containing an irrational value, at the default policy's
+        first precision, which :func:`compare` tries first; None for a rational one.
+
+    Examples
+    --------
+    >>> v = value_of(sympy.sqrt(2))
+    >>> str(v), v.q is None, str(v.approx)[:8], v.box.a < v.approx < v.box.b
+    ('sqrt(2)', True, '1.414213', True)
+    >>> value_of(0.25).q
+    Fraction(1, 4)
+    """
 
     exact: object
     q: Fraction | None
@@ -83,6 +115,18 @@ def value_of(v) -> Value:
     ``ValueError`` for anything that is not a finite real number (a NaN, an
     infinity, a complex number, a bool, a string -- never parsed).
 
+    Parameters
+    ----------
+    v : int, fractions.Fraction, float, decimal.Decimal or sympy.Expr
+        A number a metric returned (NumPy's, gmpy2's and mpmath's numbers too).
+
+    Returns
+    -------
+    Value
+        Its exact value.
+
+    Examples
+    --------
     >>> str(value_of(0.5)), str(value_of(Fraction(1, 3))), str(value_of(sympy.sqrt(2)))
     ('1/2', '1/3', 'sqrt(2)')
     >>> q = value_of(Fraction(np.int64(2), np.int64(6))).q   # NumPy integers inside
@@ -150,6 +194,18 @@ def _fraction(v) -> Fraction | None:
 def signals_undefined(v) -> bool:
     """Whether a metric's returned value ``v`` says "undefined here": None or a NaN.
 
+    Parameters
+    ----------
+    v : object
+        What a metric returned.
+
+    Returns
+    -------
+    bool
+        True for None and for a NaN of any number type.
+
+    Examples
+    --------
     >>> signals_undefined(None), signals_undefined(float("nan")), signals_undefined(mpmath.nan)
     (True, True, True)
     >>> signals_undefined(sympy.nan), signals_undefined(0.5), signals_undefined(float("inf"))
@@ -168,7 +224,28 @@ def signals_undefined(v) -> bool:
 def bound_value(b, what="bound") -> Value | None:
     """A stated bound as a :class:`Value` (None for an unbounded side).
 
-    A string is read by :func:`exactfloor.parsing.parse_number` (never evaluated).
+    Parameters
+    ----------
+    b : int, float, fractions.Fraction, str, sympy.Expr or None
+        The bound; a string is read by :func:`exactfloor.parsing.parse_number`
+        (never evaluated); None or an infinite float for an unbounded side.
+    what : str, optional
+        The bound's name in an error message.
+
+    Returns
+    -------
+    Value or None
+        Its exact value; None for an unbounded side.
+
+    Raises
+    ------
+    ValueError
+        When ``b`` is not a finite real number, None or an infinite float.
+
+    Examples
+    --------
+    >>> str(bound_value("sqrt(2)/2")), bound_value(float("inf")), bound_value(None)
+    ('sqrt(2)/2', None, None)
     """
     if b is None or (isinstance(b, (float, np.floating)) and np.isinf(b)):
         return None
@@ -182,7 +259,23 @@ def bound_value(b, what="bound") -> Value | None:
 
 
 def expr(v: Value):
-    """The exact value as a SymPy number."""
+    """The exact value as a SymPy number.
+
+    Parameters
+    ----------
+    v : Value
+        A value.
+
+    Returns
+    -------
+    sympy.Expr
+        A SymPy ``Rational`` when it is rational, else its SymPy number.
+
+    Examples
+    --------
+    >>> expr(value_of(0.75)), expr(value_of(sympy.sqrt(3)))
+    (3/4, sqrt(3))
+    """
     return sympy.Rational(v.q.numerator, v.q.denominator) if v.q is not None else v.exact
 
 
@@ -196,9 +289,28 @@ def _boxes(*vs, policy):
 def compare(a: Value, b: Value, policy: ExactPolicy | None = None) -> int:
     """The exact sign of ``a - b`` (-1, 0, 1), by :func:`exactfloor.exact_sign.compare`.
 
-    Raises :class:`exactfloor.errors.UndecidedError` when ``policy`` (default
-    :data:`exactfloor.exact_sign.DEFAULT_POLICY`) does not decide it.
+    Two rationals are compared as Fractions; otherwise the enclosures kept in
+    the values are tried first.
 
+    Parameters
+    ----------
+    a, b : Value
+        The two values.
+    policy : ExactPolicy, optional
+        The escalation policy; default :data:`exactfloor.exact_sign.DEFAULT_POLICY`.
+
+    Returns
+    -------
+    int
+        -1, 0 or 1: the sign of ``a - b``.
+
+    Raises
+    ------
+    exactfloor.errors.UndecidedError
+        When ``policy`` does not decide it.
+
+    Examples
+    --------
     >>> compare(value_of(sympy.sqrt(2)), value_of(Fraction(141421, 100000)))
     1
     """
@@ -209,7 +321,31 @@ def compare(a: Value, b: Value, policy: ExactPolicy | None = None) -> int:
 
 
 def exceeds_sum(c: Value, a: Value, b: Value, policy: ExactPolicy | None = None) -> bool:
-    """``c > a + b``, exactly (by :func:`exactfloor.exact_sign.compare`, as :func:`compare`)."""
+    """``c > a + b``, exactly (by :func:`exactfloor.exact_sign.compare`, as :func:`compare`).
+
+    Parameters
+    ----------
+    c, a, b : Value
+        The three values.
+    policy : ExactPolicy, optional
+        The escalation policy; default :data:`exactfloor.exact_sign.DEFAULT_POLICY`.
+
+    Returns
+    -------
+    bool
+        Whether ``c > a + b``.
+
+    Raises
+    ------
+    exactfloor.errors.UndecidedError
+        When ``policy`` does not decide it.
+
+    Examples
+    --------
+    >>> half, root = value_of(0.5), value_of(sympy.sqrt(2) / 2)
+    >>> exceeds_sum(value_of(1.5), half, half), exceeds_sum(value_of(1), root, root)
+    (True, False)
+    """
     if a.q is not None and b.q is not None and c.q is not None:
         return c.q > a.q + b.q
     policy = DEFAULT_POLICY if policy is None else policy

@@ -51,10 +51,19 @@ def metric_on_stack(fn, stack, **kwargs):
     """``fn(stack, **kwargs)`` in float, and which matrices it is defined for.
 
     The metric's own definedness checks record which matrices leave it
-    undefined (:func:`numeric._validation.collect_undefined`), so the whole
-    stack is one call; an :class:`~exactfloor.errors.UndefinedMetric` raised
-    elsewhere (a check that does not record) falls back to halving the stack until the undefined matrices
+    undefined, so the whole stack is one call; an
+    :class:`~exactfloor.errors.UndefinedMetric` raised elsewhere (a check that
+    does not record) falls back to halving the stack until the undefined matrices
     are isolated (O(u log R) calls for u of them).
+
+    Parameters
+    ----------
+    fn : callable
+        A metric of :mod:`numeric` (it takes a stack and ``arithmetic="float"``).
+    stack : array_like, shape (R, K, K)
+        The matrices, e.g. the resampled confusion matrices.
+    **kwargs
+        The metric's own parameters (``beta=``, ...).
 
     Returns
     -------
@@ -111,6 +120,20 @@ def percentile_interval(values, confidence=0.95):
     Quantiles by numpy's default (linear) rule, as ``scipy.stats.bootstrap``
     with ``method="percentile"``.
 
+    Parameters
+    ----------
+    values : array_like of float
+        The resampled values.
+    confidence : float, optional
+        The interval's level, in (0, 1) (default 0.95).
+
+    Returns
+    -------
+    (float, float)
+        The interval's ends.
+
+    Examples
+    --------
     >>> percentile_interval(np.arange(101.0), 0.9)
     (5.0, 95.0)
     """
@@ -136,6 +159,16 @@ def bootstrap_p_value(diffs) -> float:
     interval at ``confidence`` excludes 0.  ``p = 0`` when every resampled
     difference is on one side of 0 (report it as ``p < 1/R``); 1 when 0 is
     the median.
+
+    Parameters
+    ----------
+    diffs : array_like of float
+        The resampled differences, finite, at least one.
+
+    Returns
+    -------
+    float
+        The p-value, in [0, 1].
 
     Examples
     --------
@@ -170,6 +203,18 @@ def holm(p_values):
     for the p-values sorted ascending, ``p_(1) <= ... <= p_(m)``; rejecting
     where ``p~ < alpha`` is Holm's procedure at family-wise level ``alpha``.
 
+    Parameters
+    ----------
+    p_values : array_like of float
+        The p-values of the family.
+
+    Returns
+    -------
+    ndarray of float64
+        The adjusted p-values, in the order given.
+
+    Examples
+    --------
     >>> holm([0.01, 0.04, 0.03, 0.2]).tolist()
     [0.04, 0.09, 0.09, 0.2]
     """
@@ -192,6 +237,24 @@ def winner_of(diff_ci, better, p_adjusted=None, alpha=None) -> str:
     adjusted p-value is not below ``alpha``.  Else the classifier that the
     sign of the difference ``B - A`` and ``better`` favour.
 
+    Parameters
+    ----------
+    diff_ci : (float, float) or None
+        The interval of the difference ``B - A``.
+    better : {"lower", "higher"}
+        Which values of the metric are better.
+    p_adjusted : float, optional
+        The adjusted p-value (with an adjustment).
+    alpha : float, optional
+        The level it is compared with (``1 - confidence``).
+
+    Returns
+    -------
+    str
+        ``"A"``, ``"B"`` or ``""``.
+
+    Examples
+    --------
     >>> winner_of((0.1, 0.3), "lower"), winner_of((0.1, 0.3), "higher"), winner_of((-0.1, 0.3), "lower")
     ('A', 'B', '')
     >>> winner_of((0.2, 0.2), "higher"), winner_of((0.1, 0.3), "higher", p_adjusted=0.08, alpha=0.05)
@@ -241,7 +304,27 @@ class PairRow:
 
 def comparison_record(r) -> dict:
     """A row of a paired or grouped comparison as a record with the columns
-    :data:`COMPARISON_COLUMNS` (the CSV, JSON and ``to_pandas()`` of both)."""
+    :data:`COMPARISON_COLUMNS` (the CSV, JSON and ``to_pandas()`` of both).
+
+    Parameters
+    ----------
+    r : numeric.MetricComparison or numeric.GroupMetricComparison
+        A row of :func:`numeric.compare` or :func:`numeric.compare_groups`.
+
+    Returns
+    -------
+    dict
+        ``{column: value}``, the columns in the order of :data:`COMPARISON_COLUMNS`.
+
+    Examples
+    --------
+    >>> import numeric
+    >>> c = numeric.compare([0, 1, 2, 2, 1, 0], [0, 1, 2, 1, 1, 0], [0, 2, 2, 2, 0, 0],
+    ...                     metrics=["mae"], n_resamples=200, seed=0)
+    >>> record = comparison_record(c["MAE"])
+    >>> record["metric"], round(record["value_a"], 4), round(record["diff"], 4), tuple(record) == COMPARISON_COLUMNS
+    ('mae', 0.1667, 0.1667, True)
+    """
     def ends(ci):
         return (None, None) if ci is None else (float(ci[0]), float(ci[1]))
 
@@ -258,7 +341,21 @@ class PairTable:
     pair, looked up as ``c["MAE"]`` or ``c["MAE", "A", "C"]``, and the same
     exports (:meth:`records`, :meth:`to_pandas`, :meth:`table`, :meth:`to_latex`,
     ``str()``) with the columns :data:`COMPARISON_COLUMNS` and the winner rule
-    :func:`winner_of`."""
+    :func:`winner_of`.
+
+    A base class: its subclasses are built by :func:`numeric.compare` and
+    :func:`numeric.compare_groups`, never by hand.
+
+    Examples
+    --------
+    >>> import numeric
+    >>> c = numeric.compare([0, 1, 2, 2, 1, 0], [0, 1, 2, 1, 1, 0], [0, 2, 2, 2, 0, 0],
+    ...                     metrics=["mae", "rmse"], n_resamples=200, seed=0)
+    >>> type(c).__name__, c.metrics, c.pairs, c["MAE", "A", "B"] is c["MAE"]
+    ('Comparison', ('mae', 'rmse'), (('A', 'B'),), True)
+    >>> len(c.records()), c.records()[0]["metric"]
+    (2, 'mae')
+    """
 
     @property
     def pairs(self) -> tuple:

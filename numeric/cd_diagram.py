@@ -26,6 +26,13 @@ def cliques(average, cd):
     those within ``cd`` of it; runs inside another run and single methods
     are dropped.
 
+    Parameters
+    ----------
+    average : sequence of float
+        The average rank of each method (rank 1 is the best).
+    cd : float
+        The critical difference (Nemenyi's, demsar2006 eq. 5).
+
     Returns
     -------
     tuple of tuple of int

@@ -76,6 +76,22 @@ def joint_resamples(y_true, preds, *, labels=None, n_classes=None,
     For ``k = 2`` the draws are those of :func:`paired_resamples` with the
     same seed.
 
+    Parameters
+    ----------
+    y_true : array_like, shape (N,)
+        The true labels.
+    preds : sequence of array_like, shape (N,)
+        The ``k`` classifiers' predictions.
+    labels : array_like, optional
+        Classes in ordinal order; default the sorted union of the vectors
+        (numbers and datetimes only: strings need ``labels=``).
+    n_classes : int, optional
+        Shorthand for ``labels=range(n_classes)``.
+    n_resamples : int, optional
+        The number of bootstrap resamples (default :data:`DEFAULT_RESAMPLES`).
+    seed : int or numpy.random.Generator, optional
+        The random seed or generator.
+
     Returns
     -------
     cms : ndarray of int64, shape (k, K, K)

@@ -64,6 +64,18 @@ def piece_areas(lo, hi, a, s):
 
     .. math:: \int_{lo}^{hi} (a + s\beta)\,d\beta = a(hi - lo) + s(hi^2 - lo^2)/2
 
+    Parameters
+    ----------
+    lo, hi, a, s : number or array_like
+        The pieces' ends and lines.
+
+    Returns
+    -------
+    number or ndarray
+        The integrals.
+
+    Examples
+    --------
     >>> piece_areas(1, 2, 0.5, 2.0)
     3.5
     """
@@ -79,9 +91,26 @@ def _cat(parts, dtype):
 
 
 def lines_everywhere(lines_at):
-    """The ``lines_below`` callback of :func:`search` from a callback ``(idx, x) ->
-    (a, s)`` that finds the line of a minimiser at every point (an exact DP,
-    where the line costs nothing more than the value)."""
+    """The ``lines_below`` callback of :func:`search` from a callback that finds
+    the line of a minimiser at every point (an exact DP, where the line costs
+    nothing more than the value).
+
+    Parameters
+    ----------
+    lines_at : callable ``(idx, x) -> (a, s)``
+        The line ``a + s beta`` of a minimiser at ``beta = x[k]`` for matrix ``idx[k]``.
+
+    Returns
+    -------
+    callable ``(idx, x, floor) -> (value, a, s)``
+        The callback, which ignores ``floor`` (its value is ``a + s x``).
+
+    Examples
+    --------
+    >>> at = lambda idx, x: (np.where(x < 2, 0.0, 2.0), np.where(x < 2, -1.0, -2.0))
+    >>> [v.tolist() for v in lines_everywhere(at)(np.array([0, 0]), np.array([1.0, 3.0]), None)]
+    [[-1.0, -4.0], [0.0, 2.0], [-1.0, -2.0]]
+    """
     def lines_below(idx, x, floor):
         a, s = lines_at(idx, x)
         return a + s * x, a, s
@@ -107,13 +136,30 @@ def search(lines_below, lo, hi, end_lo, end_hi, ctx, *, tol_value=None, tol_slop
     end_lo, end_hi : pairs of arrays ``(a, s)``
         The minimising lines at ``lo`` and at ``hi`` (for an infinite ``hi``,
         the line of least slope).
+    ctx : exactfloor.arith.Arithmetic
+        The arithmetic of the numbers (its ``divide`` finds the crossings).
     tol_value, tol_slope : callables ``(idx, x) -> slack`` / ``idx -> slack``
         The context's slack for comparing two values / two slopes (None: exact).
+    max_rounds : int, optional
+        The rounds allowed before :class:`~exactfloor.errors.UndecidedError`
+        (None: 100000).
 
     Returns
     -------
     (idx, lo, hi, a, s)
         Arrays of pieces, unsorted; a matrix's pieces tile its range.
+
+    Examples
+    --------
+    The envelope ``min(-t, 2 - 2t)`` on ``[0, 3]``, whose lines cross at ``t = 2``:
+
+    >>> from exactfloor.arith import get_arithmetic
+    >>> at = lambda idx, x: (np.where(x < 2, 0.0, 2.0), np.where(x < 2, -1.0, -2.0))
+    >>> idx, lo, hi, a, s = search(lines_everywhere(at), np.array([0.0]), np.array([3.0]),
+    ...                            (np.array([0.0]), np.array([-1.0])),
+    ...                            (np.array([2.0]), np.array([-2.0])), get_arithmetic("float"))
+    >>> merge(lo.tolist(), hi.tolist(), a.tolist(), s.tolist())
+    [(0.0, 2.0, 0.0, -1.0), (2.0, 3.0, 2.0, -2.0)]
     """
     n = len(lo)
     dtype = np.asarray(lo).dtype
@@ -182,6 +228,8 @@ def search_int64(least_line, hi_p, hi_r, end_lo, end_hi, *, max_rounds=100_000):
         The right ends ``hi_p / hi_r`` (``hi_r > 0``).
     end_lo, end_hi : pairs of int64 arrays ``(a, s)``
         The minimising lines at ``0`` and at the right end.
+    max_rounds : int, optional
+        The rounds allowed before :class:`~exactfloor.errors.UndecidedError`.
 
     Returns
     -------
@@ -253,9 +301,26 @@ def search_int64(least_line, hi_p, hi_r, end_lo, end_hi, *, max_rounds=100_000):
 def merge(lo, hi, a, s, *, tol_width=0, tol_value=0, tol_slope=0, key=None):
     """One matrix's pieces sorted by ``lo``: empty pieces dropped, equal neighbours fused.
 
-    A piece ``[l, h]`` is empty when ``h - l <= tol_width`` (a number, or a
-    callable ``(l, h) -> slack``).  Returns a list of ``(lo, hi, a, s)``.
+    Parameters
+    ----------
+    lo, hi, a, s : sequence
+        The pieces: the line ``a + s beta`` on ``[lo, hi]``.
+    tol_width : float or callable, optional
+        A piece ``[l, h]`` is empty when ``h - l <= tol_width`` (a number, or a
+        callable ``(l, h) -> slack``).
+    tol_value, tol_slope : float, optional
+        Two neighbours are fused when their ``a`` and their ``s`` differ by at
+        most these.
+    key : callable, optional
+        The sort key of a point (default the point itself).
 
+    Returns
+    -------
+    list of tuple
+        The pieces ``(lo, hi, a, s)``, sorted.
+
+    Examples
+    --------
     >>> merge([1, 0], [2, 1], [3, 3], [0, 0])
     [(0, 2, 3, 0)]
     >>> merge([0, 1, 1], [1, 2, 1], [1, 2, 3], [1, 0, 5])    # [1, 1] is empty

@@ -89,6 +89,20 @@ def student_t_sf(t, df):
 
     (Abramowitz & Stegun 26.7.1 with 26.5.27), evaluated by mpmath at 30 digits.
 
+    Parameters
+    ----------
+    t : float
+        The point.
+    df : int or float
+        The degrees of freedom, positive.
+
+    Returns
+    -------
+    float
+        :math:`P(T > t)`.
+
+    Examples
+    --------
     >>> round(student_t_sf(2.0, 4), 10)        # scipy.stats.t.sf(2, 4)
     0.0580582618
     """
@@ -108,6 +122,20 @@ def student_t_ppf(q, df):
 
     .. math:: P(T > t_{\nu,q}) = 1 - q
 
+    Parameters
+    ----------
+    q : float
+        The probability, ``0.5 <= q < 1``.
+    df : int or float
+        The degrees of freedom, positive.
+
+    Returns
+    -------
+    float
+        The quantile.
+
+    Examples
+    --------
     >>> round(student_t_ppf(0.975, 9), 10)     # scipy.stats.t.ppf(0.975, 9)
     2.2621571628
     """
@@ -137,11 +165,29 @@ def corrected_t_interval(values, test_train_ratio, confidence=0.95):
 
     .. math:: \bar x \pm t_{J-1,\,1-\alpha/2}\sqrt{\big(1/J + n_2/n_1\big) S^2}
 
-    Returns ``(mean, (lo, hi), t, p_value)``: ``t`` is :math:`\bar x` over
-    its corrected standard error and ``p_value`` the two-sided
-    :math:`2\,P(T_{J-1} > |t|)`; both are ``None`` when every value is the
-    same (:math:`S = 0`, the interval is the point).
+    Parameters
+    ----------
+    values : array_like of float, shape (J,)
+        The per-group values (a difference of a metric, one per fold or seed).
+    test_train_ratio : float
+        :math:`n_2/n_1`, the test set's size over the training set's.
+    confidence : float, optional
+        The interval's level (default 0.95).
 
+    Returns
+    -------
+    mean : float
+        :math:`\bar x`.
+    interval : (float, float)
+        ``(lo, hi)``.
+    t : float or None
+        :math:`\bar x` over its corrected standard error; None when every
+        value is the same (:math:`S = 0`, the interval is the point).
+    p_value : float or None
+        The two-sided :math:`2\,P(T_{J-1} > |t|)`; None as ``t``.
+
+    Examples
+    --------
     >>> m, ci, t, p = corrected_t_interval([1.0, 2.0, 3.0], 0.5)   # S^2 = 1, SE = sqrt(1/3 + 1/2)
     >>> m, round(ci[0], 6), round(t, 6)                            # t_{2, .975} = 4.302653
     (2.0, -1.927767, 2.19089)
@@ -167,10 +213,29 @@ def corrected_t_interval(values, test_train_ratio, confidence=0.95):
 def group_codes(groups, n):
     """The distinct groups (sorted) and each sample's group index.
 
-    Raises ``ValueError`` for a vector that is not 1-D of length ``n``, a
-    missing group id (None, NaN), ids that cannot be sorted together, fewer
-    than 2 groups, or a group of one sample.
+    Parameters
+    ----------
+    groups : array_like, shape (n,)
+        Each sample's group id (a fold, a seed).
+    n : int
+        The number of samples.
 
+    Returns
+    -------
+    ids : ndarray
+        The distinct group ids, sorted.
+    codes : ndarray of int, shape (n,)
+        Each sample's index into ``ids``.
+
+    Raises
+    ------
+    ValueError
+        A vector that is not 1-D of length ``n``, a missing group id (None,
+        NaN), ids that cannot be sorted together, fewer than 2 groups, or a
+        group of one sample.
+
+    Examples
+    --------
     >>> ids, codes = group_codes(["s2", "s1", "s2", "s1"], 4)
     >>> ids.tolist(), codes.tolist()
     (['s1', 's2'], [1, 0, 1, 0])
@@ -198,6 +263,24 @@ def group_codes(groups, n):
 def group_matrices(gcodes, t, p, G, K):
     """The stack ``(G, K, K)`` of per-group confusion matrices (rows = true).
 
+    Parameters
+    ----------
+    gcodes : ndarray of int, shape (N,)
+        Each sample's group index (:func:`group_codes`).
+    t, p : ndarray of int, shape (N,)
+        Each sample's true and predicted class index, in ``0 .. K-1``.
+    G : int
+        The number of groups.
+    K : int
+        The number of classes.
+
+    Returns
+    -------
+    ndarray of int64, shape (G, K, K)
+        The confusion matrix of each group.
+
+    Examples
+    --------
     >>> group_matrices(np.array([0, 0, 1]), np.array([0, 1, 1]), np.array([0, 0, 1]), 2, 2).tolist()
     [[[1, 0], [1, 0]], [[0, 0], [0, 1]]]
     """

@@ -42,6 +42,18 @@ def escape(text) -> str:
     stay products (issue 24: ``(12*k**2 + 3*k - 1)`` was rendered with
     ``k**2 + 3`` in italics).
 
+    Parameters
+    ----------
+    text : object
+        The text (its ``str``).
+
+    Returns
+    -------
+    str
+        One line of Markdown.
+
+    Examples
+    --------
     >>> print(escape("(12*k**2 + 3*k - 1) | x"))
     (12\*k\*\*2 + 3\*k - 1) \| x
     """

@@ -60,10 +60,27 @@ def _reason(exc: OSError) -> str:
 
 
 class Output:
-    """One checked output path: ``option`` (``'--json'``), ``path`` as given,
-    ``kind`` (``'stdout'``, ``'file'`` for a regular or new file, ``'special'``
-    for an existing non-regular file) and ``target`` (the resolved path a
-    regular file is written to, through any symbolic link)."""
+    """One checked output path (:func:`check_outputs`).
+
+    Parameters
+    ----------
+    option : str
+        The option, e.g. ``'--json'``.
+    path : str
+        The path as given.
+    kind : str
+        ``'stdout'``, ``'file'`` for a regular or new file, ``'special'`` for
+        an existing non-regular file.
+    target : str or None
+        The resolved path a regular file is written to, through any symbolic link.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> out = check_outputs({"--json": os.path.join(tempfile.mkdtemp(), "x.json")})["--json"]
+    >>> out.option, out.kind, os.path.basename(out.target)
+    ('--json', 'file', 'x.json')
+    """
 
     def __init__(self, option, path, kind, target):
         self.option, self.path, self.kind, self.target = option, path, kind, target
@@ -135,6 +152,11 @@ def project_sources() -> tuple[str, ...]:
     ``numeric``).  A file with a suffix of :data:`SOURCE_SUFFIXES` inside one of
     them is never an output.
 
+    Returns
+    -------
+    tuple of str
+        The folders, as absolute paths.
+
     Examples
     --------
     >>> any(f.endswith("numeric") for f in project_sources())
@@ -151,6 +173,16 @@ def module_sources(name) -> tuple[str, ...]:
     ``pkg:f`` may be defined in ``pkg/impl.py``), or the module's own file when it
     is not in a package.  ``()`` when the module is not found (the import fails
     later, with its own message).
+
+    Parameters
+    ----------
+    name : str
+        The module's dotted name.
+
+    Returns
+    -------
+    tuple of str
+        The folder of its top-level package, or its own file; ``()`` when not found.
 
     Examples
     --------
@@ -278,6 +310,20 @@ def writing(out, *, binary=False, newline=None):
     existing non-regular file is opened and written directly.  An ``OSError``
     becomes :class:`OutputError` (``cannot write PATH: reason``).
 
+    Parameters
+    ----------
+    out : Output or str
+        Where to write.
+    binary : bool, default False
+        A binary file object (else text, UTF-8).
+    newline : str, optional
+        As :func:`open`'s, for a text file.
+
+    Yields
+    ------
+    file object
+        The file to write into, within a ``with`` block.
+
     Examples
     --------
     >>> import tempfile, os
@@ -334,6 +380,22 @@ def _atomic(target, mode, text):
 
 
 def write_text(out, text: str) -> None:
-    """Write ``text`` to ``out`` (an :class:`Output` or a path) with :func:`writing`."""
+    """Write ``text`` to ``out`` with :func:`writing`: atomically, the previous file kept on failure.
+
+    Parameters
+    ----------
+    out : Output or str
+        Where to write.
+    text : str
+        What to write.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> p = os.path.join(tempfile.mkdtemp(), "a.md")
+    >>> write_text(p, "# a\\n")
+    >>> open(p).read()
+    '# a\\n'
+    """
     with writing(out) as fh:
         fh.write(text)

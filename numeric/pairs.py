@@ -24,8 +24,27 @@ _INT64_SAFE_TOTAL = 2**31
 
 @dataclass(frozen=True)
 class PairCounts:
-    """Pair counts of a stack of matrices: arrays of shape ``(...)`` of numbers of
-    the caller's arithmetic."""
+    r"""Pair counts of a stack of matrices: arrays of shape ``(...)`` of numbers of
+    the caller's arithmetic.
+
+    Built by :func:`pair_counts`, never by hand.
+
+    Parameters
+    ----------
+    difference : number or ndarray
+        ``C - D``: concordant minus discordant pairs.
+    untied_true : number or ndarray
+        The pairs whose true classes differ, :math:`(N^2 - \sum_r N_{r\cdot}^2)/2`.
+    untied_pred : number or ndarray
+        The pairs whose predicted classes differ, :math:`(N^2 - \sum_c N_{\cdot c}^2)/2`.
+
+    Examples
+    --------
+    >>> from numeric._common import prepare
+    >>> pc = pair_counts(prepare([[2, 1], [0, 1]], "exact"))
+    >>> [int(v) for v in (pc.difference, pc.untied_true, pc.untied_pred)]
+    [2, 3, 4]
+    """
 
     #: ``C - D``
     difference: object
@@ -48,6 +67,18 @@ def pair_counts(p) -> PairCounts:
 
     .. math:: C - D = \sum_{i,j} n_{i,j}\Big(\sum_{i'>i,\,j'>j} n_{i',j'}
               - \sum_{i'>i,\,j'<j} n_{i',j'}\Big)
+
+    Parameters
+    ----------
+    p : numeric._common.Prepared
+        A validated stack of count matrices with their numbers in one
+        arithmetic (how the metrics of :mod:`numeric.association` hold their
+        input; ``numeric._common.prepare`` makes it).
+
+    Returns
+    -------
+    PairCounts
+        The counts, numbers of that arithmetic.
 
     Examples
     --------

@@ -18,6 +18,11 @@ def uoc_curve(cm):
     the curve is linear between consecutive vertices, so the polygon under
     them has area exactly A_UOC (silva2018 eq. 23).
 
+    Parameters
+    ----------
+    cm : array_like
+        A K x K confusion matrix of counts (rows: true class, columns: predicted).
+
     Returns
     -------
     betas, values : tuple of SymPy numbers

@@ -118,6 +118,20 @@ def average_ranks(scores, better="higher"):
 
     demsar2006 §3.2.2 (the Friedman test's statistic is built from them).
 
+    Parameters
+    ----------
+    scores : array_like, shape (N, k)
+        The score of each method (column) on each dataset (row).
+    better : {"higher", "lower"}, optional
+        Which scores are better (default higher).
+
+    Returns
+    -------
+    ndarray of float64, shape (k,)
+        The average ranks (1 the best).
+
+    Examples
+    --------
     >>> average_ranks([[0.9, 0.8], [0.7, 0.8], [0.6, 0.5]]).tolist()
     [1.3333333333333333, 1.6666666666666667]
     """
@@ -165,7 +179,31 @@ class Friedman:
     ``tie_correction`` :math:`\chi^2_F` is divided by
     :math:`1 - \sum(t^3 - t)/(N k (k^2-1))` over the groups of :math:`t`
     tied methods (``scipy.stats.friedmanchisquare``'s statistic); Demšar's
-    formula (the default) has no correction.
+    formula (the default) has no correction.  Built by :func:`rank_tests`.
+
+    Parameters
+    ----------
+    n_datasets, n_methods : int
+        :math:`N` and :math:`k`.
+    chi2, chi2_p : float
+        :math:`\chi^2_F` and its p-value.
+    f, f_p : float
+        :math:`F_F` and its p-value.
+    f_df : (int, int)
+        The degrees of freedom of :math:`F_F`, :math:`k-1` and :math:`(k-1)(N-1)`.
+    tie_correction : bool
+        Whether :math:`\chi^2_F` is corrected for ties.
+    reliable : bool
+        Whether Demšar's rule of thumb (:math:`N > 10`, :math:`k > 5`) holds.
+    notes : tuple of str, optional
+        Why the approximations are not reliable here, if so.
+
+    Examples
+    --------
+    >>> t = rank_tests([[0.763, 0.768, 0.771, 0.798], [0.599, 0.591, 0.590, 0.569],
+    ...                 [0.954, 0.971, 0.968, 0.967]], methods=["C4.5", "m", "cf", "m+cf"])
+    >>> t.friedman.chi2, t.friedman.f_df, t.friedman.reliable
+    (1.0, (3, 6), False)
     """
 
     n_datasets: int
@@ -205,8 +243,30 @@ class Nemenyi:
     (``scikit_posthocs.posthoc_nemenyi_friedman``).  It controls the
     family-wise error over all :math:`k(k-1)/2` pairs, is conservative, and is
     meant after the Friedman test rejects.  ``p_values[i, j]`` follows the
-    order of ``methods``; the diagonal is 1.  ``cliques`` are the maximal
-    groups of methods (by average rank) no two of which differ significantly.
+    order of ``methods``; the diagonal is 1.  Built by :func:`rank_tests`.
+
+    Parameters
+    ----------
+    alpha : float
+        The significance level.
+    q_alpha : float
+        :math:`q_\alpha`.
+    cd : float
+        The critical difference.
+    methods : tuple of str
+        The methods, in the order of ``p_values``.
+    p_values : ndarray, shape (k, k)
+        The p-value of each pair.
+    cliques : tuple of tuple of str, optional
+        The maximal groups of methods (by average rank) no two of which
+        differ significantly.
+
+    Examples
+    --------
+    >>> t = rank_tests([[0.763, 0.768, 0.771, 0.798], [0.599, 0.591, 0.590, 0.569],
+    ...                 [0.954, 0.971, 0.968, 0.967]], methods=["C4.5", "m", "cf", "m+cf"])
+    >>> round(t.nemenyi.q_alpha, 3), round(t.nemenyi.cd, 3), t.nemenyi.cliques   # q_0.05 = 2.569 (demsar2006, k = 4)
+    (2.569, 2.708, (('m', 'cf', 'm+cf', 'C4.5'),))
     """
 
     alpha: float
@@ -228,7 +288,25 @@ class ControlTest:
     below ``alpha``.  The same normal approximation of the rank sums as
     Nemenyi's test, more powerful because it makes :math:`k-1` comparisons
     instead of :math:`k(k-1)/2`.  A negative ``z`` is a method ranked better
-    than the control.
+    than the control.  Built by :func:`rank_tests`.
+
+    Parameters
+    ----------
+    control : str
+        The control method (by default the best ranked).
+    alpha : float
+        The significance level.
+    methods : tuple of str
+        The other methods, in the order of ``z``, ``p`` and ``p_holm``.
+    z, p, p_holm : ndarray, shape (k - 1,)
+        Each method's statistic, p-value and Holm-adjusted p-value.
+
+    Examples
+    --------
+    >>> t = rank_tests([[0.763, 0.768, 0.771, 0.798], [0.599, 0.591, 0.590, 0.569],
+    ...                 [0.954, 0.971, 0.968, 0.967]], methods=["C4.5", "m", "cf", "m+cf"])
+    >>> t.control.control, t.control.methods, t.control.rejected.tolist()
+    ('m', ('C4.5', 'cf', 'm+cf'), [False, False, False])
     """
 
     control: str
@@ -257,6 +335,24 @@ class WilcoxonPairs:
     is more powerful than the sign test.  With :math:`N` datasets no
     two-sided p-value below :math:`2/2^N` is possible (0.0625 for 5).
     ``p_holm`` is Holm's adjustment over all :math:`k(k-1)/2` pairs.
+    Built by :func:`rank_tests`.
+
+    Parameters
+    ----------
+    alpha : float
+        The significance level.
+    pairs : tuple of (str, str)
+        The pairs of methods, in the order of the arrays.
+    statistic, p, p_holm : ndarray, shape (k(k-1)/2,)
+        Each pair's statistic (the smaller rank sum), p-value and
+        Holm-adjusted p-value.
+
+    Examples
+    --------
+    >>> t = rank_tests([[0.763, 0.768, 0.771, 0.798], [0.599, 0.591, 0.590, 0.569],
+    ...                 [0.954, 0.971, 0.968, 0.967]], methods=["C4.5", "m", "cf", "m+cf"])
+    >>> t.wilcoxon.pairs[0], float(t.wilcoxon.p_holm.min())   # N = 3: no p below 2/2^3
+    (('C4.5', 'm'), 1.0)
     """
 
     alpha: float
@@ -297,20 +393,35 @@ ASSUMPTIONS = ("the datasets are independent and each gives one score per method
 class RankTests:
     """Every rank-based test of one metric over the datasets (:func:`rank_tests`).
 
-    Attributes
+    Built by :func:`rank_tests`, never by hand.
+
+    Parameters
     ----------
     metric, better : str
         The metric's label and direction.
     methods, datasets : tuple of str
+        The names of the methods and the datasets.
     scores, ranks : ndarray, shape (N, k)
         The scores and the ranks (1 the best) per dataset and method.
     average_ranks : ndarray, shape (k,)
+        Each method's average rank.
     friedman : Friedman
+        The Friedman test.
     nemenyi : Nemenyi
+        Nemenyi's all-pairs test.
     control : ControlTest
+        Each method against the control.
     wilcoxon : WilcoxonPairs
-    notes : tuple of str
+        Wilcoxon's test of every pair.
+    notes : tuple of str, optional
         When the tests are unreliable here (few datasets, no Friedman rejection).
+
+    Examples
+    --------
+    >>> t = rank_tests([[0.763, 0.768, 0.771, 0.798], [0.599, 0.591, 0.590, 0.569],
+    ...                 [0.954, 0.971, 0.968, 0.967]], methods=["C4.5", "m", "cf", "m+cf"])
+    >>> t.methods, t.ranks[0].tolist()
+    (('C4.5', 'm', 'cf', 'm+cf'), [4.0, 3.0, 2.0, 1.0])
     """
 
     metric: str

@@ -63,8 +63,21 @@ INPUTS = ("matrix", "matrix, beta", "matrix, lengths", "probabilities")
 class Variant:
     """One parameterisation of a metric shown in reports.
 
-    ``params`` maps a validated ``int64`` confusion matrix to the keyword
-    arguments of the call (a constant dict is allowed).
+    Parameters
+    ----------
+    label : str
+        Its name in tables.
+    params : callable or mapping, optional
+        Maps a validated ``int64`` confusion matrix to the keyword arguments
+        of the call (a constant dict is allowed; default none).
+
+    Examples
+    --------
+    >>> v = REGISTRY["oc"].variants[0]
+    >>> v.label, v.kwargs([[1, 1], [0, 1]])
+    ('OC, beta=0.25/(N(K-1))', {'beta': Fraction(1, 12)})
+    >>> Variant("UOC, beta=1/4", {"beta": 0.25}).kwargs([[1, 0], [0, 1]])
+    {'beta': 0.25}
     """
 
     label: str
@@ -80,7 +93,9 @@ class Variant:
 class Metric:
     """The registry record of one metric.
 
-    Attributes
+    Made by the decorator :func:`metric`; read from :data:`REGISTRY`.
+
+    Parameters
     ----------
     name : str
         The public function's name in :mod:`numeric`.
@@ -114,6 +129,12 @@ class Metric:
         matrix of every weight times ``L`` that give the value of the
         original weights (OC: ``beta / L``); None when the value does not
         change when every count is multiplied by ``L``.
+
+    Examples
+    --------
+    >>> m = REGISTRY["mae"]
+    >>> m.name, m.label, m.better, m.bounds, m.source
+    ('mae', 'MAE', 'lower', (0, None), 'silva2018 eq. 3')
     """
 
     name: str
@@ -639,6 +660,18 @@ def metric(*, label: str, better: str, symmetric: bool, bounds: tuple, source: s
     returned function also accepts label vectors (``f(y_true, y_pred,
     labels=...)``) unless ``input="probabilities"``.
 
+    Parameters
+    ----------
+    label, better, symmetric, bounds, source, input, peers, variants, integer_weights, weight_scale
+        The fields of the :class:`Metric` record (its ``name`` and
+        ``function`` are the decorated function's).
+
+    Returns
+    -------
+    callable
+        The decorator; it returns the function wrapped to accept label
+        vectors, with its record as the attribute ``registry_record``.
+
     Examples
     --------
     >>> @metric(label="one", better="lower", symmetric=True, bounds=(1, 1), source="none 2000")
@@ -666,13 +699,40 @@ def metric(*, label: str, better: str, symmetric: bool, bounds: tuple, source: s
 
 def matrix_metrics() -> list[Metric]:
     """The registered metrics that need nothing but the matrix (their variants
-    supply any parameter), in registration order."""
+    supply any parameter), in registration order.
+
+    Returns
+    -------
+    list of Metric
+        Their records.
+
+    Examples
+    --------
+    >>> [m.name for m in matrix_metrics()][:3]
+    ['mer', 'mae', 'mse']
+    """
     return [m for m in REGISTRY.values() if m.input in ("matrix", "matrix, beta")]
 
 
 def consecutive_lengths(cm) -> dict:
     """``lengths = 1, 2, ..., K``: interval classes of growing length (a report
-    and test parameterisation of the interval metrics)."""
+    and test parameterisation of the interval metrics).
+
+    Parameters
+    ----------
+    cm : array_like, shape (..., K, K)
+        A confusion matrix (only its ``K`` is read).
+
+    Returns
+    -------
+    dict
+        ``{"lengths": [1, ..., K]}`` as Fractions.
+
+    Examples
+    --------
+    >>> consecutive_lengths([[1, 0, 0], [0, 1, 0], [0, 0, 1]])
+    {'lengths': [Fraction(1, 1), Fraction(2, 1), Fraction(3, 1)]}
+    """
     return {"lengths": [Fraction(k) for k in range(1, np.shape(cm)[-1] + 1)]}
 
 
@@ -689,6 +749,13 @@ class TableBeta:
 
     For ``K = 1`` (where beta has no effect on OC) the factor ``K - 1`` is
     taken as 1, so the value is ``numerator / N``.
+
+    Parameters
+    ----------
+    numerator : fractions.Fraction
+        The fraction of ``N (K-1)^gamma`` (0.25, 0.75 in the papers).
+    gamma : int, optional
+        OC's ``gamma`` (default 1).
 
     Examples
     --------
@@ -728,6 +795,20 @@ def table_beta(numerator, *, gamma: int = 1) -> TableBeta:
     tables (:class:`TableBeta`; ``numerator`` read exactly from its decimal
     text, so ``"0.25"`` and ``0.25`` give ``1/4``).
 
+    Parameters
+    ----------
+    numerator : str, int, float or fractions.Fraction
+        The fraction of ``N (K-1)^gamma``, read exactly from its decimal text.
+    gamma : int, optional
+        OC's ``gamma``, a whole number >= 1 (default 1).
+
+    Returns
+    -------
+    TableBeta
+        The parameters of a :class:`Variant`.
+
+    Examples
+    --------
     >>> table_beta("0.75")([[2, 0], [1, 1]])
     {'beta': Fraction(3, 16)}
     """

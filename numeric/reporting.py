@@ -41,9 +41,24 @@ PANDAS_INSTALL = 'pip install "ordinal-verify[pandas]"'
 
 
 def format_table(header, rows, align=None) -> str:
-    """Columns separated by two spaces, a dashed rule under the header; ``align``
-    is a string of ``"l"``/``"r"`` per column (default: all left).
+    """A plain-text table: columns separated by two spaces, a dashed rule under the header.
 
+    Parameters
+    ----------
+    header : sequence of str
+        The columns' titles.
+    rows : iterable of sequence
+        The rows (each value printed with ``str``).
+    align : str, optional
+        ``"l"`` or ``"r"`` per column (default: all left).
+
+    Returns
+    -------
+    str
+        The table, without a final line break.
+
+    Examples
+    --------
     >>> print(format_table(("a", "bb"), [(1, 2)]))
     a  bb
     -  --
@@ -65,6 +80,18 @@ def format_table(header, rows, align=None) -> str:
 def latex_escape(text) -> str:
     """Text for LaTeX: ``\\ & % $ # _ { } ~ ^`` escaped.
 
+    Parameters
+    ----------
+    text : object
+        The text (its ``str``).
+
+    Returns
+    -------
+    str
+        The escaped text.
+
+    Examples
+    --------
     >>> latex_escape("tau_b & 50%")
     'tau\\\\_b \\\\& 50\\\\%'
     """
@@ -78,7 +105,48 @@ def latex_escape(text) -> str:
 
 
 def latex_table(header, align, rows, notes, caption, legend="") -> str:
-    """A booktabs ``table`` environment with numbered notes and a legend under it."""
+    """A booktabs ``table`` environment with numbered notes and a legend under it.
+
+    Parameters
+    ----------
+    header : sequence of str
+        The column headings (LaTeX).
+    align : str
+        The column alignment, e.g. ``"lrr"``.
+    rows : sequence of (sequence of str or None)
+        The cells (LaTeX) of each row; None for a little space between groups.
+    notes : sequence of str
+        The numbered notes (plain text), under the table.
+    caption : str
+        The caption (plain text).
+    legend : str, optional
+        A last line under the notes (plain text).
+
+    Returns
+    -------
+    str
+        The LaTeX (it needs ``\\usepackage{booktabs}``).
+
+    Examples
+    --------
+    >>> print(latex_table(["a", "b"], "lr", [["1", "2"], None, ["3", "4"]], ["a note"], "Cap"))
+    % needs \\usepackage{booktabs}
+    \\begin{table}[htbp]
+    \\centering
+    \\caption{Cap}
+    \\begin{tabular}{lr}
+    \\toprule
+    a & b \\\\
+    \\midrule
+    1 & 2 \\\\
+    \\addlinespace
+    3 & 4 \\\\
+    \\bottomrule
+    \\end{tabular}
+    \\par\\smallskip{\\footnotesize $^{1}$ a note}
+    \\end{table}
+    <BLANKLINE>
+    """
     lines = ["% needs \\usepackage{booktabs}", "\\begin{table}[htbp]", "\\centering",
              f"\\caption{{{latex_escape(caption)}}}", f"\\begin{{tabular}}{{{align}}}",
              "\\toprule", " & ".join(header) + " \\\\", "\\midrule"]
@@ -100,7 +168,25 @@ def latex_table(header, align, rows, notes, caption, legend="") -> str:
 def to_pandas(records, columns):
     """A :class:`pandas.DataFrame` of ``records`` (dicts) with ``columns`` in
     that order; pandas is imported only here (``ImportError`` with one line
-    saying how to install it when it is missing)."""
+    saying how to install it when it is missing).
+
+    Parameters
+    ----------
+    records : iterable of dict
+        The rows.
+    columns : sequence of str
+        The columns, in order.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The table.
+
+    Examples
+    --------
+    >>> to_pandas([{"a": 1, "b": 2}], ["b", "a"]).columns.tolist()
+    ['b', 'a']
+    """
     try:
         import pandas as pd
     except ImportError:
@@ -122,6 +208,18 @@ def decimals_for(width):
     size (the rule of thumb of reporting an estimate to the digits of its
     uncertainty, Taylor 1997 §2.2, with a two-digit uncertainty).
 
+    Parameters
+    ----------
+    width : float or None
+        The interval's width.
+
+    Returns
+    -------
+    int or None
+        The decimals.
+
+    Examples
+    --------
     >>> decimals_for(0.32), decimals_for(0.0056), decimals_for(1.5), decimals_for(25.0)
     (2, 4, 1, 0)
     >>> decimals_for(0.0) is None
@@ -183,6 +281,20 @@ def format_decimal(x, decimals=None) -> str:
     """``x`` with ``decimals`` decimals (4 significant digits when ``None``);
     ``-0.00`` is printed ``0.00``.
 
+    Parameters
+    ----------
+    x : float or None
+        The number; None is printed ``undefined``.
+    decimals : int, optional
+        The decimals; None for 4 significant digits.
+
+    Returns
+    -------
+    str
+        The number as text.
+
+    Examples
+    --------
     >>> format_decimal(-0.001, 2), format_decimal(1.23456), format_decimal(None)
     ('0.00', '1.235', 'undefined')
     """
@@ -217,6 +329,18 @@ def variant_keys(m) -> list:
     (OC's ``beta = 0.25/(N(K-1))``), the first number of the variant's label
     (``oc_0.25``).  A key that would repeat gets its variant's position.
 
+    Parameters
+    ----------
+    m : numeric.registry.Metric
+        A registered metric (``REGISTRY[name]``).
+
+    Returns
+    -------
+    list of str
+        One key per report variant.
+
+    Examples
+    --------
     >>> from numeric.registry import REGISTRY
     >>> variant_keys(REGISTRY["mae"]), variant_keys(REGISTRY["cohen_kappa"])
     (['mae'], ['cohen_kappa', 'cohen_kappa_linear', 'cohen_kappa_quadratic'])
@@ -245,6 +369,18 @@ def metric_rows(metrics=None):
     registry names (every variant of that metric) or keys (one variant), in
     the order given; a name or key given twice raises ``ValueError``.
 
+    Parameters
+    ----------
+    metrics : sequence of str, optional
+        Registry names or variant keys; None for all.
+
+    Returns
+    -------
+    list of tuple
+        ``(Metric, Variant, key)`` per report variant.
+
+    Examples
+    --------
     >>> [k for m, v, k in metric_rows(["a_uoc", "amae_zero", "mae"])]
     ['a_uoc', 'amae_zero', 'mae']
     """
@@ -292,6 +428,18 @@ def metric_rows(metrics=None):
 def metric_cases(metrics=None):
     """``[(Metric, Variant), ...]``: :func:`metric_rows` without the keys.
 
+    Parameters
+    ----------
+    metrics : sequence of str, optional
+        Registry names or variant keys; None for all.
+
+    Returns
+    -------
+    list of tuple
+        ``(Metric, Variant)`` per report variant.
+
+    Examples
+    --------
     >>> [v.label for m, v in metric_cases(["mae", "amae"])]
     ['MAE', 'AMAE (observed classes)', 'AMAE (missing = zero)']
     """
@@ -309,6 +457,20 @@ def class_labels_in(message: str, labels) -> str:
     samples"); with ``labels = (1, ..., 6)`` that is the class labelled 6.
     ``labels=None`` leaves the message as it is.
 
+    Parameters
+    ----------
+    message : str
+        The metric's message.
+    labels : sequence or None
+        The class labels, in ordinal order.
+
+    Returns
+    -------
+    str
+        The message with the labels.
+
+    Examples
+    --------
     >>> class_labels_in("confusion matrix: true class 5 has no samples", [1, 2, 3, 4, 5, 6])
     'confusion matrix: true class 6 has no samples'
     >>> class_labels_in("true class 0 has no samples", ["low", "mid"])
@@ -547,13 +709,31 @@ PER_CLASS_COLUMNS = ("class", "support", "sensitivity", "mae", "note")
 class PerClass:
     """The per-class view of one confusion matrix (:func:`per_class`).
 
-    ``labels``: the classes in ordinal order; ``matrix[i, j]``: true class
-    ``labels[i]`` predicted as ``labels[j]``; ``support[i]``: the samples of
-    true class ``i``; ``sensitivity[i] = matrix[i, i] / support[i]`` (recall);
-    ``mae[i] = sum_j |i - j| matrix[i, j] / support[i]``, the MAE of the
-    samples of true class ``i`` in class steps (silva2018 eq. 3 on row ``i``;
-    AMAE is their mean).  A class without samples has ``None`` and the
-    reason in ``notes[i]``.
+    Built by :func:`per_class`, never by hand.  A class without samples has
+    ``None`` and the reason in ``notes[i]``.
+
+    Parameters
+    ----------
+    labels : tuple
+        The classes in ordinal order.
+    matrix : ndarray, shape (K, K)
+        ``matrix[i, j]``: true class ``labels[i]`` predicted as ``labels[j]``.
+    support : tuple of int
+        ``support[i]``: the samples of true class ``i``.
+    sensitivity : tuple of float or None
+        ``sensitivity[i] = matrix[i, i] / support[i]`` (recall).
+    mae : tuple of float or None
+        ``mae[i] = sum_j |i - j| matrix[i, j] / support[i]``, the MAE of the
+        samples of true class ``i`` in class steps (silva2018 eq. 3 on row ``i``;
+        AMAE is their mean).
+    notes : tuple of str
+        Why a class's values are undefined ("" when they are not).
+
+    Examples
+    --------
+    >>> pc = per_class([[2, 1, 0], [0, 0, 0], [0, 1, 3]])
+    >>> pc.support, pc.sensitivity[1], pc.mae[2], pc.notes[1]
+    ((3, 0, 4), None, 0.25, 'true class 1 has no samples: its sensitivity and MAE are undefined')
     """
 
     labels: tuple

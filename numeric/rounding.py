@@ -21,9 +21,17 @@ def round_half_up(value, digits: int = 2):
     value rounded this way, never with a float formatted by ``%.2f`` (which
     rounds the binary approximation half-to-even).
 
+    Parameters
+    ----------
+    value : int, fractions.Fraction, str or SymPy number
+        The exact value (a float is refused: :class:`TypeError`).
+    digits : int, optional
+        The decimals kept (default 2).
+
     Returns
     -------
     sympy.Rational
+        The rounded value.
 
     Examples
     --------
@@ -44,6 +52,20 @@ def round_half_up(value, digits: int = 2):
 def matches_printed(value, printed: str) -> bool:
     """True when ``value`` rounded half-up to the printed number of decimals equals ``printed``.
 
+    Parameters
+    ----------
+    value : int, fractions.Fraction, str or SymPy number
+        The exact value (:func:`round_half_up`).
+    printed : str
+        The number as a paper prints it, e.g. ``"0.56"``.
+
+    Returns
+    -------
+    bool
+        Whether they match.
+
+    Examples
+    --------
     >>> matches_printed(sympy.Rational(5, 9), "0.56")
     True
     >>> matches_printed(sympy.Rational(5, 9), "0.6")

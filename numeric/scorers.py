@@ -50,6 +50,18 @@ __all__ = ["ordinal_scorer", "scorer_name", "scorer_names"]
 def scorer_name(metric: str) -> str:
     """The scorer's name of a registered metric: ``neg_<name>`` when lower is better.
 
+    Parameters
+    ----------
+    metric : str
+        A registered metric's name (:func:`numeric.registry.matrix_metrics`).
+
+    Returns
+    -------
+    str
+        The name, as scikit-learn names its scorers.
+
+    Examples
+    --------
     >>> scorer_name("amae")
     'neg_amae'
     """

@@ -44,6 +44,18 @@ def _fmt(x, decimals, drop_zero=False):
 def latex_caption(text) -> str:
     r"""A caption's plain text as LaTeX: escaped, with the statistics' symbols in math.
 
+    Parameters
+    ----------
+    text : str
+        The caption (plain text, e.g. :attr:`StudyTable.caption`).
+
+    Returns
+    -------
+    str
+        The LaTeX.
+
+    Examples
+    --------
     >>> print(latex_caption("Friedman chi2_F = 9.28; F_F = 3.69; 0.1 ± 0.2 (§3.2.2)"))
     Friedman $\chi^2_F$ = 9.28; $F_F$ = 3.69; 0.1 $\pm$ 0.2 (\S{}3.2.2)
     """
@@ -91,18 +103,36 @@ def marks(values, better, decimals):
 class StudyTable:
     """A table of a study: rows (datasets or metrics) x methods, mean ± sd, an average-rank row.
 
-    Attributes
+    Built by :func:`dataset_table` and :func:`metric_table`, never by hand.
+
+    Parameters
     ----------
     kind : {"datasets", "metrics"}
+        What the rows are.
     rows, methods : tuple of str
+        The rows' and the columns' names.
     means, sds : ndarray, shape (rows, methods)
-        ``sds`` NaN where there is none (printed without ``±``).
+        The cells; ``sds`` NaN where there is none (printed without ``±``).
     better : tuple of str
         Each row's direction.
     average_ranks : ndarray, shape (methods,)
+        The last row.
     decimals : int
+        The decimals of the cells.
     caption : str
         Plain text (the tests and their reliability).
+    rank_label : str, optional
+        The label of the last row.
+
+    Examples
+    --------
+    >>> from numeric import study
+    >>> rows = {"dataset": ["a"] * 4 + ["b"] * 4, "method": ["m", "m", "n", "n"] * 2,
+    ...         "fold": [0] * 8, "y_true": [0, 1, 0, 1] * 2, "y_pred": [0, 1, 1, 1] * 2}
+    >>> s = study(rows, metrics=["mae", "amae"])
+    >>> t = dataset_table(s, "mae")
+    >>> t.kind, t.rows, t.methods, t.means.tolist(), t.rank_label
+    ('datasets', ('a', 'b'), ('m', 'n'), [[0.0, 0.5], [0.0, 0.5]], 'average rank')
     """
 
     kind: str
@@ -221,7 +251,32 @@ def _check_decimals(decimals):
 
 
 def dataset_table(s, key, *, decimals=3) -> StudyTable:
-    """One metric of a :class:`numeric.Study`: datasets x methods, mean ± sd over the folds."""
+    """One metric of a :class:`numeric.Study`: datasets x methods, mean ± sd over the folds.
+
+    Parameters
+    ----------
+    s : numeric.Study
+        The study (:func:`numeric.study`).
+    key : str
+        The metric's key (one of ``s.metrics``).
+    decimals : int, optional
+        The decimals of the cells, 0 to 10 (default 3).
+
+    Returns
+    -------
+    StudyTable
+        The table, its last row the average ranks.
+
+    Examples
+    --------
+    >>> from numeric import study
+    >>> rows = {"dataset": ["a"] * 4 + ["b"] * 4, "method": ["m", "m", "n", "n"] * 2,
+    ...         "fold": [0] * 8, "y_true": [0, 1, 0, 1] * 2, "y_pred": [0, 1, 1, 1] * 2}
+    >>> s = study(rows, metrics=["mae", "amae"])
+    >>> t = dataset_table(s, "mae", decimals=2)
+    >>> t.means.tolist(), t.average_ranks.tolist(), t.caption.startswith("MAE: mean ± sd")
+    ([[0.0, 0.5], [0.0, 0.5]], [1.0, 2.0], True)
+    """
     decimals = _check_decimals(decimals)
     t = s.tests[key]
     return StudyTable("datasets", s.datasets, s.methods, s.means[key], s.sds[key],
@@ -232,7 +287,32 @@ def dataset_table(s, key, *, decimals=3) -> StudyTable:
 
 def metric_table(s, keys, *, decimals=3) -> StudyTable:
     """Metrics x methods of a :class:`numeric.Study`: mean ± sd over the datasets of
-    each dataset's mean; the last row the average over the metrics of each method's average rank."""
+    each dataset's mean; the last row the average over the metrics of each method's average rank.
+
+    Parameters
+    ----------
+    s : numeric.Study
+        The study (:func:`numeric.study`).
+    keys : sequence of str
+        The metrics' keys (of ``s.metrics``), in the rows' order.
+    decimals : int, optional
+        The decimals of the cells, 0 to 10 (default 3).
+
+    Returns
+    -------
+    StudyTable
+        The table.
+
+    Examples
+    --------
+    >>> from numeric import study
+    >>> rows = {"dataset": ["a"] * 4 + ["b"] * 4, "method": ["m", "m", "n", "n"] * 2,
+    ...         "fold": [0] * 8, "y_true": [0, 1, 0, 1] * 2, "y_pred": [0, 1, 1, 1] * 2}
+    >>> s = study(rows, metrics=["mae", "amae"])
+    >>> t = metric_table(s, ["mae", "amae"])
+    >>> t.kind, t.rows, t.means.tolist(), t.rank_label
+    ('metrics', ('MAE', 'AMAE (observed classes)'), [[0.0, 0.5], [0.0, 0.5]], 'mean average rank')
+    """
     decimals = _check_decimals(decimals)
     means = np.array([s.means[k].mean(axis=0) for k in keys])
     sds = np.array([s.means[k].std(axis=0, ddof=1) for k in keys])

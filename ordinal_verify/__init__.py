@@ -69,6 +69,20 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The parser of the ``ordinal-verify`` command line, with its subcommands.
+
+    Returns
+    -------
+    argparse.ArgumentParser
+        Its errors are one line and exit status 2; the parsed arguments'
+        ``run`` is the function of the chosen subcommand (the ledger's when
+        none is named).
+
+    Examples
+    --------
+    >>> build_parser().parse_args(["metrics", "cm.csv"]).command
+    'metrics'
+    """
     p = _Parser(
         prog="ordinal-verify",
         description="Verify the claims of the ordinal-metric papers, or compute the metrics of a "
@@ -115,6 +129,36 @@ def _stdout_to_devnull():
 
 
 def main(argv=None) -> int:
+    """Run the ``ordinal-verify`` command line.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments after the program's name (``sys.argv[1:]`` by default).
+
+    Returns
+    -------
+    int
+        The exit status: 0 on success, 1 when a claim of the ledger does not
+        get its expected verdict, 2 for bad input or an output that cannot be
+        written, 130 when interrupted.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = pathlib.Path(d, "cm.csv")
+    ...     _ = path.write_text("2,1\\n0,3\\n")
+    ...     status = main(["auoc", str(path)])  # doctest: +ELLIPSIS
+    /.../cm.csv: UOC(beta), gamma = 1 (silva2018 eq. 28), exact pieces:
+    beta in    UOC(beta)
+    ---------  ------------
+    [0, 6/7)   beta/6 + 1/7
+    [6/7, oo)  2/7
+    A_UOC = 11/49 = 0.224489795918 (silva2018 eq. 23; lower is better)
+    >>> status
+    0
+    """
     from numeric._common import unlimited_int_digits
 
     args = _parse(argv)

@@ -95,6 +95,22 @@ def _jobs(text):
 
 
 def add_parsers(sub) -> None:
+    """Add the ``audit`` subcommand.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subparsers of the ``ordinal-verify`` parser.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> sub = p.add_subparsers(dest="command")
+    >>> add_parsers(sub)
+    >>> p.parse_args(["audit", "mae", "--max-k", "3"]).max_k
+    3
+    """
     p = sub.add_parser(
         "audit", help="decide formal properties of a metric (a wide search, confirmed exactly, "
                       "and symbolic proofs)",
@@ -144,6 +160,10 @@ def add_parsers(sub) -> None:
                    help="apply the lemmas for every K and the guided search to the committed "
                         "table (its search results and finite proofs kept), with --json and "
                         "--markdown to write it: minutes, not the search's hours")
+    p.add_argument("--families", action="store_true",
+                   help="with --upgrade: also re-run the finite proofs that are symbolic families "
+                        "(imbalance) and those of the unrefuted cells, whose families may give a "
+                        "counterexample")
     p.add_argument("--better", choices=("lower", "higher"),
                    help="module:function only: which direction is better (default lower)")
     p.add_argument("--bounds", metavar="LO,HI",
@@ -172,7 +192,28 @@ def scopes_from_args(args) -> tuple:
 
 
 def load_function(spec: str):
-    """``module:function`` -> the function (the module is imported: it runs)."""
+    """The function named ``module:function`` (the module is imported: its code runs).
+
+    Parameters
+    ----------
+    spec : str
+        ``module:function``; the function may be a dotted attribute path.
+
+    Returns
+    -------
+    callable
+        The function.
+
+    Raises
+    ------
+    ValueError
+        A malformed name, a module that fails to import, a missing or not callable attribute.
+
+    Examples
+    --------
+    >>> load_function("numeric:mae").__name__
+    'mae'
+    """
     mod, _, name = spec.partition(":")
     if not mod or not name:
         raise ValueError(f"expected module:function, got {spec!r}")
@@ -233,6 +274,29 @@ def _progress():
 
 
 def cmd_audit(args) -> int:
+    """Run ``ordinal-verify audit``: the formal properties of a metric (or the table), printed.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (:func:`ordinal_verify.build_parser`).
+
+    Returns
+    -------
+    int
+        The exit status, 0.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> from ordinal_verify import build_parser
+    >>> args = build_parser().parse_args(["audit", "mae", "--max-k", "2", "--max-n", "2", "--random", "0",
+    ...                                   "--no-proofs", "--no-lemmas", "--jobs", "1"])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     status = cmd_audit(args)
+    >>> status, out.getvalue().splitlines()[0]
+    (0, 'MAE (mae, lower is better):')
+    """
     from analytic.properties import audit as A
     from analytic.properties import table as T
     from numeric.registry import REGISTRY, matrix_metrics
@@ -250,6 +314,8 @@ def cmd_audit(args) -> int:
         budget = DEFAULT_BUDGET if (args.all or args.upgrade) else None
     kw = dict(jobs=args.jobs, executor=_executor(args), exact_ties=args.exact_ties,
               falsify=budget, every_k=not args.no_lemmas)
+    if args.families and not args.upgrade:
+        raise ValueError("--families works with --upgrade only")
     if args.upgrade and (args.metric is not None or args.all):
         raise ValueError("--upgrade works on the committed table: give no METRIC and no --all")
     if args.tie_budget is not None:
@@ -289,7 +355,7 @@ def cmd_audit(args) -> int:
         table = T.load()
         if args.upgrade:
             table = A.upgrade_table(table, falsify=budget, every_k=not args.no_lemmas,
-                                    jobs=args.jobs, progress=_progress())
+                                    jobs=args.jobs, progress=_progress(), families=args.families)
         names = [p["name"] for p in table["properties"]]
         print(format_table(("metric",) + tuple(names),
                            [(r["variant"],) + tuple(T.kind(r["properties"][n]) for n in names)

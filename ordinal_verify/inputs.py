@@ -26,8 +26,34 @@ _INT64_DIGITS = len(str(2**63 - 1))  # 19
 
 
 def read_text(path: str, *, newline=None) -> str:
-    """The text of a user's file (UTF-8, without the byte-order mark Excel writes);
-    a missing or unreadable file is an :class:`InputError` naming it."""
+    """The text of a user's file (UTF-8, without the byte-order mark Excel writes).
+
+    Parameters
+    ----------
+    path : str
+        The file.
+    newline : str, optional
+        As :func:`open`'s (None: universal newlines).
+
+    Returns
+    -------
+    str
+        The text.
+
+    Raises
+    ------
+    InputError
+        A missing or unreadable file, naming it.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = pathlib.Path(d, "cm.csv")
+    ...     _ = path.write_bytes(b"\\xef\\xbb\\xbf1,2\\n")
+    ...     read_text(str(path))
+    '1,2\\n'
+    """
     try:
         with open(path, encoding="utf-8-sig", newline=newline) as fh:
             return fh.read()
@@ -43,6 +69,32 @@ def read_matrix(path: str, *, predicted_rows: bool = False) -> np.ndarray:
     Cells are separated by commas, semicolons or whitespace; an empty cell
     (``1,,2``) is an error.  Files over :data:`MAX_BYTES` or matrices with
     more than :data:`MAX_CLASSES` classes are refused.
+
+    Parameters
+    ----------
+    path : str
+        The file: one row per line, rows = true class; ``#`` starts a comment.
+    predicted_rows : bool, default False
+        The file's rows are the predicted class (the transpose is returned).
+
+    Returns
+    -------
+    numpy.ndarray
+        The square matrix of counts (int64), rows = true class.
+
+    Raises
+    ------
+    exactfloor.errors.InputError
+        A missing, too large or malformed file, naming the file, line and problem.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = pathlib.Path(d, "cm.csv")
+    ...     _ = path.write_text("# rows = true class\\n2, 1\\n0, 3\\n")
+    ...     read_matrix(str(path)).tolist(), read_matrix(str(path), predicted_rows=True).tolist()
+    ([[2, 1], [0, 3]], [[2, 0], [1, 3]])
     """
     _check_size(path)
     rows, width, first_line = [], None, None
@@ -147,6 +199,20 @@ def digits_factor(digits, slope=3) -> float:
     grow with the digits of the counts.  ``auoc`` grows more slowly
     (:data:`AUOC_DIGITS_SLOPE`).
 
+    Parameters
+    ----------
+    digits : int
+        The decimal digits of the largest count.
+    slope : float, default 3
+        How many digits over 2 add the measured time once more.
+
+    Returns
+    -------
+    float
+        The factor, at least 1.
+
+    Examples
+    --------
     >>> digits_factor(2), digits_factor(14), digits_factor(14, AUOC_DIGITS_SLOPE)
     (1.0, 5.0, 3.0)
     """
@@ -162,13 +228,39 @@ AUOC_DIGITS_SLOPE = 6
 def announce_cost(K, *, matrices=1, resamples=0, per_cell=EXACT_SECONDS_PER_CELL,
                   what="every metric in exact arithmetic", stream=None, digits=None,
                   digits_slope=3):
-    """Print one line on ``stream`` (stderr) when ``what`` for ``matrices``
-    K x K matrices (``per_cell`` seconds per cell each, times :func:`digits_factor`
-    of ``digits``, the decimal digits of the largest count, when given, with its
-    ``digits_slope``) and
-    ``resamples`` paired bootstrap resamples of each pair after the first are
-    estimated to take over :data:`ANNOUNCE_SECONDS`; return whether it did.
+    """Print one line on stderr when a command is estimated to take over :data:`ANNOUNCE_SECONDS`.
 
+    The estimate: ``what`` for ``matrices`` K x K matrices, ``per_cell``
+    seconds per cell each (times :func:`digits_factor` of ``digits`` when
+    given), and ``resamples`` paired bootstrap resamples of each pair after
+    the first.
+
+    Parameters
+    ----------
+    K : int
+        The number of classes.
+    matrices : int, default 1
+        How many matrices.
+    resamples : int, default 0
+        Paired bootstrap resamples of each pair after the first.
+    per_cell : float, default :data:`EXACT_SECONDS_PER_CELL`
+        Seconds per cell of one matrix.
+    what : str
+        What is computed, in words (the line says it).
+    stream : file, optional
+        Where to print (default: ``sys.stderr``).
+    digits : int, optional
+        The decimal digits of the largest count.
+    digits_slope : float, default 3
+        :func:`digits_factor`'s ``slope``.
+
+    Returns
+    -------
+    bool
+        Whether the line was printed.
+
+    Examples
+    --------
     >>> import io
     >>> s = io.StringIO()
     >>> announce_cost(10, stream=s), s.getvalue()

@@ -102,6 +102,18 @@ def _as_labels(fields):
 def parse_labels(text: str):
     """``"1,2,3"`` -> ``[1, 2, 3]``; ``"low,mid,high"`` stays strings.
 
+    Parameters
+    ----------
+    text : str
+        The ``--labels`` option: comma-separated labels.
+
+    Returns
+    -------
+    list
+        Integers when every label is one, else the strings.
+
+    Examples
+    --------
     >>> parse_labels("1, 2,3"), parse_labels("low,mid,high")
     ([1, 2, 3], ['low', 'mid', 'high'])
     """
@@ -117,7 +129,29 @@ def parse_labels(text: str):
 
 
 class LabelColumns:
-    """The true labels, the named predictions and the ordered classes."""
+    """The true labels, the named predictions and the ordered classes (:func:`read_label_columns`).
+
+    Parameters
+    ----------
+    y_true : numpy.ndarray
+        The true labels.
+    preds : list of numpy.ndarray
+        The predictions, one array per column.
+    names : list of str
+        The prediction columns' names.
+    labels : numpy.ndarray
+        The ordered classes.
+    groups : numpy.ndarray, optional
+        The group id of each row (``--groups``: integers when every id is one,
+        else the strings).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> c = LabelColumns(np.array([0, 1, 2]), [np.array([0, 1, 1])], ["a"], np.array([0, 1, 2]))
+    >>> c.matrices()["a"].tolist()
+    [[1, 0, 0], [0, 1, 0], [0, 1, 0]]
+    """
 
     def __init__(self, y_true, preds, names, labels, groups=None):
         self.y_true, self.preds, self.names, self.labels = y_true, preds, names, labels
@@ -157,6 +191,36 @@ def read_label_columns(path: str, true: str, preds: list, labels=None,
     they are integers when every id is a whole number (so fold 10 comes after
     fold 9), else strings.  Errors name the file, line and problem
     (:class:`InputError`).
+
+    Parameters
+    ----------
+    path : str
+        The CSV file.
+    true : str
+        The true labels' column: its name in the header line, or its number
+        when every column is given by number.
+    preds : list of str
+        The prediction columns, likewise.
+    labels : list, optional
+        The ordered classes (``--labels``; default: the sorted numeric labels,
+        which must then be contiguous).
+    groups : str, optional
+        The group column, likewise.
+
+    Returns
+    -------
+    LabelColumns
+        The columns read.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = pathlib.Path(d, "preds.csv")
+    ...     _ = path.write_text("y,a,b,fold\\n0,0,1,1\\n1,1,1,1\\n2,1,2,2\\n")
+    ...     c = read_label_columns(str(path), "y", ["a", "b"], groups="fold")
+    >>> c.names, c.labels.tolist(), c.groups.tolist(), c.matrices()["b"].tolist()
+    (['a', 'b'], [0, 1, 2], [1, 1, 2], [[0, 1, 0], [0, 1, 0], [0, 0, 1]])
     """
     rows = _rows(path, read_text(path, newline=""))  # newline="": csv reads the line ends
     specs = [true, *preds, *([] if groups is None else [groups])]

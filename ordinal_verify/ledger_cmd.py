@@ -37,7 +37,28 @@ SHOWN_TIMEOUT = 600
 
 
 def progress_bar(stream):
-    """A one-line progress bar on ``stream`` (call it with ``(i, n, label)``)."""
+    """A one-line progress bar on ``stream``.
+
+    Parameters
+    ----------
+    stream : file
+        Where to draw it (a terminal: it rewrites its line with carriage returns).
+
+    Returns
+    -------
+    callable
+        ``show(i, n, label)``: ``i`` of ``n`` done, ``label`` the item under way
+        (:func:`analytic.ledger.run`'s ``progress``).
+
+    Examples
+    --------
+    >>> import io
+    >>> s = io.StringIO()
+    >>> show = progress_bar(s)
+    >>> show(1, 2, "a:claim"); show(2, 2, "")
+    >>> s.getvalue().split("\\r")[1].rstrip()
+    '[###############...............] 1/2 a:claim'
+    """
     def show(i, n, cid):
         if n == 0:
             return
@@ -66,7 +87,23 @@ def add_arguments(p, *, subcommand=False) -> None:
     """The ledger's options: on the top-level parser (the bare command; each given
     option is noted, :class:`_Given`) or, ``subcommand=True``, on ``ledger``'s parser,
     where an option not given keeps what the top level set (``ordinal-verify --only X
-    ledger`` is ``ordinal-verify ledger --only X``)."""
+    ledger`` is ``ordinal-verify ledger --only X``).
+
+    Parameters
+    ----------
+    p : argparse.ArgumentParser
+        The parser.
+    subcommand : bool, default False
+        ``p`` is the ``ledger`` subcommand's parser.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> add_arguments(p)
+    >>> p.parse_args(["--only", "silva2018"]).only
+    'silva2018'
+    """
     def arg(*names, flag=False, **kw):
         if subcommand:
             p.add_argument(*names, action="store_true" if flag else "store",
@@ -95,7 +132,22 @@ def add_arguments(p, *, subcommand=False) -> None:
 
 
 def add_parser(sub) -> None:
-    """The ``ledger`` subcommand: what the bare command does, with the same options."""
+    """Add the ``ledger`` subcommand: what the bare command does, with the same options.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subparsers of the ``ordinal-verify`` parser.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> sub = p.add_subparsers(dest="command")
+    >>> add_parser(sub)
+    >>> p.parse_args(["ledger", "--only", "silva2018"]).only
+    'silva2018'
+    """
     text = ("run the claims ledger (the default command): a table of every claim with its "
             "verdict and evidence, and a summary line")
     s = sub.add_parser("ledger", help=text, description=text[0].upper() + text[1:] + ".")
@@ -144,6 +196,29 @@ def legend(entries, *, cut=False) -> str:
 
 
 def cmd_ledger(args) -> int:
+    """Run the claims ledger (``ordinal-verify`` or ``ordinal-verify ledger``), its table printed.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (:func:`ordinal_verify.build_parser`).
+
+    Returns
+    -------
+    int
+        The exit status: 0 when every claim gets its expected verdict, 1
+        otherwise, 2 for a bad claims file or prefix, 130 when interrupted.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> from ordinal_verify import build_parser
+    >>> args = build_parser().parse_args(["--only", "binotto2024:prop1", "--no-progress"])
+    >>> with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...     status = cmd_ledger(args)
+    >>> status, out.getvalue().splitlines()[2].split()[:2]
+    (0, ['binotto2024:prop1:exhaustive', 'verified'])
+    """
     from analytic import ledger
     from analytic.ledger import DEFAULT_TIMEOUT
 

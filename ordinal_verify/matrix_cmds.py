@@ -52,6 +52,20 @@ def format_value(v, exact=False) -> str:
     the closed form is longer than :data:`EXACT_WIDTH` and ``exact`` is False;
     an expression in a symbol (a piece of UOC(beta)) gets 15-digit coefficients.
 
+    Parameters
+    ----------
+    v : sympy.Expr or None
+        The value (None: undefined).
+    exact : bool, default False
+        Print the closed form whatever its length (``--exact``).
+
+    Returns
+    -------
+    str
+        The text printed.
+
+    Examples
+    --------
     >>> import sympy
     >>> x = sympy.sqrt(2)/3 + sympy.sqrt(11)/7 + sympy.sqrt(13)/17 + sympy.sqrt(19)/23
     >>> format_value(sympy.Rational(5, 9)), format_value(x)     # sstr(x) has 50 characters
@@ -83,7 +97,32 @@ def load_matrices(args):
 
     The user's text is read under Python's default limit of 4,300 digits for an
     ``int`` read from ``str`` (:func:`ordinal_verify.main` lifts it for printing
-    the exact values the command computes)."""
+    the exact values the command computes).
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line: ``file``, ``--predicted-rows``, ``--true``,
+        ``--pred``, ``--labels`` (and ``--groups`` of ``metrics``).
+
+    Returns
+    -------
+    tuple
+        ``(names, {name: cm}, label_columns or None)``: one matrix per
+        prediction, and the :class:`ordinal_verify.labels.LabelColumns` when
+        the file holds label columns.
+
+    Examples
+    --------
+    >>> import contextlib, io, pathlib, tempfile
+    >>> from ordinal_verify import build_parser
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = pathlib.Path(d, "cm.csv")
+    ...     _ = path.write_text("2,1\\n0,3\\n")
+    ...     names, cms, cols = load_matrices(build_parser().parse_args(["auoc", str(path)]))
+    >>> [pathlib.Path(n).name for n in names], cms[names[0]].tolist(), cols
+    (['cm.csv'], [[2, 1], [0, 3]], None)
+    """
     from numeric._common import DEFAULT_INT_STR_DIGITS, int_str_digits
 
     with int_str_digits(DEFAULT_INT_STR_DIGITS):
@@ -244,6 +283,31 @@ def _ratio(text):
 
 
 def cmd_metrics(args) -> int:
+    """Run ``ordinal-verify metrics``: every metric of a matrix or of label columns, printed.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (:func:`ordinal_verify.build_parser`).
+
+    Returns
+    -------
+    int
+        The exit status, 0.
+
+    Examples
+    --------
+    >>> import contextlib, io, pathlib, tempfile
+    >>> from ordinal_verify import build_parser
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = pathlib.Path(d, "cm.csv")
+    ...     _ = path.write_text("2,1\\n0,3\\n")
+    ...     args = build_parser().parse_args(["metrics", str(path), "--metrics", "mae"])
+    ...     with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...         status = cmd_metrics(args)
+    >>> status, out.getvalue().splitlines()[3].split()[:2]
+    (0, ['MAE', '1/6'])
+    """
     import numeric
 
     outs = _check_outputs(args)
@@ -441,6 +505,31 @@ def _line(a, s, expr, exact=False) -> str:
 
 
 def cmd_auoc(args) -> int:
+    """Run ``ordinal-verify auoc``: the exact pieces of UOC(beta) and A_UOC of a matrix, printed.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (:func:`ordinal_verify.build_parser`).
+
+    Returns
+    -------
+    int
+        The exit status, 0.
+
+    Examples
+    --------
+    >>> import contextlib, io, pathlib, tempfile
+    >>> from ordinal_verify import build_parser
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = pathlib.Path(d, "cm.csv")
+    ...     _ = path.write_text("2,1\\n0,3\\n")
+    ...     args = build_parser().parse_args(["auoc", str(path)])
+    ...     with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...         status = cmd_auoc(args)
+    >>> status, out.getvalue().splitlines()[-1][:14]
+    (0, 'A_UOC = 11/49 ')
+    """
     import sympy
 
     outs = _check_outputs(args)
@@ -480,7 +569,22 @@ def cmd_auoc(args) -> int:
 
 
 def add_parsers(sub) -> None:
-    """The ``metrics`` and ``auoc`` subcommands."""
+    """Add the ``metrics`` and ``auoc`` subcommands.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subparsers of the ``ordinal-verify`` parser.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> sub = p.add_subparsers(dest="command")
+    >>> add_parsers(sub)
+    >>> p.parse_args(["auoc", "cm.csv", "--predicted-rows"]).predicted_rows
+    True
+    """
     for name, run, helptext in (
             ("metrics", cmd_metrics,
              "every metric of a confusion matrix or of label columns; two or more "

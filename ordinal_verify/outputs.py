@@ -29,8 +29,29 @@ PLOT_INSTALL = 'pip install "ordinal-verify[plot]"'
 
 
 def check_outputs(outputs, inputs=(), *, stdout_ok=("--json", "--csv"), sources=()) -> dict:
-    """:func:`numeric.outputs.check_outputs` for a command's options (``--json`` and
-    ``--csv`` may be ``-``), and ``--plot``'s format and matplotlib.
+    """:func:`numeric.outputs.check_outputs` for a command's options, and ``--plot``'s format.
+
+    Parameters
+    ----------
+    outputs : dict
+        ``{option: path or None}``; ``None`` (the option was not given) is skipped.
+    inputs : iterable of str
+        The command's input files.
+    stdout_ok : tuple of str, default ("--json", "--csv")
+        The options that accept ``-`` for stdout.
+    sources : iterable of str
+        Source files or folders of the user's code that the command runs.
+
+    Returns
+    -------
+    dict
+        ``{option: Output}`` for the options given.
+
+    Raises
+    ------
+    OutputError
+        As :func:`numeric.outputs.check_outputs`; and for ``--plot``, a format
+        matplotlib does not write, or no matplotlib.
 
     Examples
     --------
@@ -46,8 +67,28 @@ def check_outputs(outputs, inputs=(), *, stdout_ok=("--json", "--csv"), sources=
 
 
 def plot_format(path) -> str:
-    """The image format of ``--plot PATH`` (its extension; ``png`` without one),
-    after checking that matplotlib is installed and writes that format."""
+    """The image format of ``--plot PATH``, after checking that matplotlib writes it.
+
+    Parameters
+    ----------
+    path : str
+        The ``--plot`` path.
+
+    Returns
+    -------
+    str
+        Its extension, lower case; ``png`` without one.
+
+    Raises
+    ------
+    OutputError
+        No matplotlib, or a format it does not write.
+
+    Examples
+    --------
+    >>> plot_format("study.SVG"), plot_format("study")
+    ('svg', 'png')
+    """
     try:
         from matplotlib.backend_bases import FigureCanvasBase
     except ImportError:

@@ -47,8 +47,42 @@ def _columns_option(text):
 def read_predictions(paths, columns=None, labels=None) -> dict:
     """The long-format columns of every file, concatenated (``{key: list}``).
 
-    Raises :class:`InputError` naming the file (and line) for a missing column,
-    a short row, or a label that is neither a number nor one of ``labels``.
+    Parameters
+    ----------
+    paths : list of str
+        The CSV files, each with a header line.
+    columns : dict, optional
+        Other column names, e.g. ``{"fold": "seed"}`` (keys of
+        :data:`numeric.studies.DEFAULT_COLUMNS`).  A file without the dataset
+        column is one dataset, named after the file.
+    labels : list, optional
+        The classes in ordinal order (``--labels``); the labels are then read
+        as their positions.
+
+    Returns
+    -------
+    dict
+        ``{"dataset", "method", "fold", "y_true", "y_pred": list}``, every file's rows.
+
+    Raises
+    ------
+    InputError
+        Naming the file (and line) for a missing column, a short row, or a
+        label that is neither a number nor one of ``labels``.
+
+    Examples
+    --------
+    >>> import contextlib, io, pathlib, tempfile
+    >>> from ordinal_verify import build_parser
+    >>> pred = {"a": lambda t: t, "b": lambda t: min(2, t + (t == 0)), "c": lambda t: min(2, t + 1)}
+    >>> rows = ["dataset,method,fold,y_true,y_pred"] + [
+    ...     f"{d},{m},1,{t},{pred[m](t)}" for d in ("d1", "d2", "d3") for m in "abc" for t in (0, 1, 2)]
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = pathlib.Path(d, "predictions.csv")
+    ...     _ = path.write_text("\\n".join(rows) + "\\n")
+    ...     data = read_predictions([str(path)])
+    >>> len(data["y_true"]), sorted(set(data["method"])), data["y_pred"][:3]
+    (27, ['a', 'b', 'c'], [0, 1, 2])
     """
     names = {k: k for k in _KEYS}
     names.update(columns or {})
@@ -93,6 +127,34 @@ def read_predictions(paths, columns=None, labels=None) -> dict:
 
 
 def cmd_study(args) -> int:
+    """Run ``ordinal-verify study``: every metric over datasets, ranks and tests, printed as Markdown.
+
+    Parameters
+    ----------
+    args : argparse.Namespace
+        The parsed command line (:func:`ordinal_verify.build_parser`).
+
+    Returns
+    -------
+    int
+        The exit status, 0.
+
+    Examples
+    --------
+    >>> import contextlib, io, pathlib, tempfile
+    >>> from ordinal_verify import build_parser
+    >>> pred = {"a": lambda t: t, "b": lambda t: min(2, t + (t == 0)), "c": lambda t: min(2, t + 1)}
+    >>> rows = ["dataset,method,fold,y_true,y_pred"] + [
+    ...     f"{d},{m},1,{t},{pred[m](t)}" for d in ("d1", "d2", "d3") for m in "abc" for t in (0, 1, 2)]
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = pathlib.Path(d, "predictions.csv")
+    ...     _ = path.write_text("\\n".join(rows) + "\\n")
+    ...     args = build_parser().parse_args(["study", str(path), "--metrics", "mae"])
+    ...     with contextlib.redirect_stdout(io.StringIO()) as out:
+    ...         status = cmd_study(args)
+    >>> status, out.getvalue().splitlines()[0]
+    (0, '| metric | a | b | c |')
+    """
     outs = check_outputs({"--latex": args.latex, "--markdown": args.markdown, "--plot": args.plot},
                          inputs=args.files, stdout_ok=())
     import numeric
@@ -134,7 +196,22 @@ def cmd_study(args) -> int:
 
 
 def add_parsers(sub) -> None:
-    """The ``study`` subcommand."""
+    """Add the ``study`` subcommand.
+
+    Parameters
+    ----------
+    sub : argparse._SubParsersAction
+        The subparsers of the ``ordinal-verify`` parser.
+
+    Examples
+    --------
+    >>> import argparse
+    >>> p = argparse.ArgumentParser()
+    >>> sub = p.add_subparsers(dest="command")
+    >>> add_parsers(sub)
+    >>> p.parse_args(["study", "a.csv", "b.csv"]).files
+    ['a.csv', 'b.csv']
+    """
     helptext = ("several methods over many datasets: every metric per dataset (mean over folds), "
                 "average ranks, Friedman, Iman-Davenport, Nemenyi, Holm and Wilcoxon (Demšar 2006)")
     s = sub.add_parser("study", help=helptext, description=helptext)

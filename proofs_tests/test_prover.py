@@ -28,6 +28,14 @@ from analytic.properties.space import SMALL_SPACE
 from numeric._symbolic import SymbolicArithmetic
 from numeric.registry import REGISTRY
 from exactfloor.exact_sign import ANY, NEG, NONNEG, POS
+from analytic.properties.catalog import PROPERTIES
+
+from analytic.properties.proofkit import certify, split_moves
+from exactfloor.certificates import _point
+
+#: the properties' proofs on one generic matrix (issue 41 item 3: methods of their classes)
+prange, pidentity = PROPERTIES["range"].prove_pattern, PROPERTIES["identity"].prove_pattern
+punobserved = PROPERTIES["unobserved_class"].prove_pattern
 
 a, b, k = sp.symbols("a b k", integer=True, positive=True)
 
@@ -319,7 +327,7 @@ def test_scopes_their_patterns_and_texts():
             P.scopes(*bad)
     m = P.generic_matrix(2, [(1, 0)])
     assert m[1, 0].is_integer and m[1, 0].is_positive and m[0, 0] == 0 and str(m[1, 0]) == "n10"
-    assert P._short(sp.Symbol("x" * 10), 4) == "xxxx..." and P._short(a + 1) == "a + 1"
+    assert P.short(sp.Symbol("x" * 10), 4) == "xxxx..." and P.short(a + 1) == "a + 1"
 
 
 def test_a_proof_s_scope_texts():
@@ -386,7 +394,7 @@ def test_the_evaluator_caches_and_classes_its_refusals():
     assert kind == P.CONTRACT and "but the exact evaluation at [[1]] raises ValueError" in why
     # undefined on both sides: the value is the undefined marker, not a refusal
     u = P.Evaluator(undefined_symbolically, lambda m: None)(x)
-    assert isinstance(u, P._Undefined) and u.message == "never"
+    assert isinstance(u, P.Undefined) and u.message == "never"
 
 
 def test_instances_agree_exactly_or_to_fifty_digits():
@@ -403,16 +411,16 @@ def test_certify_refutes_numerically_or_certifies_each_relation():
     """For integers a, b >= 1: a - 1 >= 0 but not > 0 (0 at a = 1); 1 - a <= 0;
     -a < 0; a - b has either sign (refuted at one of the two seeded points or not
     certified); 1 - 2a is negative at every point: refuted for ">= 0" numerically."""
-    assert P._certify(a - 1, ">= 0") is None
-    assert P._certify(a - 1, "> 0") == "a - 1 not certified > 0"
-    assert P._certify(1 - a, "<= 0") is None and P._certify(-a, "< 0") is None
-    assert P._certify(a, "< 0").startswith("a is ") and "not < 0" in P._certify(a, "< 0")
-    assert P._certify(a, "<= 0").endswith("not <= 0")
-    why = P._certify(1 - 2 * a, ">= 0")
+    assert certify(a - 1, ">= 0") is None
+    assert certify(a - 1, "> 0") == "a - 1 not certified > 0"
+    assert certify(1 - a, "<= 0") is None and certify(-a, "< 0") is None
+    assert certify(a, "< 0").startswith("a is ") and "not < 0" in certify(a, "< 0")
+    assert certify(a, "<= 0").endswith("not <= 0")
+    why = certify(1 - 2 * a, ">= 0")
     assert why.startswith("1 - 2*a is -") and why.endswith("not >= 0")
-    assert P._certify(a - b, ">= 0") is not None and P._certify(a - b, "<= 0") is not None
-    assert P._certify(sp.Integer(0), "<= 0") is None and P._certify(sp.Integer(0), ">= 0") is None
-    assert P._certify(sp.Integer(0), "< 0") == "0 not certified < 0"
+    assert certify(a - b, ">= 0") is not None and certify(a - b, "<= 0") is not None
+    assert certify(sp.Integer(0), "<= 0") is None and certify(sp.Integer(0), ">= 0") is None
+    assert certify(sp.Integer(0), "< 0") == "0 not certified < 0"
 
 
 def test_the_property_checks_on_one_pattern():
@@ -425,32 +433,32 @@ def test_the_property_checks_on_one_pattern():
     diag = P.generic_matrix(2, [(0, 0), (1, 1)])
     upper = P.generic_matrix(2, [(0, 1)])
     spec = {"bounds": (0, 1), "orient": 1, "best": 0}
-    assert P._p_range(mae, full, spec) is None
-    why = P._p_range(mae, upper, {"bounds": (0, sp.Rational(1, 2)), "orient": 1, "best": 0})
+    assert prange(mae, full, spec) is None
+    why = prange(mae, upper, {"bounds": (0, sp.Rational(1, 2)), "orient": 1, "best": 0})
     assert why.startswith("1/2 - f([[0, n01], [0, 0]]): ") and "not >= 0" in why
-    why = P._p_range(mae, upper, {"bounds": (sp.Rational(3, 2), None), "orient": 1, "best": 0})
+    why = prange(mae, upper, {"bounds": (sp.Rational(3, 2), None), "orient": 1, "best": 0})
     assert why.startswith("f([[0, n01], [0, 0]]) - 3/2: ")
-    assert P._p_identity(mae, diag, spec) is None and P._p_identity(mae, full, spec) is None
-    why = P._p_identity(mae, diag, {"bounds": (1, 2), "orient": 1, "best": 1})
+    assert pidentity(mae, diag, spec) is None and pidentity(mae, full, spec) is None
+    why = pidentity(mae, diag, {"bounds": (1, 2), "orient": 1, "best": 1})
     assert why.startswith("diagonal [[n00, 0], [0, n11]]: f - 1: ")
-    why = P._p_identity(mae, full, {"bounds": (1, 2), "orient": 1, "best": 1})
+    why = pidentity(mae, full, {"bounds": (1, 2), "orient": 1, "best": 1})
     assert why.startswith("off-diagonal [[n00, n01], [n10, n11]]: the loss above the best: ")
-    assert P._p_unobserved(mae, full, spec) is None and P._p_unobserved(mae, upper, spec) is None
+    assert punobserved(mae, full, spec) is None and punobserved(mae, upper, spec) is None
     def rows_needed(m):
         if any(all(x == 0 for x in row) for row in m):
             raise ValueError("an empty row")
         return sp.Integer(0)
 
     rows = P.Evaluator(rows_needed, P._exact_of(rows_needed))
-    assert P._p_unobserved(rows, upper, spec) == "f([[0, n01], [0, 0]]) is undefined: an empty row"
-    assert P._p_unobserved(rows, full, spec) is None
+    assert punobserved(rows, upper, spec) == "f([[0, n01], [0, 0]]) is undefined: an empty row"
+    assert punobserved(rows, full, spec) is None
 
 
 def test_moves_split_the_cell_count_and_step_toward_the_diagonal():
     """Each off-diagonal cell's count is taken as 1 and as n + 1 (n >= 1): together
     every positive count; one sample then moves one column toward the diagonal."""
     m = P.generic_matrix(3, [(0, 2), (1, 1), (2, 1)])
-    moves = list(P._split_moves(m))
+    moves = list(split_moves(m))
     n02, n21 = m[0, 2], m[2, 1]
     assert [(cell, a[cell], s[cell]) for cell, a, s in moves] == [
         ((0, 2), 1, 0), ((0, 2), n02 + 1, n02), ((2, 1), 1, 0), ((2, 1), n21 + 1, n21)]
@@ -459,16 +467,16 @@ def test_moves_split_the_cell_count_and_step_toward_the_diagonal():
     assert all((a == m).sum() == 8 for _, a, _ in moves)   # only the moved cell differs
     # the change of the loss: MER's one-step move from (2, 0) to (2, 1) is 0 (not < 0)
     mer = P.Evaluator(_sym("mer"), _exact("mer"))
-    strict, weak = P._p_monotone(True), P._p_monotone(False)
+    strict, weak = PROPERTIES["ordinal_monotonicity"].prove_pattern, PROPERTIES["monotonicity"].prove_pattern
     far = P.generic_matrix(3, [(2, 0)])
     spec = {"bounds": (0, 1), "orient": 1, "best": 0}
-    assert "moving a sample of cell (2, 0) of [[0, 0, 0], [0, 0, 0], [1, 0, 0]]" in strict(
-        mer, far, spec)
+    assert "moving a sample of cell (2, 0) of [[0, 0, 0], [0, 0, 0], [1, 0, 0]]" in str(strict(
+        mer, far, spec))
     assert weak(mer, far, spec) is None
-    assert P._p_monotone(False)(mer, far, {"bounds": (0, 1), "orient": -1, "best": 1}) is None
-    assert P._p_monotone(True)(mer, P.generic_matrix(2, [(0, 1)]), spec) is None
-    assert "moving a sample" in P._p_monotone(True)(mer, P.generic_matrix(2, [(0, 1)]),
-                                                     {"bounds": (0, 1), "orient": -1, "best": 1})
+    assert PROPERTIES["monotonicity"].prove_pattern(mer, far, {"bounds": (0, 1), "orient": -1, "best": 1}) is None
+    assert PROPERTIES["ordinal_monotonicity"].prove_pattern(mer, P.generic_matrix(2, [(0, 1)]), spec) is None
+    assert "moving a sample" in str(PROPERTIES["ordinal_monotonicity"].prove_pattern(
+        mer, P.generic_matrix(2, [(0, 1)]), {"bounds": (0, 1), "orient": -1, "best": 1}))
 
 
 def test_prove_covers_vacuous_and_inapplicable_scopes():
@@ -497,10 +505,10 @@ def test_prove_covers_vacuous_and_inapplicable_scopes():
     assert scope == P.Scope(3, "positive") and kind == P.NOT_DERIVED
     with pytest.raises(ValueError, match="no symbolic prover for 'nonsense'"):
         P.prove(f, "nonsense")
-    assert P._vacuous("unobserved_class", P.Scope(2, "positive")) == "irrelevant"
-    assert P._vacuous("unobserved_class", P.Scope(1, "every")) is None
-    assert P._vacuous("monotonicity", P.Scope(2, "every")) is None
-    assert P._vacuous("scale", P.Scope(1, "every")) is None
+    assert PROPERTIES["unobserved_class"].vacuous(P.Scope(2, "positive")) == "irrelevant"
+    assert PROPERTIES["unobserved_class"].vacuous(P.Scope(1, "every")) is None
+    assert PROPERTIES["monotonicity"].vacuous(P.Scope(2, "every")) is None
+    assert PROPERTIES["scale"].vacuous(P.Scope(1, "every")) is None
 
 
 def _accuracy(m):
@@ -559,10 +567,10 @@ def test_vacuous_scopes_evaluate_no_pattern_and_refutations_name_the_point():
     f = _sym("mae")
     for prop in ("ordinal_invariance", "ordinal_monotonicity"):
         assert P.prove(f, prop, scopes=[P.Scope(1, "every")]).patterns == 0
-    point = P._point([a], 1)
+    point = _point([a], 1)
     v = 1 - 2 * point[a]
-    assert P._certify(1 - 2 * a, ">= 0") == f"1 - 2*a is {sp.N(v, 6)} at {point}, not >= 0"
-    why = P._certify(1 / (a + 1), "<= 0")
+    assert certify(1 - 2 * a, ">= 0") == f"1 - 2*a is {sp.N(v, 6)} at {point}, not >= 0"
+    why = certify(1 / (a + 1), "<= 0")
     assert " is 0." in why and why.endswith("not <= 0")
 
 
@@ -578,6 +586,37 @@ def test_monotonicity_skips_a_move_to_an_undefined_matrix_and_goes_on():
 
     ev = P.Evaluator(f, P._exact_of(f))
     spec = {"bounds": (None, 0), "orient": 1, "best": None}
-    assert P._p_monotone(False)(ev, P.generic_matrix(2, [(0, 1)]), spec) is None
-    why = P._p_monotone(False)(ev, P.generic_matrix(2, [(0, 1), (1, 0)]), spec)
+    assert PROPERTIES["monotonicity"].prove_pattern(ev, P.generic_matrix(2, [(0, 1)]), spec) is None
+    why = str(PROPERTIES["monotonicity"].prove_pattern(ev, P.generic_matrix(2, [(0, 1), (1, 0)]), spec))
     assert why.startswith("moving a sample of cell (1, 0) of [[0, n01], [1, 0]]")
+
+
+def test_each_proof_is_a_method_of_its_property_class(monkeypatch):
+    """Issue 41 item 3: the prover holds no table of proofs; a property class with a
+    ``proof_statement`` overrides :meth:`Property.prove_pattern`, the prover calls it, and a
+    change of the method changes the prover's answer (a differential check of the dispatch).
+    The twins on populated matrices have no proof of their own (they take their base's),
+    but for imbalance's, whose family is the populated diagonal pattern."""
+    from analytic.properties.catalog import Property
+
+    provable = {n for n, p in PROPERTIES.items() if p.proof_statement is not None}
+    assert provable == set(P.PROVABLE) == set(P.STATEMENTS)
+    assert provable == {"range", "identity", "symmetry", "monotonicity", "ordinal_monotonicity",
+                        "ordinal_invariance", "scale", "empty_class", "unobserved_class",
+                        "imbalance", "imbalance_populated"}
+    for name in provable:
+        assert type(PROPERTIES[name]).prove_pattern is not Property.prove_pattern, name
+        assert PROPERTIES[name].prover == name
+    for name in ("ordinal_monotonicity_populated", "ordinal_invariance_populated", "triangle"):
+        assert PROPERTIES[name].prover is None
+        with pytest.raises(ValueError, match="no symbolic prover"):
+            P.prove(_sym("mae"), name, scopes=[P.Scope(2, "every")])
+    with pytest.raises(NotImplementedError, match="triangle"):
+        PROPERTIES["triangle"].prove_pattern(None, None, None)
+    assert P.prove(_sym("mae"), "symmetry", scopes=[P.Scope(2, "every")]).proved
+    monkeypatch.setattr(type(PROPERTIES["symmetry"]), "prove_pattern", lambda self, ev, m, spec: "broken on purpose")
+    p = P.prove(_sym("mae"), "symmetry", scopes=[P.Scope(2, "every")])
+    assert not p.proved and p.refused[0][1] == "broken on purpose"
+    # a vacuous scope comes from the class's method too
+    monkeypatch.setattr(type(PROPERTIES["scale"]), "vacuous", lambda self, scope: "true")
+    assert P.prove(_sym("mae"), "scale", scopes=[P.Scope(2, "every")]).patterns == 0

@@ -18,6 +18,8 @@ import sympy as sp
 import numeric
 from analytic.properties import prover as P
 from numeric._symbolic import SymbolicArithmetic
+from analytic.properties.proofkit import certify, short
+from exactfloor.certificates import _point
 
 a, b = sp.symbols("a b", integer=True, positive=True)
 TWO = [P.Scope(2, "every")]
@@ -45,12 +47,12 @@ def test_certify_names_the_first_seeded_point_that_refutes():
     a = 42: not refuted at the first point, refuted at the second, which the
     message names (with seeds (1, 3) it would name a = 40).
     """
-    p1, p2 = P._point([a], 1), P._point([a], 2)
+    p1, p2 = _point([a], 1), _point([a], 2)
     assert (p1, p2) == ({a: 24}, {a: 42})
-    q = P._point([a, b], 1)
-    assert P._certify(-a - b, ">= 0") == f"-a - b is {sp.N(-q[a] - q[b], 6)} at {q}, not >= 0"
-    assert P._certify(30 - a, ">= 0") == "30 - a is -12.0000 at {a: 42}, not >= 0"
-    assert P._certify(a - 30, "<= 0") == "a - 30 is 12.0000 at {a: 42}, not <= 0"
+    q = _point([a, b], 1)
+    assert certify(-a - b, ">= 0") == f"-a - b is {sp.N(-q[a] - q[b], 6)} at {q}, not >= 0"
+    assert certify(30 - a, ">= 0") == "30 - a is -12.0000 at {a: 42}, not >= 0"
+    assert certify(a - 30, "<= 0") == "a - 30 is 12.0000 at {a: 42}, not <= 0"
 
 
 def test_certify_refutes_only_beyond_the_threshold():
@@ -66,9 +68,9 @@ def test_certify_refutes_only_beyond_the_threshold():
     t = sp.Rational(1e-20)
     v = sp.N(t, 30)
     assert not v > 1e-20 and v >= 1e-20 and not -v < -1e-20 and -v <= -1e-20
-    assert P._certify(t, "<= 0") == f"{t} not certified <= 0"
-    assert P._certify(-t, ">= 0") == f"{-t} not certified >= 0"
-    assert P._certify(t, "> 0") is None and P._certify(-t, "< 0") is None
+    assert certify(t, "<= 0") == f"{t} not certified <= 0"
+    assert certify(-t, ">= 0") == f"{-t} not certified >= 0"
+    assert certify(t, "> 0") is None and certify(-t, "< 0") is None
 
 
 # ---------------------------------------------------------------------------
@@ -134,8 +136,8 @@ def test_a_value_not_certified_defined_is_refused_with_the_denominator():
 def test_short_keeps_120_characters_and_cuts_beyond():
     """``_short`` 1 (``n=121``) and 6 (``len(s) < n``): an expression's text of
     exactly 120 characters is kept whole; one of 121 is cut to 120 and "..."."""
-    assert P._short(sp.Symbol("x" * 120)) == "x" * 120
-    assert P._short(sp.Symbol("x" * 121)) == "x" * 120 + "..."
+    assert short(sp.Symbol("x" * 120)) == "x" * 120
+    assert short(sp.Symbol("x" * 121)) == "x" * 120 + "..."
 
 
 def test_scopes_refuse_negative_limits_with_their_message():

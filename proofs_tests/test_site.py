@@ -133,6 +133,17 @@ def _png_outputs(stem):
 
 # --- the book as files ---------------------------------------------------------
 
+def test_docstrings_link_into_the_libraries_documentation(book):
+    """Issue 40: intersphinx, from the inventories of docs/_inventories/ (offline): a
+    docstring's :func:`sklearn.metrics.make_scorer` and :func:`sympy.sympify` are links to
+    the projects' pages (their addresses: proofs_tests/test_inventories.py)."""
+    scorers = (book / "docs/api/generated/numeric.scorers.html").read_text(encoding="utf-8")
+    assert ('href="https://scikit-learn.org/stable/modules/generated/sklearn.metrics.make_scorer.html'
+            '#sklearn.metrics.make_scorer"') in scorers
+    parsing = (book / "docs/api/generated/exactfloor.parsing.html").read_text(encoding="utf-8")
+    assert 'href="https://docs.sympy.org/latest/modules/core.html#sympy.core.sympify.sympify"' in parsing
+
+
 def test_the_book_has_every_lesson_document_and_api_page(book, book_run):
     _, seconds, res = book_run
     assert "0 warnings" in res.stdout, res.stderr  # docstrings and pages build cleanly

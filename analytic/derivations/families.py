@@ -213,7 +213,7 @@ def symbolic_metric(metric, cm, *, n0=None, **kwargs):
 class Conjecture:
     """A closed form fitted to a family's exact values (see :func:`guess_and_check`).
 
-    Attributes
+    Parameters
     ----------
     expr : sympy.Expr or None
         The rational function of the parameter (``None``: nothing fitted).
@@ -226,6 +226,13 @@ class Conjecture:
         ``"proved (...)"`` or ``"no rational function fits"``.
     counterexample : tuple or None
         ``(k, exact value, predicted value)`` of a refutation.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> c = guess_and_check(lambda k: Fraction(k, k + 1), range(1, 6), range(6, 9))
+    >>> c.expr, c.fitted_on, c.checked_on, c.counterexample
+    (K/(K + 1), (1, 2, 3), (4, 5, 6, 7, 8), None)
     """
 
     expr: object

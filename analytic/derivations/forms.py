@@ -20,10 +20,11 @@ eq. 28 (UOC) are computed with SymPy exactly as :mod:`numeric.paths` computes
 them for a given matrix — ``N``, ``M``, the row frequencies, ``K'``, the
 benefit ``b`` and the penalty ``q`` of every cell.  The minimisation over
 paths is then reduced to a lower envelope of a few lines by a structural
-lemma (stated and proved in :func:`_single_cell_lines` and
-:func:`_band1_function`), and the envelope is computed by
-:func:`analytic.engines._pl.lower_envelope`, which decides every comparison for all
-integer values of the parameter (no sampling).  The tests confirm each form
+lemma (one for a matrix with a single off-diagonal cell,
+:func:`single_sample_forms`, one for a band-1 matrix, :func:`tridiagonal_forms`;
+each is proved beside the code that uses it), and the envelope is computed by
+the derivation engine, which decides every comparison for all integer values
+of the parameter (no sampling).  The tests confirm each form
 against :func:`numeric.path_envelope` exactly at many parameter values.
 
 The metrics of :data:`METRIC_FUNCTIONS` are the formulas of their
@@ -82,7 +83,7 @@ class MetricForms:
     is ``None`` where the metric is undefined on the family (where
     :mod:`numeric` raises ``ValueError``).
 
-    Attributes
+    Parameters
     ----------
     kappa, kappa_linear, kappa_quadratic : sympy.Expr or None
         Cohen's kappa, unweighted and with linear or quadratic weights
@@ -102,6 +103,12 @@ class MetricForms:
         For each metric field that is ``None``: why the metric is undefined.
     method : str
         How the forms were obtained.
+
+    Examples
+    --------
+    >>> f = positioned_metric_forms({(0, 0): 2, (0, 1): 1, (1, 1): 1}, (0, 3))
+    >>> f.minimum_sensitivity, f.undefined
+    (2/3, mappingproxy({}))
     """
 
     kappa: sp.Expr | None
@@ -125,10 +132,16 @@ class MetricForms:
 class SingleSampleForms(MetricForms):
     r"""The closed forms of :func:`single_sample_forms`: one sample at distance ``d``.
 
-    Besides the metrics of :class:`MetricForms` (in ``d``):
-
-    Attributes
+    Parameters
     ----------
+    kappa, kappa_linear, kappa_quadratic, within_one_accuracy : sympy.Expr or None
+        As in :class:`MetricForms`, in ``d``.
+    minimum_sensitivity, geometric_mean_sensitivity, somers_d, kendall_tau_c, cem_ord : sympy.Expr or None
+        As in :class:`MetricForms`, in ``d``.
+    undefined : Mapping[str, str]
+        As in :class:`MetricForms`.
+    method : str
+        How the forms were obtained.
     gamma : sympy.Number
         The exponent of OC and UOC.
     oc, uoc : sympy.Piecewise
@@ -137,6 +150,12 @@ class SingleSampleForms(MetricForms):
     a_uoc : sympy.Expr or None
         :math:`A_{UOC} = \int_0^1 UOC_\beta^1\,d\beta` in ``d``; ``None``
         unless ``gamma = 1`` (silva2018 eq. 23 is for ``gamma = 1``).
+
+    Examples
+    --------
+    >>> f = single_sample_forms()
+    >>> f.uoc == f.oc, f.somers_d, sorted(f.undefined)
+    (True, None, ['kendall_tau_c', 'somers_d'])
     """
 
     gamma: sp.Expr
@@ -149,10 +168,16 @@ class SingleSampleForms(MetricForms):
 class TridiagonalForms(MetricForms):
     r"""The closed forms of :func:`tridiagonal_forms`: the K-class tridiagonal matrix of ones.
 
-    Besides the metrics of :class:`MetricForms` (in :data:`analytic.symbols.K`):
-
-    Attributes
+    Parameters
     ----------
+    kappa, kappa_linear, kappa_quadratic, within_one_accuracy : sympy.Expr or None
+        As in :class:`MetricForms`, in :data:`analytic.symbols.K`.
+    minimum_sensitivity, geometric_mean_sensitivity, somers_d, kendall_tau_c, cem_ord : sympy.Expr or None
+        As in :class:`MetricForms`, in :data:`analytic.symbols.K`.
+    undefined : Mapping[str, str]
+        As in :class:`MetricForms`.
+    method : str
+        How the forms were obtained.
     mer, mae : sympy.Expr
         In ``K``.
     uoc : sympy.Expr
@@ -166,6 +191,12 @@ class TridiagonalForms(MetricForms):
         Field name -> limit of the form as ``K -> oo`` (every field above, and
         the kappas, Somers' d, tau_c and MS; not GM, CEM-ORD and within-one
         accuracy).
+
+    Examples
+    --------
+    >>> f = tridiagonal_forms()
+    >>> f.limits["mae"]
+    2/3
     """
 
     mer: sp.Expr
@@ -234,10 +265,31 @@ def _band1_rows_of_matrix(rows):
 
 
 def band1_envelope(cm, metric="uoc", gamma=1):
-    """The lemma of :func:`_band1_function` applied to a concrete tridiagonal matrix.
+    """The lower envelope of a concrete tridiagonal matrix, by the band-1 path lemma.
 
-    A parameter-free :class:`analytic.engines._pl.PL`; the tests compare it with
-    :func:`numeric.path_envelope` to confirm the lemma.
+    The lemma (see :func:`tridiagonal_forms`) reduces the minimisation over
+    paths to one envelope per gap between consecutive rows; the tests compare
+    this function with :func:`numeric.path_envelope` to confirm it.
+
+    Parameters
+    ----------
+    cm : array_like, shape (K, K)
+        A tridiagonal (band-1) matrix of counts.
+    metric : {"uoc", "oc"}, default "uoc"
+        Whose path weights (silva2018 eq. 28, cardoso2011 eq. 7).
+    gamma : number, default 1
+        The exponent of the distance.
+
+    Returns
+    -------
+    PL
+        The envelope, a piecewise-linear function of beta without parameter (the
+        derivation engine's); ``.piecewise(beta)`` gives its ``Piecewise``.
+
+    Raises
+    ------
+    ValueError
+        If the matrix is not band-1.
 
     Examples
     --------
@@ -275,8 +327,9 @@ def single_sample_forms(gamma=1):
     A_UOC: silva2018 Fig. 2 and §IV.A, cardoso2011 §3.2 and Fig. 4.  Derived
     from the weights of eq. 7 and eq. 28 of a matrix whose only nonzero cell
     holds one sample at distance ``d`` (``N = 1``, ``M = d``; for UOC
-    ``K' = 1``, ``M' = d``) and the two-line lemma of
-    :func:`_single_cell_lines`; the breakpoint is decided for every integer
+    ``K' = 1``, ``M' = d``) and a two-line lemma (every other cell has
+    ``b = q = 0``, so a path costs :math:`1 - b + \beta q` through the cell and
+    1 elsewhere, and both kinds of path exist); the breakpoint is decided for every integer
     ``d >= 1``.  The metrics of :data:`METRIC_FUNCTIONS`: the formulas of
     :mod:`numeric` evaluated by :func:`positioned_metric_forms` on the two
     nonempty classes at positions ``0`` and ``d``, for the sample above and
@@ -341,12 +394,7 @@ _POSITIONED = ("kappa_linear", "kappa_quadratic", "within_one_accuracy")
 def positioned_metric_forms(cells, positions):
     r"""The metrics of :data:`METRIC_FUNCTIONS` of a matrix given by its nonempty classes.
 
-    ``positions``: the ordinal positions :math:`p_0 < p_1 < \dots` of the
-    classes that are some sample's true or predicted class -- numbers or
-    SymPy expressions whose order the symbols' assumptions decide;
-    ``cells``: ``{(i, j): n}``, ``n`` samples of the class at
-    ``positions[i]`` predicted as the class at ``positions[j]`` (rows = true
-    class).  Every class not listed is empty.  A string (position or count) is
+    Every class not listed is empty.  A string (position or count) is
     parsed by :func:`exactfloor.parsing.parse_number`, never evaluated.
 
     The formulas are those of the :mod:`numeric` functions (Cohen 1960 and
@@ -382,6 +430,16 @@ def positioned_metric_forms(cells, positions):
     positions' distances as their weights; only within-one accuracy's band
     is written here.  The tests compare this function with :mod:`numeric` on
     random matrices with empty classes.
+
+    Parameters
+    ----------
+    cells : dict
+        ``{(i, j): n}``: ``n`` samples of the class at ``positions[i]``
+        predicted as the class at ``positions[j]`` (rows = true class).
+    positions : sequence
+        The ordinal positions :math:`p_0 < p_1 < \dots` of the classes that
+        are some sample's true or predicted class -- numbers or SymPy
+        expressions whose order the symbols' assumptions decide.
 
     Returns
     -------
@@ -590,9 +648,8 @@ def tridiagonal_new_metric_forms():
               \mathrm{Acc}_{\pm1} = 1
 
     (two of the forms, as the derivation returns them).  Derived
-    symbolically: kappa from the row sums (:func:`_tridiagonal_kappa`), the
-    others from the row-kind description of :func:`_tridiagonal_description`
-    (:func:`_row_metrics`), K >= 3 and K = 2 separately, a ``Piecewise``
+    symbolically: kappa from the row sums, the others from the matrix's
+    row-kind description (as in :func:`tridiagonal_forms`), K >= 3 and K = 2 separately, a ``Piecewise``
     with an ``Eq(K, 2)`` branch only where they differ.  Part of
     :func:`tridiagonal_forms`.
 
@@ -632,9 +689,11 @@ def tridiagonal_forms():
 
     Derivation (symbolic, for every integer ``K >= 2``): the matrix is
     described by its row kinds (one first row, ``K - 2`` interior rows, one
-    last row); :func:`analytic.engines._rowkinds.path_weights` computes the weights of cardoso2011 eq. 7 and
-    silva2018 eq. 28 from that description; the band-1 lemma of
-    :func:`_band1_function` reduces the minimisation over paths to one
+    last row); the weights of cardoso2011 eq. 7 and silva2018 eq. 28 are
+    computed from that description; the band-1 lemma (with :math:`w = -b + \beta q`,
+    cardoso2011 §3.4, a monotone path meets each anti-diagonal once, so
+    :math:`\min_{path}(1 + \sum w) = 1 + \sum_i w_{i,i} + \sum_g \min(0, w_{g,g+1}, w_{g+1,g})`)
+    reduces the minimisation over paths to one
     three-line envelope per kind of gap between consecutive rows; the
     envelopes are decided for all ``K >= 3`` and the case ``K = 2`` (no
     interior row) is derived separately, kept as its own branch

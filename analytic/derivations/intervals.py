@@ -105,11 +105,23 @@ def prop4_max_form(n, ls):
             \max_{\ell \ne j} \frac{l_\ell}{n_\ell}\,
             \max\big(|a_\ell - a_j|,\ |b_\ell - b_j|\big)
 
-    ``n``: class counts, ``ls``: lengths (SymPy numbers or expressions,
-    already validated; :func:`interval_tc_max_symbolic` is the checked entry
-    point).  The factor ``l_l / n_l`` is kept outside the inner ``Max``: that
+    The factor ``l_l / n_l`` is kept outside the inner ``Max``: that
     is what lets SymPy reduce Prop. 5 to ``Max(l_1, l_2)``.  With unit
     lengths it is Prop. 1 (:func:`analytic.derivations.tc_max.tc_max_symbolic`).
+
+    Parameters
+    ----------
+    n : sequence
+        The class counts (numbers or SymPy expressions; a string is parsed by
+        :func:`exactfloor.parsing.parse_number`, never evaluated).
+    ls : sequence
+        The intervals' lengths, one per class, likewise.  Not otherwise
+        checked: :func:`interval_tc_max_symbolic` is the checked entry point.
+
+    Returns
+    -------
+    sympy.Expr
+        :math:`\widehat{\mathrm{TC}}_{max}`, with ``Max`` where the symbols leave it open.
 
     Examples
     --------
@@ -215,6 +227,19 @@ class Case:
 
     On ``lower < L <= upper`` (``upper = oo`` for the last case), TC_max is
     ``pieces[k][0]`` for ``pieces[k-1][1] < x <= pieces[k][1]``.
+
+    Parameters
+    ----------
+    lower, upper : sympy.Expr
+        The parameter interval.
+    pieces : tuple
+        ``((F_k(x, L), b_k(L)), ...)``: each piece and its right end; the last ``b_k`` is ``oo``.
+
+    Examples
+    --------
+    >>> c = derive_optimal_last_length([1, 1, 1]).cases[0]
+    >>> c.lower, c.upper, c.pieces[-1][1]
+    (0, 1, oo)
     """
 
     lower: sp.Expr
@@ -265,7 +290,21 @@ def _nested(cases, variable, param):
 # the optimal rightmost length
 # ---------------------------------------------------------------------------
 class OptimalLengthForms(NamedTuple):
-    """Result of :func:`optimal_last_length_piecewise`: two ``Piecewise`` in ``L``."""
+    """Result of :func:`optimal_last_length_piecewise`: two ``Piecewise`` in ``L``.
+
+    Parameters
+    ----------
+    x_opt : sympy.Expr
+        The length of the last interval that minimises interval TC_max.
+    tc_max_opt : sympy.Expr
+        The minimum value of interval TC_max.
+
+    Examples
+    --------
+    >>> forms = optimal_last_length_piecewise([1, 1, 1])
+    >>> forms.tc_max_opt.subs(L, 1)
+    2*sqrt(2)/3 + 7/3
+    """
 
     #: the length of the last interval that minimises interval TC_max
     x_opt: sp.Expr
@@ -277,8 +316,23 @@ class OptimalLengthForms(NamedTuple):
 class Optimum:
     """On ``lower < L <= upper`` the minimiser is ``x_opt(L)``, the minimum ``value(L)``.
 
-    ``kind`` is ``"critical point"`` (a zero of the derivative of ``piece``)
-    or ``"breakpoint"`` (a kink of TC_max, where ``piece`` ends).
+    Parameters
+    ----------
+    lower, upper : sympy.Expr
+        The parameter interval.
+    kind : str
+        ``"critical point"`` (a zero of the derivative of ``piece``) or
+        ``"breakpoint"`` (a kink of TC_max, where ``piece`` ends).
+    x_opt, value : sympy.Expr
+        The minimiser and the minimum, in ``L``.
+    piece : sympy.Expr
+        The piece of TC_max in ``x`` and ``L`` that holds the minimum.
+
+    Examples
+    --------
+    >>> o = derive_optimal_last_length([1, 1, 1]).optima[-1]
+    >>> o.kind, o.x_opt
+    ('critical point', sqrt(L))
     """
 
     lower: sp.Expr
@@ -293,11 +347,24 @@ class Optimum:
 class LastLengthDerivation:
     """The full derivation behind :func:`optimal_last_length_piecewise`.
 
-    ``cases``: the piecewise TC_max in ``x`` on each parameter interval
-    (Appendix A's cases); ``optima``: the minimiser on each parameter interval
-    (Prop. 6's branches); ``forms``: both as ``Piecewise`` in the parameter.
-    ``class_counts`` are the counts divided by their gcd (the result depends
-    on the proportions only).
+    Parameters
+    ----------
+    class_counts : tuple
+        The counts divided by their gcd (the result depends on the proportions only).
+    lengths : tuple
+        The lengths, the last one the symbol ``x``.
+    cases : tuple of Case
+        The piecewise TC_max in ``x`` on each parameter interval (binotto2024 Appendix A's cases).
+    optima : tuple of Optimum
+        The minimiser on each parameter interval (Prop. 6's branches).
+    forms : OptimalLengthForms
+        Both as ``Piecewise`` in the parameter.
+
+    Examples
+    --------
+    >>> d = derive_optimal_last_length([2, 2, 2])
+    >>> d.class_counts, d.lengths
+    ((1, 1, 1), (1, L, x))
     """
 
     class_counts: tuple
@@ -353,6 +420,23 @@ def derive_optimal_last_length(class_counts, *, lengths=None):
     See :func:`optimal_last_length_piecewise`; this returns the
     :class:`LastLengthDerivation` (cases of TC_max in ``x``, optima per
     parameter interval, and the two ``Piecewise`` forms).
+
+    Parameters
+    ----------
+    class_counts : sequence of 3 positive integers (or r, with ``lengths``)
+        The class counts.
+    lengths : sequence of r-1 lengths with one free positive symbol, optional
+        Default ``(1, L)`` (binotto2024's ``l_1 = 1``, ``l_2 = L``).
+
+    Returns
+    -------
+    LastLengthDerivation
+        The cases, the optima and the two forms.
+
+    Raises
+    ------
+    ValueError
+        Symbolic counts, or lengths without exactly one free symbol.
 
     Examples
     --------

@@ -36,7 +36,7 @@ __all__ = ["monotone_paths", "path_lines", "confusion_matrix_symbolic", "appendi
 class TriangleViolation:
     r"""Result of :func:`appendix_a_triangle`: where OC violates the triangle inequality.
 
-    Attributes
+    Parameters
     ----------
     gamma : sympy.Number
         The exponent of :math:`OC_\beta^\gamma`.
@@ -53,6 +53,12 @@ class TriangleViolation:
         ``hi`` when the set is one interval from 0, else ``None``.
     method : str
         How the result was obtained.
+
+    Examples
+    --------
+    >>> v = appendix_a_triangle()
+    >>> sorted(v.matrices), v.violation
+    (['ab', 'ac', 'bc'], ((0, (N - 1)/(N**2 + 3*N + 2)),))
     """
 
     gamma: sp.Expr
@@ -67,13 +73,18 @@ class TriangleViolation:
 class Certificate:
     """The inequality certificate of :class:`DiagonalThreshold`.
 
-    Attributes
+    Parameters
     ----------
     gap : sympy.Expr
         ``bound - threshold``, factored, in the symbols of the per-count
         threshold (see :func:`diagonal_threshold`).
     is_nonnegative : bool or None
         SymPy's decision on ``gap >= 0`` from the symbols' assumptions.
+
+    Examples
+    --------
+    >>> diagonal_threshold("oc").certificate
+    Certificate(gap=m/((N + 1)*(N + m + 1)), is_nonnegative=True)
     """
 
     gap: sp.Expr
@@ -84,7 +95,7 @@ class Certificate:
 class Witness:
     """A matrix (family) showing that the bound of :class:`DiagonalThreshold` cannot be lowered.
 
-    Attributes
+    Parameters
     ----------
     matrix : list
         Nested lists of counts, symbolic in ``N`` (OC) or ``n`` (UOC).
@@ -96,6 +107,12 @@ class Witness:
     limit : sympy.Expr or None
         UOC: the last breakpoint's limit as ``n -> oo`` (the bound); ``None``
         for OC.
+
+    Examples
+    --------
+    >>> w = diagonal_threshold("oc").witness
+    >>> w.matrix, w.attains
+    ([[N - 1, 0], [1, 0]], True)
     """
 
     matrix: list
@@ -108,7 +125,7 @@ class Witness:
 class DiagonalThreshold:
     """Result of :func:`diagonal_threshold`.
 
-    Attributes
+    Parameters
     ----------
     metric : str
         ``"oc"`` or ``"uoc"``.
@@ -116,9 +133,17 @@ class DiagonalThreshold:
         The sufficient beta, the supremum over the dispersion of the
         per-count threshold.
     certificate : Certificate
+        Why the bound suffices.
     witness : Witness
+        Why it cannot be lowered.
     method : str
         How the result was obtained.
+
+    Examples
+    --------
+    >>> t = diagonal_threshold("uoc")
+    >>> t.metric, t.bound
+    ('uoc', 1)
     """
 
     metric: str
@@ -136,6 +161,20 @@ def path_lines(matrix, metric="oc", gamma=1):
     weights are those of cardoso2011 eq. 7 (``"oc"``) or silva2018 eq. 28
     (``"uoc"``); a path costs :math:`1 - \sum_p b + \beta\sum_p q`.  All
     :math:`D(K)` (Delannoy) paths are listed, so keep K small.
+
+    Parameters
+    ----------
+    matrix : list of list
+        K x K counts, numbers, SymPy expressions or strings.
+    metric : {"oc", "uoc"}, default "oc"
+        Whose path weights.
+    gamma : number, default 1
+        The exponent of the distance :math:`|r - c|^\gamma`.
+
+    Returns
+    -------
+    list of tuple
+        ``(a_p, s_p)`` of each path, in the order of :func:`monotone_paths`.
 
     Examples
     --------
@@ -158,6 +197,29 @@ def confusion_matrix_symbolic(true, pred, k):
     A label list may start with ``("repeat", label, count)`` for ``count``
     copies of ``label`` (``count`` symbolic), as cardoso2011 Appendix A writes
     its vectors ``(1, ..., 1, 1, 2)``.
+
+    Parameters
+    ----------
+    true, pred : list
+        The label lists (labels ``1..k``), of the same length, each starting
+        with the same ``("repeat", label, count)``.
+    k : int
+        The number of classes.
+
+    Returns
+    -------
+    list of list
+        ``k`` x ``k`` SymPy integers or expressions, rows = true class.
+
+    Raises
+    ------
+    ValueError
+        If the lists differ in length or do not start with the same repeat.
+
+    Examples
+    --------
+    >>> confusion_matrix_symbolic([("repeat", 1, N - 2), 1, 2], [("repeat", 1, N - 2), 1, 1], 2)
+    [[N - 1, 0], [1, 0]]
     """
     C = [[sp.Integer(0)] * k for _ in range(k)]
     t_rep, p_rep = true[0], pred[0]
@@ -183,9 +245,15 @@ def appendix_a_triangle(gamma=1):
     :math:`\{\beta \ge 0 : OC(a,b) + OC(b,c) - OC(a,c) < 0\}` computed piece
     by piece.
 
+    Parameters
+    ----------
+    gamma : number, default 1
+        The exponent of :math:`OC_\beta^\gamma`.
+
     Returns
     -------
     TriangleViolation
+        The matrices, their OC, the violation set and its bound.
 
     Examples
     --------
@@ -228,6 +296,11 @@ def diagonal_threshold(metric="oc"):
       :math:`\beta \ge 1` suffices (silva2018 §III.A).  It cannot be
       lowered: for :math:`[[n, 1], [0, 1]]` the derived last breakpoint tends
       to 1 as :math:`n \to \infty`.
+
+    Parameters
+    ----------
+    metric : {"oc", "uoc"}, default "oc"
+        The metric.
 
     Returns
     -------

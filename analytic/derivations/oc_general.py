@@ -28,7 +28,7 @@ __all__ = ["covering_path", "oc00_forms", "OC00Forms"]
 class OC00Forms:
     r""":math:`OC^1_{0;0}` in two forms (result of :func:`oc00_forms`).
 
-    Attributes
+    Parameters
     ----------
     oc00 : sympy.Expr
         :math:`1 - N/(N+M)` simplified, in :data:`analytic.symbols.N` and
@@ -40,6 +40,12 @@ class OC00Forms:
         The symbols of the two forms (nonnegative).
     method : str
         How the forms were obtained.
+
+    Examples
+    --------
+    >>> f = oc00_forms()
+    >>> f.M, f.MAE
+    (M, MAE)
     """
 
     oc00: sp.Expr
@@ -55,6 +61,21 @@ def covering_path(k):
     Rows are swept alternately left-to-right and right-to-left; when ``k`` is
     even the last two rows are swept together column by column, stepping
     diagonally from ``(k-1, j)`` to ``(k-2, j+1)``.
+
+    Parameters
+    ----------
+    k : int
+        The number of classes (``k >= 1``).
+
+    Returns
+    -------
+    list of tuple
+        The ``k * k`` cells ``(row, column)`` in the order of the path.
+
+    Raises
+    ------
+    ValueError
+        If ``k < 1``.
 
     Examples
     --------
@@ -80,6 +101,7 @@ def oc00_forms():
     Returns
     -------
     OC00Forms
+        Both forms, their symbols and how they were obtained.
 
     Examples
     --------

@@ -79,10 +79,25 @@ def tc_max_symbolic(class_counts):
 class BalancedDerivation:
     """The steps of :func:`tc_max_balanced` (binotto2024 Prop. 1 with n_j = N/r).
 
-    ``split``: the condition on ``j`` under which class ``r`` is the worst
-    target (solved from ``r - j >= j - 1``); ``h_even``, ``h_odd``: the last
-    such ``j`` for ``r = 2m`` and ``r = 2m + 1``; ``even_m``, ``odd_m``: TC_max
-    as polynomials in ``m``; ``even``, ``odd``: the same in ``r``.
+    Parameters
+    ----------
+    m : sympy.Symbol
+        The half of the number of classes: ``r = 2m`` or ``r = 2m + 1``.
+    split : sympy.Basic
+        The condition on ``j`` under which class ``r`` is the worst target
+        (solved from ``r - j >= j - 1``).
+    h_even, h_odd : sympy.Expr
+        The last such ``j`` for ``r = 2m`` and ``r = 2m + 1``.
+    even_m, odd_m : sympy.Expr
+        TC_max as polynomials in ``m``.
+    even, odd : sympy.Expr
+        The same in ``r``.
+
+    Examples
+    --------
+    >>> d = derive_tc_max_balanced()
+    >>> d.even
+    (r - 1)*(3*r - 2)/4
     """
 
     m: sp.Symbol
@@ -181,6 +196,11 @@ def corollary1_differences():
     binotto2024 Corollary 1 states both are positive for every ``k >= 1``;
     :func:`positive_for_integers_from` decides that exactly.
 
+    Returns
+    -------
+    tuple of sympy.Expr
+        The two differences, factored rational functions of a positive integer ``k``.
+
     Examples
     --------
     >>> d1, d2 = corollary1_differences()
@@ -202,6 +222,26 @@ def positive_for_integers_from(expr, var, start=1):
     Exact: numerator and denominator have no real root in ``[start, oo)``
     (Sturm count, :meth:`sympy.Poly.count_roots`) and are positive at ``start``.
     (Then in particular for every integer ``var >= start``.)
+
+    Parameters
+    ----------
+    expr : sympy.Expr or str
+        A rational function of ``var`` (a string is parsed by
+        :func:`exactfloor.parsing.parse_number`, never evaluated).
+    var : sympy.Symbol
+        Its variable.
+    start : number, default 1
+        The left end of the range.
+
+    Returns
+    -------
+    bool
+        ``True`` if ``expr > 0`` for every real ``var >= start``.
+
+    Raises
+    ------
+    TypeError
+        If ``var`` is not a SymPy Symbol.
 
     Examples
     --------

@@ -95,6 +95,18 @@ def envelope_piecewise(env, var=beta):
     branch is ``(a_last + s_last*var, True)``.  The envelope is continuous,
     so the value at a breakpoint is the same from either branch.
 
+    Parameters
+    ----------
+    env : numeric.Envelope
+        An envelope in exact arithmetic (:func:`numeric.path_envelope`).
+    var : sympy.Symbol, default :data:`analytic.symbols.beta`
+        The variable of the ``Piecewise``.
+
+    Returns
+    -------
+    sympy.Piecewise
+        Ordered by ``var``, the last branch ``(..., True)``.
+
     Examples
     --------
     >>> from numeric import path_envelope
@@ -130,6 +142,7 @@ def uoc_piecewise(cm, *, gamma=1, n0=None):
         polynomials in one integer symbol ``n`` (a family, see the module
         docstring).
     gamma : number, default 1
+        The exponent of the distance :math:`|r - c|^\gamma` (silva2018 eq. 28).
     n0 : int, optional
         For a family: its first value (default from the assumptions of ``n``).
 
@@ -175,7 +188,27 @@ def oc_piecewise(cm, *, gamma=1, n0=None):
               M = \Big(\sum_{r,c} n_{r,c}|r-c|^\gamma\Big)^{1/\gamma}
 
     cardoso2011 eq. 7 (silva2018 eq. 11), valid for every :math:`\beta \ge 0`.
-    ``cm`` may be a one-parameter family, as in :func:`uoc_piecewise`.
+
+    Parameters
+    ----------
+    cm : array_like, shape (K, K)
+        Counts, ``cm[i, j]``: true class ``i`` predicted as ``j``; or
+        polynomials in one integer symbol ``n`` (a family, as in :func:`uoc_piecewise`).
+    gamma : number, default 1
+        The exponent of the distance :math:`|r - c|^\gamma` (cardoso2011 eq. 7).
+    n0 : int, optional
+        For a family: its first value (default from the assumptions of ``n``).
+
+    Returns
+    -------
+    sympy.Piecewise
+        In :data:`analytic.symbols.beta`; branches ordered by beta, the last
+        ``(..., True)``.  For a family, a ``Piecewise`` in ``n`` of those.
+
+    Raises
+    ------
+    NotImplementedError
+        For a family with several symbols, ``gamma != 1`` or ``K > MAX_FAMILY_K``.
 
     Examples
     --------
@@ -208,6 +241,25 @@ def a_uoc_symbolic(cm, *, n0=None):
     values below ``m``.  (Renamed from ``a_uoc``, which read as a second
     :func:`numeric.a_uoc`; ``analytic.a_uoc`` and ``analytic.derivations.uoc.a_uoc``
     remain as deprecated aliases.)
+
+    Parameters
+    ----------
+    cm : array_like, shape (K, K)
+        Counts, ``cm[i, j]``: true class ``i`` predicted as ``j``; or
+        polynomials in one integer symbol ``n`` (a family).
+    n0 : int, optional
+        For a family: its first value (default from the assumptions of ``n``).
+
+    Returns
+    -------
+    sympy.Expr
+        A rational number in ``[0, 1]`` (lower is better); for a family, a
+        ``Piecewise`` in ``n``.
+
+    Raises
+    ------
+    NotImplementedError
+        For a family with several symbols or ``K > MAX_FAMILY_K``.
 
     Examples
     --------

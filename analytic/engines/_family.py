@@ -68,10 +68,19 @@ def family_parameter(cm, n0=None):
     ``n0`` defaults to the smallest integer the assumptions of ``n`` allow
     (1 for ``positive=True``, 0 for ``nonnegative=True``).
 
+    Parameters
+    ----------
+    cm : array_like
+        K x K counts: numbers, or polynomials in one integer symbol (a string
+        is read by :func:`exactfloor.parsing.parse_number`).
+    n0 : int, optional
+        The first value of the parameter; by default implied by its assumptions.
+
     Returns
     -------
     (sympy.Symbol or None, int)
-        ``None`` when the matrix holds numbers only.
+        The symbol and ``n0``; ``None`` (and ``n0``, default 0) when the
+        matrix holds numbers only.
 
     Raises
     ------
@@ -110,9 +119,22 @@ def support_threshold(cm, n, n0):
     values at every integer ``n >= n0`` (a polynomial is integer-valued on
     all integers from ``n0`` if and only if it is at ``deg + 1`` consecutive
     ones, Pólya; non-negativity is decided by
-    :func:`analytic.engines._pl.signs_for_all`).  Returns the smallest ``m >= n0``
-    from which every count is either zero for all ``n >= m`` or positive for
-    all ``n >= m``.
+    :func:`exactfloor.ratfun.signs_for_all`).
+
+    Parameters
+    ----------
+    cm : array_like
+        K x K counts, polynomials in ``n`` (or numbers).
+    n : sympy.Symbol
+        The parameter (:func:`family_parameter`).
+    n0 : int
+        Its first value.
+
+    Returns
+    -------
+    int
+        The smallest ``m >= n0`` from which every count is either zero for
+        all ``n >= m`` or positive for all ``n >= m``.
 
     Raises
     ------
@@ -151,6 +173,24 @@ def split_by_parameter(n, n0, m, special, general):
     as a piecewise-linear function of beta) at the last such values, its
     condition is widened to them.  A single branch whose
     condition SymPy decides to be true is returned bare.
+
+    Parameters
+    ----------
+    n : sympy.Symbol
+        The parameter.
+    n0 : int
+        Its first value.
+    m : int
+        The threshold from which ``general`` holds.
+    special : callable
+        ``special(k)``: the value at the integer ``n = k``.
+    general : sympy.Expr
+        The value for ``n >= m``, an expression in ``n``.
+
+    Returns
+    -------
+    sympy.Expr
+        The ``Piecewise`` (or ``general`` alone).
 
     Raises
     ------
@@ -213,8 +253,22 @@ def settle(compute, n, m):
     r"""``compute(m)``, retried from a larger ``m`` while a sign is undecided.
 
     ``compute(m)`` decides signs for all integers ``n >= m`` and raises
-    :class:`analytic.engines._pl.UndecidedSign` when one is not constant; it is
-    called again from that sign's threshold.  Returns ``(m, result)``.
+    :class:`exactfloor.errors.UndecidedSign` when one is not constant; it is
+    called again from that sign's threshold.
+
+    Parameters
+    ----------
+    compute : callable
+        ``compute(m)``: the computation for all integers ``n >= m``.
+    n : sympy.Symbol
+        The family's parameter, whose signs ``compute`` decides (not read by the retry).
+    m : int
+        The first threshold tried.
+
+    Returns
+    -------
+    (int, object)
+        The threshold ``m`` from which ``compute`` decided, and its result.
 
     Examples
     --------

@@ -151,6 +151,19 @@ def monotone_paths(k):
     A step moves down, right or diagonally (down-right); there are D(k)
     (central Delannoy number) paths, each a tuple of (row, column) cells.
 
+    Parameters
+    ----------
+    k : int
+        The number of classes, ``k >= 1``.
+
+    Returns
+    -------
+    list of tuple
+        The paths, each a tuple of ``(row, column)`` cells from ``(0, 0)`` to
+        ``(k-1, k-1)``, the diagonal step tried first.
+
+    Examples
+    --------
     >>> monotone_paths(2)
     [((0, 0), (1, 1)), ((0, 0), (1, 0), (1, 1)), ((0, 0), (0, 1), (1, 1))]
     >>> [len(monotone_paths(k)) for k in range(1, 6)]

@@ -146,10 +146,22 @@ SEEDS = {
 class Outcome:
     """What a check found.
 
-    ``verdict`` is one of :data:`CHECK_VERDICTS`, ``evidence`` a string and
-    ``closed_form`` a string (that :func:`sympy.sympify` parses) or ``None``;
-    anything else raises, naming the field and the type it got.
+    Anything but the types below raises, naming the field and the type it got.
 
+    Parameters
+    ----------
+    verdict : str
+        One of :data:`CHECK_VERDICTS`.
+    evidence : str
+        What the verdict rests on: the exact value beside the printed one, the
+        counterexample, the diagnosis.
+    closed_form : str or None, default None
+        A closed form that :func:`sympy.sympify` parses, where one was derived.
+
+    Examples
+    --------
+    >>> Outcome("verified", "exact 5/8 = 0.625; printed 0.63").verdict
+    'verified'
     >>> Outcome("verified", 3)
     Traceback (most recent call last):
     ...
@@ -187,6 +199,33 @@ def _short(value, limit: int = 200) -> str:
 
 @dataclass(frozen=True)
 class Claim:
+    """A registered claim: what a paper states, where, how it is checked, and its check.
+
+    Made by :func:`register` (or the :func:`claim` decorator), which checks the fields.
+
+    Parameters
+    ----------
+    id : str
+        ``<key>:<item>``, e.g. ``silva2018:table1:B:oc1`` (the module's "Fields").
+    source : str
+        The seed file and the location, or a user key's source text.
+    statement : str
+        The claim, in one line.
+    method : str
+        How it is checked (proof, exact computation, search and its size).
+    check : callable
+        Called without arguments; returns an :class:`Outcome`.
+    expect : str
+        The reviewed verdict, one of :data:`CHECK_VERDICTS`.
+
+    Examples
+    --------
+    >>> c = Claim(id="mine:two", source="a demo", statement="1 + 1 = 2", method="exact",
+    ...           check=lambda: Outcome("verified", "1 + 1 = 2"), expect="verified")
+    >>> c.check().verdict == c.expect
+    True
+    """
+
     id: str
     source: str
     statement: str
@@ -197,7 +236,29 @@ class Claim:
 
 @dataclass(frozen=True)
 class Entry:
-    """One row of the ledger, with exactly the fields of the JSON output."""
+    """One row of the ledger, with exactly the fields of the JSON output.
+
+    :func:`run` makes one per claim; the fields are the module's "Fields".
+
+    Parameters
+    ----------
+    id, source, statement, method : str
+        The claim's (:class:`Claim`).
+    verdict : str
+        One of :data:`VERDICTS`: the check's, or ``error``.
+    evidence : str
+        The check's evidence, or what went wrong.
+    closed_form : str or None
+        The check's closed form.
+
+    Examples
+    --------
+    >>> c = Claim(id="mine:two", source="a demo", statement="1 + 1 = 2", method="exact",
+    ...           check=lambda: Outcome("verified", "1 + 1 = 2"), expect="verified")
+    >>> e, = run(only=[c])
+    >>> e.to_dict()["verdict"], e.closed_form
+    ('verified', None)
+    """
 
     id: str
     source: str
@@ -215,7 +276,30 @@ _REGISTRY: dict[str, Claim] = {}
 
 
 def source(key: str, where: str) -> str:
-    """``"<seed file>, <where>"`` for a source key of INDEX.md."""
+    """The source text of a claim of one of the five sources.
+
+    Parameters
+    ----------
+    key : str
+        A source key of INDEX.md (:data:`SEEDS`).
+    where : str
+        The location in the source: a section, an equation, a table.
+
+    Returns
+    -------
+    str
+        ``"<seed file> (<key>), <where>"``.
+
+    Raises
+    ------
+    ValueError
+        If ``key`` is not a source key.
+
+    Examples
+    --------
+    >>> source("silva2018", "eq. 28")
+    '000_8630f6580e0e84f9.txt (silva2018), eq. 28'
+    """
     if key not in SEEDS:
         raise ValueError(f"unknown source key {key!r}; expected one of {sorted(SEEDS)}")
     return f"{SEEDS[key]} ({key}), {where}"
@@ -225,9 +309,41 @@ def register(id: str, *, source: str | tuple, statement: str, method: str,
              check: Callable[[], Outcome], expect: str, _into=None) -> Claim:
     """Add a claim to the registry (ids are unique; ``expect`` is a verdict).
 
-    ``id`` is ``<key>:<item>``.  A seed key (:data:`SEEDS`) takes ``source``
-    as ``(key, where)`` or text; any other key needs ``source`` as a
-    non-empty text naming where the claim comes from.
+    Parameters
+    ----------
+    id : str
+        ``<key>:<item>``; unique in the registry.
+    source : str or tuple
+        A seed key (:data:`SEEDS`) takes ``(key, where)`` (see :func:`source`)
+        or text; any other key needs a non-empty text naming where the claim
+        comes from.
+    statement : str
+        The claim, in one line.
+    method : str
+        How it is checked.
+    check : callable
+        Called without arguments; returns an :class:`Outcome`.
+    expect : str
+        The reviewed verdict, one of :data:`CHECK_VERDICTS`.
+    _into : dict, optional
+        Another registry to add to (used by ``claim(..., register=False)``); leave unset.
+
+    Returns
+    -------
+    Claim
+        The registered claim.
+
+    Raises
+    ------
+    ValueError
+        A malformed or repeated id, a missing source, an unknown verdict.
+
+    Examples
+    --------
+    >>> c = register("mine:doc-register", source="a demo", statement="1 + 1 = 2", method="exact",
+    ...              check=lambda: Outcome("verified", "1 + 1 = 2"), expect="verified", _into={})
+    >>> c.id, c.source
+    ('mine:doc-register', 'a demo')
     """
     key, sep, item = id.partition(":")
     if not (key and sep and item):
@@ -253,7 +369,38 @@ def register(id: str, *, source: str | tuple, statement: str, method: str,
 
 def claim(id: str, *, source, statement: str, method: str, expect: str,
           register: bool = True):
-    """Decorator form of :func:`register` for a check function."""
+    """Decorator form of :func:`register` for a check function.
+
+    Parameters
+    ----------
+    id : str
+        ``<key>:<item>``; unique in the registry.
+    source : str or tuple
+        As for :func:`register`.
+    statement : str
+        The claim, in one line.
+    method : str
+        How it is checked.
+    expect : str
+        The reviewed verdict, one of :data:`CHECK_VERDICTS`.
+    register : bool, default True
+        Add the claim to the registry; ``False`` only checks its fields.
+
+    Returns
+    -------
+    callable
+        The decorator, which registers the function it decorates as the
+        claim's check and returns that function unchanged.
+
+    Examples
+    --------
+    >>> @claim("mine:doc-claim", source="a demo", statement="1 + 1 = 2", method="exact",
+    ...        expect="verified", register=False)
+    ... def check_two():
+    ...     return Outcome("verified", "1 + 1 = 2")
+    >>> check_two().verdict
+    'verified'
+    """
 
     def deco(fn):
         globals()["register"](id, source=source, statement=statement,
@@ -273,8 +420,25 @@ def _load_all():
 
 
 def claims(prefix: str | None = None) -> list[Claim]:
-    """All registered claims (loading :mod:`analytic.ledger.checks`), in id order;
-    claims of files loaded by :func:`load_claims` are not among them."""
+    """All registered claims (loading :mod:`analytic.ledger.checks`), in id order.
+
+    Claims of files loaded by :func:`load_claims` are not among them.
+
+    Parameters
+    ----------
+    prefix : str, optional
+        Only the claims whose id starts with it.
+
+    Returns
+    -------
+    list of Claim
+        In id order.
+
+    Examples
+    --------
+    >>> [c.id for c in claims("binotto2024:prop1")]
+    ['binotto2024:prop1:exhaustive']
+    """
     _load_all()
     user = {k for ids in _LOADED.values() for k in ids}
     out = [c for k, c in sorted(_REGISTRY.items())
@@ -287,16 +451,41 @@ def load_claims(path) -> list[Claim]:
     (sorted, names starting with ``_`` skipped); returns the claims they
     registered, in id order.
 
-    On Linux each file is imported first in a forked worker process
-    (``_probe_import``), then here: a module that ends the process at
+    On Linux each file is imported first in a forked worker process, then here: a module that ends the process at
     import (``os._exit(0)``, a signal) raises ``ValueError`` instead of ending
     the caller with exit status 0 and no table (a module's import code runs
     twice).  A module that replaces ``sys.stdout`` or ``sys.stderr`` with
     ``None`` at import has the stream put back and each of its claims gets the
     verdict ``error`` naming it.
 
-    Raises ``ValueError`` naming the path when it is missing, not Python,
-    registers no claim, or ends the process at import.
+    Parameters
+    ----------
+    path : str or os.PathLike
+        A ``.py`` file or a folder of them.
+
+    Returns
+    -------
+    list of Claim
+        The claims the files registered, in id order.
+
+    Raises
+    ------
+    ValueError
+        Naming the path when it is missing, not Python, registers no claim,
+        or ends the process at import.
+
+    Examples
+    --------
+    >>> import pathlib, tempfile
+    >>> with tempfile.TemporaryDirectory() as d:   # a claim id of its own at each run
+    ...     cid = f"mine:{pathlib.Path(d).name}"
+    ...     _ = pathlib.Path(d, "mine.py").write_text(
+    ...         "from analytic.ledger import Outcome, claim\\n"
+    ...         f"@claim({cid!r}, source='a demo', statement='s', method='m', expect='verified')\\n"
+    ...         "def check():\\n"
+    ...         "    return Outcome('verified', 'e')\\n")
+    ...     [c.id for c in load_claims(d)] == [cid]
+    True
     """
     import importlib.util
     import sys
@@ -404,7 +593,27 @@ def _probe_import(f) -> None:
 
 
 def mismatches(entries: Iterable[Entry], todo: Iterable[Claim]) -> list[str]:
-    """``"<id>: verdict V, expected E"`` for each entry whose verdict is not its claim's ``expect``."""
+    """The entries whose verdict is not their claim's ``expect``, one line each.
+
+    Parameters
+    ----------
+    entries : iterable of Entry
+        The ledger's rows (:func:`run`).
+    todo : iterable of Claim
+        The claims that were run.
+
+    Returns
+    -------
+    list of str
+        ``"<id>: verdict V, expected E"``, in the order of ``entries``.
+
+    Examples
+    --------
+    >>> c = Claim(id="mine:two", source="a demo", statement="1 + 1 = 3", method="exact",
+    ...           check=lambda: Outcome("refuted", "1 + 1 = 2"), expect="verified")
+    >>> mismatches(run(only=[c]), [c])
+    ['mine:two: verdict refuted, expected verified']
+    """
     expect = {c.id: c.expect for c in todo}
     return [f"{e.id}: verdict {e.verdict}, expected {expect[e.id]}"
             for e in entries if e.id in expect and e.verdict != expect[e.id]]
@@ -425,10 +634,14 @@ def run(prefix: str | None = None, progress: Callable[[int, int, str], None] | N
 
     Parameters
     ----------
+    prefix : str, optional
+        Only the claims whose id starts with it.
     progress : callable, optional
         Called as ``progress(done, total, claim_id)`` when a claim starts
         (``done`` claims have finished) and ``progress(total, total, "")``
         at the end.
+    only : iterable of Claim, optional
+        Run these claims (e.g. from :func:`load_claims`) instead of the registry's.
     jobs : int, default 1
         Worker processes.  On Linux each check runs in a forked worker (so
         that claims registered at run time reach it), the claims of one
@@ -440,6 +653,11 @@ def run(prefix: str | None = None, progress: Callable[[int, int, str], None] | N
         Seconds each check may run; a check still running then has its
         worker killed and the verdict ``error``.  Not enforced where the
         checks run in this process.
+
+    Returns
+    -------
+    list of Entry
+        One per claim, in the order of the claims.
 
     Examples
     --------
@@ -481,9 +699,20 @@ def run(prefix: str | None = None, progress: Callable[[int, int, str], None] | N
 
 
 def default_jobs() -> int:
-    """The CPUs this process may run on (its affinity mask where the OS has one):
-    the default ``jobs`` of the CLI (:func:`analytic.properties.pool.default_jobs`,
-    the property engine's, read here: the engine imports nothing of the ledger)."""
+    """The CPUs this process may run on: the default ``jobs`` of the command line.
+
+    Read from :func:`analytic.properties.pool.default_jobs`, the property engine's.
+
+    Returns
+    -------
+    int
+        The CPUs of this process's affinity mask where the OS has one, else of the machine.
+
+    Examples
+    --------
+    >>> default_jobs() >= 1
+    True
+    """
     from analytic.properties.pool import default_jobs as cpus
 
     return cpus()
@@ -782,15 +1011,32 @@ def cell_outcome(exact, printed: str, *, convention: str | None = None,
                  diagnosis: str | None = None, digits_note: str = "") -> Outcome:
     """Compare an exact value with a printed table cell (rounded half-up).
 
-    ``exact``: a SymPy number, or any number a check computes (an int of
-    Python, NumPy or gmpy2, a :class:`fractions.Fraction`, gmpy2's ``mpq``, a
-    float or mpmath's ``mpf`` -- the exact binary fraction it is, as the
-    property auditor reads it), converted once by
-    :func:`analytic.properties.exact.value_of`.
-    ``convention``: the stated convention under which the value was computed
-    (the verdict is then ``convention`` if it reproduces).  ``diagnosis``:
-    why it does not reproduce (required for a mismatch to be informative).
+    Parameters
+    ----------
+    exact : number
+        A SymPy number, or any number a check computes (an int of Python,
+        NumPy or gmpy2, a :class:`fractions.Fraction`, gmpy2's ``mpq``, a
+        float or mpmath's ``mpf`` -- the exact binary fraction it is, as the
+        property auditor reads it), converted once by
+        :func:`analytic.properties.exact.value_of`.
+    printed : str
+        The cell as the paper prints it.
+    convention : str, optional
+        The stated convention under which the value was computed (the
+        verdict is then ``convention`` if it reproduces).
+    diagnosis : str, optional
+        Why it does not reproduce (required for a mismatch to be informative).
+    digits_note : str, default ""
+        Appended to the evidence of a verified cell.
 
+    Returns
+    -------
+    Outcome
+        ``verified``, ``convention`` or ``not reproduced``, the exact and the
+        printed value as evidence.
+
+    Examples
+    --------
     >>> from fractions import Fraction
     >>> cell_outcome(Fraction(5, 8), "0.63").verdict
     'verified'

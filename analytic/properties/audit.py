@@ -219,13 +219,50 @@ def check_size(space: Space):
 class PropertyResult:
     """The verdict on one property.
 
-    ``verdict`` is ``"proved"``, ``"holds"``, ``"fails"``, ``"n/a"`` or
-    ``"error"`` (see the module docstring); ``searched`` says over what, ``checked`` how many
-    base matrices (or triples), ``undefined`` how many of them leave the
-    metric undefined; ``ties`` the float ties met before the verdict and
-    ``ties_confirmed`` how many were decided exactly; ``minimal`` whether the
-    counterexample is the minimal one of the exhaustive part; ``proof`` the
-    :class:`analytic.properties.prover.Proof` attempt (also for a refuted property).
+    :func:`audit` makes one per property (:attr:`AuditReport.results`).
+
+    Parameters
+    ----------
+    property : str
+        The property's name (:data:`PROPERTIES`).
+    verdict : str
+        ``"proved"``, ``"holds"``, ``"fails"``, ``"n/a"`` or ``"error"`` (see
+        the module docstring).
+    counterexample : numpy.ndarray, tuple or None
+        The matrix, or the triple of label vectors and ``K``, that refutes it.
+    witness : str
+        What the counterexample shows, or why the verdict is ``n/a`` or ``error``.
+    searched : str
+        Over what the search ran.
+    how : str
+        How the counterexample was found, or what a proof was implied by.
+    checked : int
+        How many base matrices (or triples) were checked.
+    proof : analytic.properties.prover.Proof or None
+        The symbolic proof attempt (also for a refuted property).
+    undefined : int
+        How many checked matrices leave the metric undefined.
+    ties : int
+        The float ties met before the verdict.
+    ties_confirmed : int
+        How many of them were decided exactly.
+    minimal : bool
+        Whether the counterexample is the minimal one of the exhaustive part.
+    exact : bool
+        Whether the search ran in exact arithmetic (not a float screen).
+    every_k : analytic.properties.structure.EveryK or None
+        The proof for every ``K`` from the metric's declared structure.
+    guided : str
+        The guided search that followed, in words (empty: none).
+    guided_checked : int
+        How many matrices the guided search checked.
+
+    Examples
+    --------
+    >>> r = audit("uoc", ["symmetry"], max_k=2, max_n=3, random=0)
+    >>> res = r.results["symmetry"]
+    >>> res.verdict, res.holds, res.checked
+    ('fails', False, 19)
     """
 
     property: str
@@ -323,7 +360,27 @@ class PropertyResult:
 
 @dataclass
 class AuditReport:
-    """What :func:`audit` found for one metric (one variant)."""
+    """What :func:`audit` found for one metric (one variant).
+
+    Parameters
+    ----------
+    label : str
+        The variant's label (``"UOC, beta=0.25"``).
+    better : {"lower", "higher"}
+        Which values of the metric are better.
+    results : dict
+        Property name -> :class:`PropertyResult`.
+    evaluations : int
+        How many times the metric was evaluated.
+    space : Space or None
+        The searched space.
+
+    Examples
+    --------
+    >>> r = audit("mae", ["symmetry"], max_k=2, max_n=2, random=0, prove=False)
+    >>> r.label, r.better, r.verdict("symmetry")
+    ('MAE', 'lower', 'holds')
+    """
 
     label: str
     better: str
@@ -390,6 +447,15 @@ def _with_proof(prover, ctx, res, better, bounds, seed):
         return res
     proof = prover.prove(name, better, bounds)
     _cross_check(ctx, res, proof, seed)
+    r = proof.refutation
+    if res.verdict in ("holds", "proved") and r is not None:
+        # a region of a symbolic family where the relation fails (issue 41 item 2): its
+        # matrix is a counterexample once the property's exact check confirms it
+        witness = PROPERTIES[res.property].check(ctx, r.matrix)
+        if witness:
+            return replace(res, verdict="fails", proof=proof, counterexample=r.matrix, witness=witness,
+                           minimal=False, how=f"derived from the symbolic family: it fails on {r.region}; "
+                                              f"{matrix_text(r.matrix)} confirmed in exact arithmetic")
     if res.verdict == "holds" and proof.proved:
         return replace(res, verdict="proved", proof=proof)
     return replace(res, proof=proof)
@@ -836,8 +902,39 @@ def audit_registered(name: str, variant_label: str, space: Space = DEFAULT_SPACE
                      scopes: tuple = _prover.DEFAULT_SCOPES, jobs: int | None = 1,
                      exact_ties: bool = False, falsify=None,
                      every_k: bool = False) -> AuditReport:
-    """:func:`audit` of one registered variant with every property, cached for
-    the process (the property table)."""
+    """:func:`audit` of one registered variant with every property, cached for the process.
+
+    The property table's cells (:func:`property_table`) and the ledger's
+    ``audit:*`` claims read the same reports through this cache.
+
+    Parameters
+    ----------
+    name : str
+        A registered metric (``"mae"``).
+    variant_label : str
+        One of its report variants' labels (``"MAE"``).
+    space : Space, default :data:`DEFAULT_SPACE`
+        The searched space.
+    scopes : tuple of analytic.properties.prover.Scope
+        The scopes of the symbolic proofs (``()``: none).
+    jobs : int or None, default 1
+        Worker processes of the screen (None: the usable CPUs).
+    exact_ties, falsify, every_k
+        As :func:`audit`'s.
+
+    Returns
+    -------
+    AuditReport
+        The same object for the same arguments.
+
+    Examples
+    --------
+    >>> tiny = Space(exhaustive=((2, 2),), random=0, triangle=((2, 2),), triangle_random=0,
+    ...              diagonal=((2, 2),))
+    >>> r = audit_registered("mae", "MAE", tiny, ())
+    >>> r.verdict("symmetry"), r is audit_registered("mae", "MAE", tiny, ())
+    ('holds', True)
+    """
     return audit(name, variant=variant_label, space=space, prove=tuple(scopes), jobs=jobs,
                  exact_ties=exact_ties, falsify=falsify, every_k=every_k)
 
@@ -846,10 +943,43 @@ def property_table(space: Space = DEFAULT_SPACE, scopes: tuple = _prover.DEFAULT
                    jobs: int | None = 1, progress=None,
                    exact_ties: bool = False, falsify="default",
                    every_k: bool = True) -> list[tuple[str, str, AuditReport]]:
-    """``[(metric name, variant label, report)]`` for every case of every
-    registered metric that needs only the matrix (:func:`numeric.registry.matrix_metrics`).
-    ``exact_ties``, ``falsify`` (``"default"``: the falsifier's
-    :data:`~analytic.properties.falsify.DEFAULT_BUDGET`) and ``every_k``: as :func:`audit`'s."""
+    """The property audit of every variant of every registered metric of a matrix.
+
+    The metrics are those that need only the matrix
+    (:func:`numeric.registry.matrix_metrics`), each case (variant) in the
+    registry's order.
+
+    Parameters
+    ----------
+    space : Space, default :data:`DEFAULT_SPACE`
+        The searched space.
+    scopes : tuple of analytic.properties.prover.Scope
+        The scopes of the symbolic proofs (``()``: none).
+    jobs : int or None, default 1
+        Worker processes of the screen (None: the usable CPUs).
+    progress : callable, optional
+        ``progress(done, total, variant label)``.
+    exact_ties : bool, default False
+        As :func:`audit`'s.
+    falsify : analytic.properties.falsify.Budget, "default" or None
+        The falsifier's budget per cell (``"default"``:
+        :data:`~analytic.properties.falsify.DEFAULT_BUDGET`; None: no falsifier).
+    every_k : bool, default True
+        As :func:`audit`'s.
+
+    Returns
+    -------
+    list of tuple
+        ``(metric name, variant label, AuditReport)`` per variant.
+
+    Examples
+    --------
+    >>> tiny = Space(exhaustive=((2, 2),), random=0, triangle=((2, 2),), triangle_random=0,
+    ...              diagonal=((2, 2),))
+    >>> rows = property_table(tiny, scopes=(), falsify=None, every_k=False)
+    >>> rows[0][:2], rows[0][2].verdict("symmetry")
+    (('mer', 'MER'), 'holds')
+    """
     from numeric.registry import matrix_metrics
 
     from .falsify import DEFAULT_BUDGET
@@ -869,7 +999,32 @@ def property_table(space: Space = DEFAULT_SPACE, scopes: tuple = _prover.DEFAULT
 
 def table_markdown(rows=None, space: Space = DEFAULT_SPACE,
                    scopes: tuple = _prover.DEFAULT_SCOPES, **kw) -> str:
-    """The property table as Markdown (``docs/properties.md``), deterministic."""
+    """The property table as Markdown (``docs/properties.md``), deterministic.
+
+    Parameters
+    ----------
+    rows : list of tuple, optional
+        :func:`property_table`'s rows (default: run it with ``space``, ``scopes`` and ``kw``).
+    space : Space, default :data:`DEFAULT_SPACE`
+        The searched space, stated in the table's header.
+    scopes : tuple of analytic.properties.prover.Scope
+        The scopes of the symbolic proofs.
+    **kw
+        Passed to :func:`property_table` when ``rows`` is not given.
+
+    Returns
+    -------
+    str
+        The Markdown page.
+
+    Examples
+    --------
+    >>> tiny = Space(exhaustive=((2, 2),), random=0, triangle=((2, 2),), triangle_random=0,
+    ...              diagonal=((2, 2),))
+    >>> r = audit("mae", space=tiny, prove=False)
+    >>> table_markdown([("mae", r.label, r)], tiny, ()).splitlines()[0]
+    '# Property table'
+    """
     from .table import markdown, table_dict
 
     rows = property_table(space, scopes, **kw) if rows is None else rows
@@ -892,8 +1047,28 @@ def _scope_of(text):
 
 
 def result_of(d):
-    """The :class:`~analytic.properties.audit.PropertyResult` of a result dict
-    (:func:`result_dict`'s inverse, but for the proofs' timings' rounding)."""
+    """The :class:`~analytic.properties.audit.PropertyResult` of a result dict.
+
+    The inverse of :func:`analytic.properties.table.result_dict` (but for the
+    rounding of the proofs' timings): how a committed table is read back.
+
+    Parameters
+    ----------
+    d : dict
+        One cell of a table (:func:`analytic.properties.table.table_dict`).
+
+    Returns
+    -------
+    PropertyResult
+        The cell's result.
+
+    Examples
+    --------
+    >>> from analytic.properties.table import result_dict
+    >>> res = audit("mae", ["symmetry"], max_k=2, max_n=2, random=0, prove=False).results["symmetry"]
+    >>> result_of(result_dict(res)) == res
+    True
+    """
     from .prover import Proof
     from .table import counterexample_of
     from .structure import EveryK
@@ -927,17 +1102,32 @@ def _registered_parts(name, label, every_k):
     return m, spec, ctx, structure, checked
 
 
-def _upgrade_cell(name, label, d, budget, every_k):
+def _family_stage(prop, res) -> bool:
+    """Whether the upgrade re-runs a cell's finite proof: the property's proof is a
+    symbolic family (``family``, e.g. imbalance), or the cell is unrefuted and its
+    proof may now end in a refuted family (issue 41 item 2)."""
+    return prop.proof_statement is not None and res.every_k is None and (
+        prop.family or res.verdict == "holds")
+
+
+def _upgrade_cell(name, label, d, budget, every_k, families=False, seed=0):
+    from numeric._symbolic import SymbolicArithmetic
+
     from .table import result_dict
 
     m, spec, ctx, structure, checked = _registered_parts(name, label, every_k)
     res = result_of(d)
+    prop = PROPERTIES[res.property]
+    if families and _family_stage(prop, res):
+        v = m.variant(label)
+        prover = _Prover(m.bind(v, SymbolicArithmetic()), ctx, _prover.DEFAULT_SCOPES)
+        res = _with_proof(prover, ctx, replace(res, proof=None), m.better, m.bounds, seed)
     res = _with_every_k(res, structure, m.better, m.bounds, checked)
     return result_dict(_falsified(PROPERTIES[res.property], res, spec, ctx, budget))
 
 
 def upgrade_table(table: dict, falsify="default", every_k: bool = True, jobs: int | None = 1,
-                  progress=None, variants=None) -> dict:
+                  progress=None, variants=None, families: bool = False) -> dict:
     """A table (:func:`analytic.properties.table.table_dict`) with the stages that
     follow the search and the finite proofs: the lemmas for every ``K`` and the
     falsifier.
@@ -963,11 +1153,26 @@ def upgrade_table(table: dict, falsify="default", every_k: bool = True, jobs: in
     variants : collection of str, optional
         Only these rows (variant labels; the stages are deterministic, so a row not named
         is what they would give it again when its code is unchanged).
+    families : bool, default False
+        Also re-run the finite proof of the cells whose proof is a symbolic family
+        (imbalance) and of the unrefuted cells, whose proof may end in a refuted family
+        (:class:`analytic.properties.proofkit.Refutation`, confirmed exactly).  It reads
+        the metric and the cell's search result only, like the other stages.
 
     Returns
     -------
     dict
         The new table (the input is not changed).
+
+    Examples
+    --------
+    >>> from analytic.properties.table import table_dict
+    >>> tiny = Space(exhaustive=((2, 2),), random=0, triangle=((2, 2),), triangle_random=0,
+    ...              diagonal=((2, 2),))
+    >>> r = audit("mae", space=tiny, prove=False)
+    >>> table = table_dict([("mae", r.label, r)], tiny, ())
+    >>> upgrade_table(table, falsify=None, every_k=False) == table   # neither stage asked for
+    True
     """
     import copy
 
@@ -984,8 +1189,9 @@ def upgrade_table(table: dict, falsify="default", every_k: bool = True, jobs: in
     ex = default_executor(jobs)
     run = ex or _InProcess()
     try:
+        seed = out.get("space", {}).get("seed", 0)
         futures = [run.submit(_upgrade_cell, rep["metric"], rep["variant"], rep["properties"][p],
-                              budget, every_k) for rep, p in cells]
+                              budget, every_k, families, seed) for rep, p in cells]
         for i, ((rep, p), fut) in enumerate(zip(cells, futures, strict=True)):
             rep["properties"][p] = fut.result()
             if progress is not None:

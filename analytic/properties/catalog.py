@@ -16,8 +16,10 @@ with a generic fallback):
 - :meth:`Property.check`: the same relation in exact arithmetic on one base
   matrix (the reference: every candidate and tie the search confirms is
   decided here);
-- :attr:`Property.prover`: the symbolic proof of :mod:`analytic.properties.prover`
-  (None: search only).
+- :meth:`Property.prove_pattern`, ``proof_statement``, :meth:`Property.vacuous`: the
+  property's finite-K symbolic proof on one generic matrix, what it establishes, and the
+  scopes where it is vacuous (run by :mod:`analytic.properties.prover`; issue 41 item 3)
+
 
 Notation: ``A`` a ``K x K`` count matrix (rows = true class, columns =
 predicted), ``f`` the metric, "undefined" a :class:`exactfloor.errors.UndefinedMetric`
@@ -32,11 +34,17 @@ row (their setting), besides the plain one on every matrix.
 
 from __future__ import annotations
 
-import numpy as np
+import itertools
 
-from .generators import matrix_text, step_toward_diagonal
-from .exact import Undefined, compare, exceeds_sum, value_of
+import numpy as np
+import sympy as sp
+
+from exactfloor.certificates import is_zero
 from exactfloor.tolerance import FLOAT_SCREEN
+
+from .exact import Undefined, compare, exceeds_sum, value_of
+from .generators import insert_empty_class, matrix_text, step_toward_diagonal
+from .proofkit import SCALE, certify, refute_family, same_value, split_moves
 
 __all__ = ["Property", "PROPERTIES", "CLEAR", "TIE", "CANDIDATE", "TOLERANCE", "tolerance"]
 
@@ -61,6 +69,18 @@ def tolerance(a, b):
     the ties, :class:`analytic.properties.engine.RationalEvaluator`), so that
     a tie is then an exact equality.
 
+    Parameters
+    ----------
+    a, b : numpy.ndarray or number
+        The values compared.
+
+    Returns
+    -------
+    numpy.ndarray or int
+        ``TOLERANCE * max(1, |a|, |b|)`` elementwise in float64; 0 for exact values.
+
+    Examples
+    --------
     >>> float(tolerance(np.array([2.0]), 1.0)[0])
     2e-09
     >>> tolerance(np.array([2], dtype=object), 1)
@@ -135,7 +155,15 @@ class Property:
     Optional: :meth:`not_applicable` (default: applies), ``region``
     (default ``"matrices"``), ``grows`` (the property builds a matrix with
     one more class), ``populated`` (only matrices whose true classes are all
-    populated), ``prover`` (the name of :data:`analytic.properties.prover.PROVABLE`).
+    populated), and for a property with a finite-K symbolic proof
+    (:mod:`analytic.properties.prover`): ``proof_statement``, :meth:`prove_pattern`
+    and, where some scopes are vacuous, :meth:`vacuous`.
+
+    Examples
+    --------
+    >>> p = PROPERTIES["symmetry"]
+    >>> isinstance(p, Property), p.name, p.region
+    (True, 'symmetry', 'matrices')
     """
 
     name = ""
@@ -145,7 +173,11 @@ class Property:
     grows = False
     populated = False
     amigo = False
-    prover: str | None = None
+    #: what the finite-K symbolic proof establishes on each matrix ``A`` of its scope
+    #: (None: the property has no such proof)
+    proof_statement: str | None = None
+    #: the proof is a symbolic family of its own (not the prover's support patterns alone)
+    family = False
 
     def not_applicable(self, ctx) -> str | None:
         """Why the property says nothing about this metric (None: it applies)."""
@@ -187,6 +219,46 @@ class Property:
         s[~self.bases(A)] = np.inf
         return s, np.ones(len(A), dtype=bool)
 
+    @property
+    def prover(self) -> str | None:
+        """The property's name in :data:`analytic.properties.prover.PROVABLE` (None: no proof)."""
+        return None if self.proof_statement is None else self.name
+
+    def prove_pattern(self, ev, m, spec) -> str | None:
+        """The symbolic proof on one generic matrix (:mod:`analytic.properties.prover`).
+
+        Parameters
+        ----------
+        ev : analytic.properties.prover.Evaluator
+            The metric on symbolic matrices: a SymPy expression, or
+            :class:`analytic.properties.proofkit.Undefined`.
+        m : numpy.ndarray
+            A generic matrix: a positive integer symbol on each cell of a support pattern.
+        spec : dict
+            ``bounds`` (lo, hi), ``orient`` (1 when lower is better, else -1) and ``best``.
+
+        Returns
+        -------
+        str or None
+            None when the relation is certified on every instance of the pattern, else why not.
+        """
+        raise NotImplementedError(f"the property {self.name!r} has no symbolic proof")
+
+    def vacuous(self, scope) -> str | None:
+        """``"true"`` where the property holds vacuously on a prover scope (one class:
+        no move, no interior position), ``"irrelevant"`` where it says nothing about
+        the scope, else None."""
+        return None
+
+    def proof_scopes(self, scopes) -> tuple:
+        """The prover's scopes for this property (default: the ones asked for)."""
+        return tuple(scopes)
+
+    def patterns(self, scope):
+        """The support patterns of ``scope`` the proof must cover (default: every one;
+        a property that speaks of fewer matrices lists fewer)."""
+        return scope.patterns()
+
     def statement(self) -> str:
         """The formal statement (the class docstring, one paragraph)."""
         return " ".join((type(self).__doc__ or "").split())
@@ -199,8 +271,8 @@ class Property:
 class Range(Property):
     """``lo <= f(A) <= hi`` for the metric's stated bounds (registry ``bounds``)."""
 
-    name, title, source, prover = ("range", "value within the stated bounds", "registry bounds",
-                                   "range")
+    name, title, source = "range", "value within the stated bounds", "registry bounds"
+    proof_statement = "lo <= f(A) <= hi (a sign certificate of each difference)"
 
     def not_applicable(self, ctx):
         return "no bounds stated" if ctx.bounds == (None, None) else None
@@ -233,6 +305,18 @@ class Range(Property):
             return f"{ctx.describe(m)} outside [{lo}, {hi}]"
         return None
 
+    def prove_pattern(self, ev, m, spec):
+        v = ev(m)
+        if isinstance(v, Undefined):
+            return None
+        lo, hi = spec["bounds"]
+        for d, what in ((None if lo is None else v - lo, f"f({matrix_text(m)}) - {lo}"),
+                        (None if hi is None else hi - v, f"{hi} - f({matrix_text(m)})")):
+            why = None if d is None else certify(d, ">= 0")
+            if why:
+                return f"{what}: {why}"
+        return None
+
 
 def _is_diagonal(A):
     K = A.shape[-1]
@@ -244,8 +328,9 @@ class Identity(Property):
     """``f(A)`` equals the best bound (``lo`` if lower is better, ``hi`` otherwise)
     if and only if ``A`` is diagonal."""
 
-    name, title, source, prover = ("identity", "best value exactly on diagonal matrices",
-                                   "cardoso2011 §3.3 (for OC)", "identity")
+    name, title, source = "identity", "best value exactly on diagonal matrices", "cardoso2011 §3.3 (for OC)"
+    proof_statement = ("f(A) = best on a diagonal pattern; the loss of f(A) is certified > the "
+                       "best one on any other pattern")
 
     def not_applicable(self, ctx):
         return "the better side is unbounded" if ctx.best is None else None
@@ -283,6 +368,17 @@ class Identity(Property):
             return f"not diagonal, yet {ctx.describe(m)}, the best value"
         return None
 
+    def prove_pattern(self, ev, m, spec):
+        v = ev(m)
+        if isinstance(v, Undefined):
+            return None
+        best = spec["best"]
+        if all(m[i, j] == 0 for i in range(m.shape[0]) for j in range(m.shape[0]) if i != j):
+            ok, why = is_zero(v - best)
+            return None if ok else f"diagonal {matrix_text(m)}: f - {best}: {why}"
+        why = certify(spec["orient"] * (v - best), "> 0")
+        return f"off-diagonal {matrix_text(m)}: the loss above the best: {why}" if why else None
+
 
 class _Equality(Property):
     """Shared screen and check of ``f(T(A)) = f(A)`` for transforms ``T``."""
@@ -318,6 +414,24 @@ class _Equality(Property):
         return None
 
 
+class _Insertion(_Equality):
+    """An equality under an empty class inserted at :meth:`positions`."""
+
+    def positions(self, K):
+        """Where the empty class goes (``K`` classes before)."""
+        raise NotImplementedError
+
+    def transforms(self, K):
+        return [(f"empty class inserted at position {p}", _insert(p)) for p in self.positions(K)]
+
+    def prove_pattern(self, ev, m, spec):
+        for p in self.positions(m.shape[0]):
+            w = same_value(ev, m, insert_empty_class(m, p), f"empty class at {p}")
+            if w:
+                return w
+        return None
+
+
 def _insert(p):
     def t(A):
         return np.insert(np.insert(A, p, 0, axis=-1), p, 0, axis=-2)
@@ -327,24 +441,31 @@ def _insert(p):
 class Symmetry(_Equality):
     """``f(A^T) = f(A)`` (both undefined counts as equal)."""
 
-    name, title, source, prover = ("symmetry", "f(A^T) = f(A)", "cardoso2011 §3.3 (for OC)",
-                                   "symmetry")
+    name, title, source = "symmetry", "f(A^T) = f(A)", "cardoso2011 §3.3 (for OC)"
+    proof_statement = "f(A^T) = f(A)"
 
     def transforms(self, K):
         return [("", lambda A: np.ascontiguousarray(np.swapaxes(A, -1, -2)))]
+
+    def prove_pattern(self, ev, m, spec):
+        return same_value(ev, m, np.ascontiguousarray(m.T), "f(A^T) = f(A)")
 
 
 class Scale(_Equality):
     """``f(2A) = f(A)`` (scale invariance, checked at the factor 2; the proof
     takes every positive integer factor)."""
 
-    name, title, source, prover = "scale", "f(2A) = f(A)", "scale invariance", "scale"
+    name, title, source = "scale", "f(2A) = f(A)", "scale invariance"
+    proof_statement = "f(kA) = f(A) for every positive integer k (k a symbol)"
 
     def transforms(self, K):
         return [("", lambda A: 2 * A)]
 
+    def prove_pattern(self, ev, m, spec):
+        return same_value(ev, m, m * SCALE, "f(kA) = f(A) for every positive integer k")
 
-class OrdinalInvariance(_Equality):
+
+class OrdinalInvariance(_Insertion):
     """Amigó et al. 2020 (ACL), §3 "Ordinal Invariance": ``Eff(s, g) =
     Eff(f(s), f(g))`` for a strictly increasing relabelling ``f`` of the
     classes.  A matrix metric sees the classes as positions ``0..K-1``; a
@@ -353,26 +474,28 @@ class OrdinalInvariance(_Equality):
     empty class strictly between two classes (positions ``1..K-1``) leaves
     ``f`` unchanged."""
 
-    name, title, source, prover = ("ordinal_invariance",
-                                   "an empty class inserted between classes changes nothing",
-                                   "Amigó et al. 2020 §3", "ordinal_invariance")
+    name, title, source = ("ordinal_invariance", "an empty class inserted between classes changes nothing",
+                           "Amigó et al. 2020 §3")
+    proof_statement = "f is unchanged by an empty class inserted at positions 1..K-1"
     grows, amigo = True, True
 
-    def transforms(self, K):
-        return [(f"empty class inserted at position {p}", _insert(p)) for p in range(1, K)]
+    def positions(self, K):
+        return range(1, K)
+
+    def vacuous(self, scope):
+        return "true" if scope.K < 2 else None  # no interior position
 
 
-class EmptyClass(_Equality):
+class EmptyClass(_Insertion):
     """Appending an empty class at either end of the scale (position ``0`` or
     ``K``) leaves ``f`` unchanged."""
 
-    name, title, source, prover = ("empty_class",
-                                   "an empty class appended at an end changes nothing",
-                                   "invariance", "empty_class")
+    name, title, source = "empty_class", "an empty class appended at an end changes nothing", "invariance"
+    proof_statement = "f is unchanged by an empty class at position 0 and at position K"
     grows = True
 
-    def transforms(self, K):
-        return [(f"empty class inserted at position {p}", _insert(p)) for p in (0, K)]
+    def positions(self, K):
+        return (0, K)
 
 
 def _moves(K):
@@ -384,10 +507,27 @@ class Monotonicity(Property):
     """Moving one sample one class toward the diagonal (its prediction one step
     closer to its true class) never makes the loss larger (both values defined)."""
 
-    name, title, source, prover = ("monotonicity",
-                                   "a sample moved toward the diagonal never worsens",
-                                   "ordinal error", "monotonicity")
+    name, title, source = "monotonicity", "a sample moved toward the diagonal never worsens", "ordinal error"
+    proof_statement = ("moving one sample of a cell one step toward the diagonal: the change of "
+                       "the loss is certified <= 0 (the cell's count 1 and n + 1 separately)")
     strict, per_sample = False, True
+
+    def vacuous(self, scope):
+        return "true" if scope.K < 2 else None  # no move
+
+    def prove_pattern(self, ev, m, spec):
+        for (i, j), a, s in split_moves(m):
+            va, vs = ev(a), ev(s)
+            if isinstance(va, Undefined) or isinstance(vs, Undefined):
+                continue
+            d = spec["orient"] * (vs - va)  # the change of the loss
+            need = "< 0" if self.strict else "<= 0"
+            why = certify(d, need)
+            if why:
+                # a region of the family where the move worsens, and a matrix of it (item 2)
+                what = f"moving a sample of cell ({i}, {j}) of {matrix_text(a)}: the change of the loss"
+                return refute_family(d, need, a, _symbols(a), what) or f"{what} {why}"
+        return None
 
     def cases(self, ev, A):
         """``(idx, after, before, ok)`` per one-step move: the bases ``idx`` that
@@ -437,9 +577,9 @@ class OrdinalMonotonicity(Monotonicity):
     every one-step move toward the diagonal strictly lowers the loss (both
     values defined)."""
 
-    name, title, source, prover = ("ordinal_monotonicity",
-                                   "a prediction moved closer strictly improves",
-                                   "Amigó et al. 2020 §3", "ordinal_monotonicity")
+    name, title, source = ("ordinal_monotonicity", "a prediction moved closer strictly improves",
+                           "Amigó et al. 2020 §3")
+    proof_statement = "as monotonicity, the change certified < 0"
     strict, amigo = True, True
 
 
@@ -455,7 +595,62 @@ class Imbalance(Property):
 
     name, title, source = ("imbalance", "an error in a more frequent class costs strictly less",
                            "Amigó et al. 2020 §3")
-    region, amigo = "diagonal", True
+    region, amigo, family = "diagonal", True, True
+    proof_statement = ("on every diagonal support pattern and triple c1, c2, c3: with n_c1 = n_c3 + t "
+                       "and n_c3 = 1 or s + 1 (t, s and the other counts positive integer symbols), "
+                       "the loss after one sample c1 -> c2 minus the loss after one c3 -> c2 is "
+                       "certified < 0 (a symbolic family per pattern)")
+    #: the largest K of the family proof (:meth:`proof_scopes`): the diagonal patterns
+    #: are few (``2^K - 1``), so the proof goes beyond the prover's every-pattern scopes
+    FAMILY_K = 5
+
+    def proof_scopes(self, scopes):
+        scopes = tuple(scopes)
+        if not scopes:
+            return scopes
+        scope = type(scopes[0])  # the prover's Scope (the prover imports this module)
+        have = {(s.K, s.kind) for s in scopes}
+        return scopes + tuple(scope(k, "every") for k in range(1, self.FAMILY_K + 1)
+                              if (k, "every") not in have)
+
+    def vacuous(self, scope):
+        # no all-positive matrix is diagonal, and with K < 3 no class lies strictly between
+        # two others: the property says nothing there (not "holds", which would read as proved)
+        return "irrelevant" if scope.kind == "positive" or scope.K < 3 else None
+
+    def patterns(self, scope):
+        """The diagonal patterns (with every diagonal cell, for the populated twin): the
+        relation says nothing about another matrix."""
+        cells = [(k, k) for k in range(scope.K)]
+        if self.populated:
+            return [tuple(cells)]
+        return [tuple(c for c, keep in zip(cells, mask, strict=True) if keep)
+                for mask in itertools.product((False, True), repeat=scope.K) if any(mask)]
+
+    def prove_pattern(self, ev, m, spec):
+        K = m.shape[0]
+        if K < 3 or not _is_diagonal(m):
+            return None
+        n = [m[k, k] for k in range(K)]
+        for c1, c2, c3 in self.triples(K):
+            if n[c1] == 0 or n[c3] == 0:  # the relation needs n_c1 > n_c3 >= 1
+                continue
+            for b in _imbalance_family(m, c1, c3):
+                a1, a3 = b.copy(), b.copy()
+                a1[c1, c1] -= 1
+                a1[c1, c2] += 1
+                a3[c3, c3] -= 1
+                a3[c3, c2] += 1
+                v1, v3 = ev(a1), ev(a3)
+                if isinstance(v1, Undefined) or isinstance(v3, Undefined):
+                    continue
+                d = spec["orient"] * (v1 - v3)
+                why = certify(d, "< 0")
+                if why:
+                    # a region of the family where it fails, and a matrix of it (issue 41 item 2)
+                    what = f"class {c1} -> {c2} against class {c3} -> {c2} on {matrix_text(b)}:"
+                    return refute_family(d, "< 0", b, _symbols(b), what) or f"{what} {why}"
+        return None
 
     @staticmethod
     def triples(K):
@@ -528,12 +723,40 @@ class Imbalance(Property):
         return None
 
 
+def _symbols(m):
+    """The symbols of an object matrix of counts, sorted by name."""
+    return sorted(set().union(*(sp.sympify(x, strict=True).free_symbols for x in m.reshape(-1))), key=str)
+
+
+def _imbalance_family(m, c1, c3):
+    """The two sub-families of a diagonal pattern where ``n_c1 > n_c3 >= 1``: ``n_c3 = 1``
+    or ``s + 1``, and ``n_c1 = n_c3 + t`` (``s``, ``t`` positive integer symbols), so that
+    every count after a move is a sum of positive symbols or 0 (the support stays decided)."""
+    s, t = (sp.Symbol(x, integer=True, positive=True) for x in ("s", "t"))
+    out = []
+    for low in (sp.Integer(1), s + 1):
+        b = m.copy()
+        b[c3, c3], b[c1, c1] = low, low + t
+        out.append(b)
+    return out
+
+
 class UnobservedClass(Property):
     """``f`` is defined on every matrix with an empty row (a class with no true sample)."""
 
-    name, title, source, prover = ("unobserved_class",
-                                   "defined with an empty row (unobserved true class)",
-                                   "behaviour", "unobserved_class")
+    name, title, source = "unobserved_class", "defined with an empty row (unobserved true class)", "behaviour"
+    proof_statement = "f(A) is defined (and a real number) on every pattern with an empty row"
+
+    def vacuous(self, scope):
+        return "irrelevant" if scope.kind == "positive" else None  # no empty row
+
+    def prove_pattern(self, ev, m, spec):
+        if not any(all(x == 0 for x in row) for row in m):
+            return None
+        v = ev(m)
+        if isinstance(v, Undefined):
+            return f"f({matrix_text(m)}) is undefined: {v.message}"
+        return None
 
     def bases(self, A):
         return (A.sum(axis=-1) == 0).any(axis=-1)
@@ -601,16 +824,18 @@ class _Populated:
 
 class OrdinalMonotonicityPopulated(_Populated, OrdinalMonotonicity):
     """As ``ordinal_monotonicity``, on matrices without an empty row (Amigó et
-    al. 2020's setting: every class of the gold standard is populated)."""
+    al. 2020's setting: every class of the gold standard is populated).  No proof of
+    its own: it takes ``ordinal_monotonicity``'s (:func:`analytic.properties.audit.result_of`)."""
 
-    prover = None
+    proof_statement = None
 
 
 class OrdinalInvariancePopulated(_Populated, OrdinalInvariance):
     """As ``ordinal_invariance``, on matrices without an empty row (Amigó et
-    al. 2020's setting: every class of the gold standard is populated)."""
+    al. 2020's setting: every class of the gold standard is populated).  No proof of
+    its own: it takes ``ordinal_invariance``'s (:func:`analytic.properties.audit.result_of`)."""
 
-    prover = None
+    proof_statement = None
 
 
 class ImbalancePopulated(_Populated, Imbalance):

@@ -79,11 +79,34 @@ _CANDIDATES = 100_000
 # ---------------------------------------------------------------------------
 @dataclass(frozen=True)
 class MetricSpec:
-    """What a worker needs to evaluate the metric in float64: a registered
-    metric's name and variant label, or a vectorised callable (picklable for
-    a process pool; any callable in this process).  ``exact``: a callable's
-    exact value on one matrix, which decides the ties on exact values
-    (``exact_ties``; :class:`CallableEvaluator`)."""
+    """What a worker needs to evaluate the metric in float64.
+
+    A registered metric's name and variant label, or a vectorised callable
+    (picklable for a process pool; any callable in this process).
+
+    Parameters
+    ----------
+    name, variant : str, optional
+        A registered metric and its variant's label.
+    vectorized : callable, optional
+        Instead: the metric on a ``(B, K, K)`` stack in float64, NaN where undefined.
+    better : {"lower", "higher"}, default "lower"
+        Which values are better.
+    bounds : (lo, hi)
+        The stated range (None for an unbounded side).
+    exact : callable, optional
+        A callable's exact value on one matrix, which decides the ties on
+        exact values (``exact_ties``; :class:`CallableEvaluator`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> stack = np.array([[[2, 1], [0, 1]], [[0, 0], [0, 3]]])
+    >>> spec = MetricSpec(name="mae", variant="MAE", bounds=(0, None))
+    >>> values, defined = spec.evaluator()(stack)
+    >>> values.tolist(), defined.tolist()
+    ([0.25, 0.0], [True, True])
+    """
 
     name: str | None = None
     variant: str | None = None
@@ -164,6 +187,25 @@ class FloatEvaluator:
     and always an infinity, where the metric is defined is a broken metric:
     :class:`~exactfloor.errors.MetricError`.  :class:`RationalEvaluator` is the
     same evaluator over exact rationals.
+
+    Parameters
+    ----------
+    fn : callable
+        The metric on a ``(B, K, K)`` stack, in float64.
+    better : {"lower", "higher"}
+        Which values are better (the evaluator's ``orient``: +1 or -1).
+    bounds : (lo, hi)
+        The stated range (None for an unbounded side).
+    nan_undefined : bool, default False
+        A NaN value means undefined (a user's vectorised callable).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> stack = np.array([[[2, 1], [0, 1]], [[0, 0], [0, 3]]])
+    >>> ev = FloatEvaluator(lambda s: s[:, 0, 1] / s.sum(axis=(1, 2)), "lower", (0, 1))
+    >>> ev(stack)[0].tolist(), ev.orient, ev.best
+    ([0.25, 0.0], 1.0, 0.0)
     """
 
     #: raised where a matrix leaves the metric undefined (isolated by halving)
@@ -248,9 +290,31 @@ class RationalEvaluator(FloatEvaluator):
     float evaluator, whose definedness must be the same (the float screen's
     classes rest on it).
 
-    Raises :class:`exactfloor.closedform._NotExact` when the metric
+    Raises the internal signal of :mod:`exactfloor.closedform` that the exact
+    screen does not apply (the metric's ties then go to the per-matrix check) when the metric
     leaves the exact numbers (rationals, and closed forms of roots and
     logarithms of rationals) or is defined on other matrices than in float64.
+
+    Parameters
+    ----------
+    fn : callable
+        ``fn(stack, ctx)``: the metric in the rational context ``ctx``.
+    better : {"lower", "higher"}
+        Which values are better.
+    bounds : (lo, hi)
+        The stated range (None for an unbounded side).
+    ctx : optional
+        The rational context (default: :func:`exactfloor.rational.rationals`).
+    floats : FloatEvaluator, optional
+        The float evaluator, whose definedness must be the same.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> stack = np.array([[[2, 1], [0, 1]], [[0, 0], [0, 3]]])
+    >>> ev = MetricSpec(name="mae", variant="MAE", bounds=(0, None)).rational_evaluator()
+    >>> [str(v) for v in ev(stack)[0]]
+    ['1/4', '0']
     """
 
     errors = (UndefinedMetric, ZeroDivisionError)
@@ -300,10 +364,34 @@ class CallableEvaluator(RationalEvaluator):
     that check reads it (:func:`analytic.properties.exact.value_of`: a float is
     the binary fraction it is, a SymPy number is exact); an irrational SymPy
     number becomes a closed form
-    (:func:`exactfloor.closedform.from_sympy`), beyond them
-    :class:`_NotExact`.  :class:`~exactfloor.errors.UndefinedMetric` from the
-    callable, or a NaN or None returned: undefined; any other exception:
-    :class:`~exactfloor.errors.MetricError` naming the matrix."""
+    (:func:`exactfloor.closedform.from_sympy`); beyond them the exact screen
+    does not apply (its internal signal, as :class:`RationalEvaluator`).
+    :class:`~exactfloor.errors.UndefinedMetric` from the callable, or a NaN or
+    None returned: undefined; any other exception:
+    :class:`~exactfloor.errors.MetricError` naming the matrix.
+
+    Parameters
+    ----------
+    f : callable
+        The metric's exact value on one ``int64`` matrix.
+    better : {"lower", "higher"}
+        Which values are better.
+    bounds : (lo, hi)
+        The stated range (None for an unbounded side).
+    ctx : optional
+        The rational context (default: :func:`exactfloor.rational.rationals`).
+    floats : FloatEvaluator, optional
+        The float evaluator, whose definedness must be the same.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> import numpy as np
+    >>> stack = np.array([[[2, 1], [0, 1]], [[0, 0], [0, 3]]])
+    >>> ev = CallableEvaluator(lambda m: Fraction(int(m[0, 1]), int(m.sum())), "lower", (0, 1))
+    >>> [str(v) for v in ev(stack)[0]]
+    ['1/4', '0']
+    """
 
     def __init__(self, f, better, bounds, ctx=None, floats=None):
         self.f = f
@@ -335,9 +423,24 @@ class CallableEvaluator(RationalEvaluator):
 
 
 class MemoEvaluator:
-    """A :class:`RationalEvaluator` that keeps every matrix's value (by its
-    bytes), so a matrix shared by several properties' ties (a base, a
-    transpose, ``2A``) is evaluated once per chunk."""
+    """A :class:`RationalEvaluator` that keeps every matrix's value (by its bytes).
+
+    A matrix shared by several properties' ties (a base, a transpose, ``2A``)
+    is evaluated once per chunk.
+
+    Parameters
+    ----------
+    ev : RationalEvaluator
+        The evaluator whose values are kept.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> stack = np.array([[[2, 1], [0, 1]], [[0, 0], [0, 3]]])
+    >>> ev = MemoEvaluator(MetricSpec(name="mae", variant="MAE", bounds=(0, None)).rational_evaluator())
+    >>> [str(v) for v in ev(stack)[0]]
+    ['1/4', '0']
+    """
 
     def __init__(self, ev):
         self.ev = ev
@@ -646,7 +749,40 @@ def _ordered(executor, tasks, window=None):
 # ---------------------------------------------------------------------------
 @dataclass
 class Found:
-    """What the search found for one property."""
+    """What the search found for one property.
+
+    Parameters
+    ----------
+    name : str
+        The property's name.
+    counterexample : numpy.ndarray, tuple or None
+        The first counterexample (None: none found).
+    witness : str
+        The property's exact witness on it.
+    how : str
+        Which part of the search met it.
+    minimal : bool
+        Whether it is the minimal one of the exhaustive part.
+    checked, defined : int
+        Base matrices (or triples) checked, and how many leave the metric defined.
+    ties, ties_confirmed : int
+        The float ties met, and how many were decided exactly.
+    exact_checks : int
+        Candidates decided by the per-matrix exact check.
+    exact : bool
+        Whether the search ran in exact arithmetic.
+
+    Examples
+    --------
+    >>> from analytic.properties.falsify import registered
+    >>> from analytic.properties.space import Space
+    >>> small = Space(exhaustive=((2, 3),), random=0, triangle=((2, 2),), triangle_random=0,
+    ...               diagonal=((2, 2),))
+    >>> _, spec, ctx = registered("uoc")
+    >>> found = search_matrices(spec, ["symmetry"], small, ctx)["symmetry"]
+    >>> found.fails, found.counterexample.tolist(), found.minimal
+    (True, [[0, 0], [1, 2]], True)
+    """
 
     name: str
     counterexample: object = None
@@ -748,10 +884,45 @@ class _Tracker:
 
 def search_matrices(spec: MetricSpec, names, space: Space, ctx, *, executor=None,
                     tie_budget=TIE_BUDGET, window=None, exact_ties=False) -> dict:
-    """Search the matrices (and the diagonal part) of ``space`` for the
-    properties ``names``; returns ``{name: Found}``.  ``exact_ties``: every
-    tie is decided on exact values in the workers when the metric's values
-    are rationals (:class:`_ExactTies`); the rest up to ``tie_budget``."""
+    """Search the matrices (and the diagonal part) of ``space`` for counterexamples.
+
+    Parameters
+    ----------
+    spec : MetricSpec
+        The metric in float64.
+    names : iterable of str
+        The properties (:data:`analytic.properties.catalog.PROPERTIES`).
+    space : analytic.properties.space.Space
+        The searched space.
+    ctx : analytic.properties.exact.ExactContext
+        The metric's exact form, which decides every candidate.
+    executor : concurrent.futures.Executor, optional
+        Where the chunks run (default: this process).
+    tie_budget : int, default :data:`TIE_BUDGET`
+        Float ties decided by the per-matrix exact check.
+    window : int, optional
+        The most chunks submitted at a time (default: 1 in this process,
+        :data:`WINDOW` on a pool).
+    exact_ties : bool, default False
+        Decide every tie on exact values in the workers when the metric's
+        values are rationals; otherwise the ties up to ``tie_budget``.
+
+    Returns
+    -------
+    dict
+        ``{name: Found}``.
+
+    Examples
+    --------
+    >>> from analytic.properties.falsify import registered
+    >>> from analytic.properties.space import Space
+    >>> tiny = Space(exhaustive=((2, 2),), random=0, triangle=((2, 2),), triangle_random=0,
+    ...              diagonal=((2, 2),))
+    >>> _, spec, ctx = registered("mae")
+    >>> found = search_matrices(spec, ["symmetry"], tiny, ctx)["symmetry"]
+    >>> found.fails, found.checked, found.ties_confirmed
+    (False, 14, 14)
+    """
     ex = executor or _InProcess()
     trackers = {n: _Tracker(n, tie_budget) for n in names}
     mat = [n for n in names if PROPERTIES[n].region == "matrices"]
@@ -875,7 +1046,39 @@ def screen_triples(spec: MetricSpec, K: int, n: int, V=None, exact_ties: bool = 
 
 def search_triples(spec, space: Space, ctx, *, executor=None, tie_budget=TIE_BUDGET,
                    exact_ties=False) -> Found:
-    """The triangle inequality on every triple of ``space.triangle``, then random triples."""
+    """The triangle inequality on every triple of ``space.triangle``, then random triples.
+
+    Parameters
+    ----------
+    spec : MetricSpec
+        The metric in float64.
+    space : analytic.properties.space.Space
+        The searched space (its ``triangle`` parts).
+    ctx : analytic.properties.exact.ExactContext
+        The metric's exact form, which decides every candidate.
+    executor : concurrent.futures.Executor, optional
+        Where the chunks run (default: this process).
+    tie_budget : int, default :data:`TIE_BUDGET`
+        Float ties decided by the per-matrix exact check.
+    exact_ties : bool, default False
+        Decide every tie on exact values in the workers.
+
+    Returns
+    -------
+    Found
+        The triangle inequality's result.
+
+    Examples
+    --------
+    >>> from analytic.properties.falsify import registered
+    >>> from analytic.properties.space import Space
+    >>> tiny = Space(exhaustive=((2, 2),), random=0, triangle=((2, 2),), triangle_random=0,
+    ...              diagonal=((2, 2),))
+    >>> _, spec, ctx = registered("mae")
+    >>> found = search_triples(spec, tiny, ctx)
+    >>> found.fails, found.checked
+    (False, 38)
+    """
     ex = executor or _InProcess()
     t = _Tracker("triangle", tie_budget, FIRST_TRIPLE)
     prop = PROPERTIES["triangle"]

@@ -55,7 +55,7 @@ __all__ = ["Budget", "DEFAULT_BUDGET", "Falsified", "falsify", "falsify_spec", "
 class Budget:
     """What the falsifier may spend on one (metric, property) cell.
 
-    Attributes
+    Parameters
     ----------
     evaluations : int
         Matrices evaluated in float64: neighbours, family samples and every
@@ -68,6 +68,11 @@ class Budget:
         Largest number of samples of a start matrix or a family sample.
     checks : int
         Largest number of float candidates decided in exact arithmetic.
+
+    Examples
+    --------
+    >>> Budget(evaluations=2000).evaluations, DEFAULT_BUDGET == Budget()
+    (2000, True)
     """
 
     evaluations: int = 400_000
@@ -94,7 +99,7 @@ DEFAULT_BUDGET = Budget()
 class Falsified:
     """A counterexample the falsifier found and confirmed exactly.
 
-    Attributes
+    Parameters
     ----------
     matrix : numpy.ndarray
         The counterexample after shrinking (a base of the property).
@@ -107,8 +112,15 @@ class Falsified:
     evaluations : int
         Matrices evaluated until then.
     budget : Budget
+        The budget it was found within.
     shrunk : str
         How it was shrunk (:attr:`analytic.properties.shrink.Shrunk.how`).
+
+    Examples
+    --------
+    >>> r = falsify("uoc", "symmetry", budget=Budget(evaluations=2000))
+    >>> r.matrix.tolist(), r.strategy
+    ([[0, 0], [1, 2]], 'climb from a random start')
     """
 
     matrix: np.ndarray
@@ -419,11 +431,25 @@ def falsify(metric, prop, *, variant=0, budget: Budget = DEFAULT_BUDGET):
 
 
 def registered(metric, variant=0):
-    """``(record, spec, ctx)`` of a registered variant: its registry record, its float
-    form (:class:`~analytic.properties.engine.MetricSpec`) and its exact form
-    (:class:`~analytic.properties.exact.ExactContext`), with the registry's orientation
-    and bounds.
+    """The registry record, the float form and the exact form of a registered variant.
 
+    Parameters
+    ----------
+    metric : str
+        A registered metric.
+    variant : int or str, default 0
+        One of its report variants (index or label).
+
+    Returns
+    -------
+    tuple
+        ``(record, spec, ctx)``: its registry record, its float form
+        (:class:`~analytic.properties.engine.MetricSpec`) and its exact form
+        (:class:`~analytic.properties.exact.ExactContext`), with the registry's
+        orientation and bounds.
+
+    Examples
+    --------
     >>> m, spec, ctx = registered("mae")
     >>> spec.variant, ctx.better
     ('MAE', 'lower')

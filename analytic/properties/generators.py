@@ -43,6 +43,20 @@ def compositions(n: int, r: int):
     lexicographic order (the order used by the exhaustive searches of
     :mod:`analytic.ledger.checks`).
 
+    Parameters
+    ----------
+    n : int
+        The samples.
+    r : int
+        The cells.
+
+    Yields
+    ------
+    list of int
+        One composition.
+
+    Examples
+    --------
     >>> list(compositions(2, 2))
     [[0, 2], [1, 1], [2, 0]]
     """
@@ -102,7 +116,23 @@ def exhaustive(K: int, N: int, *, zero_rows: Iterable[int] = (), zero_cols: Iter
 
 
 def count(K: int, N: int) -> int:
-    """The number of matrices :func:`exhaustive` lists (no zero rows or columns imposed)."""
+    """The number of matrices :func:`exhaustive` lists (no zero rows or columns imposed).
+
+    Parameters
+    ----------
+    K, N : int
+        The number of classes and of samples.
+
+    Returns
+    -------
+    int
+        ``math.comb(N + K * K - 1, K * K - 1)`` (stars and bars).
+
+    Examples
+    --------
+    >>> count(2, 2) == len(list(exhaustive(2, 2)))
+    True
+    """
     _check_size(K, N)
     return math.comb(N + K * K - 1, K * K - 1)
 
@@ -110,6 +140,18 @@ def count(K: int, N: int) -> int:
 def order_key(m) -> tuple:
     """The shrinking order: ``(N, K, flattened matrix)``; smaller is smaller.
 
+    Parameters
+    ----------
+    m : array_like
+        A count matrix.
+
+    Returns
+    -------
+    tuple
+        ``(N, K, the flattened counts)``, Python ints.
+
+    Examples
+    --------
     >>> order_key([[1, 0], [0, 1]])
     (2, 2, (1, 0, 0, 1))
     """
@@ -122,6 +164,20 @@ def all_matrices(max_k: int, max_n: int, *, min_k: int = 1, min_n: int = 1
     """Every matrix with ``min_k <= K <= max_k`` and ``min_n <= N <= max_n``,
     in increasing :func:`order_key` (``N``, then ``K``, then lexicographic).
 
+    Parameters
+    ----------
+    max_k, max_n : int
+        The largest number of classes and of samples.
+    min_k, min_n : int, default 1
+        The smallest.
+
+    Yields
+    ------
+    numpy.ndarray
+        ``int64`` count matrices.
+
+    Examples
+    --------
     >>> [order_key(m) for m in all_matrices(2, 1)][:2]
     [(1, 1, (1,)), (1, 2, (0, 0, 0, 1))]
     """
@@ -211,6 +267,20 @@ def random_matrices(K, N, n: int, seed: int = 0, *, zero_rows: Iterable[int] = (
 def label_vectors(K: int, n: int) -> Iterator[tuple]:
     """Every label vector of length ``n`` over classes ``0..K-1`` (lexicographic).
 
+    Parameters
+    ----------
+    K : int
+        The number of classes.
+    n : int
+        The length.
+
+    Returns
+    -------
+    iterator of tuple
+        The vectors.
+
+    Examples
+    --------
     >>> list(label_vectors(2, 2))
     [(0, 0), (0, 1), (1, 0), (1, 1)]
     """
@@ -223,6 +293,20 @@ def insert_empty_class(m, p: int) -> np.ndarray:
     The counts keep their dtype: ``int64``, or an object array of SymPy
     counts (whose zero is then ``0 * m[0, 0]``, a SymPy zero).
 
+    Parameters
+    ----------
+    m : array_like
+        A ``K x K`` count matrix.
+    p : int
+        Where the new class goes (``0 <= p <= K``).
+
+    Returns
+    -------
+    numpy.ndarray
+        The ``(K + 1) x (K + 1)`` matrix.
+
+    Examples
+    --------
     >>> insert_empty_class(np.array([[1, 2], [3, 4]]), 1).tolist()
     [[1, 0, 2], [0, 0, 0], [3, 0, 4]]
     """
@@ -239,6 +323,20 @@ def step_toward_diagonal(m, i: int, j: int) -> np.ndarray:
     moved one column toward the diagonal (to ``(i, j - 1)`` if ``j > i``,
     else ``(i, j + 1)``): the prediction one class closer to the truth.
 
+    Parameters
+    ----------
+    m : numpy.ndarray
+        A count matrix (not changed).
+    i, j : int
+        An off-diagonal cell holding a sample.
+
+    Returns
+    -------
+    numpy.ndarray
+        The new matrix.
+
+    Examples
+    --------
     >>> step_toward_diagonal(np.array([[0, 0, 2], [0, 0, 0], [0, 0, 0]]), 0, 2).tolist()
     [[0, 1, 1], [0, 0, 0], [0, 0, 0]]
     """
@@ -252,6 +350,18 @@ def step_toward_diagonal(m, i: int, j: int) -> np.ndarray:
 def matrix_text(m) -> str:
     """A matrix as the nested list it prints as (counterexamples, witnesses).
 
+    Parameters
+    ----------
+    m : array_like
+        A matrix.
+
+    Returns
+    -------
+    str
+        ``str`` of its nested list.
+
+    Examples
+    --------
     >>> matrix_text(np.eye(2, dtype=int))
     '[[1, 0], [0, 1]]'
     """

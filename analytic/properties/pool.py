@@ -14,9 +14,15 @@ __all__ = ["default_jobs", "default_executor"]
 
 
 def default_jobs() -> int:
-    """The CPUs this process may run on (its affinity mask where the OS has one):
-    the default ``jobs`` of the engine and of the command line.
+    """The CPUs this process may run on: the default ``jobs`` of the engine and of the command line.
 
+    Returns
+    -------
+    int
+        The CPUs of this process's affinity mask where the OS has one, else of the machine.
+
+    Examples
+    --------
     >>> default_jobs() >= 1
     True
     """
@@ -27,9 +33,20 @@ def default_jobs() -> int:
 
 
 def default_executor(jobs: int | None):
-    """A process pool of ``jobs`` workers (forked on Linux; None: :func:`default_jobs`),
-    or None for one job.
+    """A process pool of ``jobs`` workers, or None for one job.
 
+    Parameters
+    ----------
+    jobs : int or None
+        The workers (None: :func:`default_jobs`).
+
+    Returns
+    -------
+    concurrent.futures.ProcessPoolExecutor or None
+        Its workers forked on Linux; None when ``jobs <= 1``.
+
+    Examples
+    --------
     >>> default_executor(1) is None
     True
     """

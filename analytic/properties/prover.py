@@ -78,12 +78,13 @@ from typing import Callable
 import numpy as np
 import sympy as sp
 
-from exactfloor.certificates import (MAX_TERMS, _NEG, _POS, _ge0, _le0, _num, _point,  # noqa: F401
-                                      defined, equal, is_zero, sign)
+from exactfloor.certificates import MAX_TERMS, defined, equal, is_zero, sign  # noqa: F401 (re-exported)
 from exactfloor.parsing import parse_number
-from exactfloor.tolerance import PROBE, sympy_tolerance
+from exactfloor.tolerance import sympy_tolerance
 
-from .generators import insert_empty_class, matrix_text, step_toward_diagonal
+from .catalog import PROPERTIES
+from .generators import matrix_text
+from .proofkit import SCALE, Refutation, Undefined, short  # noqa: F401 (SCALE: the scale proof's factor)
 
 __all__ = ["Scope", "scopes", "EVERY_K", "POSITIVE_K", "DEFAULT_SCOPES", "Proof", "Evaluator", "prove",
            "prove_with", "PROVABLE", "STATEMENTS",
@@ -97,9 +98,19 @@ __all__ = ["Scope", "scopes", "EVERY_K", "POSITIVE_K", "DEFAULT_SCOPES", "Proof"
 class Scope:
     """A set of matrices a proof covers: ``K`` classes, and which supports.
 
-    ``kind="every"``: every support pattern (every ``K x K`` matrix);
-    ``kind="positive"``: the full pattern (every matrix whose ``K^2`` cells
-    are all positive).
+    Parameters
+    ----------
+    K : int
+        The number of classes.
+    kind : {"every", "positive"}
+        ``"every"``: every support pattern (every ``K x K`` matrix);
+        ``"positive"``: the full pattern (every matrix whose ``K^2`` cells
+        are all positive).
+
+    Examples
+    --------
+    >>> Scope(2, "every").text(), Scope(3, "positive").short()
+    ('every matrix with K = 2', '3 x 3 with every cell positive')
     """
 
     K: int
@@ -144,6 +155,20 @@ def scopes(every_k: int = EVERY_K, positive_k: int = POSITIVE_K) -> tuple:
     """Every matrix with ``K <= every_k``, and the all-positive matrices with
     ``every_k < K <= positive_k``.
 
+    Parameters
+    ----------
+    every_k : int, default :data:`EVERY_K`
+        The largest ``K`` of every matrix.
+    positive_k : int, default :data:`POSITIVE_K`
+        The largest ``K`` of the all-positive matrices.
+
+    Returns
+    -------
+    tuple of Scope
+        In increasing ``K``.
+
+    Examples
+    --------
     >>> [s.short() for s in scopes(2, 3)]
     ['K = 1', 'K = 2', '3 x 3 with every cell positive']
     """
@@ -161,6 +186,18 @@ DEFAULT_SCOPES = scopes()
 def support_patterns(K: int):
     """Every nonempty set of cells of a ``K x K`` matrix, smallest first.
 
+    Parameters
+    ----------
+    K : int
+        The number of classes.
+
+    Yields
+    ------
+    tuple of tuple
+        The cells ``(i, j)`` of one pattern.
+
+    Examples
+    --------
     >>> len(list(support_patterns(2))), next(iter(support_patterns(2)))
     (15, ((0, 0),))
     """
@@ -173,13 +210,23 @@ def _symbol(i, j):
     return sp.Symbol(f"n{i}{j}", integer=True, positive=True)
 
 
-#: the factor of the scale property (any positive integer)
-SCALE = sp.Symbol("k", integer=True, positive=True)
-
-
 def generic_matrix(K: int, pattern) -> np.ndarray:
     """The ``K x K`` object array with the symbol ``n_ij`` on each cell of ``pattern``.
 
+    Parameters
+    ----------
+    K : int
+        The number of classes.
+    pattern : iterable of tuple
+        The nonzero cells ``(i, j)``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Object array: a positive integer symbol on each cell of the pattern, 0 elsewhere.
+
+    Examples
+    --------
     >>> generic_matrix(2, [(0, 0), (1, 0)]).tolist()
     [[n00, 0], [n10, 0]]
     """
@@ -189,19 +236,9 @@ def generic_matrix(K: int, pattern) -> np.ndarray:
     return a
 
 
-def _short(e, n=120):
-    s = sp.sstr(e)
-    return s if len(s) <= n else s[:n] + "..."
-
-
 # ---------------------------------------------------------------------------
 # symbolic evaluation of a metric with contract checks
 # ---------------------------------------------------------------------------
-class _Undefined:
-    def __init__(self, message):
-        self.message = message
-
-
 class _Refused(Exception):
     """A pattern the prover cannot handle (the message says why; ``kind`` is
     ``"no symbolic form"`` or ``"contract"``, see :class:`Proof`)."""
@@ -221,6 +258,15 @@ class Evaluator:
     exact : callable
         The metric on an ``int64`` matrix: its exact value as a SymPy
         number, or None where it is undefined.
+
+    Examples
+    --------
+    >>> import numeric
+    >>> from numeric._symbolic import SymbolicArithmetic
+    >>> ev = Evaluator(lambda m: numeric.mae(m, arithmetic=SymbolicArithmetic()),
+    ...                lambda m: numeric.mae(m, arithmetic="exact"))
+    >>> prove_with(ev, "scale", scopes=scopes(2, 0)).scope_text()
+    'every matrix with K = 1; every matrix with K = 2'
     """
 
     def __init__(self, symbolic, exact):
@@ -240,15 +286,15 @@ class Evaluator:
         try:
             v = sp.sympify(self.symbolic(m.copy()), strict=True)  # a string: refused, never parsed
         except ValueError as exc:
-            v = _Undefined(str(exc))
+            v = Undefined(str(exc))
         except Exception as exc:  # noqa: BLE001 -- a formula that cannot take symbols
             return _Refused(f"the symbolic evaluation of {matrix_text(m)} fails: "
-                            f"{type(exc).__name__}: {_short(str(exc), 100)}", NO_FORM)
-        if not isinstance(v, _Undefined):
+                            f"{type(exc).__name__}: {short(str(exc), 100)}", NO_FORM)
+        if not isinstance(v, Undefined):
             w = defined(v)
             if w is not None:
-                return _Refused(f"f({matrix_text(m)}) = {_short(v)} is not certified defined "
-                                f"at every instance ({_short(w, 60)})", NOT_DERIVED)
+                return _Refused(f"f({matrix_text(m)}) = {short(v)} is not certified defined "
+                                f"at every instance ({short(w, 60)})", NOT_DERIVED)
         bad = self._instances(m, v)
         if bad:
             return _Refused(bad, CONTRACT)
@@ -265,15 +311,15 @@ class Evaluator:
             inst = np.array([[int(sp.sympify(x, strict=True).xreplace(point)) for x in row] for row in m],
                             dtype=np.int64)
             concrete = self.exact(inst)
-            if isinstance(v, _Undefined) != (concrete is None):
-                if isinstance(v, _Undefined):
+            if isinstance(v, Undefined) != (concrete is None):
+                if isinstance(v, Undefined):
                     return (f"the symbolic evaluation of {matrix_text(m)} raises ValueError "
-                            f"({_short(v.message, 80)}) but the exact one at {matrix_text(inst)} is "
+                            f"({short(v.message, 80)}) but the exact one at {matrix_text(inst)} is "
                             "defined: not undefined on the whole support pattern")
-                return (f"f({matrix_text(m)}) = {_short(v)} but the exact evaluation at {matrix_text(inst)} "
+                return (f"f({matrix_text(m)}) = {short(v)} but the exact evaluation at {matrix_text(inst)} "
                         "raises ValueError")
             if concrete is not None and not _agree(v.xreplace(point), concrete):
-                return (f"f({matrix_text(m)}) = {_short(v)} gives {v.xreplace(point)} at {matrix_text(inst)}, "
+                return (f"f({matrix_text(m)}) = {short(v)} gives {v.xreplace(point)} at {matrix_text(inst)}, "
                         f"the exact evaluation {concrete}")
         return None
 
@@ -290,168 +336,19 @@ def _agree(a, b) -> bool:
     return bool(abs(na - nb) <= sympy_tolerance(60, 10) * max(1, abs(nb)))
 
 
-# ---------------------------------------------------------------------------
-# one property on one pattern
-# ---------------------------------------------------------------------------
-def _both(ev, a, b, what):
-    """``f(a) = f(b)`` (both undefined counts as equal); None or the reason it is not proved."""
-    va, vb = ev(a), ev(b)
-    if isinstance(va, _Undefined) and isinstance(vb, _Undefined):
-        return None
-    if isinstance(va, _Undefined) or isinstance(vb, _Undefined):
-        return f"{what}: f({matrix_text(a)}) and f({matrix_text(b)}) are not both defined"
-    ok, why = equal(va, vb)
-    return None if ok else f"{what}: f({matrix_text(a)}) = f({matrix_text(b)}) not proved: {why}"
+#: the properties the prover handles: those whose class has a proof
+#: (:meth:`analytic.properties.catalog.Property.prove_pattern`; ``triangle`` is on label
+#: vectors and ``imbalance`` on a different family: search only; a ``*_populated`` twin
+#: takes its property's proof, :func:`analytic.properties.audit.result_of`)
+PROVABLE = tuple(name for name, p in PROPERTIES.items() if p.proof_statement is not None)
 
-
-def _p_scale(ev, m, spec):
-    return _both(ev, m, m * SCALE, "f(kA) = f(A) for every positive integer k")
-
-
-def _p_symmetry(ev, m, spec):
-    return _both(ev, m, np.ascontiguousarray(m.T), "f(A^T) = f(A)")
-
-
-#: where the class-inserting properties put the empty class (K classes before)
-INSERTIONS = {"ordinal_invariance": lambda K: range(1, K), "empty_class": lambda K: (0, K)}
-
-
-def _p_insert(positions):
-    def check(ev, m, spec):
-        for p in positions(m.shape[0]):
-            w = _both(ev, m, insert_empty_class(m, p), f"empty class at {p}")
-            if w:
-                return w
-        return None
-    return check
-
-
-def _p_unobserved(ev, m, spec):
-    if not any(all(x == 0 for x in row) for row in m):
-        return None
-    v = ev(m)
-    if isinstance(v, _Undefined):
-        return f"f({matrix_text(m)}) is undefined: {v.message}"
-    return None
-
-
-_NEEDS = {">= 0": _ge0, "> 0": lambda x: x == _POS, "<= 0": _le0, "< 0": lambda x: x == _NEG}
-
-
-def _certify(d, need):
-    """None when ``d`` is certified to satisfy ``need`` (``">= 0"``, ``"> 0"``,
-    ``"<= 0"``, ``"< 0"``) at every instance, else why not: a numerical
-    refutation at a random point first (cheap), else "not certified"."""
-    d = sp.sympify(d, strict=True)
-    syms = sorted(d.free_symbols, key=str)
-    upper = need.startswith("<")  # d must not be clearly positive
-    for seed in (1, 2):
-        point = _point(syms, seed)
-        v = _num(d, point)
-        if v is not None and (v > PROBE if upper else v < -PROBE):
-            return f"{_short(d)} is {sp.N(v, 6)} at {point}, not {need}"
-    if _NEEDS[need](sign(d)):
-        return None
-    return f"{_short(d)} not certified {need}"
-
-
-def _p_range(ev, m, spec):
-    v = ev(m)
-    if isinstance(v, _Undefined):
-        return None
-    lo, hi = spec["bounds"]
-    for d, what in ((None if lo is None else v - lo, f"f({matrix_text(m)}) - {lo}"),
-                    (None if hi is None else hi - v, f"{hi} - f({matrix_text(m)})")):
-        why = None if d is None else _certify(d, ">= 0")
-        if why:
-            return f"{what}: {why}"
-    return None
-
-
-def _p_identity(ev, m, spec):
-    v = ev(m)
-    if isinstance(v, _Undefined):
-        return None
-    best = spec["best"]
-    if all(m[i, j] == 0 for i in range(m.shape[0]) for j in range(m.shape[0]) if i != j):
-        ok, why = is_zero(v - best)
-        return None if ok else f"diagonal {matrix_text(m)}: f - {best}: {why}"
-    why = _certify(spec["orient"] * (v - best), "> 0")
-    return f"off-diagonal {matrix_text(m)}: the loss above the best: {why}" if why else None
-
-
-def _split_moves(m):
-    """(cell, before, after): one sample of an off-diagonal cell moved one step
-    toward the diagonal, the count of the cell being 1 or ``n + 1``."""
-    K = m.shape[0]
-    for i, j in itertools.product(range(K), repeat=2):
-        if i == j or m[i, j] == 0:
-            continue
-        for c in (sp.Integer(1), m[i, j] + 1):
-            a = m.copy()
-            a[i, j] = c
-            yield (i, j), a, step_toward_diagonal(a, i, j)
-
-
-def _p_monotone(strict):
-    def check(ev, m, spec):
-        for (i, j), a, s in _split_moves(m):
-            va, vs = ev(a), ev(s)
-            if isinstance(va, _Undefined) or isinstance(vs, _Undefined):
-                continue
-            d = spec["orient"] * (vs - va)  # the change of the loss
-            why = _certify(d, "< 0" if strict else "<= 0")
-            if why:
-                return f"moving a sample of cell ({i}, {j}) of {matrix_text(a)}: the change of the loss {why}"
-        return None
-    return check
-
-
-_PROVERS = {
-    "range": _p_range,
-    "identity": _p_identity,
-    "symmetry": _p_symmetry,
-    "monotonicity": _p_monotone(strict=False),
-    "ordinal_monotonicity": _p_monotone(strict=True),
-    "ordinal_invariance": _p_insert(INSERTIONS["ordinal_invariance"]),
-    "scale": _p_scale,
-    "empty_class": _p_insert(INSERTIONS["empty_class"]),
-    "unobserved_class": _p_unobserved,
-}
-
-#: the properties the prover handles (``triangle`` is on label vectors and
-#: ``imbalance`` on a different family: search only)
-PROVABLE = tuple(_PROVERS)
-
-#: what a proof of each property establishes on each matrix ``A`` of its scope
-STATEMENTS = {
-    "range": "lo <= f(A) <= hi (a sign certificate of each difference)",
-    "identity": "f(A) = best on a diagonal pattern; the loss of f(A) is certified > the "
-                "best one on any other pattern",
-    "symmetry": "f(A^T) = f(A)",
-    "monotonicity": "moving one sample of a cell one step toward the diagonal: the change of "
-                    "the loss is certified <= 0 (the cell's count 1 and n + 1 separately)",
-    "ordinal_monotonicity": "as monotonicity, the change certified < 0",
-    "ordinal_invariance": "f is unchanged by an empty class inserted at positions 1..K-1",
-    "scale": "f(kA) = f(A) for every positive integer k (k a symbol)",
-    "empty_class": "f is unchanged by an empty class at position 0 and at position K",
-    "unobserved_class": "f(A) is defined (and a real number) on every pattern with an empty row",
-}
-
-
-def _vacuous(prop, scope):
-    """``"true"`` for a scope where the property holds vacuously (one class:
-    no move, no interior position), ``"irrelevant"`` where it says nothing
-    about the scope (no empty row among all-positive matrices), else None."""
-    if prop == "unobserved_class" and scope.kind == "positive":
-        return "irrelevant"
-    if prop in ("ordinal_invariance", "monotonicity", "ordinal_monotonicity") and scope.K < 2:
-        return "true"
-    return None
+#: what a proof of each property establishes on each matrix ``A`` of its scope (the
+#: class attribute :attr:`~analytic.properties.catalog.Property.proof_statement`)
+STATEMENTS = {name: PROPERTIES[name].proof_statement for name in PROVABLE}
 
 
 #: kinds of refusal (:attr:`Proof.refused`)
-NO_FORM, CONTRACT, NOT_DERIVED = "no symbolic form", "contract", "not derived"
+NO_FORM, CONTRACT, NOT_DERIVED, REFUTED = "no symbolic form", "contract", "not derived", "refuted"
 
 
 # ---------------------------------------------------------------------------
@@ -461,9 +358,10 @@ NO_FORM, CONTRACT, NOT_DERIVED = "no symbolic form", "contract", "not derived"
 class Proof:
     """What :func:`prove` established for one property.
 
-    Attributes
+    Parameters
     ----------
     property : str
+        The property's name.
     scopes : tuple of Scope
         The scopes on which the property is proved (every pattern of each;
         with one class, the ordinal properties hold vacuously).
@@ -475,6 +373,21 @@ class Proof:
         established).
     seconds : float
         Wall time of the proof attempt.
+    patterns : int
+        How many support patterns were decided.
+    refutation : analytic.properties.proofkit.Refutation or None
+        A region of a pattern's symbolic family where the relation fails, with one
+        matrix of it (not yet confirmed: the auditor confirms it in exact arithmetic);
+        its scope is refused with the kind ``"refuted"``.
+
+    Examples
+    --------
+    >>> import numeric
+    >>> from numeric._symbolic import SymbolicArithmetic
+    >>> p = prove(lambda m: numeric.mae(m, arithmetic=SymbolicArithmetic()), "symmetry",
+    ...           scopes=scopes(2, 0))
+    >>> p.proved, p.short(), p.patterns, p.refused
+    (True, 'K <= 2', 16, ())
     """
 
     property: str
@@ -482,6 +395,7 @@ class Proof:
     refused: tuple = ()
     seconds: float = 0.0
     patterns: int = field(default=0)
+    refutation: object = None
 
     @property
     def proved(self) -> bool:
@@ -502,8 +416,8 @@ class Proof:
         positive`` (never a bare ``K=3+``, which reads as "every K >= 3")."""
         every = sorted(s.K for s in self.scopes if s.kind == "every")
         parts = []
-        if every and every == list(range(1, max(every) + 1)) and len(every) > 1:
-            parts.append(f"K <= {max(every)}")
+        if every and every == list(range(min(every), max(every) + 1)) and len(every) > 1:
+            parts.append(f"K <= {max(every)}" if min(every) == 1 else f"{min(every)} <= K <= {max(every)}")
         else:
             parts += [f"K = {k}" for k in every]
         parts += [s.short() for s in sorted(self.scopes, key=lambda s: s.K)
@@ -541,6 +455,14 @@ def prove(symbolic: Callable, prop: str, *, better: str = "lower", bounds=(None,
     Proof
         Vacuous scopes (e.g. ``unobserved_class`` on all-positive matrices)
         are neither proved nor refused.
+
+    Examples
+    --------
+    >>> import numeric
+    >>> from numeric._symbolic import SymbolicArithmetic
+    >>> f = lambda cm: numeric.mae(cm, arithmetic=SymbolicArithmetic())
+    >>> prove(f, "scale", scopes=[Scope(2, "every")]).proved
+    True
     """
     return prove_with(Evaluator(symbolic, exact or _exact_of(symbolic)), prop, better=better,
                       bounds=bounds, scopes=scopes)
@@ -548,8 +470,41 @@ def prove(symbolic: Callable, prop: str, *, better: str = "lower", bounds=(None,
 
 def prove_with(evaluator: Evaluator, prop: str, *, better: str = "lower", bounds=(None, None),
                scopes=DEFAULT_SCOPES) -> Proof:
-    """:func:`prove` with an :class:`Evaluator` (its cache shared between properties)."""
-    if prop not in _PROVERS:
+    """:func:`prove` with an :class:`Evaluator` (its cache shared between properties).
+
+    Parameters
+    ----------
+    evaluator : Evaluator
+        The metric on symbolic matrices, and its exact reference.
+    prop : str
+        A name of :data:`PROVABLE`.
+    better : {"lower", "higher"}, default "lower"
+        Which values of the metric are better.
+    bounds : (lo, hi)
+        Stated range (``None`` for an unbounded side).
+    scopes : sequence of Scope, default :data:`DEFAULT_SCOPES`
+        Where to prove it.
+
+    Returns
+    -------
+    Proof
+        The scopes proved and refused.
+
+    Raises
+    ------
+    ValueError
+        If ``prop`` has no symbolic prover.
+
+    Examples
+    --------
+    >>> import numeric
+    >>> from numeric._symbolic import SymbolicArithmetic
+    >>> ev = Evaluator(lambda m: numeric.mae(m, arithmetic=SymbolicArithmetic()),
+    ...                lambda m: numeric.mae(m, arithmetic="exact"))
+    >>> prove_with(ev, "symmetry", scopes=scopes(2, 0)).proved
+    True
+    """
+    if prop not in PROVABLE:
         raise ValueError(f"no symbolic prover for {prop!r}; provable: {list(PROVABLE)}")
     return _prove(evaluator, prop, better, bounds, scopes)
 
@@ -573,26 +528,29 @@ def _prove(ev, prop, better, bounds, scopes):
         return Proof(prop, seconds=time.perf_counter() - t0)
     if prop == "identity" and spec["best"] is None:
         return Proof(prop, seconds=time.perf_counter() - t0)
-    check = _PROVERS[prop]
-    done, refused, count = [], [], 0
-    for scope in scopes:
-        vacuous = _vacuous(prop, scope)
+    check = PROPERTIES[prop].prove_pattern
+    done, refused, count, refutation = [], [], 0, None
+    for scope in PROPERTIES[prop].proof_scopes(scopes):
+        vacuous = PROPERTIES[prop].vacuous(scope)
         if vacuous:
             if vacuous == "true":
                 done.append(scope)
             continue
         why, kind = None, NOT_DERIVED
-        for pattern in scope.patterns():
+        for pattern in PROPERTIES[prop].patterns(scope):
             count += 1
             m = generic_matrix(scope.K, pattern)
             try:
                 why = check(ev, m, spec)
             except _Refused as exc:
                 why, kind = str(exc), exc.kind
+            if isinstance(why, Refutation):
+                refutation = refutation or why
+                why, kind = str(why), REFUTED
             if why:
                 break
         if why:
             refused.append((scope, why, kind))
         else:
             done.append(scope)
-    return Proof(prop, tuple(done), tuple(refused), time.perf_counter() - t0, count)
+    return Proof(prop, tuple(done), tuple(refused), time.perf_counter() - t0, count, refutation)

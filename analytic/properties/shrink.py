@@ -37,7 +37,7 @@ __all__ = ["Shrunk", "shrink", "greedy_shrink", "GREEDY_BUDGET"]
 class Shrunk:
     """What :func:`shrink` found.
 
-    Attributes
+    Parameters
     ----------
     matrix : numpy.ndarray
         The smallest counterexample found.
@@ -48,6 +48,12 @@ class Shrunk:
         greedy budget ran out first).
     calls : int
         Number of predicate calls.
+
+    Examples
+    --------
+    >>> s = shrink(lambda a: len(a) > 1 and a[0, -1] > 0, [[2, 0, 3], [1, 1, 0], [0, 0, 4]])
+    >>> s.matrix.tolist(), s.how.split(":")[0]
+    ([[0, 1], [0, 0]], 'exhaustive')
     """
 
     matrix: np.ndarray
@@ -113,14 +119,27 @@ def _greedy(predicate, m, budget):
 
 def greedy_shrink(predicate: Callable[[np.ndarray], bool], start, *,
                   budget: int = GREEDY_BUDGET) -> tuple[np.ndarray, int]:
-    """Repeatedly move to the smallest (:func:`order_key`) neighbour that is
-    still a counterexample; returns ``(matrix, predicate calls)``.
+    """Repeatedly move to the smallest (:func:`order_key`) neighbour that is still a counterexample.
 
     At most ``budget`` predicate calls (:data:`GREEDY_BUDGET`): the matrix
     reached then is returned (:func:`shrink` says when the budget ran out).
-    The start matrix holds non-negative integer counts (a ValueError
-    otherwise) and the predicate returns a bool (a TypeError otherwise).
 
+    Parameters
+    ----------
+    predicate : callable
+        Takes a matrix, returns a bool (a TypeError otherwise): whether it is a counterexample.
+    start : array_like
+        A counterexample: non-negative integer counts (a ValueError otherwise).
+    budget : int, default :data:`GREEDY_BUDGET`
+        The most predicate calls.
+
+    Returns
+    -------
+    tuple
+        ``(matrix, predicate calls)``: the ``int64`` matrix reached and the calls made.
+
+    Examples
+    --------
     >>> m, _ = greedy_shrink(lambda a: len(a) > 1 and a[0, -1] > 0, [[2, 0, 3], [1, 1, 0], [0, 0, 4]])
     >>> m.tolist()
     [[0, 1], [0, 0]]

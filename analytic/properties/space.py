@@ -45,6 +45,18 @@ _CACHED_ROWS = 1 << 18
 def count(K: int, N: int) -> int:
     """``C(N + K^2 - 1, K^2 - 1)``: the number of ``K x K`` matrices with total ``N``.
 
+    Parameters
+    ----------
+    K, N : int
+        The number of classes and of samples.
+
+    Returns
+    -------
+    int
+        The number of matrices.
+
+    Examples
+    --------
     >>> count(4, 8), count(5, 5)
     (490314, 118755)
     """
@@ -123,9 +135,22 @@ def block(K: int, N: int, lo: int, hi: int) -> np.ndarray:
     :func:`analytic.properties.generators.exhaustive` (lexicographic).  Only the blocks
     the range needs are built.
 
+    Parameters
+    ----------
+    K, N : int
+        The number of classes and of samples.
+    lo, hi : int
+        The ranks ``lo <= rank < hi``.
+
     Returns
     -------
     ndarray of int64, shape ``(hi - lo, K * K)``
+        The matrices, flattened.
+
+    Examples
+    --------
+    >>> block(2, 1, 0, 4).tolist()
+    [[0, 0, 0, 1], [0, 0, 1, 0], [0, 1, 0, 0], [1, 0, 0, 0]]
     """
     total = count(K, N)
     if not (0 <= lo <= hi <= total):
@@ -153,6 +178,20 @@ def _rank_table(n: int, r: int) -> np.ndarray:
 def rank(flat, N: int) -> np.ndarray:
     """The ranks (in :func:`block`'s order) of flattened matrices with total ``N``.
 
+    Parameters
+    ----------
+    flat : numpy.ndarray
+        ``(B, K * K)`` flattened count matrices.
+    N : int
+        Their total.
+
+    Returns
+    -------
+    numpy.ndarray
+        The ``B`` ranks.
+
+    Examples
+    --------
     >>> rank(block(2, 3, 0, count(2, 3)), 3).tolist() == list(range(count(2, 3)))
     True
     """
@@ -165,9 +204,23 @@ def rank(flat, N: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class Chunk:
-    """One independent piece of a search: ranks ``[lo, hi)`` of the ``K x K``
-    matrices with total ``N`` (``kind="exhaustive"``), or random matrices
-    ``lo .. hi - 1`` of the seeded stream (``kind="random"``)."""
+    """One independent piece of a search.
+
+    Parameters
+    ----------
+    kind : {"exhaustive", "random"}
+        Ranks ``[lo, hi)`` of the ``K x K`` matrices with total ``N``, or random
+        matrices ``lo .. hi - 1`` of the seeded stream.
+    K, N : int
+        The number of classes and of samples.
+    lo, hi : int
+        The range.
+
+    Examples
+    --------
+    >>> Chunk("exhaustive", 2, 2, 0, 3).matrices(SMALL_SPACE).tolist()
+    [[[0, 0], [0, 2]], [[0, 0], [1, 1]], [[0, 0], [2, 0]]]
+    """
 
     kind: str
     K: int
@@ -186,7 +239,7 @@ class Chunk:
 class Space:
     """A searched space (see the module docstring).
 
-    Attributes
+    Parameters
     ----------
     exhaustive : tuple of (K, max_n)
         Every matrix with ``K`` classes and ``1 <= N <= max_n``.
@@ -195,11 +248,13 @@ class Space:
     random_k, random_n : int
         Their largest ``K`` and ``N`` (``K >= 2``, ``N >= 1``).
     seed : int
+        The seed of the random parts.
     triangle : tuple of (K, max_n)
         Every triple of label vectors of length ``n <= max_n`` over ``K`` classes.
     triangle_random : int
         Random triples, ``2 <= K <= max K of triangle``, length up to ``triangle_n``.
     triangle_n : int
+        The largest length of a random triple's vectors.
     diagonal : tuple of (K, max_n)
         The diagonal matrices of the imbalance property: every diagonal matrix
         with ``K`` classes and ``1 <= N <= max_n``.
@@ -214,6 +269,13 @@ class Space:
         K = 4, N = 8 are two chunks; MAE's 14 properties with every tie
         decided exactly on 2 processes: 52 s, against 79 s with chunks of
         10^6).
+
+    Examples
+    --------
+    >>> tiny = Space(exhaustive=((2, 2),), random=0, triangle=((2, 2),), triangle_random=0,
+    ...              diagonal=((2, 2),))
+    >>> tiny.size(), tiny.max_k()
+    (14, 2)
     """
 
     exhaustive: tuple = ((1, 8), (2, 8), (3, 8), (4, 8), (5, 5))

@@ -73,7 +73,7 @@ _Q = sp.Symbol("q", integer=True, positive=True)
 class Kernel:
     """A per-cell cost ``h(|i - j|)`` by pieces.
 
-    Attributes
+    Parameters
     ----------
     pieces : tuple of (int, sympy.Expr)
         ``(s_k, e_k)``: ``h(d) = e_k(d)`` for ``s_k <= d < s_{k+1}`` (the last
@@ -110,7 +110,22 @@ WITHIN_ONE_KERNEL = Kernel(((0, sp.Integer(1)), (2, sp.Integer(0))), "[|i - j| <
 
 @dataclass(frozen=True)
 class SampleMean:
-    r"""``f(A) = (sum_ij A_ij h(|i - j|) / N)^(1/root)``."""
+    r"""``f(A) = (sum_ij A_ij h(|i - j|) / N)^(1/root)``: a mean of a per-cell kernel over the samples.
+
+    Parameters
+    ----------
+    kernel : Kernel
+        The per-cell cost ``h``.
+    root : int, default 1
+        The root taken of the mean (2: RMSE).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> s = SampleMean(MAE_KERNEL)
+    >>> s.text(), s.value(np.array([[2, 1], [0, 1]]))
+    ('the mean of |i - j| over the samples', Fraction(1, 4))
+    """
 
     kernel: Kernel
     root: int = 1
@@ -130,7 +145,26 @@ class SampleMean:
 
 @dataclass(frozen=True)
 class ClassAggregate:
-    r"""The per-true-class means of the kernel, aggregated (see the module docstring)."""
+    r"""The per-true-class means of the kernel, aggregated (see the module docstring).
+
+    Parameters
+    ----------
+    kernel : Kernel
+        The per-cell cost ``h``.
+    aggregate : {"mean", "max", "min", "gmean"}, default "mean"
+        How the per-class means are combined.
+    missing : number or None, default None
+        None: over the observed true classes; a number: an unobserved class's value.
+    root : int, default 1
+        The root taken of the aggregate.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> c = ClassAggregate(MAE_KERNEL, "max")
+    >>> c.text(), c.value(np.array([[2, 1], [0, 1]]))
+    ('the maximum of the per-class means of |i - j| over the observed true classes', Fraction(1, 3))
+    """
 
     kernel: Kernel
     aggregate: str = "mean"
@@ -189,6 +223,22 @@ class OptimalPath:
     :math:`b = \hat p / D`, :math:`q = \hat p |r - c| / K'`, :math:`D = K' + M'`,
     :math:`M' = \sum \hat p |r - c|`; ``integrated``: :math:`\int_0^1` of the ``"uoc"``
     value over :math:`\beta` (A_UOC, silva2018 eq. 23).
+
+    Parameters
+    ----------
+    kind : {"oc", "uoc"}
+        Which index.
+    beta : number, optional
+        ``"oc"``: ``c`` of :math:`\beta = c / (N (K - 1))`; ``"uoc"``: beta; None when integrated.
+    integrated : bool, default False
+        The integral over beta in ``[0, 1]`` of the ``"uoc"`` value (A_UOC).
+    check_max_k : int, default 8
+        The declaration is checked on matrices up to this ``K`` (the integral enumerates paths).
+
+    Examples
+    --------
+    >>> STRUCTURES["a_uoc", "A_UOC"] == OptimalPath("uoc", integrated=True, check_max_k=4)
+    True
     """
 
     kind: str
@@ -311,6 +361,20 @@ STRUCTURES = {
 def structure_of(name: str, label: str):
     """The declared structure of a registered variant, or None.
 
+    Parameters
+    ----------
+    name : str
+        A registered metric.
+    label : str
+        One of its variants' labels.
+
+    Returns
+    -------
+    SampleMean, ClassAggregate, OptimalPath or None
+        Its entry of :data:`STRUCTURES`; None: no structure declared.
+
+    Examples
+    --------
     >>> structure_of("mae", "MAE").text()
     'the mean of |i - j| over the samples'
     """
@@ -334,9 +398,24 @@ def _agrees(structure, v, m) -> bool:
 
 
 def declaration_max_k(structure, max_k=10) -> int:
-    """The largest ``K`` of :func:`check_declaration`'s random matrices for ``structure``
-    (the integral of the path structure enumerates every path: at most ``K = 4``).
+    """The largest ``K`` of :func:`check_declaration`'s random matrices for ``structure``.
 
+    The integral of the path structure enumerates every path: at most ``K = 4``.
+
+    Parameters
+    ----------
+    structure : SampleMean, ClassAggregate or OptimalPath
+        A declared structure.
+    max_k : int, default 10
+        The largest ``K`` asked for.
+
+    Returns
+    -------
+    int
+        ``max_k``, or the structure's ``check_max_k`` if smaller.
+
+    Examples
+    --------
     >>> declaration_max_k(STRUCTURES["mae", "MAE"]), declaration_max_k(STRUCTURES["a_uoc", "A_UOC"])
     (10, 4)
     """
@@ -353,10 +432,19 @@ def check_declaration(structure, exact, *, seed=0, random=120, max_k=10, max_n=4
 
     Parameters
     ----------
-    structure : SampleMean or ClassAggregate
+    structure : SampleMean, ClassAggregate or OptimalPath
+        The declared structure.
     exact : callable
         The metric on an ``int64`` matrix, exactly (a SymPy number; ``ValueError``
         where undefined).
+    seed : int, default 0
+        The seed of the random matrices.
+    random : int, default 120
+        How many random matrices.
+    max_k, max_n : int, default 10 and 40
+        Their largest ``K`` (see :func:`declaration_max_k`) and ``N``.
+    every : tuple of (K, N), default (3, 3)
+        Every matrix with ``K <= every[0]`` and ``N <= every[1]`` is checked too.
 
     Returns
     -------
@@ -501,9 +589,10 @@ def within(kernel, lo, hi) -> bool:
 class EveryK:
     """A property proved for every ``K`` (and every ``N >= 1``) from a declared structure.
 
-    Attributes
+    Parameters
     ----------
     property : str
+        The property's name.
     structure : str
         The declared structure, in words.
     lemma : str
@@ -512,6 +601,12 @@ class EveryK:
         Matrices on which the declaration was checked against the metric.
     up_to_k : int
         The largest ``K`` among them (:func:`declaration_max_k`).
+
+    Examples
+    --------
+    >>> p = prove_every_k(STRUCTURES["mae", "MAE"], "monotonicity", "lower", (0, None), checked=5)
+    >>> p.property, p.structure, p.checked, p.up_to_k
+    ('monotonicity', 'the mean of |i - j| over the samples', 5, 10)
     """
 
     property: str
@@ -763,10 +858,16 @@ def prove_every_k(structure, prop: str, better: str, bounds, checked: int = 0):
     prop : str
         A property name.
     better : {"lower", "higher"}
+        Which values of the metric are better.
     bounds : (lo, hi)
         The metric's stated bounds (numbers or None).
     checked : int
         How many matrices the declaration was checked on (stated in the proof).
+
+    Returns
+    -------
+    EveryK or None
+        The proof, or None when no lemma of the structure proves the property.
 
     Examples
     --------

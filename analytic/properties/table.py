@@ -43,7 +43,25 @@ def _counterexample_json(r):
 
 
 def counterexample_of(d):
-    """The counterexample of a result dict: an ``int64`` matrix or ``(a, b, c, K)``."""
+    """The counterexample of a result dict: an ``int64`` matrix or ``(a, b, c, K)``.
+
+    Parameters
+    ----------
+    d : dict
+        One cell of a table (:func:`result_dict`).
+
+    Returns
+    -------
+    numpy.ndarray, tuple or None
+        The matrix, the triple of label vectors and ``K`` (the triangle
+        inequality), or ``None`` when the cell has no counterexample.
+
+    Examples
+    --------
+    >>> mer = load()["reports"][0]
+    >>> counterexample_of(mer["properties"]["ordinal_monotonicity"]).tolist()
+    [[0, 0, 0], [0, 0, 0], [1, 0, 0]]
+    """
     c = d.get("counterexample")
     if c is None:
         return None
@@ -69,7 +87,26 @@ def _every_k_json(e):
 
 
 def result_dict(r) -> dict:
-    """A :class:`analytic.properties.audit.PropertyResult` as JSON-ready data."""
+    """A :class:`analytic.properties.audit.PropertyResult` as JSON-ready data.
+
+    Parameters
+    ----------
+    r : analytic.properties.audit.PropertyResult
+        One property's verdict.
+
+    Returns
+    -------
+    dict
+        Its fields, its cell text and its evidence, JSON-ready (one cell of the table).
+
+    Examples
+    --------
+    >>> from analytic.properties.audit import audit
+    >>> r = audit("mae", ["symmetry"], max_k=2, max_n=2, random=0, prove=False)
+    >>> d = result_dict(r.results["symmetry"])
+    >>> d["verdict"], d["checked"]
+    ('holds', 16)
+    """
     return {"property": r.property, "verdict": r.verdict, "cell": r.cell(),
             "counterexample": _counterexample_json(r), "witness": r.witness, "how": r.how,
             "minimal": r.minimal, "searched": r.searched, "checked": r.checked,
@@ -80,11 +117,52 @@ def result_dict(r) -> dict:
 
 
 def report_dict(name, label, rep) -> dict:
+    """One row of the table: a variant's report as JSON-ready data.
+
+    Parameters
+    ----------
+    name : str
+        The registered metric.
+    label : str
+        The variant's label.
+    rep : analytic.properties.audit.AuditReport
+        Its report.
+
+    Returns
+    -------
+    dict
+        ``metric``, ``variant``, ``better`` and ``properties`` (each a :func:`result_dict`).
+
+    Examples
+    --------
+    >>> from analytic.properties.audit import audit
+    >>> r = audit("mae", ["symmetry"], max_k=2, max_n=2, random=0, prove=False)
+    >>> sorted(report_dict("mae", r.label, r))
+    ['better', 'metric', 'properties', 'variant']
+    """
     return {"metric": name, "variant": label, "better": rep.better,
             "properties": {p: result_dict(r) for p, r in rep.results.items()}}
 
 
 def space_dict(space) -> dict:
+    """A searched space as JSON-ready data (tuples as lists).
+
+    Parameters
+    ----------
+    space : analytic.properties.space.Space
+        The space.
+
+    Returns
+    -------
+    dict
+        Its fields.
+
+    Examples
+    --------
+    >>> from analytic.properties.space import Space
+    >>> space_dict(Space(exhaustive=((2, 2),)))["exhaustive"]
+    [[2, 2]]
+    """
     return {k: (list(map(list, v)) if isinstance(v, tuple) else v)
             for k, v in dataclasses.asdict(space).items()}
 
@@ -94,6 +172,20 @@ def same_space(recorded: dict, space) -> bool:
     ``chunk`` (how the work was split, not what was searched: the results do not
     depend on it, ``proofs_tests/test_property_engine.py``).
 
+    Parameters
+    ----------
+    recorded : dict
+        A table's ``space`` (:func:`space_dict`).
+    space : analytic.properties.space.Space
+        The space to compare it with.
+
+    Returns
+    -------
+    bool
+        ``True`` if every field but ``chunk`` is the same.
+
+    Examples
+    --------
     >>> from analytic.properties.space import DEFAULT_SPACE, Space
     >>> same_space(dict(space_dict(DEFAULT_SPACE), chunk=10**6), DEFAULT_SPACE)
     True
@@ -107,8 +199,39 @@ def same_space(recorded: dict, space) -> bool:
 
 
 def table_dict(rows, space, scopes, falsifier=None) -> dict:
-    """The whole table: how it was searched (``falsifier``: the guided search's
-    budget in words, :meth:`analytic.properties.falsify.Budget.text`), and every report."""
+    """The whole table: how it was searched, and every report.
+
+    Parameters
+    ----------
+    rows : list of tuple
+        ``(metric name, variant label, AuditReport)``
+        (:func:`analytic.properties.audit.property_table`).
+    space : analytic.properties.space.Space
+        The searched space.
+    scopes : tuple of analytic.properties.prover.Scope
+        The scopes of the symbolic proofs.
+    falsifier : str, optional
+        The guided search's budget in words
+        (:meth:`analytic.properties.falsify.Budget.text`); ``None``: none ran.
+
+    Returns
+    -------
+    dict
+        ``space``, ``space_text``, ``scopes``, ``falsifier``, ``properties``
+        (each property's name, title, source and statement) and ``reports``
+        (each a :func:`report_dict`), JSON-ready.
+
+    Examples
+    --------
+    >>> from analytic.properties.audit import audit
+    >>> from analytic.properties.space import Space
+    >>> tiny = Space(exhaustive=((2, 2),), random=0, triangle=((2, 2),), triangle_random=0,
+    ...              diagonal=((2, 2),))
+    >>> r = audit("mae", space=tiny, prove=False)
+    >>> t = table_dict([("mae", r.label, r)], tiny, ())
+    >>> [rep["variant"] for rep in t["reports"]], t["falsifier"]
+    (['MAE'], None)
+    """
     from .catalog import PROPERTIES
 
     return {"space": space_dict(space), "space_text": space.describe(),
@@ -119,12 +242,44 @@ def table_dict(rows, space, scopes, falsifier=None) -> dict:
 
 
 def load(path=TABLE_PATH) -> dict:
-    """The committed table (see :func:`table_dict`)."""
+    """The committed table (see :func:`table_dict`).
+
+    Parameters
+    ----------
+    path : str or pathlib.Path, default :data:`TABLE_PATH`
+        The table's JSON file.
+
+    Returns
+    -------
+    dict
+        The table.
+
+    Examples
+    --------
+    >>> sorted(load())
+    ['falsifier', 'properties', 'reports', 'scopes', 'space', 'space_text']
+    """
     return json.loads(Path(path).read_text(encoding="utf-8"))
 
 
 def cell(d) -> str:
-    """The cell text of a result dict."""
+    """The cell text of a result dict.
+
+    Parameters
+    ----------
+    d : dict
+        One cell of a table (:func:`result_dict`).
+
+    Returns
+    -------
+    str
+        What the table shows: the verdict and what it rests on.
+
+    Examples
+    --------
+    >>> cell(load()["reports"][0]["properties"]["symmetry"])
+    'proved (every K)'
+    """
     return d["cell"]
 
 
@@ -155,6 +310,21 @@ def markdown(table: dict) -> str:
     The prose is :data:`TEMPLATE_PATH` (a :class:`string.Template`, package
     data); this function fills in its fields: the searched space, the
     property table, the metric table and the sections of evidence.
+
+    Parameters
+    ----------
+    table : dict
+        A table (:func:`table_dict`, :func:`load`).
+
+    Returns
+    -------
+    str
+        The Markdown page.
+
+    Examples
+    --------
+    >>> markdown(load()).splitlines()[0]
+    '# Property table'
     """
     from . import prover as _prover
 
@@ -287,6 +457,8 @@ def summary(table: dict) -> list:
     count = {k: sum(kind(d) == k for d in cells) for k in KINDS}
     guided = sum(d["verdict"] == "fails" and d.get("how", "").startswith("guided search")
                  for d in cells)
+    family = sum(d["verdict"] == "fails" and d.get("how", "").startswith("derived from the symbolic family")
+                 for d in cells)
     words = {"proved (every K)": "proved for every K and N (a lemma on the declared structure)",
              "proved (finite scopes)": "proved on finite scopes only (K <= 3, 4 x 4 with every "
                                        "cell positive, ...), unrefuted beyond",
@@ -295,7 +467,8 @@ def summary(table: dict) -> list:
     out = []
     for k in KINDS:
         if k == "fails":
-            out.append(f"- **fails**: {count[k]} ({guided} of them found by the guided search)")
+            out.append(f"- **fails**: {count[k]} ({guided} of them found by the guided search"
+                       + (f", {family} derived from a symbolic family" if family else "") + ")")
         else:
             out.append(f"- **{k}** ({words[k]}): {count[k]}")
     return out
