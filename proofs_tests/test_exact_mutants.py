@@ -9,14 +9,16 @@ number; None where the metric is undefined).
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 
 import numpy as np
+import pytest
 import sympy
 
 from analytic.properties.exact import ExactContext
-from exactfloor.errors import UndefinedMetric
-from exactfloor.value import exceeds_sum, expr, value_of
+from exactfloor.errors import MetricError, UndefinedMetric
+from exactfloor.value import Undefined, bound_value, exceeds_sum, expr, signals_undefined, value_of
 
 
 def _metric(m):
@@ -71,3 +73,50 @@ def test_describe_names_the_matrix_and_its_value_or_undefined():
     ctx = ExactContext(_metric, "lower", (0, None))
     assert ctx.describe(np.array([[1, 1], [0, 1]])) == "f([[1, 1], [0, 1]]) = 1/3"
     assert ctx.describe(np.array([[0, 1], [0, 1]])) == "f([[0, 1], [0, 1]]) undefined"
+
+
+def test_a_complex_nan_is_a_broken_metric_not_undefined():
+    """Only None and a NaN of a *real* number type say "undefined"
+    (``signals_undefined``'s docstring); a complex NaN is not a real number, so
+    ``ExactContext`` reports the metric as broken (``MetricError``, value_of's
+    "not a finite real number").  Kills ``signals_undefined`` 5 (any object
+    unequal to itself taken for a NaN) and ``ExactContext.value`` 24 to 29 (the
+    message without the matrix, the reason or the advice)."""
+    z = complex("nan")
+    assert z != z and signals_undefined(z) is False
+    ctx = ExactContext(lambda m: z, "lower", (0, None))
+    with pytest.raises(MetricError) as err:
+        ctx.value(np.array([[1, 0], [0, 1]]))
+    assert str(err.value) == (  # ExactContext.value's message, in MetricError.of's frame
+        "the metric returned (nan+0j) (not a finite real number; NaN, None or UndefinedMetric "
+        "where it is undefined) on the count matrix [[1, 0], [0, 1]]")
+
+
+def test_a_decimal_signalling_nan_says_undefined():
+    """Regression (found by ``signals_undefined`` 9, ``return True`` where
+    ``v != v`` raises): ``Decimal("sNaN")`` is a NaN of a number type, so
+    "undefined" (the docstring), but its comparison raises ``InvalidOperation``
+    and it was taken for a broken metric's value (``MetricError``).  A number
+    whose comparison raises for another reason is not a NaN."""
+    assert signals_undefined(Decimal("sNaN")) is True and signals_undefined(Decimal("NaN")) is True
+    assert signals_undefined(Decimal("1.5")) is False
+    ctx = ExactContext(lambda m: Decimal("sNaN"), "lower", (0, None))
+    assert isinstance(ctx.value(np.array([[1, 0], [0, 1]])), Undefined)
+
+    class Incomparable(float):
+        def __ne__(self, other):
+            raise TypeError("no comparison")
+
+    assert signals_undefined(Incomparable(0.5)) is False
+
+
+def test_a_bound_that_is_not_a_number_is_refused_naming_the_bound():
+    """A bound is read without symbols (``bound_value``'s docstring: never
+    evaluated; ``symbols=False``): ``"x"`` is refused by the parser, naming the
+    side.  Kills ``bound_value`` 1, 2, 9, 12 (the name) and 10, 13 (symbols
+    allowed: ``x`` parsed as a symbol, then refused by another message)."""
+    with pytest.raises(ValueError, match="^bound: 'x' is not a number or expression"):
+        bound_value("x")
+    with pytest.raises(ValueError, match="^upper bound: 'x' is not a number or expression"):
+        bound_value("x", "upper bound")
+    assert bound_value("sqrt(2)/2", "lower bound").exact == sympy.sqrt(2) / 2
