@@ -120,3 +120,45 @@ def test_a_bound_that_is_not_a_number_is_refused_naming_the_bound():
     with pytest.raises(ValueError, match="^upper bound: 'x' is not a number or expression"):
         bound_value("x", "upper bound")
     assert bound_value("sqrt(2)/2", "lower bound").exact == sympy.sqrt(2) / 2
+
+
+def test_bounds_are_named_by_their_side_and_infinities_are_unbounded():
+    """``ExactContext`` names the side of a bad bound; ``-oo`` and ``oo`` mean
+    unbounded (None); a bound that is a SymPy number but not a finite real one
+    is refused with the bound's name and value.  Kills ``ExactContext.__init__``
+    17 to 29 (the sides' names), ``bound_value`` 16 (``-oo`` refused) and 18
+    (the message)."""
+    with pytest.raises(ValueError, match="^lower bound: 'x' is not a number or expression"):
+        ExactContext(_metric, "lower", ("x", None))
+    with pytest.raises(ValueError, match="^upper bound: 'x' is not a number or expression"):
+        ExactContext(_metric, "lower", (0, "x"))
+    assert bound_value(-sympy.oo) is None and bound_value(sympy.oo) is None
+    with pytest.raises(ValueError, match=r"^upper bound must be a finite real number or None, got I$"):
+        bound_value(sympy.I, "upper bound")
+
+
+def test_the_metric_gets_an_int64_matrix_and_none_is_undefined_with_its_reason():
+    """``ExactContext.value`` converts the matrix to ``int64`` before calling the
+    metric (its docstring: "the metric on an int64 count matrix"), and a
+    returned None is undefined with the reason "the metric returned None".
+    Kills ``ExactContext.value`` 3, 5 (the matrix passed as given) and 20 (no
+    reason)."""
+    seen = []
+
+    def f(m):
+        seen.append(m.dtype)
+        return None
+
+    v = ExactContext(f, "lower", (0, None)).value(np.array([[1.0, 0.0], [0.0, 2.0]]))
+    assert seen == [np.dtype(np.int64)]
+    assert isinstance(v, Undefined) and v.message == "the metric returned None"
+
+
+def test_value_of_refuses_bools_and_strings_by_their_repr():
+    """A bool and a string are not numbers (``value_of``'s docstring: never
+    parsed): ``True is not a finite real number``.  Kills ``value_of`` 1 (a bool
+    taken as 1) and 2 (no message)."""
+    with pytest.raises(ValueError, match="^True is not a finite real number$"):
+        value_of(True)
+    with pytest.raises(ValueError, match="^'1/2' is not a finite real number$"):
+        value_of("1/2")
