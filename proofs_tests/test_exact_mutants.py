@@ -162,3 +162,28 @@ def test_value_of_refuses_bools_and_strings_by_their_repr():
         value_of(True)
     with pytest.raises(ValueError, match="^'1/2' is not a finite real number$"):
         value_of("1/2")
+
+
+class _Half:
+    """An unknown object whose ``str`` reads as a number: never parsed."""
+
+    def __str__(self):
+        return "1/2"
+
+
+def test_value_of_keeps_the_fraction_and_never_parses_an_unknown_object():
+    """A rational Value holds the Fraction as ``exact`` too (``Value``'s
+    docstring), whatever the rational's type; an unknown object is refused
+    naming its type (``sympify(strict=True)``: its ``str`` "1/2" is not
+    parsed); a symbol or a SymPy non-number is not a finite real number.
+    Kills ``value_of`` 6, 29 (``exact`` None), 13, 15, 16 (strict off), 17, 18
+    (the message), 19 (a symbol passed on) and 21 (its message)."""
+    for v in (Fraction(1, 3), sympy.Rational(1, 3), np.int64(3), sympy.Float(0.5)):
+        got = value_of(v)
+        assert got.exact == got.q and isinstance(got.exact, Fraction)
+    with pytest.raises(ValueError, match="^_Half .* is not a finite real number$"):
+        value_of(_Half())
+    with pytest.raises(ValueError, match="^x is not a finite real number$"):
+        value_of(sympy.Symbol("x", positive=True))
+    with pytest.raises(ValueError, match=r"^\(1, 2\) is not a finite real number$"):
+        value_of(sympy.Tuple(1, 2))
