@@ -187,3 +187,13 @@ def test_value_of_keeps_the_fraction_and_never_parses_an_unknown_object():
         value_of(sympy.Symbol("x", positive=True))
     with pytest.raises(ValueError, match=r"^\(1, 2\) is not a finite real number$"):
         value_of(sympy.Tuple(1, 2))
+
+
+def test_a_complex_sympy_number_is_refused():
+    """``I`` and ``1 + I`` are not real (``value_of``'s docstring: a complex
+    number is refused).  Kills ``value_of`` 48 (``and``: a complex value passed
+    on) and 59 (the message)."""
+    with pytest.raises(ValueError, match="^I is not a finite real number$"):
+        value_of(sympy.I)
+    with pytest.raises(ValueError, match=r"^1 \+ I is not a finite real number$"):
+        value_of(1 + sympy.I)
