@@ -113,8 +113,8 @@ def test_a_decimal_signalling_nan_says_undefined():
 def test_a_bound_that_is_not_a_number_is_refused_naming_the_bound():
     """A bound is read without symbols (``bound_value``'s docstring: never
     evaluated; ``symbols=False``): ``"x"`` is refused by the parser, naming the
-    side.  Kills ``bound_value`` 1, 2, 9, 12 (the name) and 10, 13 (symbols
-    allowed: ``x`` parsed as a symbol, then refused by another message)."""
+    side.  Kills ``bound_value`` 1, 2, 9, 12 (the name) and 13, 14 (symbols
+    allowed, ``symbols=True`` or by default: ``x`` parsed as a symbol, then refused by another message)."""
     with pytest.raises(ValueError, match="^bound: 'x' is not a number or expression"):
         bound_value("x")
     with pytest.raises(ValueError, match="^upper bound: 'x' is not a number or expression"):
@@ -165,24 +165,35 @@ def test_value_of_refuses_bools_and_strings_by_their_repr():
 
 
 class _Half:
-    """An unknown object whose ``str`` reads as a number: never parsed."""
+    """An unknown object whose ``str`` reads as a number and which has an
+    ``as_integer_ratio`` method, but is no registered number type: never
+    parsed nor converted."""
 
     def __str__(self):
         return "1/2"
+
+    def as_integer_ratio(self):
+        return (1, 2)
 
 
 def test_value_of_keeps_the_fraction_and_never_parses_an_unknown_object():
     """A rational Value holds the Fraction as ``exact`` too (``Value``'s
     docstring), whatever the rational's type; an unknown object is refused
-    naming its type (``sympify(strict=True)``: its ``str`` "1/2" is not
-    parsed); a symbol or a SymPy non-number is not a finite real number.
-    Kills ``value_of`` 6, 29 (``exact`` None), 13, 15, 16 (strict off), 17, 18
-    (the message), 19 (a symbol passed on) and 21 (its message)."""
+    naming its type (``sympify(strict=True)``: its ``str`` "1/2" is not parsed,
+    a list is not converted); a symbol or a SymPy non-number is not a finite real number.
+    A Decimal is the exact decimal fraction (0.1 is 1/10, not the binary
+    fraction SymPy's Float would hold).  Kills ``value_of`` 6, 29, 43
+    (``exact`` None), 13, 15, 16 (strict off), 17, 18 (the message), 19 (a
+    symbol passed on) and 21 (its message), ``_fraction`` 29 (an unknown
+    object's ``as_integer_ratio`` taken) and 30 (a Decimal left to SymPy)."""
     for v in (Fraction(1, 3), sympy.Rational(1, 3), np.int64(3), sympy.Float(0.5)):
         got = value_of(v)
         assert got.exact == got.q and isinstance(got.exact, Fraction)
     with pytest.raises(ValueError, match="^_Half .* is not a finite real number$"):
         value_of(_Half())
+    with pytest.raises(ValueError, match=r"^list \[1\] is not a finite real number$"):
+        value_of([1])  # non-strict sympify makes it a SymPy list, refused by another message
+    assert value_of(Decimal("0.1")).q == Fraction(1, 10)
     with pytest.raises(ValueError, match="^x is not a finite real number$"):
         value_of(sympy.Symbol("x", positive=True))
     with pytest.raises(ValueError, match=r"^\(1, 2\) is not a finite real number$"):
@@ -197,3 +208,15 @@ def test_a_complex_sympy_number_is_refused():
         value_of(sympy.I)
     with pytest.raises(ValueError, match=r"^1 \+ I is not a finite real number$"):
         value_of(1 + sympy.I)
+
+
+def test_an_irrational_value_keeps_a_50_digit_approximation():
+    """``Value.approx`` of sqrt(2) is mpmath's sqrt(2) to 50 digits (``Value``'s
+    docstring: a 50-digit approximation, for display and floats).  Kills
+    ``value_of`` 61, 68 (no approximation) and 66 (SymPy's default 15 digits)."""
+    import mpmath
+
+    with mpmath.workdps(50):
+        want = mpmath.sqrt(2)
+        got = value_of(sympy.sqrt(2)).approx
+        assert isinstance(got, mpmath.mpf) and abs(got - want) < mpmath.mpf(10) ** -49
