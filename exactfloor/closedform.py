@@ -138,8 +138,7 @@ except ImportError:  # pragma: no cover - python-flint is in the test extra
     _fmpz = None
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _factors(n: int) -> tuple:
+def _factors_uncached(n: int) -> tuple:
     """The prime factorisation ``((p, v), ...)`` of ``n >= 1``, by python-flint
     when installed (the ``fast`` extra), else by trial division by the primes
     below 1024 and SymPy's ``factorint`` for a cofactor that is not a prime.
@@ -167,8 +166,11 @@ def _factors(n: int) -> tuple:
     return tuple(sorted(out))
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _times(a, b):
+#: cached (an undecorated body, so that mutmut can mutate it: it skips decorated functions)
+_factors = functools.lru_cache(maxsize=1 << 16)(_factors_uncached)
+
+
+def _times_uncached(a, b):
     """``(c, m)``: the monomial ``a * b`` is ``c m`` (``m`` canonical, ``c`` an integer)."""
     rad = dict(a[0])
     c = 1
@@ -187,8 +189,11 @@ def _times(a, b):
     return c, (tuple(sorted(rad.items())), tuple(sorted(logs.items())))
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _inverse(m):
+#: cached (an undecorated body, so that mutmut can mutate it: it skips decorated functions)
+_times = functools.lru_cache(maxsize=1 << 16)(_times_uncached)
+
+
+def _inverse_uncached(m):
     """``(c, m')`` with ``1 / m = c m'`` for a monomial free of logarithms."""
     c = Q(1)
     rad = []
@@ -196,6 +201,10 @@ def _inverse(m):
         c /= p
         rad.append((p, 1 - e))
     return c, (tuple(rad), ())
+
+
+#: cached (an undecorated body, so that mutmut can mutate it: it skips decorated functions)
+_inverse = functools.lru_cache(maxsize=1 << 16)(_inverse_uncached)
 
 
 def _add(a: dict, b: dict) -> dict:
@@ -253,8 +262,7 @@ def _parts(x):
 # ---------------------------------------------------------------------------
 # signs: the canonical form, then exactfloor.exact_sign's policy
 # ---------------------------------------------------------------------------
-@functools.lru_cache(maxsize=1 << 16)
-def _monomial_box(m, dps):
+def _monomial_box_uncached(m, dps):
     old = iv.prec
     try:
         iv.dps = dps
@@ -266,6 +274,10 @@ def _monomial_box(m, dps):
         return box
     finally:
         iv.prec = old
+
+
+#: cached (an undecorated body, so that mutmut can mutate it: it skips decorated functions)
+_monomial_box = functools.lru_cache(maxsize=1 << 16)(_monomial_box_uncached)
 
 
 def _box(poly: dict, dps: int):
@@ -572,8 +584,7 @@ def power(x, e):
     return _rational_power(c, e)
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _rational_power(c, e):
+def _rational_power_uncached(c, e):
     """``c ** e`` for rationals (the closed forms are immutable: shared)."""
     if e.denominator == 1:
         return c ** int(e) if c or e >= 0 else _zero_division()
@@ -588,6 +599,10 @@ def _rational_power(c, e):
         for p, v in _factors(n):
             atoms[p] = atoms.get(p, 0) + s * v * e
     return _prime_powers(atoms)
+
+
+#: cached (an undecorated body, so that mutmut can mutate it: it skips decorated functions)
+_rational_power = functools.lru_cache(maxsize=1 << 16)(_rational_power_uncached)
 
 
 def _zero_division():
@@ -637,8 +652,7 @@ def log2(x):
     return _rational_log2(c)
 
 
-@functools.lru_cache(maxsize=1 << 16)
-def _rational_log2(c):
+def _rational_log2_uncached(c):
     if c <= 0:
         raise UndefinedMetric(f"log2 of {c}, not a positive number")
     poly = {}
@@ -647,6 +661,10 @@ def _rational_log2(c):
             m = ONE if p == 2 else ((), ((p, 1),))
             poly = _add(poly, {m: Q(s * v)})
     return _number(poly, None)
+
+
+#: cached (an undecorated body, so that mutmut can mutate it: it skips decorated functions)
+_rational_log2 = functools.lru_cache(maxsize=1 << 16)(_rational_log2_uncached)
 
 
 def from_sympy(e):

@@ -213,6 +213,8 @@ def signals_undefined(v) -> bool:
     """
     if v is None or v is sympy.nan:
         return True
+    if isinstance(v, Decimal):  # a signalling NaN raises on v != v (issue 37 item 5's mutants)
+        return v.is_nan()
     if isinstance(v, (numbers.Real, Decimal, mpmath.mpf)) and not isinstance(v, sympy.Basic):
         try:
             return bool(v != v)
