@@ -54,3 +54,56 @@ def test_imbalance_examines_the_triples_after_one_with_an_empty_end_class():
     assert isinstance(r, Refutation), r
     n = np.diag(r.matrix)
     assert n[0] == 0 and (n[1] > n[3] >= 1 or n[3] > n[1] >= 1)
+
+
+def _undefined_when_a_row_misses_its_class(cm):
+    """The planted loss, undefined (``UndefinedMetric``) on a matrix where a class has samples
+    but none predicted right (a row with a 0 on the diagonal): in the family ``n_c3 = 1``
+    moving the single sample of ``c3`` leaves such a row, so only the family ``n_c3 = s + 1``
+    decides the triple."""
+    from exactfloor.errors import UndefinedMetric
+
+    for i in range(cm.shape[0]):
+        n_i = sum((sp.sympify(x) for x in cm[i]), sp.Integer(0))
+        if n_i != 0 and sp.sympify(cm[i][i]) == 0:
+            raise UndefinedMetric(f"class {i} has samples and none on the diagonal")
+    return _planted(cm)
+
+
+def test_imbalance_goes_past_an_undefined_moved_matrix_to_the_other_family():
+    """K = 3, every diagonal count positive: for the triple (0, 1, 2) the family ``n_2 = 1``
+    leaves class 2 without a right prediction after its move (undefined), so the prover goes
+    on to the family ``n_2 = s + 1``, ``n_0 = s + 1 + t``.  Its symbols are read one at a time
+    in name order, the others at 1: ``n11`` only scales the difference by ``1 / N``; then
+    ``s`` with ``t = 1``: ``g(s + 2) - g(s + 1) = (s - 3)^2 - (s - 4)^2 = 2 s - 7``, >= 0
+    from ``s = 4`` (by hand): the region ``s >= 4``, the matrix diag(6, 1, 5).  Kills
+    ``Imbalance.prove_pattern`` 39 (``and``: the undefined value used in a difference), 40
+    (``break``: the other family skipped, the pattern "proved"), 52, 53, 59, 64 (the
+    refutation's text), ``_imbalance_family`` 10, 11 (the name of ``s``) and 18 (the second
+    family ``s + 2``: ``g(s + 3) - g(s + 2) = 2 s - 5``, the region ``s >= 3``)."""
+    from analytic.properties import prover as P
+    from analytic.properties.proofkit import Refutation
+
+    f = _undefined_when_a_row_misses_its_class
+    ev = P.Evaluator(f, P._exact_of(f))
+    spec = {"bounds": (0, None), "orient": 1, "best": 0}
+    r = catalog.PROPERTIES["imbalance"].prove_pattern(ev, P.generic_matrix(3, [(0, 0), (1, 1), (2, 2)]), spec)
+    assert isinstance(r, Refutation), r
+    assert r.matrix.tolist() == [[6, 0, 0], [0, 1, 0], [0, 0, 5]]
+    assert r.region == "s >= 4 (the other symbols 1)"
+    assert r.reason.startswith("class 0 -> 1 against class 2 -> 1 on [[s + t + 1, 0, 0], [0, n11, 0], "
+                               "[0, 0, s + 1]]: ")
+    assert r.reason.endswith(" is not < 0")
+    assert str(r).endswith("; fails on s >= 4 (the other symbols 1), e.g. [[6, 0, 0], [0, 1, 0], [0, 0, 5]]")
+
+
+def test_imbalance_proof_scopes_from_a_single_scope():
+    """The prover may ask for one scope: the family scopes every K <= 5 are added after it,
+    each once (by hand: K = 2 given, then 1, 3, 4, 5).  Kills ``Imbalance.proof_scopes`` 6
+    (``scopes[1]``: an IndexError)."""
+    from analytic.properties.prover import Scope
+
+    got = catalog.PROPERTIES["imbalance"].proof_scopes((Scope(2, "every"),))
+    assert [(s.K, s.kind) for s in got] == [(2, "every"), (1, "every"), (3, "every"), (4, "every"),
+                                           (5, "every")]
+    assert catalog.PROPERTIES["imbalance"].proof_scopes(()) == ()
