@@ -6,8 +6,9 @@ A metric's value on a count matrix is taken exactly, converted once here
 ``Rational``), a binary floating-point number (``float``, NumPy's, mpmath's
 ``mpf``, gmpy2's ``mpfr``, SymPy's ``Float``; each the exact binary fraction
 it is), a ``Decimal`` (the exact decimal fraction), or a SymPy number
-(``sympify(strict=True)``: a string or an unknown object is refused, never
-parsed).  A metric says it is undefined on a matrix by raising
+(``sympify(strict=True)``: a string is refused, never parsed; an object SymPy's
+strict conversion does not know is refused, one with ``__float__`` is read as the
+float it gives).  A metric says it is undefined on a matrix by raising
 :class:`exactfloor.errors.UndefinedMetric` or returning NaN or None
 (:func:`signals_undefined`).  :func:`compare` decides the sign of a
 difference by the one rule of :mod:`exactfloor.exact_sign` (issue 22 item 2):
