@@ -46,11 +46,11 @@ from __future__ import annotations
 
 import importlib
 import inspect
-import os
 import sys
-import tempfile
 import zlib
 from pathlib import Path
+
+from numeric.outputs import writing
 
 HERE = Path(__file__).resolve().parent
 FOLDER = HERE / "_inventories"
@@ -205,15 +205,8 @@ def write(project, folder=FOLDER):
             if fh.read(len(HEADER)) != HEADER:
                 raise ValueError(f"{target}: not a Sphinx inventory; refusing to replace it")
     folder.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{project}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        os.chmod(tmp, 0o644)          # mkstemp's 0o600 would make the committed file private
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with writing(str(target), binary=True) as fh:  # the project's atomic write (numeric.outputs)
+        fh.write(data)
     return target
 
 def main(argv=None):

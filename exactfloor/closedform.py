@@ -263,17 +263,13 @@ def _parts(x):
 # signs: the canonical form, then exactfloor.exact_sign's policy
 # ---------------------------------------------------------------------------
 def _monomial_box_uncached(m, dps):
-    old = iv.prec
-    try:
-        iv.dps = dps
+    with exact_sign.iv_dps(dps):
         box = iv.mpf(1)
         for p, e in m[0]:
             box *= iv.exp(iv.log(iv.mpf(p)) * (iv.mpf(int(e.numerator)) / int(e.denominator)))
         for q, k in m[1]:
             box *= (iv.log(iv.mpf(q)) / iv.log(iv.mpf(2))) ** k
         return box
-    finally:
-        iv.prec = old
 
 
 #: cached (an undecorated body, so that mutmut can mutate it: it skips decorated functions)
@@ -281,15 +277,11 @@ _monomial_box = functools.lru_cache(maxsize=1 << 16)(_monomial_box_uncached)
 
 
 def _box(poly: dict, dps: int):
-    old = iv.prec
-    try:
-        iv.dps = dps
+    with exact_sign.iv_dps(dps):
         box = iv.mpf(0)
         for m, c in poly.items():
             box += iv.mpf(int(c.numerator)) / int(c.denominator) * _monomial_box(m, dps)
         return box
-    finally:
-        iv.prec = old
 
 
 def _sympy_monomial(m):

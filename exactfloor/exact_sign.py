@@ -74,6 +74,7 @@ of the same :class:`~exactfloor.errors.UndecidedError`.
 
 from __future__ import annotations
 
+import contextlib
 import math
 from dataclasses import dataclass
 from fractions import Fraction
@@ -85,7 +86,7 @@ import sympy
 from .errors import UndecidedError
 
 __all__ = ["ExactPolicy", "DEFAULT_POLICY", "sign", "compare", "is_zero", "vanishes", "enclose",
-           "POS", "NONNEG", "ZERO", "NONPOS", "NEG", "ANY", "sign_set"]
+           "POS", "NONNEG", "ZERO", "NONPOS", "NEG", "ANY", "sign_set", "iv_dps"]
 
 # ---------------------------------------------------------------------------
 # sign sets: the one vocabulary of the floor's sign engines (issue 37)
@@ -339,18 +340,44 @@ def enclose(x, dps):
     return _enclose(_expr(x) if q is None else q, dps)
 
 
-def _enclose(e, dps):
-    """:func:`enclose` of a Fraction or a checked SymPy number."""
+@contextlib.contextmanager
+def iv_dps(dps: int):
+    """``mpmath.iv`` at ``dps`` digits within the block, its precision restored after
+    (``mpmath.iv`` has no ``workdps``).
+
+    Parameters
+    ----------
+    dps : int
+        The interval arithmetic's digits.
+
+    Yields
+    ------
+    None
+
+    Examples
+    --------
+    >>> with iv_dps(50):
+    ...     inner = iv.dps
+    >>> inner, iv.dps == 50
+    (50, False)
+    """
     old = iv.prec
     try:
         iv.dps = dps
-        if isinstance(e, Fraction):
-            return iv.mpf(e.numerator) / e.denominator
-        return _iv(e, {})
-    except (_NoEnclosure, ZeroDivisionError, mpmath.libmp.ComplexResult):
-        return None
+        yield
     finally:
         iv.prec = old
+
+
+def _enclose(e, dps):
+    """:func:`enclose` of a Fraction or a checked SymPy number."""
+    with iv_dps(dps):
+        try:
+            if isinstance(e, Fraction):
+                return iv.mpf(e.numerator) / e.denominator
+            return _iv(e, {})
+        except (_NoEnclosure, ZeroDivisionError, mpmath.libmp.ComplexResult):
+            return None
 
 
 def _interval_sign(box):
@@ -485,12 +512,8 @@ def compare(a, b, policy: ExactPolicy | None = None, *, boxes=None) -> int:
         return (qa > qb) - (qa < qb)
     policy = DEFAULT_POLICY if policy is None else policy
     if boxes is not None and boxes[0] is not None and boxes[1] is not None:
-        old = iv.prec
-        try:
-            iv.dps = policy.start_dps  # outward rounding at the boxes' precision
+        with iv_dps(policy.start_dps):  # outward rounding at the boxes' precision
             s = _interval_sign(boxes[0] - boxes[1])
-        finally:
-            iv.prec = old
         if s is not None:
             return s
     return sign(_expr(a) - _expr(b), policy)

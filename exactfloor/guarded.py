@@ -27,12 +27,8 @@ iv = mpmath.iv
 
 def _at_start(policy, f, *args):
     """``f(*args)`` in interval arithmetic at the policy's first precision."""
-    old = iv.prec
-    try:
-        iv.dps = policy.start_dps
+    with exact_sign.iv_dps(policy.start_dps):
         return f(*args)
-    finally:
-        iv.prec = old
 
 
 class Guarded:

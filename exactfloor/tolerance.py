@@ -137,5 +137,6 @@ def __getattr__(name):
     evaluation (``sympy_tolerance(PROBE_DPS, 10)``, a SymPy ``Float``; made on first use,
     so that importing this module does not import SymPy)."""
     if name == "PROBE":
-        return sympy_tolerance(PROBE_DPS, 10)
+        globals()["PROBE"] = value = sympy_tolerance(PROBE_DPS, 10)  # made once, then a plain name
+        return value
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

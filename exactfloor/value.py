@@ -354,12 +354,8 @@ def exceeds_sum(c: Value, a: Value, b: Value, policy: ExactPolicy | None = None)
     policy = DEFAULT_POLICY if policy is None else policy
     boxes = _boxes(c, a, b, policy=policy)
     if boxes is not None and all(x is not None for x in boxes):
-        old = mpmath.iv.prec
-        try:
-            mpmath.iv.dps = policy.start_dps
+        with exact_sign.iv_dps(policy.start_dps):
             boxes = (boxes[0], boxes[1] + boxes[2])
-        finally:
-            mpmath.iv.prec = old
     else:
         boxes = None
     return exact_sign.compare(expr(c), expr(a) + expr(b), policy, boxes=boxes) > 0

@@ -26,7 +26,7 @@ multiplied by the same number also takes fractional weights, in float
 arithmetic, as scikit-learn does, and rational ones (``fractions.Fraction``,
 SymPy ``Rational``) in exact and mp arithmetic (:func:`_rational_weights`).  A metric
 that needs whole-number weights says why in its record
-(:attr:`Metric.integer_weights`, :data:`INTEGER_WEIGHT_METRICS`: OC and r_int)
+(:attr:`Metric.integer_weights`, :data:`INTEGER_WEIGHT_METRICS`: r_int)
 and refuses fractional ones with that reason.
 
 >>> from numeric.registry import REGISTRY

@@ -301,6 +301,10 @@ def cmd_audit(args) -> int:
     from analytic.properties import table as T
     from numeric.registry import REGISTRY, matrix_metrics
 
+    if args.families and not args.upgrade:  # before any other work
+        raise ValueError("--families works with --upgrade only")
+    if args.upgrade and (args.metric is not None or args.all):
+        raise ValueError("--upgrade works on the committed table: give no METRIC and no --all")
     out_paths = {"--json": args.json, "--markdown": args.markdown}
     user = args.metric if args.metric is not None and ":" in args.metric else None
     outs = check_outputs(out_paths, stdout_ok=("--json",),
@@ -314,16 +318,12 @@ def cmd_audit(args) -> int:
         budget = DEFAULT_BUDGET if (args.all or args.upgrade) else None
     kw = dict(jobs=args.jobs, executor=_executor(args), exact_ties=args.exact_ties,
               falsify=budget, every_k=not args.no_lemmas)
-    if args.families and not args.upgrade:
-        raise ValueError("--families works with --upgrade only")
-    if args.upgrade and (args.metric is not None or args.all):
-        raise ValueError("--upgrade works on the committed table: give no METRIC and no --all")
     if args.tie_budget is not None:
         kw["tie_budget"] = args.tie_budget
     space = _space(args)
     if space is not None:
         A.check_size(space)  # before any progress line: the refusal is the only line
-    if args.metric is not None and ":" in args.metric:
+    if user:
         fn = load_function(args.metric)
         # the module ran: the files that define fn are known now, still before the audit
         outs = check_outputs(out_paths, stdout_ok=("--json",),

@@ -339,6 +339,8 @@ def cmd_metrics(args) -> int:
 
         with warnings.catch_warnings():  # the table's notes give every undefined resample
             warnings.simplefilter("ignore", numeric.UndefinedResampleWarning)
+            if not grouped:  # the command announced its estimate of this cost (announce_cost)
+                warnings.simplefilter("ignore", numeric.CostWarning)
             group_args = {} if not grouped else dict(
                 groups=cols.groups, method=args.method or "corrected_t",
                 test_train_ratio=args.test_train_ratio)

@@ -46,7 +46,7 @@ def test_exact_gm_of_14_digit_counts_is_fast_exact_and_printable():
     with mpmath.workdps(50):
         assert abs(mpmath.mpf(str(sympy.N(v, 45))) - _gm_reference(M20)) < mpmath.mpf(10) ** -40
     # the value is exact: its 20th power is the rational product of the sensitivities
-    assert sympy.nsimplify(v ** 20) == sympy.Mul(*[sympy.Rational(int(M20[k, k]), int(M20[k].sum()))
+    assert v ** 20 == sympy.Mul(*[sympy.Rational(int(M20[k, k]), int(M20[k].sum()))
                                                    for k in range(20)])
 
 

@@ -11,16 +11,18 @@ import numpy as np
 import sympy as sp
 
 from analytic.properties import catalog
+from analytic.properties.proofkit import symbols_of
 
 
 def test_the_symbols_of_a_family_sorted_by_name():
     """A family with several count symbols (``n01``, ``n10``, ``t`` and a
     constant): its symbols, each once, sorted by name (SymPy symbols have no
     order of their own: ``<`` between two of them is a relation, whose truth
-    value SymPy refuses).  Kills ``_symbols`` 2, 4 (sorted without the key)."""
+    value SymPy refuses).  Kills ``_symbols`` 2, 4 (sorted without the key; the function is
+    now ``proofkit.symbols_of``, shared with the prover)."""
     n01, n10, t = sp.symbols("n01 n10 t", positive=True, integer=True)
     fam = np.array([[t + 1, n10], [n01 * t, 2]], dtype=object)
-    assert catalog._symbols(fam) == [n01, n10, t]
+    assert symbols_of(fam) == [n01, n10, t]
 
 
 def _planted(cm):

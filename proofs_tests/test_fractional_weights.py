@@ -23,6 +23,8 @@ Sources of the expected values:
 
 from __future__ import annotations
 
+import importlib
+
 import math
 import re
 from fractions import Fraction
@@ -31,9 +33,10 @@ import numpy as np
 import pytest
 
 import numeric
+from exactfloor.exact_sign import vanishes
 from numeric.registry import INTEGER_WEIGHT_METRICS, REGISTRY
 
-skm = pytest.importorskip("sklearn.metrics")
+skm = importlib.import_module("sklearn.metrics")
 
 K = 5
 rng = np.random.default_rng(39)
@@ -65,7 +68,7 @@ def test_fractional_weights_agree_with_scikit_learn(ours, theirs):
 
 
 def test_amae_agrees_with_imbalanced_learn():
-    imb = pytest.importorskip("imblearn.metrics")
+    imb = importlib.import_module("imblearn.metrics")
     assert float(numeric.amae(Y, P, sample_weight=W)) == pytest.approx(
         imb.macro_averaged_mean_absolute_error(Y, P, sample_weight=W), rel=1e-12)
 
@@ -217,6 +220,9 @@ def test_r_int_reason_is_true():
     N0 = N1 = 0.3
     assert N0 * N0 + N0 * N1 + N1 * N1 - (N0 + N1) < 0
     assert "0.27 - 0.6" in REGISTRY["r_int"].integer_weights
+    # and that input is refused, with that reason (the behaviour, not only the text)
+    with pytest.raises(ValueError, match=re.escape(REGISTRY["r_int"].integer_weights)):
+        numeric.r_int([0, 1], [0, 1], sample_weight=[0.3, 0.3])
 
 
 def test_rational_weights_in_mp_arithmetic_give_the_exact_value_to_its_precision():
@@ -283,7 +289,7 @@ def test_rational_weights_in_exact_arithmetic_equal_a_plain_oracle(name, kwargs)
     else:
         f = _oracle(y, p, w, name, kwargs.get("weights"))
         want = sympy.Rational(f.numerator, f.denominator)
-    assert sympy.simplify(sympy.sympify(got) - want) == 0, (got, want)
+    assert vanishes(sympy.sympify(got) - want), (got, want)
     assert sympy.sympify(got).is_Rational == (name != "rmse")
     # SymPy rationals are the same weights; float arithmetic gives the same number
     sw = [sympy.Rational(x.numerator, x.denominator) for x in w]

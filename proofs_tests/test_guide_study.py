@@ -11,6 +11,8 @@ CLI and Python agree on the table (the same function underneath).
 
 from __future__ import annotations
 
+import importlib
+
 import contextlib
 import io
 import re
@@ -19,15 +21,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 GUIDE = ROOT / "docs" / "guide" / "study.md"
 
-pytest.importorskip("sklearn")
-pytest.importorskip("scipy")
-pytest.importorskip("matplotlib")
-threadpool_limits = pytest.importorskip("threadpoolctl").threadpool_limits  # scikit-learn's dependency
+importlib.import_module("sklearn")
+importlib.import_module("scipy")
+importlib.import_module("matplotlib")
+threadpool_limits = importlib.import_module("threadpoolctl").threadpool_limits  # scikit-learn's dependency
 
 
 def test_study_guide_runs_as_written(tmp_path, monkeypatch):

@@ -16,6 +16,8 @@ and the definitions stated in each test.
 
 from __future__ import annotations
 
+import importlib
+
 import csv
 import inspect
 import io
@@ -451,7 +453,7 @@ def test_per_class_of_a_comparison():
 # 3. exports
 # ---------------------------------------------------------------------------
 def test_to_pandas_has_the_csv_columns():
-    pd = pytest.importorskip("pandas")
+    pd = importlib.import_module("pandas")
     t, a, b, c = _data()
     cmp = numeric.compare(t, a, b, c, metrics=["mae", "mer"], n_resamples=50, seed=0)
     df = cmp.to_pandas()

@@ -6,6 +6,8 @@ arithmetic of the same function (the reference), or scikit-learn.
 
 from __future__ import annotations
 
+import importlib
+
 import subprocess
 import sys
 import threading
@@ -379,7 +381,7 @@ def test_every_missing_value_is_named_and_numpy_strings_are_strings():
     np.str_ beside str was refused as a mix of label types (scikit-learn counts it)."""
     from decimal import Decimal
 
-    pd = pytest.importorskip("pandas")
+    pd = importlib.import_module("pandas")
     for y, name in [(pd.Series(["a", None], dtype="string"), "<NA>"),
                     (pd.array([True, None], dtype="boolean"), "<NA>"),
                     (np.array([pd.Timestamp(0), pd.NaT], dtype=object), "NaT"),
@@ -408,7 +410,7 @@ def test_label_warning_names_negative_labels():
 
 
 def test_ordered_categorical_order_respected():
-    pd = pytest.importorskip("pandas")
+    pd = importlib.import_module("pandas")
     cats = ["low", "mid", "high", "top"]
     t = pd.Categorical(["low", "high", "mid"], categories=cats, ordered=True)
     p = pd.Categorical(["low", "low", "low"], categories=cats, ordered=True)

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+import math
 
 import numpy as np
 import pytest
@@ -38,8 +39,12 @@ def _exact(name, label):
 
 @pytest.mark.parametrize("key", list(S.STRUCTURES))
 def test_every_declaration_is_the_metric(key):
+    # every matrix with K = 1, N <= 4 (4) and K = 2, N <= 4 (C(N + 3, 3): 4 + 10 + 20 + 35),
+    # then the 40 random ones
+    every = 4 + sum(math.comb(N + 3, 3) for N in range(1, 5))
+    assert every == 73
     assert S.check_declaration(S.STRUCTURES[key], _exact(*key), random=40, every=(2, 4)) \
-        == 73 + 40
+        == every + 40
 
 
 def test_a_wrong_declaration_is_refused():

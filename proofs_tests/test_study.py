@@ -14,6 +14,8 @@ Sources of the expected values:
 
 from __future__ import annotations
 
+import importlib
+
 import math
 import re
 import sys
@@ -25,7 +27,7 @@ import numeric
 from numeric.cd_diagram import cliques
 from numeric.rank_stats import rank_rows, rank_tests
 
-stats = pytest.importorskip("scipy.stats")  # the test extra installs scipy
+stats = importlib.import_module("scipy.stats")  # the test extra installs scipy
 
 # demsar2006, Table 6 (AUC; higher is better), rows in the paper's order
 DEMSAR_AUC = np.array([
@@ -110,7 +112,7 @@ def test_friedman_agrees_with_scipy(seed):
 
 @pytest.mark.parametrize("seed", [0, 3])
 def test_nemenyi_agrees_with_scikit_posthocs(seed):
-    sp = pytest.importorskip("scikit_posthocs")
+    sp = importlib.import_module("scikit_posthocs")
     x = _random_scores(seed, N=15, k=5, ties=True)
     t = rank_tests(x)
     expected = sp.posthoc_nemenyi_friedman(x).to_numpy()
@@ -122,8 +124,8 @@ def test_ranks_friedman_and_cd_agree_with_autorank(better, order, k):
     """autorank (nonparametric mode): mean ranks, Friedman's p (scipy's tie-corrected
     statistic) and Nemenyi's CD, whose q comes from statsmodels' qsturng (Gleason's 1999
     approximation of the studentized range, hence rel 1e-4, not scipy's exact quantile)."""
-    autorank = pytest.importorskip("autorank")
-    pd = pytest.importorskip("pandas")
+    autorank = importlib.import_module("autorank")
+    pd = importlib.import_module("pandas")
     x = _random_scores(20 + k, N=14, k=k, ties=True)
     names = list("ABCDEF"[:k])
     import warnings
@@ -139,7 +141,7 @@ def test_ranks_friedman_and_cd_agree_with_autorank(better, order, k):
 
 
 def test_wilcoxon_holm_agrees_with_scikit_posthocs_and_scipy():
-    sp = pytest.importorskip("scikit_posthocs")
+    sp = importlib.import_module("scikit_posthocs")
     x = _random_scores(4, N=14, k=4)
     x[3, 1] = x[3, 0]  # one zero difference: Demšar's split of its rank (zsplit)
     t = rank_tests(x)
@@ -287,7 +289,7 @@ def test_study_means_sds_and_ranks():
 
 
 def test_study_control_columns_and_pandas():
-    pd = pytest.importorskip("pandas")
+    pd = importlib.import_module("pandas")
     rows = _long(1)
     frame = pd.DataFrame(rows).rename(columns={"fold": "seed"})
     s = numeric.study(frame, metrics=["mae"], control="C", columns={"fold": "seed"})
@@ -429,7 +431,7 @@ def test_latex_tables(small_study, layout):
 
 
 def test_latex_narrow_refuses_seven_methods_and_pandas():
-    pd = pytest.importorskip("pandas")
+    pd = importlib.import_module("pandas")
     rows = _long(5, datasets=2, methods=tuple((m, 0.3) for m in "ABCDEFG"), folds=2, n=30)
     s = numeric.study(rows, metrics=["mae"])
     with pytest.raises(ValueError, match="at most 6 methods"):
@@ -445,7 +447,7 @@ def test_latex_narrow_refuses_seven_methods_and_pandas():
 # the critical-difference diagram
 # ---------------------------------------------------------------------------
 def test_cd_diagram_elements_and_formats(tmp_path):
-    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib = importlib.import_module("matplotlib")
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
@@ -505,7 +507,7 @@ def test_labels_order_and_absent_classes():
 def test_bayesian_signed_rank_agrees_with_baycomp(rope):
     """baycomp.SignedRankTest draws its Dirichlet weights from RandomState(random_state):
     with the same seed the posterior probabilities are the same numbers."""
-    baycomp = pytest.importorskip("baycomp")
+    baycomp = importlib.import_module("baycomp")
     from numeric.bayesian import bayesian_signed_rank
 
     rng = np.random.default_rng(int(rope * 1000))

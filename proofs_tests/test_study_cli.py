@@ -4,17 +4,18 @@ checked in test_study.py against Demšar 2006, scipy and scikit-posthocs)."""
 
 from __future__ import annotations
 
+import importlib
+
 import csv
 import os
 import re
 
 import numpy as np
-import pytest
 
 import numeric
 from ordinal_verify import main
 
-pytest.importorskip("scipy")
+importlib.import_module("scipy")
 
 
 def _write(path, rows, header=("dataset", "method", "fold", "y_true", "y_pred")):
@@ -50,7 +51,7 @@ def _run(capsys, *argv):
 
 
 def test_study_prints_and_writes_every_output(tmp_path, capsys):
-    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib = importlib.import_module("matplotlib")
     matplotlib.use("Agg")
     rows = _rows()
     f = tmp_path / "preds.csv"

@@ -44,7 +44,7 @@ from exactfloor.tolerance import FLOAT_SCREEN
 
 from .exact import Undefined, compare, exceeds_sum, value_of
 from .generators import insert_empty_class, matrix_text, step_toward_diagonal
-from .proofkit import SCALE, certify, refute_family, same_value, split_moves
+from .proofkit import SCALE, certify, refute_family, same_value, split_moves, symbols_of
 
 __all__ = ["Property", "PROPERTIES", "CLEAR", "TIE", "CANDIDATE", "TOLERANCE", "tolerance"]
 
@@ -526,7 +526,7 @@ class Monotonicity(Property):
             if why:
                 # a region of the family where the move worsens, and a matrix of it (item 2)
                 what = f"moving a sample of cell ({i}, {j}) of {matrix_text(a)}: the change of the loss"
-                return refute_family(d, need, a, _symbols(a), what) or f"{what} {why}"
+                return refute_family(d, need, a, symbols_of(a), what) or f"{what} {why}"
         return None
 
     def cases(self, ev, A):
@@ -636,11 +636,7 @@ class Imbalance(Property):
             if n[c1] == 0 or n[c3] == 0:  # the relation needs n_c1 > n_c3 >= 1
                 continue
             for b in _imbalance_family(m, c1, c3):
-                a1, a3 = b.copy(), b.copy()
-                a1[c1, c1] -= 1
-                a1[c1, c2] += 1
-                a3[c3, c3] -= 1
-                a3[c3, c2] += 1
+                a1, a3 = _one_error_each(b, c1, c2, c3)
                 v1, v3 = ev(a1), ev(a3)
                 if isinstance(v1, Undefined) or isinstance(v3, Undefined):
                     continue
@@ -649,7 +645,7 @@ class Imbalance(Property):
                 if why:
                     # a region of the family where it fails, and a matrix of it (issue 41 item 2)
                     what = f"class {c1} -> {c2} against class {c3} -> {c2} on {matrix_text(b)}:"
-                    return refute_family(d, "< 0", b, _symbols(b), what) or f"{what} {why}"
+                    return refute_family(d, "< 0", b, symbols_of(b), what) or f"{what} {why}"
         return None
 
     @staticmethod
@@ -678,12 +674,7 @@ class Imbalance(Property):
             idx = np.flatnonzero((n[:, c1] > n[:, c3]) & (n[:, c3] >= 1))
             if not len(idx):
                 continue
-            a1, a3 = A[idx].copy(), A[idx].copy()
-            a1[:, c1, c1] -= 1
-            a1[:, c1, c2] += 1
-            a3[:, c3, c3] -= 1
-            a3[:, c3, c2] += 1
-            parts.append((idx, a1, a3))
+            parts.append((idx, *_one_error_each(A[idx], c1, c2, c3)))
         if not parts:
             return
         # every derived matrix in one stack: one evaluation (the evaluator splits it by N)
@@ -708,11 +699,7 @@ class Imbalance(Property):
         for c1, c2, c3 in self.triples(K):
             if not n[c1] > n[c3] >= 1:
                 continue
-            a1, a3 = m.copy(), m.copy()
-            a1[c1, c1] -= 1
-            a1[c1, c2] += 1
-            a3[c3, c3] -= 1
-            a3[c3, c2] += 1
+            a1, a3 = _one_error_each(m, c1, c2, c3)
             v1, v3 = ctx.value(a1), ctx.value(a3)
             if isinstance(v1, Undefined) or isinstance(v3, Undefined):
                 continue
@@ -723,9 +710,15 @@ class Imbalance(Property):
         return None
 
 
-def _symbols(m):
-    """The symbols of an object matrix of counts, sorted by name."""
-    return sorted(set().union(*(sp.sympify(x, strict=True).free_symbols for x in m.reshape(-1))), key=str)
+def _one_error_each(A, c1, c2, c3):
+    """The two matrices imbalance compares, from a diagonal matrix (or a stack of them):
+    one sample of class ``c1`` predicted ``c2``, and one sample of ``c3`` predicted ``c2``."""
+    a1, a3 = A.copy(), A.copy()
+    a1[..., c1, c1] -= 1
+    a1[..., c1, c2] += 1
+    a3[..., c3, c3] -= 1
+    a3[..., c3, c2] += 1
+    return a1, a3
 
 
 def _imbalance_family(m, c1, c3):

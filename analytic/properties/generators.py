@@ -132,6 +132,8 @@ def count(K: int, N: int) -> int:
     --------
     >>> count(2, 2) == len(list(exhaustive(2, 2)))
     True
+    >>> count(4, 8), count(5, 5)   # C(23, 15), C(29, 24)
+    (490314, 118755)
     """
     _check_size(K, N)
     return math.comb(N + K * K - 1, K * K - 1)

@@ -31,7 +31,7 @@ from exactfloor.value import Undefined  # the exact engine's mark of "undefined"
 from .generators import matrix_text, step_toward_diagonal
 
 __all__ = ["SCALE", "Undefined", "short", "same_value", "certify", "split_moves", "Refutation",
-           "refute_family"]
+           "refute_family", "symbols_of", "instance"]
 
 #: the factor of the scale property (any positive integer)
 SCALE = sp.Symbol("k", integer=True, positive=True)
@@ -59,6 +59,54 @@ def short(e, n=120):
     """
     s = sp.sstr(e)
     return s if len(s) <= n else s[:n] + "..."
+
+
+def symbols_of(m) -> list:
+    """The symbols of an object matrix of counts, each once, sorted by name.
+
+    Parameters
+    ----------
+    m : numpy.ndarray
+        Counts: integers and SymPy expressions.
+
+    Returns
+    -------
+    list of sympy.Symbol
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t, n = sp.symbols("t n01", integer=True, positive=True)
+    >>> symbols_of(np.array([[t + 1, n], [0, 2]], dtype=object))
+    [n01, t]
+    """
+    return sorted(set().union(*(sp.sympify(x, strict=True).free_symbols for x in m.reshape(-1))), key=str)
+
+
+def instance(m, point) -> np.ndarray:
+    """The count matrix of ``m`` at ``point`` (a value for each of its symbols).
+
+    Parameters
+    ----------
+    m : numpy.ndarray
+        Counts: integers and SymPy expressions.
+    point : dict
+        ``{symbol: integer}``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int64``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = sp.Symbol("t", integer=True, positive=True)
+    >>> instance(np.array([[t + 1, 0], [0, 2]], dtype=object), {t: 3}).tolist()
+    [[4, 0], [0, 2]]
+    """
+    return np.array([[int(sp.sympify(x, strict=True).xreplace(point)) for x in row] for row in m],
+                    dtype=np.int64)
 
 
 def same_value(ev, a, b, what):
@@ -246,17 +294,12 @@ def refute_family(d, need: str, family, symbols, what: str = ""):
     bad = {"< 0": {0, 1}, "<= 0": {1}, "> 0": {-1, 0}, ">= 0": {-1}}[need]
     wrong = NONNEG if need.startswith("<") else NONPOS
     symbols = list(symbols)
-
-    def at(point):
-        return np.array([[int(sp.sympify(x, strict=True).xreplace(point)) for x in row] for row in family],
-                        dtype=np.int64)
-
     ones = {x: sp.Integer(1) for x in symbols}
     if sign(d) <= wrong:
         names = ", ".join(map(str, symbols)) or "the counts"
         return Refutation(f"{what}{' ' if what else ''}{short(d)} is certified {'>= 0' if wrong == NONNEG else '<= 0'}",
                           f"every positive integer value of {names} (d = {short(d, 60)})"
-                          if d == 0 else f"every positive integer value of {names}", at(ones))
+                          if d == 0 else f"every positive integer value of {names}", instance(family, ones))
     for x in symbols:
         e = d.xreplace({y: sp.Integer(1) for y in symbols if y != x})
         try:
@@ -275,5 +318,5 @@ def refute_family(d, need: str, family, symbols, what: str = ""):
         region = " or ".join(f"{x} >= {lo}" if hi is None else f"{x} = {lo}" if hi == lo else
                              f"{lo} <= {x} <= {hi}" for lo, hi in hits) + " (the other symbols 1)"
         return Refutation(f"{what}{' ' if what else ''}{short(d)} is not {need}", region,
-                          at(ones | {x: sp.Integer(hits[0][0])}))
+                          instance(family, ones | {x: sp.Integer(hits[0][0])}))
     return None

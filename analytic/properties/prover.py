@@ -87,7 +87,7 @@ from exactfloor.value import signals_undefined
 
 from .catalog import PROPERTIES
 from .generators import matrix_text
-from .proofkit import SCALE, Refutation, Undefined, short  # noqa: F401 (SCALE: the scale proof's factor)
+from .proofkit import SCALE, Refutation, Undefined, instance, short, symbols_of  # noqa: F401 (SCALE: the scale proof's factor)
 
 __all__ = ["Scope", "scopes", "EVERY_K", "POSITIVE_K", "DEFAULT_SCOPES", "Proof", "Evaluator", "prove",
            "prove_with", "PROVABLE", "STATEMENTS",
@@ -309,14 +309,12 @@ class Evaluator:
 
     def _instances(self, m, v):
         """Compare with exact evaluation at three instances; the mismatch, if any."""
-        syms = sorted(set().union(*(sp.sympify(x, strict=True).free_symbols for x in m.reshape(-1))),
-                      key=str)
+        syms = symbols_of(m)
         rng = np.random.default_rng(len(syms) + 7 * m.shape[0])
         points = [{x: sp.Integer(1) for x in syms}, {x: sp.Integer(2) for x in syms},
                   {x: sp.Integer(int(r)) for x, r in zip(syms, rng.integers(1, 7, len(syms)), strict=True)}]
         for point in points:
-            inst = np.array([[int(sp.sympify(x, strict=True).xreplace(point)) for x in row] for row in m],
-                            dtype=np.int64)
+            inst = instance(m, point)
             concrete = self.exact(inst)
             if isinstance(v, Undefined) != (concrete is None):
                 if isinstance(v, Undefined):

@@ -36,31 +36,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .generators import count  # the number of K x K matrices with N samples
+
 __all__ = ["block", "count", "rank", "Space", "DEFAULT_SPACE", "SMALL_SPACE", "Chunk"]
 
 #: blocks of at most this many rows are built once and kept (the sub-blocks of every chunk)
 _CACHED_ROWS = 1 << 18
-
-
-def count(K: int, N: int) -> int:
-    """``C(N + K^2 - 1, K^2 - 1)``: the number of ``K x K`` matrices with total ``N``.
-
-    Parameters
-    ----------
-    K, N : int
-        The number of classes and of samples.
-
-    Returns
-    -------
-    int
-        The number of matrices.
-
-    Examples
-    --------
-    >>> count(4, 8), count(5, 5)
-    (490314, 118755)
-    """
-    return math.comb(N + K * K - 1, K * K - 1)
 
 
 def _parts(n: int, r: int) -> int:
