@@ -700,3 +700,103 @@ def test_range_s_tolerance_on_each_side():
     assert PROPERTIES["range"].screen(ev, S).tolist() == [TIE, CLEAR, TIE]
     ev = FloatEvaluator(lambda S: np.full(len(S), X + DELTA), "lower", (None, X))
     assert PROPERTIES["range"].screen(ev, S[:1]).tolist() == [TIE]
+
+
+# ---------------------------------------------------------------------------
+# The slacks (Property.slack, which the falsifier climbs: analytic/properties/falsify.py),
+# against a plain oracle written from the docstring of Property.slack and the relation of
+# each property: how far a base is from violating it (< 0 violates; 0 violates where
+# ``strict``), +inf where the property says nothing (not a base, or nothing defined).
+
+def reference_slack(prop, f, better, bounds, A):
+    """(slack, strict) of one matrix, in exact arithmetic (None for +inf)."""
+    A = _grid(A)
+    K = len(A)
+    orient = 1 if better == "lower" else -1
+    lo, hi = (None if b is None else Fraction(b) for b in bounds)
+    v = _value(f, A)
+    base = prop.removesuffix("_populated")
+    if not reference_bases(prop, A):
+        return None, base in ("identity", "ordinal_monotonicity", "imbalance", "unobserved_class")
+    least = []
+    if base == "range":
+        # the distance inside each stated bound; a value on a bound is not a violation
+        if v is not None:
+            least += [v - b for b in (lo,) if b is not None] + [b - v for b in (hi,) if b is not None]
+        return (min(least) if least else None), False
+    if base == "identity":
+        if v is None:
+            return None, not _diagonal(A)
+        loss = orient * (v - (lo if better == "lower" else hi))
+        # on a diagonal matrix any distance from the best violates; elsewhere the loss must be > 0
+        return (-abs(loss) if _diagonal(A) else loss), not _diagonal(A)
+    if base in ("symmetry", "scale", "ordinal_invariance", "empty_class"):
+        others = {"symmetry": lambda: [[list(r) for r in zip(*A)]],
+                  "scale": lambda: [[[2 * x for x in row] for row in A]],
+                  "ordinal_invariance": lambda: [_inserted(A, p) for p in range(1, K)],
+                  "empty_class": lambda: [_inserted(A, p) for p in (0, K)]}[base]()
+        for B in others:
+            w = _value(f, B)
+            if v is not None and w is not None:
+                least.append(-abs(v - w))
+            elif (v is None) != (w is None):
+                least.append(Fraction(-1))  # defined on one side only: a violation
+        return (min(least) if least else None), False
+    if base in ("monotonicity", "ordinal_monotonicity"):
+        for i in range(K):
+            for j in range(K):
+                if i == j or not A[i][j]:
+                    continue
+                B = [row[:] for row in A]
+                B[i][j] -= 1
+                B[i][j - 1 if j > i else j + 1] += 1
+                w = _value(f, B)
+                if v is not None and w is not None:
+                    least.append(orient * (v - w))  # the loss before less the loss after
+        return (min(least) if least else None), base == "ordinal_monotonicity"
+    if base == "imbalance":
+        n = [A[i][i] for i in range(K)]
+        for c1, c2, c3 in _imbalance_triples(K):
+            if n[c1] > n[c3] >= 1:
+                a1, a3 = [row[:] for row in A], [row[:] for row in A]
+                a1[c1][c1] -= 1
+                a1[c1][c2] += 1
+                a3[c3][c3] -= 1
+                a3[c3][c2] += 1
+                v1, v3 = _value(f, a1), _value(f, a3)
+                if v1 is not None and v3 is not None:
+                    least.append(orient * (v3 - v1))  # the rarer class's error must cost more
+        return (min(least) if least else None), True
+    assert base == "unobserved_class", prop
+    # no slack of its own: Property.slack's fallback, 0 where the screen flags, else 1
+    return Fraction(0 if v is None else 1), True
+
+
+@pytest.mark.parametrize("name, f, better, bounds", METRICS, ids=[m[0] for m in METRICS])
+def test_the_slacks_agree_with_the_relations_on_every_small_matrix(name, f, better, bounds):
+    """Property.slack, the falsifier's objective, on every small matrix (and every
+    small diagonal one for imbalance) equals the plain oracle above: the same
+    margin to the nearest violation, +inf in the same places, the same strictness."""
+    ev = FloatEvaluator(_float_stack(f), better, bounds)
+    ctx = ExactContext(f, better, bounds)
+    checked = 0
+    for prop, p in PROPERTIES.items():
+        if prop == "triangle" or p.not_applicable(ctx):
+            continue
+        region = "diagonal" if p.region == "diagonal" else "matrices"
+        for (kind, K), S in STACKS.items():
+            if kind != region:
+                continue
+            got, strict = p.slack(ev, S)
+            assert got.shape == strict.shape == (len(S),), prop
+            for m, g, st in zip(S, got, strict):
+                want, want_strict = reference_slack(prop, f, better, bounds, m)
+                if want is None:
+                    assert g == np.inf, (prop, m.tolist(), g)
+                else:
+                    assert g == pytest.approx(float(want), rel=1e-12, abs=1e-12), (
+                        prop, m.tolist(), g, want)
+                if want is not None:  # the strictness matters only where a slack is finite
+                    assert bool(st) == want_strict, (prop, m.tolist(), st)
+                checked += 1
+    assert checked > 1000
