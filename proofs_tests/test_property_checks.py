@@ -789,6 +789,9 @@ def test_the_slacks_agree_with_the_relations_on_every_small_matrix(name, f, bett
                 continue
             got, strict = p.slack(ev, S)
             assert got.shape == strict.shape == (len(S),), prop
+            # a bool array, as Property.slack documents: the falsifier combines it with
+            # ``&`` (falsify._Search.objective), which refuses a float array (TypeError)
+            assert strict.dtype == np.bool_, (prop, strict.dtype)
             for m, g, st in zip(S, got, strict):
                 want, want_strict = reference_slack(prop, f, better, bounds, m)
                 if want is None:
