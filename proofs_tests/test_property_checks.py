@@ -225,6 +225,17 @@ def _f_macro(A):
     return sum(Fraction(sum(row) - row[i], sum(row)) for i, row in enumerate(A)) / len(A)
 
 
+def _f_col_macro(A):
+    """The mean over predicted classes of the share of wrong samples in the column:
+    undefined with an empty column, which a move or imbalance's error can empty while
+    the matrix it is compared with stays defined."""
+    A = _grid(A)
+    cols = [[row[j] for row in A] for j in range(len(A))]
+    if any(sum(col) == 0 for col in cols):
+        raise UndefinedMetric("a predicted class without samples")
+    return sum(Fraction(sum(col) - col[j], sum(col)) for j, col in enumerate(cols)) / len(A)
+
+
 def _f_acc(A):
     return 1 - _f_mer(A)
 
@@ -243,6 +254,7 @@ METRICS = [
     ("mae", _f_mae, "lower", (0, 1)),          # MAE > 1 is outside these bounds
     ("upper", _f_upper, "lower", (0, 1)),
     ("macro", _f_macro, "lower", (0, 1)),
+    ("col_macro", _f_col_macro, "lower", (0, 1)),
     ("acc", _f_acc, "higher", (0, 1)),
     ("count00", _f_count00, "lower", (0, 2)),
     ("neg_mae", _f_neg_mae, "lower", (None, 0)),
