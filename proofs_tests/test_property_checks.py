@@ -796,7 +796,7 @@ def test_the_slacks_agree_with_the_relations_on_every_small_matrix(name, f, bett
         if prop == "triangle" or p.not_applicable(ctx):
             continue
         region = "diagonal" if p.region == "diagonal" else "matrices"
-        for (kind, K), S in STACKS.items():
+        for (kind, _k), S in STACKS.items():
             if kind != region:
                 continue
             got, strict = p.slack(ev, S)
