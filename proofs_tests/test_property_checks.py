@@ -297,13 +297,53 @@ def _imbalance_triples(K):
             if min(c1, c3) < c2 < max(c1, c3) and c2 - min(c1, c3) == max(c1, c3) - c2}
 
 
+def _moved(A):
+    """Every matrix with one sample of an off-diagonal cell moved one step toward the diagonal."""
+    K = len(A)
+    for i in range(K):
+        for j in range(K):
+            if i == j or not A[i][j]:
+                continue
+            B = [row[:] for row in A]
+            B[i][j] -= 1
+            B[i][j - 1 if j > i else j + 1] += 1
+            yield B
+
+
+def _imbalance_pairs(A):
+    """(a1, a3) per triple with n_c1 > n_c3 >= 1: one sample of c1, and one of c3, moved to c2."""
+    n = [A[i][i] for i in range(len(A))]
+    for c1, c2, c3 in _imbalance_triples(len(A)):
+        if n[c1] > n[c3] >= 1:
+            a1, a3 = [row[:] for row in A], [row[:] for row in A]
+            a1[c1][c1] -= 1
+            a1[c1][c2] += 1
+            a3[c3][c3] -= 1
+            a3[c3][c2] += 1
+            yield a1, a3
+
+
+def _transformed(base, A):
+    """The matrices an equality property compares ``A`` with."""
+    K = len(A)
+    if base == "symmetry":
+        return [[list(r) for r in zip(*A)]]
+    if base == "scale":
+        return [[[2 * x for x in row] for row in A]]
+    return [_inserted(A, p) for p in (range(1, K) if base == "ordinal_invariance" else (0, K))]
+
+
+def _setting(f, better, bounds, A):
+    """The oracles' reading of a case: the matrix as lists, the orientation (+1: lower
+    is better), the bounds as Fractions (None: unbounded) and f(A) (None: undefined)."""
+    A = _grid(A)
+    return (A, 1 if better == "lower" else -1,
+            tuple(None if b is None else Fraction(b) for b in bounds), _value(f, A))
+
+
 def reference(prop, f, better, bounds, A):
     """(class of the float screen, must the exact check report a violation?)."""
-    A = _grid(A)
-    K = len(A)
-    orient = 1 if better == "lower" else -1
-    lo, hi = (None if b is None else Fraction(b) for b in bounds)
-    v = _value(f, A)
+    A, orient, (lo, hi), v = _setting(f, better, bounds, A)
     classes = [CLEAR]
     violated = False
 
@@ -343,40 +383,20 @@ def reference(prop, f, better, bounds, A):
             else:
                 classes.append(CANDIDATE if loss <= 0 else CLEAR)
                 violated = loss == 0
-    elif base == "symmetry":
-        same([list(r) for r in zip(*A)])
-    elif base == "scale":
-        same([[2 * x for x in row] for row in A])
-    elif base == "ordinal_invariance":
-        for p in range(1, K):
-            same(_inserted(A, p))
-    elif base == "empty_class":
-        for p in (0, K):
-            same(_inserted(A, p))
+    elif base in ("symmetry", "scale", "ordinal_invariance", "empty_class"):
+        for B in _transformed(base, A):
+            same(B)
     elif base in ("monotonicity", "ordinal_monotonicity"):
         if v is not None:
-            for i in range(K):
-                for j in range(K):
-                    if i == j or not A[i][j]:
-                        continue
-                    B = [row[:] for row in A]
-                    B[i][j] -= 1
-                    B[i][j - 1 if j > i else j + 1] += 1
-                    w = _value(f, B)
-                    if w is not None:
-                        relation(orient * (w - v), strict=base == "ordinal_monotonicity")
+            for B in _moved(A):
+                w = _value(f, B)
+                if w is not None:
+                    relation(orient * (w - v), strict=base == "ordinal_monotonicity")
     elif base == "imbalance":
-        n = [A[i][i] for i in range(K)]
-        for c1, c2, c3 in _imbalance_triples(K):
-            if n[c1] > n[c3] >= 1:
-                a1, a3 = [row[:] for row in A], [row[:] for row in A]
-                a1[c1][c1] -= 1
-                a1[c1][c2] += 1
-                a3[c3][c3] -= 1
-                a3[c3][c2] += 1
-                v1, v3 = _value(f, a1), _value(f, a3)
-                if v1 is not None and v3 is not None:
-                    relation(orient * (v1 - v3), strict=True)
+        for a1, a3 in _imbalance_pairs(A):
+            v1, v3 = _value(f, a1), _value(f, a3)
+            if v1 is not None and v3 is not None:
+                relation(orient * (v1 - v3), strict=True)
     elif base == "unobserved_class":
         if v is None:
             classes.append(CANDIDATE)
@@ -722,11 +742,7 @@ def test_range_s_tolerance_on_each_side():
 
 def reference_slack(prop, f, better, bounds, A):
     """(slack, strict) of one matrix, in exact arithmetic (None for +inf)."""
-    A = _grid(A)
-    K = len(A)
-    orient = 1 if better == "lower" else -1
-    lo, hi = (None if b is None else Fraction(b) for b in bounds)
-    v = _value(f, A)
+    A, orient, (lo, hi), v = _setting(f, better, bounds, A)
     base = prop.removesuffix("_populated")
     if not reference_bases(prop, A):
         return None, base in ("identity", "ordinal_monotonicity", "imbalance", "unobserved_class")
@@ -743,11 +759,7 @@ def reference_slack(prop, f, better, bounds, A):
         # on a diagonal matrix any distance from the best violates; elsewhere the loss must be > 0
         return (-abs(loss) if _diagonal(A) else loss), not _diagonal(A)
     if base in ("symmetry", "scale", "ordinal_invariance", "empty_class"):
-        others = {"symmetry": lambda: [[list(r) for r in zip(*A)]],
-                  "scale": lambda: [[[2 * x for x in row] for row in A]],
-                  "ordinal_invariance": lambda: [_inserted(A, p) for p in range(1, K)],
-                  "empty_class": lambda: [_inserted(A, p) for p in (0, K)]}[base]()
-        for B in others:
+        for B in _transformed(base, A):
             w = _value(f, B)
             if v is not None and w is not None:
                 least.append(-abs(v - w))
@@ -755,29 +767,16 @@ def reference_slack(prop, f, better, bounds, A):
                 least.append(Fraction(-1))  # defined on one side only: a violation
         return (min(least) if least else None), False
     if base in ("monotonicity", "ordinal_monotonicity"):
-        for i in range(K):
-            for j in range(K):
-                if i == j or not A[i][j]:
-                    continue
-                B = [row[:] for row in A]
-                B[i][j] -= 1
-                B[i][j - 1 if j > i else j + 1] += 1
-                w = _value(f, B)
-                if v is not None and w is not None:
-                    least.append(orient * (v - w))  # the loss before less the loss after
+        for B in _moved(A):
+            w = _value(f, B)
+            if v is not None and w is not None:
+                least.append(orient * (v - w))  # the loss before less the loss after
         return (min(least) if least else None), base == "ordinal_monotonicity"
     if base == "imbalance":
-        n = [A[i][i] for i in range(K)]
-        for c1, c2, c3 in _imbalance_triples(K):
-            if n[c1] > n[c3] >= 1:
-                a1, a3 = [row[:] for row in A], [row[:] for row in A]
-                a1[c1][c1] -= 1
-                a1[c1][c2] += 1
-                a3[c3][c3] -= 1
-                a3[c3][c2] += 1
-                v1, v3 = _value(f, a1), _value(f, a3)
-                if v1 is not None and v3 is not None:
-                    least.append(orient * (v3 - v1))  # the rarer class's error must cost more
+        for a1, a3 in _imbalance_pairs(A):
+            v1, v3 = _value(f, a1), _value(f, a3)
+            if v1 is not None and v3 is not None:
+                least.append(orient * (v3 - v1))  # the rarer class's error must cost more
         return (min(least) if least else None), True
     assert base == "unobserved_class", prop
     # no slack of its own: Property.slack's fallback, 0 where the screen flags, else 1
