@@ -95,6 +95,8 @@ class Value:
     ('sqrt(2)', True, '1.414213', True)
     >>> value_of(0.25).q
     Fraction(1, 4)
+    >>> float(value_of(Fraction(1, 3))), float(value_of(sympy.sqrt(2)))
+    (0.3333333333333333, 1.4142135623730951)
     """
 
     exact: object
@@ -104,6 +106,11 @@ class Value:
 
     def __str__(self):
         return str(self.q) if self.q is not None else sympy.sstr(self.exact)
+
+    def __float__(self):
+        """The nearest float64 (of the Fraction, or of the 50-digit approximation);
+        ``OverflowError`` for a rational beyond float64's range, as ``float(Fraction)``."""
+        return float(self.q) if self.q is not None else float(self.approx)
 
 
 def value_of(v) -> Value:

@@ -713,7 +713,7 @@ def _exact_spec(ctx, better, bounds):
             v = ctx.value(m)
             if isinstance(v, Undefined):
                 raise UndefinedMetric(v.message)
-            out.append(float(v.q) if v.q is not None else float(v.approx))
+            out.append(float(v))
         return np.array(out)
     return MetricSpec(vectorized=vectorized, better=better, bounds=bounds)
 

@@ -166,7 +166,7 @@ def _float_bound(b):
 
     v = bound_value(b)
     try:
-        return None if v is None else float(v.q) if v.q is not None else float(v.approx)
+        return None if v is None else float(v)
     except OverflowError:  # the float screen cannot hold it (Fraction's float() overflows)
         raise ValueError(f"a bound must lie within float64's range (1.8e308), got "
                          f"{b!r:.60}") from None
