@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ._paired import holm
+from ._paired import _format_p, holm
 from .cd_diagram import cliques
 from exactfloor.tolerance import FLOAT_TIE
 
@@ -150,9 +150,15 @@ def _tie_term(ranks):
 # ---------------------------------------------------------------------------
 # the tests' results
 # ---------------------------------------------------------------------------
-def _fmt_p(p):
-    """A p-value with 3 decimals, ``< 0.001`` below."""
-    return "< 0.001" if p < 0.001 else f"{p:.3f}"
+def _fmt_p(p, latex=False):
+    """A p-value cell, as in the comparison tables (:func:`numeric._paired._format_p`):
+    3 decimals, ``<0.001`` below (in LaTeX ``$<0.001$``: a bare ``<`` in text is
+    another glyph in LaTeX's default font encoding).
+
+    >>> _fmt_p(0.0234), _fmt_p(2e-5), _fmt_p(2e-5, latex=True), _fmt_p(0.5, latex=True)
+    ('0.023', '<0.001', '$<0.001$', '$0.500$')
+    """
+    return _format_p(p, None, latex)
 
 
 def _p_text(p):
@@ -511,8 +517,9 @@ class RankTests:
 
         rows = [[latex_escape(r["method"]), f"{r['average_rank']:.3f}",
                  "control" if r["z"] is None else f"{r['z']:.2f}",
-                 "" if r["p"] is None else _fmt_p(r["p"]),
-                 "" if r["p_holm"] is None else _fmt_p(r["p_holm"])] for r in self.records()]
+                 "" if r["p"] is None else _fmt_p(r["p"], latex=True),
+                 "" if r["p_holm"] is None else _fmt_p(r["p_holm"], latex=True)]
+                for r in self.records()]
         text = latex_table(["method", "average rank", "$z$", "$p$", "Holm $p$"], "lrrrr", rows,
                            [], self.caption(), legend="Assumptions: " + ASSUMPTIONS + ".")
         # as numeric.study_tables: scaled down to the column only when wider (graphicx)

@@ -235,6 +235,30 @@ def test_direction_matters():
     assert hi.friedman.chi2 == pytest.approx(lo.friedman.chi2)
 
 
+def test_p_cells_are_written_as_in_the_comparison_tables():
+    """One rule for every p-value cell of the toolkit (numeric._paired._format_p, the
+    comparison tables): 3 decimals, ``<0.001`` below, ``$...$`` in LaTeX.  Method "a"
+    is best on each of 40 datasets, "c" worst: the control "a" differs from "c" with
+    z = 2 / sqrt(3 * 4 / (6 * 40)) = 8.9, p ~ 1e-18 (demsar2006 §3.2.2), and the
+    Wilcoxon p of a vs c is far below 0.001 (all 40 differences of one sign: 2 / 2^40
+    exactly, about 4e-8 by the normal approximation)."""
+    rng = np.random.default_rng(3)
+    x = np.sort(rng.uniform(size=(40, 3)), axis=1)[:, ::-1]  # column 0 best on every row
+    t = rank_tests(x, methods=["a", "b", "c"], better="higher")
+    assert t.control.control == "a"
+    # the table rows (the caption's prose says "p < 0.001", as a sentence does)
+    md = [c.strip() for line in t.to_markdown().splitlines() if line.startswith("| ")
+          for c in line.strip("|").split("|")]
+    tex = [c.strip() for line in t.to_latex().splitlines() if "&" in line
+           for c in re.sub(r"\\\\\s*$", "", line).split("&")]  # "... & x \\"
+    assert "<0.001" in md and "$<0.001$" in tex
+    p_md = [c for c in md if re.fullmatch(r"<?[01]\.\d{3}|<\s*0\.001", c)]
+    p_tex = [c for c in tex if c.startswith("$") and any(d.isdigit() for d in c)]
+    assert p_md and all(re.fullmatch(r"<0\.001|[01]\.\d{3}", c) for c in p_md), p_md
+    assert p_tex and all(re.fullmatch(r"\$(<0\.001|[01]\.\d{3})\$", c) for c in p_tex), p_tex
+    assert not [c for c in tex if "<" in c and not c.startswith("$")], tex  # no bare "<"
+
+
 # ---------------------------------------------------------------------------
 # the study from long-format predictions
 # ---------------------------------------------------------------------------
