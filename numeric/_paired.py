@@ -47,6 +47,36 @@ def _check_confidence(confidence):
         raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
 
 
+#: one core: the time of one metric variant per matrix cell, on a stack of matrices
+#: (:func:`metric_on_stack`); measured in :func:`numeric.compare` with every metric at
+#: K = 2,000, 10 resamples, 2 classifiers (a loaded 2-core host, 2026-12-07): 12 of the
+#: 33 variants in 20 s of CPU, 1.9e-8 s per cell; every variant but A_UOC with
+#: ``compare(metrics=...)`` at K = 50, 100, 200, 400 (2026-12-08): 1.7e-8 to 2.6e-8
+COMPARE_SECONDS_PER_CELL = 2e-8
+
+#: one core: A_UOC's time per matrix cell *and class*: its envelope has more pieces
+#: as K grows, so one matrix takes about K^3 times this; measured with
+#: ``compare(metrics=["a_uoc"])`` on labels off by up to 3 classes, 400 K samples,
+#: 2 classifiers (2026-12-08): 1.7e-8 at K = 50, 1.1e-8 at K = 100, 1.2e-8 at K = 200,
+#: 1.7e-8 at K = 400 (per cell 8.7e-7 to 6.7e-6 s: 40 to 330 times another variant's)
+COMPARE_AUOC_SECONDS_PER_CELL_CLASS = 2e-8
+
+
+def matrix_seconds(K, variants):
+    """The estimated seconds, on one core, of the metric ``variants`` on one ``K x K``
+    matrix of a stack: :data:`COMPARE_SECONDS_PER_CELL` per cell and variant, A_UOC's
+    ``K *`` :data:`COMPARE_AUOC_SECONDS_PER_CELL_CLASS` per cell.
+
+    ``variants`` as :func:`numeric.reporting.metric_rows` lists them.
+
+    >>> from numeric.reporting import metric_rows
+    >>> round(matrix_seconds(400, metric_rows(["mae", "a_uoc"])), 3)  # (2e-8 + 400 x 2e-8) 400^2
+    1.283
+    """
+    return K * K * sum(K * COMPARE_AUOC_SECONDS_PER_CELL_CLASS if m.name == "a_uoc"
+                       else COMPARE_SECONDS_PER_CELL for m, _, _ in variants)
+
+
 def metric_on_stack(fn, stack, **kwargs):
     """``fn(stack, **kwargs)`` in float, and which matrices it is defined for.
 

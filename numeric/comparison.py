@@ -48,7 +48,8 @@ import numpy as np
 # numeric._paired and importable here as before
 from ._paired import (ADJUSTMENTS, COMPARISON_COLUMNS, PairRow, PairTable,  # noqa: F401 - re-exported
                       _check_confidence, _check_names, _check_undefined_and_adjust, _holm_rows, _letters,
-                      bootstrap_p_value, comparison_record, holm, metric_on_stack, percentile_interval,
+                      COMPARE_AUOC_SECONDS_PER_CELL_CLASS, COMPARE_SECONDS_PER_CELL, bootstrap_p_value,
+                      comparison_record, holm, matrix_seconds, metric_on_stack, percentile_interval,
                       winner_of)
 from ._common import MAX_SECONDS, check_cost
 from exactfloor.errors import UndefinedMetric, UndefinedResampleWarning  # re-exported here
@@ -323,16 +324,44 @@ def _on_data_and_resamples(m, kw, cm, stack, confidence, class_labels):
     return point, "", vals, defined, ci, class_labels_in(w, class_labels)
 
 
-#: one core: :func:`compare`'s time per metric variant and matrix cell (the data and
-#: each resample, of each classifier); measured with every metric at K = 2,000,
-#: 10 resamples, 2 classifiers (a loaded 2-core host, 2026-12-07): 12 of the 33
-#: variants in 20 s of CPU, 1.9e-8 s per cell
-COMPARE_SECONDS_PER_CELL = 2e-8
+def compare_seconds(K, classifiers, n_resamples, variants):
+    """The estimated time of :func:`compare` on one core, in seconds.
+
+    Each classifier's matrix is evaluated on the data and on each resample, by
+    each variant (:func:`numeric._paired.matrix_seconds`: A_UOC's time grows as
+    K^3, every other variant's as K^2).
+
+    Parameters
+    ----------
+    K : int
+        The number of classes.
+    classifiers : int
+        How many classifiers are compared.
+    n_resamples : int
+        The bootstrap resamples.
+    variants : list
+        The metric variants, as :func:`numeric.reporting.metric_rows` lists them.
+
+    Returns
+    -------
+    float
+        Seconds on one core.
+
+    Examples
+    --------
+    >>> from numeric.reporting import metric_rows
+    >>> round(compare_seconds(100, 2, 1000, metric_rows(["mae"])), 1)  # 2 x 1001 x 100^2 x 2e-8
+    0.4
+    >>> round(compare_seconds(100, 2, 1000, metric_rows(["a_uoc"])), 1)  # x 100 (K) for A_UOC
+    40.0
+    """
+    return classifiers * (n_resamples + 1) * matrix_seconds(K, variants)
 
 
 def _check_compare_cost(y_true, preds, labels, n_classes, n_resamples, variants, max_seconds):
     """:func:`numeric._common.check_cost` of :func:`compare`, before its resamples:
-    the classes counted from ``labels``, ``n_classes`` or the labels seen."""
+    the classes counted from ``labels``, ``n_classes`` or the labels seen;
+    ``variants`` as :func:`numeric.reporting.metric_rows` lists them."""
     from ._validation import positive_integer
 
     try:
@@ -346,9 +375,8 @@ def _check_compare_cost(y_true, preds, labels, n_classes, n_resamples, variants,
         R = positive_integer(n_resamples, "n_resamples")
     except (TypeError, ValueError):  # a bad input: joint_resamples says why, as before
         return
-    seconds = variants * len(preds) * (R + 1) * K * K * COMPARE_SECONDS_PER_CELL
-    check_cost(seconds, max_seconds,
-               f"numeric.compare of {len(preds)} classifiers, {K} classes, {variants} metric "
+    check_cost(compare_seconds(K, len(preds), R, variants), max_seconds,
+               f"numeric.compare of {len(preds)} classifiers, {K} classes, {len(variants)} metric "
                f"variants and {R} resamples", stacklevel=4)
 
 
@@ -464,7 +492,7 @@ def compare(y_true, pred_a, pred_b, *more, labels=None, n_classes=None, metrics=
     preds = (pred_a, pred_b, *more)
     names = _check_names(names, len(preds))
     chosen = metric_rows(metrics)
-    _check_compare_cost(y_true, preds, labels, n_classes, n_resamples, len(chosen), max_seconds)
+    _check_compare_cost(y_true, preds, labels, n_classes, n_resamples, chosen, max_seconds)
     cms, stacks, lab = joint_resamples(y_true, preds, labels=labels, n_classes=n_classes,
                                        n_resamples=n_resamples, seed=seed)
     class_labels = tuple(x.item() if hasattr(x, "item") else x for x in lab.tolist())

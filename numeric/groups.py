@@ -70,8 +70,8 @@ import numpy as np
 from ._common import MAX_SECONDS, check_cost
 from exactfloor.errors import UndefinedMetric
 
-from ._paired import (COMPARISON_COLUMNS, PairRow, PairTable, _check_confidence, metric_on_stack,
-                      percentile_interval)
+from ._paired import (COMPARISON_COLUMNS, PairRow, PairTable, _check_confidence, matrix_seconds,
+                      metric_on_stack, percentile_interval)
 
 __all__ = ["GroupComparison", "GroupMetricComparison", "compare_groups", "group_codes",
            "group_matrices", "corrected_t_interval", "student_t_sf", "student_t_ppf"]
@@ -486,23 +486,6 @@ def _defined_values(values, ok):
     return tuple(float(x) if defined else None for x, defined in zip(values, ok, strict=True))
 
 
-#: one core, every registered metric variant on one K x K matrix of a group:
-#: ``a K^2 + b K^3`` seconds per variant (measured: 33 variants, 2 classifiers, 5 groups,
-#: K = 200 and 400: 1.1 s and 9.85 s of CPU, 2026-12-07; the cubic term is the path
-#: metrics' and rank correlations' share)
-GROUP_SECONDS_PER_MATRIX = (2e-8, 4.7e-10)
-
-
-def _seconds_per_matrix(K):
-    """The estimated seconds of one metric variant on one ``K x K`` group matrix.
-
-    >>> round(33 * 2 * 5 * _seconds_per_matrix(400), 1)   # measured: 9.85 s
-    11.0
-    """
-    a, b = GROUP_SECONDS_PER_MATRIX
-    return a * K * K + b * K ** 3
-
-
 def compare_groups(y_true, pred_a, pred_b, *more, groups, method="corrected_t",
                    test_train_ratio=None, labels=None, n_classes=None, metrics=None,
                    confidence=0.95, n_resamples=10_000, seed=None, names=None, adjust="none",
@@ -558,7 +541,8 @@ def compare_groups(y_true, pred_a, pred_b, *more, groups, method="corrected_t",
         Refuse (``ValueError``, naming the estimate) before the work when the
         estimate exceeds it, warn (:class:`exactfloor.errors.CostWarning`) above 30 s;
         None lifts the cap.  The estimate: every metric variant on each group's
-        matrix of each classifier (:data:`GROUP_SECONDS_PER_MATRIX`; the group
+        matrix of each classifier (:func:`numeric._paired.matrix_seconds`: A_UOC's
+        time grows as K^3, every other variant's as K^2; the group
         resamples only average those values).
 
     Returns
@@ -611,7 +595,7 @@ def compare_groups(y_true, pred_a, pred_b, *more, groups, method="corrected_t",
     ids, gcodes = group_codes(groups, ct.size)
     G, K = ids.size, lab.size
     check_cells(k * G * K * K, f"{k} x {G} group confusion matrices of {K} classes")
-    check_cost(len(cases) * k * G * _seconds_per_matrix(K), max_seconds,
+    check_cost(k * G * matrix_seconds(K, cases), max_seconds,
                f"numeric.compare_groups of {k} classifiers, {G} groups, {K} classes and "
                f"{len(cases)} metric variants")
     stacks = [group_matrices(gcodes, ct, c, G, K) for c in codes[1:]]

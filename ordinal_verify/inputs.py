@@ -182,9 +182,6 @@ def _square(path, rows, width):
 #: this many seconds per cell (measured on random counts 0..19: K = 60 3.8 s,
 #: K = 120 15 s, K = 250 58 s, with the imports)
 EXACT_SECONDS_PER_CELL = 1e-3
-#: one core: numeric.compare with every metric, per resample and matrix cell
-#: (measured at K = 20 and 60)
-RESAMPLE_SECONDS_PER_CELL = 5e-6
 #: one core: ``auoc``'s exact envelope and A_UOC per matrix cell (K = 500: 27 s
 #: for the envelope, as much for A_UOC)
 AUOC_SECONDS_PER_CELL = 2.5e-4
@@ -227,13 +224,14 @@ AUOC_DIGITS_SLOPE = 6
 
 def announce_cost(K, *, matrices=1, resamples=0, per_cell=EXACT_SECONDS_PER_CELL,
                   what="every metric in exact arithmetic", stream=None, digits=None,
-                  digits_slope=3):
+                  digits_slope=3, metrics=None):
     """Print one line on stderr when a command is estimated to take over :data:`ANNOUNCE_SECONDS`.
 
     The estimate: ``what`` for ``matrices`` K x K matrices, ``per_cell``
     seconds per cell each (times :func:`digits_factor` of ``digits`` when
-    given), and ``resamples`` paired bootstrap resamples of each pair after
-    the first.
+    given), and, for two matrices or more, ``resamples`` paired bootstrap
+    resamples of them all (:func:`numeric.comparison.compare_seconds`, the
+    estimate :func:`numeric.compare` makes itself).
 
     Parameters
     ----------
@@ -242,7 +240,7 @@ def announce_cost(K, *, matrices=1, resamples=0, per_cell=EXACT_SECONDS_PER_CELL
     matrices : int, default 1
         How many matrices.
     resamples : int, default 0
-        Paired bootstrap resamples of each pair after the first.
+        Paired bootstrap resamples (with two matrices or more).
     per_cell : float, default :data:`EXACT_SECONDS_PER_CELL`
         Seconds per cell of one matrix.
     what : str
@@ -253,6 +251,8 @@ def announce_cost(K, *, matrices=1, resamples=0, per_cell=EXACT_SECONDS_PER_CELL
         The decimal digits of the largest count.
     digits_slope : float, default 3
         :func:`digits_factor`'s ``slope``.
+    metrics : list of str, optional
+        The metrics of the bootstrap (default: every metric), as ``numeric.compare`` takes them.
 
     Returns
     -------
@@ -272,8 +272,12 @@ def announce_cost(K, *, matrices=1, resamples=0, per_cell=EXACT_SECONDS_PER_CELL
     """
     if digits is not None:
         per_cell = per_cell * digits_factor(digits, digits_slope)
-    seconds = K * K * (matrices * per_cell
-                       + resamples * max(matrices - 1, 0) * RESAMPLE_SECONDS_PER_CELL)
+    seconds = K * K * matrices * per_cell
+    if resamples and matrices > 1:
+        from numeric.comparison import compare_seconds
+        from numeric.reporting import metric_rows
+
+        seconds += compare_seconds(K, matrices, resamples, metric_rows(metrics))
     if seconds <= ANNOUNCE_SECONDS:
         return False
     large = f" of counts up to {digits} digits" if digits is not None and digits > 2 else ""

@@ -35,8 +35,7 @@ import csv
 import json
 import sys
 
-from .inputs import (AUOC_DIGITS_SLOPE, AUOC_SECONDS_PER_CELL, RESAMPLE_SECONDS_PER_CELL,
-                     InputError, announce_cost, read_matrix)
+from .inputs import AUOC_DIGITS_SLOPE, AUOC_SECONDS_PER_CELL, InputError, announce_cost, read_matrix
 from .outputs import check_outputs, plot_format, write_text, writing
 from .table import format_table
 
@@ -215,13 +214,16 @@ def _check_resamples(args, cols=None):
                          f"(or 0 for no intervals), got {R}")
     if cols is None or R == 0:
         return
+    from numeric.comparison import compare_seconds
+    from numeric.reporting import metric_rows
+
     K, N, k = len(cols.labels), len(cols.y_true), len(cols.preds)
     per = k * K * K + min(N, K ** (k + 1))
     if R * per > MAX_RESAMPLE_NUMBERS:
         raise InputError(
             f"--resamples {R} is too many for {K} classes, {N} samples and {k} predictions: the "
             f"paired bootstrap would hold about {R * per * 8 / 2**20:,.0f} MB and take about "
-            f"{R * K * K * RESAMPLE_SECONDS_PER_CELL * max(1, k - 1):,.0f} s; "
+            f"{compare_seconds(K, k, R, metric_rows(_metrics_option(args))):,.0f} s; "
             f"at most {MAX_RESAMPLE_NUMBERS // per} resamples here")
 
 
@@ -324,7 +326,7 @@ def cmd_metrics(args) -> int:
         _check_resamples(args, cols)
     announce_cost(len(cms[names[0]]), matrices=len(names),
                   resamples=args.resamples if cols is not None and not grouped else 0,
-                  digits=max(len(str(int(cms[n].max()))) for n in names))
+                  digits=max(len(str(int(cms[n].max()))) for n in names), metrics=metrics)
     if cols is None:
         reports = {n: numeric.report(cms[n], metrics=metrics, arithmetic="exact") for n in names}
     else:
