@@ -205,9 +205,10 @@ def _plot(out, names, cms):
 MAX_RESAMPLE_NUMBERS = 2**26
 
 
-def _check_resamples(args, cols=None):
+def _check_resamples(args, cols=None, metrics=None):
     """``--resamples``: not negative (0: no intervals), and within
-    :data:`MAX_RESAMPLE_NUMBERS` for the label columns ``cols``."""
+    :data:`MAX_RESAMPLE_NUMBERS` for the label columns ``cols`` (the time it would
+    take is estimated for ``metrics``, :func:`_metrics_option`'s list)."""
     R = args.resamples
     if R < 0:
         raise InputError(f"--resamples must be a positive number of resamples "
@@ -223,7 +224,7 @@ def _check_resamples(args, cols=None):
         raise InputError(
             f"--resamples {R} is too many for {K} classes, {N} samples and {k} predictions: the "
             f"paired bootstrap would hold about {R * per * 8 / 2**20:,.0f} MB and take about "
-            f"{compare_seconds(K, k, R, metric_rows(_metrics_option(args))):,.0f} s; "
+            f"{compare_seconds(K, k, R, metric_rows(metrics)):,.0f} s; "
             f"at most {MAX_RESAMPLE_NUMBERS // per} resamples here")
 
 
@@ -323,7 +324,7 @@ def cmd_metrics(args) -> int:
         raise InputError("--adjust needs two or more --pred columns and --resamples > 0 "
                          "(it adjusts the p-values of the paired differences)")
     if cols is not None and len(names) > 1 and not grouped:
-        _check_resamples(args, cols)
+        _check_resamples(args, cols, metrics)
     announce_cost(len(cms[names[0]]), matrices=len(names),
                   resamples=args.resamples if cols is not None and not grouped else 0,
                   digits=max(len(str(int(cms[n].max()))) for n in names), metrics=metrics)

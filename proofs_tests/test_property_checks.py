@@ -741,11 +741,12 @@ def test_range_s_tolerance_on_each_side():
 # ``strict``), +inf where the property says nothing (not a base, or nothing defined).
 
 def reference_slack(prop, f, better, bounds, A):
-    """(slack, strict) of one matrix, in exact arithmetic (None for +inf)."""
+    """(slack, strict) of one matrix, in exact arithmetic (None for +inf, where the
+    strictness is not read)."""
     A, orient, (lo, hi), v = _setting(f, better, bounds, A)
     base = prop.removesuffix("_populated")
     if not reference_bases(prop, A):
-        return None, base in ("identity", "ordinal_monotonicity", "imbalance", "unobserved_class")
+        return None, None
     least = []
     if base == "range":
         # the distance inside each stated bound; a value on a bound is not a violation
@@ -754,7 +755,7 @@ def reference_slack(prop, f, better, bounds, A):
         return (min(least) if least else None), False
     if base == "identity":
         if v is None:
-            return None, not _diagonal(A)
+            return None, None
         loss = orient * (v - (lo if better == "lower" else hi))
         # on a diagonal matrix any distance from the best violates; elsewhere the loss must be > 0
         return (-abs(loss) if _diagonal(A) else loss), not _diagonal(A)

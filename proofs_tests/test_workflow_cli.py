@@ -119,6 +119,24 @@ def test_label_column_errors(tmp_path, capsys, argv_tail, message):
     assert status == 2 and message in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("metric, seconds", [("mae", 1), ("a_uoc", 5)])
+def test_too_many_resamples_are_refused_with_the_chosen_metrics_estimate(tmp_path, capsys,
+                                                                         metric, seconds):
+    """5 classes, 60 samples, 2 predictions: the bootstrap holds 2 x 5^2 + min(60, 5^3) = 110
+    numbers per resample (matrix_cmds.MAX_RESAMPLE_NUMBERS = 2^26: at most 610,080
+    resamples), so 10^6 resamples would hold 10^6 x 110 x 8 / 2^20 = 839 MB.  Their time is
+    compare's own estimate for the chosen metric (numeric.comparison.compare_seconds):
+    2 x (10^6 + 1) x 5^2 x 2e-8 = 1 s for MAE, 5 times that (K = 5) for A_UOC."""
+    f = tmp_path / "preds.csv"
+    _write_preds(f)
+    status, out, err = _run(capsys, "metrics", str(f), "--true", "y_true", "--pred", "y_pred_A",
+                            "--pred", "y_pred_B", "--resamples", "1000000", "--metrics", metric)
+    assert status == 2 and out == "" and err.count("\n") == 1, err
+    assert ("--resamples 1000000 is too many for 5 classes, 60 samples and 2 predictions: the "
+            f"paired bootstrap would hold about 839 MB and take about {seconds} s; "
+            "at most 610080 resamples here") in err, err
+
+
 def test_total_beyond_int64_is_one_message_not_undefined_rows(tmp_path, capsys):
     # issue 10: every metric used to print "undefined"
     f = tmp_path / "big.csv"
